@@ -1,0 +1,103 @@
+# Makefile: builds perfsift, its unit tests and its benchmarks.
+#
+#   make                       build/perfsift
+#   make check                 unit tests (cmocka) + end-to-end tests (sh), via prove
+#   make DEVELOPER=1           warnings are errors
+#   make SANITIZE=address,undefined check   sanitizer build (in build/san)
+#   make bench                 the programs under bench/
+#   make install PREFIX=/usr/local
+#   make lint                  cppcheck + shellcheck
+
+PKG_CONFIG ?= pkg-config
+CC         ?= cc
+CFLAGS     ?= -O2 -g
+PREFIX     ?= /usr/local
+PKGS       := yaml-0.1 sqlite3 jansson gsl
+
+ifdef SANITIZE
+BUILD      ?= build/san
+CFLAGS     += -fsanitize=$(SANITIZE) -fno-sanitize-recover=$(SANITIZE) -fno-omit-frame-pointer
+LDFLAGS    += -fsanitize=$(SANITIZE)
+else
+BUILD      ?= build
+endif
+
+ifeq ($(shell $(PKG_CONFIG) --exists libpq && echo 1),1)
+PKGS       += libpq
+CPPFLAGS   += -DHAVE_LIBPQ=1
+endif
+
+CPPFLAGS   += -Isrc $(shell $(PKG_CONFIG) --cflags $(PKGS))
+LDLIBS     += $(shell $(PKG_CONFIG) --libs $(PKGS)) -lm -lpthread
+STD        := -std=c11
+WARN       := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
+              -Wmissing-prototypes -Wvla -Wwrite-strings -Wformat=2 \
+              -Wno-format-nonliteral
+ifeq ($(DEVELOPER),1)
+WARN       += -Werror
+endif
+ALL_CFLAGS  = $(STD) $(WARN) $(CFLAGS) -MMD -MP
+
+LIB_SRC    := $(filter-out src/main.c src/cmd_%.c,$(wildcard src/*.c src/*/*.c))
+CMD_SRC    := src/main.c $(wildcard src/cmd_*.c)
+UNIT_SRC   := $(wildcard tests/unit/test_*.c)
+UNITS      := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
+E2E        := $(sort $(wildcard tests/e2e/t[0-9]*.sh))
+BENCH_SRC  := $(wildcard bench/*.c)
+BENCHES    := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))
+LIB        := $(BUILD)/libcore.a
+BIN        := $(BUILD)/perfsift
+CMOCKA_CFLAGS := $(shell $(PKG_CONFIG) --cflags cmocka)
+CMOCKA_LIBS   := $(shell $(PKG_CONFIG) --libs cmocka)
+PROVE_JOBS ?= 2
+
+all: $(BIN)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+
+$(LIB): $(LIB_SRC:%.c=$(BUILD)/%.o)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(BIN): $(CMD_SRC:%.c=$(BUILD)/%.o) $(LIB)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/tests/unit/%.o: CPPFLAGS += $(CMOCKA_CFLAGS) -Itests/unit
+$(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(LIB)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(CMOCKA_LIBS)
+
+$(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+units: $(UNITS)
+bench: $(BIN) $(BENCHES)
+
+# One runner for both layers, one closing line (prove's summary) for CI.
+check: $(BIN) $(UNITS) $(BENCHES)
+	@chmod +x $(E2E) 2>/dev/null || true
+	CMOCKA_MESSAGE_OUTPUT=TAP PERFSIFT=$(abspath $(BIN)) \
+	  PERFSIFT_TESTDATA=$(abspath tests/data) PERFSIFT_BUILD=$(abspath $(BUILD)) \
+	  prove -j$(PROVE_JOBS) --exec '' $(UNITS) $(E2E)
+
+install: $(BIN)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/perfsift/jobs
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/perfsift
+	cp -r jobs/. $(DESTDIR)$(PREFIX)/share/perfsift/jobs/
+
+check-headers:
+	@for h in $(wildcard src/*.h src/*/*.h); do \
+	  $(CC) $(CPPFLAGS) $(STD) $(WARN) -fsyntax-only -xc $$h || exit 1; done
+
+lint:
+	cppcheck --enable=warning,portability,performance --error-exitcode=1 \
+	  --inline-suppr --quiet --std=c11 -Isrc src
+	shellcheck -s sh tests/e2e/*.sh scripts/* .ci/run
+
+clean:
+	rm -rf build
+
+.PHONY: all units bench check install check-headers lint clean
+.SECONDARY:
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

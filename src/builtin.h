@@ -1,0 +1,40 @@
+/*
+ * builtin.h: the commands of perfsift.  Each lives in its own cmd_<name>.c,
+ * parses its own options (getopt_long, with --help) and returns an exit
+ * code from util/usage.h.  Only main.c and cmd_*.c may die().
+ */
+#ifndef PERFSIFT_BUILTIN_H
+#define PERFSIFT_BUILTIN_H
+
+#include "util/compat.h"
+
+/* options that main.c parses before the command name, owned by main */
+struct options {
+	const char *result_root; /* --result-root, resolved; never NULL */
+	const char *store_url;   /* --store or PERFSIFT_STORE; NULL = SQLite */
+	bool result_root_given;  /* --result-root or PERFSIFT_RESULT_ROOT set */
+};
+
+#define CMD_ARGS int argc, char **argv, struct options *opts
+int cmd_split(CMD_ARGS);
+int cmd_install(CMD_ARGS);
+int cmd_run(CMD_ARGS);
+int cmd_restore(CMD_ARGS);
+int cmd_parse(CMD_ARGS);
+int cmd_stats(CMD_ARGS);
+int cmd_results(CMD_ARGS);
+int cmd_compare(CMD_ARGS);
+int cmd_plot(CMD_ARGS);
+int cmd_report(CMD_ARGS);
+int cmd_bisect(CMD_ARGS);
+int cmd_bisect_step(CMD_ARGS);
+
+/*
+ * Print a command's usage text; to stdout with status 0 for --help, to
+ * stderr with EXIT_USAGE for a mistake.  Returns the status to exit with.
+ */
+int cmd_usage(const char *text, bool on_error);
+/* the same for a command that is not built yet on this branch */
+int cmd_not_built(const char *name, int argc, char **argv);
+
+#endif

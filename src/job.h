@@ -1,0 +1,104 @@
+/*
+ * job.h: LKP job files as a tree.  A job is a YAML mapping whose keys keep
+ * their order and whose every value remembers the file and line it came
+ * from, so that any later complaint can say `FILE:LINE: KEY: what`.
+ *
+ * Owned by the job/split module (job.c, split.c).  The runner, the result
+ * root and the report only read jobs through this interface.
+ */
+#ifndef PERFSIFT_JOB_H
+#define PERFSIFT_JOB_H
+
+#include "util/compat.h"
+
+struct strbuf;
+
+enum jnode_type {
+	JNODE_NULL,   /* `key:` with no value (LKP: "run with defaults") */
+	JNODE_SCALAR, /* text, as written (numbers are text too) */
+	JNODE_SEQ,    /* a list */
+	JNODE_MAP,    /* a mapping, keys in file order */
+};
+
+struct jnode {
+	enum jnode_type type;
+	char *text;        /* JNODE_SCALAR: the value */
+	size_t n;          /* JNODE_SEQ / JNODE_MAP: number of children */
+	size_t alloc;
+	char **keys;       /* JNODE_MAP: keys[i] names kids[i] */
+	struct jnode **kids;
+	const char *file;  /* where the value was read; borrowed, lives with the job */
+	int line;          /* 1-based; 0 for values perfsift added */
+};
+
+struct job {
+	struct jnode *root; /* always a JNODE_MAP */
+	char *file;         /* path it was read from (or "<set>") */
+	char *stem;         /* file name without directory and .yaml: the LKP "name" */
+};
+
+/*
+ * Read every document of a job file.  A single document yields one job;
+ * a multi-document file (---) yields doc0 merged with each later document
+ * (LKP's rule; doc0 alone is not a job then).  The jobs are not yet
+ * matrix-expanded (see split.h).  On error fills err with
+ * "FILE:LINE: KEY: what is wrong" and returns -1, touching nothing on disk.
+ * *jobs is a new array the caller frees with job_free_all().
+ */
+int job_load_file(const char *path, struct job ***jobs, size_t *njobs,
+		  struct strbuf *err);
+/* the same from a string (tests); `name` stands in for the file name */
+int job_load_string(const char *text, const char *name, struct job ***jobs,
+		    size_t *njobs, struct strbuf *err);
+void job_free(struct job *job);
+void job_free_all(struct job **jobs, size_t n);
+struct job *job_dup(const struct job *job);
+
+/* map lookup: the child of `map` named key, or NULL */
+const struct jnode *jnode_get(const struct jnode *map, const char *key);
+/* scalar text of a top-level key, or NULL when absent / not a scalar */
+const char *job_get(const struct job *job, const char *key);
+/* the option hash of program `prog` (NULL when absent or empty) */
+const struct jnode *job_program(const struct job *job, const char *prog);
+/* scalar text of program option prog.opt, or NULL */
+const char *job_get_opt(const struct job *job, const char *prog,
+			const char *opt);
+/*
+ * Set a top-level key (or, for "prog.opt", a program option) to a scalar,
+ * replacing what was there and keeping the key's position; new keys are
+ * appended.  Used for machine facts and `--set`.
+ */
+void job_set(struct job *job, const char *key, const char *value);
+void job_set_opt(struct job *job, const char *prog, const char *opt,
+		 const char *value);
+/* remove a top-level key; true if it was there */
+bool job_unset(struct job *job, const char *key);
+
+/* true when no value anywhere in the job is a list (nothing to expand) */
+bool job_is_atomic(const struct job *job);
+
+/* the job as YAML text, LKP's key order, appended to out */
+void job_to_yaml(const struct job *job, struct strbuf *out);
+
+/*
+ * LKP's path_params: every parameter (plain keys and program options, as
+ * program-options declares them), sorted by name, values cut to 31
+ * characters, `name=value` or value only per option type, joined with
+ * '-', characters outside [-a-zA-Z0-9+=:.%] turned to '_', "defaults"
+ * when empty.  Appended to out.
+ */
+void job_path_params(const struct job *job, struct strbuf *out);
+
+/*
+ * Every job parameter as "key=value" pairs (what `compare` selects on and
+ * the report header prints), sorted by key.  Caller frees with
+ * job_params_free().
+ */
+struct job_param {
+	char *key;
+	char *value;
+};
+void job_params(const struct job *job, struct job_param **params, size_t *n);
+void job_params_free(struct job_param *params, size_t n);
+
+#endif

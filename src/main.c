@@ -1,0 +1,171 @@
+/*
+ * main.c: perfsift's entry point.  Parses the global options, finds the
+ * command in the table and runs it; then checks that everything written to
+ * stdout really reached it (a full disk or a closed pipe is an error, not a
+ * silently short table), as git's run_builtin() does.
+ */
+#include "util/compat.h"
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "builtin.h"
+#include "config.h"
+#include "util/usage.h"
+
+struct cmd {
+	const char *name;
+	int (*fn)(CMD_ARGS);
+	const char *help;
+};
+
+static const struct cmd commands[] = {
+	{"split", cmd_split, "expand a job's matrix into atomic job files"},
+	{"install", cmd_install, "check and install what a job needs"},
+	{"run", cmd_run, "run a job with its monitors; store the results"},
+	{"restore", cmd_restore, "put back kernel knobs a killed perfsift left"},
+	{"parse", cmd_parse, "raw monitor output -> LKP's key: value stream"},
+	{"stats", cmd_stats, "rebuild a run's stats from its raw files"},
+	{"results", cmd_results, "list what the result root holds"},
+	{"compare", cmd_compare, "compare result groups (LKP's table)"},
+	{"plot", cmd_plot, "ASCII or SVG chart of a stat"},
+	{"report", cmd_report, "the e-mail report, job.yaml, bundle, HTML"},
+	{"bisect", cmd_bisect, "find the commit that moved a stat"},
+	{"bisect-step", cmd_bisect_step, "one git-bisect-run step (0/1/125)"},
+};
+
+static const char main_usage[] =
+	"usage: perfsift [--result-root DIR] [--store URL] COMMAND [ARGS]\n"
+	"       perfsift help COMMAND | perfsift COMMAND --help\n"
+	"       perfsift --version\n";
+
+static void print_help(FILE *fp)
+{
+	size_t i;
+
+	fputs(main_usage, fp);
+	fputs("\ncommands:\n", fp);
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		fprintf(fp, "  %-12s %s\n", commands[i].name, commands[i].help);
+	fputs("\nresult root: --result-root DIR, else $PERFSIFT_RESULT_ROOT, else\n"
+	      "  /var/lib/perfsift/result as root, else\n"
+	      "  $XDG_DATA_HOME/perfsift/result (~/.local/share when unset)\n"
+	      "\nexit status: 0 ok, 1 a KPI regressed (compare, report),\n"
+	      "  2 usage or job-file error, 3 runtime error;\n"
+	      "  bisect-step: 0 good, 1 bad, 125 skip\n",
+	      fp);
+}
+
+static const struct cmd *find_cmd(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+int cmd_usage(const char *text, bool on_error)
+{
+	fputs(text, on_error ? stderr : stdout);
+	return on_error ? EXIT_USAGE : EXIT_OK;
+}
+
+int cmd_not_built(const char *name, int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	fprintf(stderr, "perfsift %s: not available in this build yet\n", name);
+	return EXIT_RUNTIME;
+}
+
+static int check_stdout(int status)
+{
+	/* a short write to stdout must not pass as success */
+	if (fflush(stdout) || ferror(stdout)) {
+		if (errno != EPIPE)
+			fprintf(stderr, "perfsift: error writing output: %s\n",
+				strerror(errno));
+		return status ? status : EXIT_RUNTIME;
+	}
+	if (fclose(stdout) && errno != EBADF) {
+		fprintf(stderr, "perfsift: error closing output: %s\n",
+			strerror(errno));
+		return status ? status : EXIT_RUNTIME;
+	}
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"result-root", required_argument, NULL, 'R'},
+		{"store", required_argument, NULL, 'S'},
+		{"help", no_argument, NULL, 'h'},
+		{"version", no_argument, NULL, 'V'},
+		{NULL, 0, NULL, 0},
+	};
+	struct options opts = {0};
+	const char *root_opt = NULL;
+	const struct cmd *cmd;
+	int c, status;
+
+	/* a closed pipe (perfsift compare | head) ends us quietly */
+	signal(SIGPIPE, SIG_DFL);
+
+	/* '+': stop at the command name; its options are its own */
+	while ((c = getopt_long(argc, argv, "+hV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'R':
+			root_opt = optarg;
+			break;
+		case 'S':
+			opts.store_url = optarg;
+			break;
+		case 'h':
+			print_help(stdout);
+			return check_stdout(EXIT_OK);
+		case 'V':
+			printf("perfsift %s\n", PERFSIFT_VERSION);
+			return check_stdout(EXIT_OK);
+		default:
+			fputs(main_usage, stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		print_help(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[optind], "help")) {
+		if (optind + 1 < argc && find_cmd(argv[optind + 1])) {
+			char *hv[] = {argv[optind + 1], (char *)"--help", NULL};
+
+			cmd = find_cmd(argv[optind + 1]);
+			usage_set_command(cmd->name);
+			optind = 0;
+			return check_stdout(cmd->fn(2, hv, &opts));
+		}
+		print_help(stdout);
+		return check_stdout(EXIT_OK);
+	}
+	cmd = find_cmd(argv[optind]);
+	if (!cmd) {
+		fprintf(stderr, "perfsift: '%s' is not a command; see 'perfsift --help'\n",
+			argv[optind]);
+		return EXIT_USAGE;
+	}
+	if (!opts.store_url)
+		opts.store_url = getenv("PERFSIFT_STORE");
+	opts.result_root = config_result_root(root_opt, &opts.result_root_given);
+	usage_set_command(cmd->name);
+	argc -= optind;
+	argv += optind;
+	optind = 0; /* reset getopt for the command */
+	status = cmd->fn(argc, argv, &opts);
+	return check_stdout(status);
+}

@@ -1,0 +1,32 @@
+/*
+ * registry.c: the table of monitors and output parsers (see monitor.h).
+ * One line per entry; keep it sorted by name.
+ */
+#include "util/compat.h"
+#include <string.h>
+#include "monitor.h"
+#include "monitors/parsers.h"
+
+static const struct monitor_ops monitors[] = {
+	{"time", parse_time},
+};
+
+const struct monitor_ops *monitor_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(monitors); i++)
+		if (!strcmp(monitors[i].name, name))
+			return &monitors[i];
+	return NULL;
+}
+
+size_t monitor_count(void)
+{
+	return ARRAY_SIZE(monitors);
+}
+
+const struct monitor_ops *monitor_at(size_t i)
+{
+	return i < ARRAY_SIZE(monitors) ? &monitors[i] : NULL;
+}

@@ -1,0 +1,70 @@
+/*
+ * result.h: the result root on disk, in LKP's layout (DESIGN.md "Files"):
+ *
+ *   <root>/<testcase>/<path_params>/<tbox_group>/<rootfs>/<kconfig>/
+ *       <compiler>/<commit>/<run>/
+ *
+ * A run is built in a temporary directory beside its final place and
+ * renamed into place when it ends, so a crash never leaves a half run
+ * under a run number.  Finishing a run parses its raw files (monitor
+ * registry), writes <monitor>.json and stats.json, rebuilds the group's
+ * matrix.json from its complete runs, and indexes the run in the store,
+ * in one transaction.
+ *
+ * Owned by the result module (result.c, samples.c, reduce.c, store/).
+ * The runner (cmd_run.c, runner.c) is its main caller.
+ */
+#ifndef PERFSIFT_RESULT_H
+#define PERFSIFT_RESULT_H
+
+#include "util/compat.h"
+
+struct job;
+struct strbuf;
+
+/*
+ * The group directory ("_result_root") of an atomic job whose machine
+ * facts are filled in (testcase, tbox_group, rootfs, kconfig, compiler,
+ * commit): appended to dir.  -1 with err naming the missing key.
+ */
+int result_group_dir(const struct job *job, const char *root,
+		     struct strbuf *dir, struct strbuf *err);
+
+struct result_run {
+	char *group_dir; /* .../<commit> */
+	int number;      /* LKP's run number: first unused integer from 0 */
+	char *tmp_dir;   /* where the runner writes raw files meanwhile */
+	char *dir;       /* final place: <group_dir>/<number> */
+};
+
+/*
+ * Reserve the next run number in group_dir (creating it) and make the
+ * temporary directory.  The reservation survives a concurrent perfsift.
+ */
+int result_run_begin(struct result_run *run, const char *group_dir,
+		     struct strbuf *err);
+
+/*
+ * Finish a run whose raw files (job.yaml, <prog>.time, monitor raw files,
+ * benchmark output) are in run->tmp_dir: write last_state (with
+ * is_incomplete_run: 1 when !complete), parse and reduce the raw files,
+ * rename the directory into place, rebuild matrix.json from the complete
+ * runs and index the run in the store at store_url (NULL = the root's
+ * SQLite index).  An incomplete run is kept but left out of matrix.json
+ * and of comparisons.
+ */
+int result_run_finish(struct result_run *run, const char *root,
+		      const char *store_url, bool complete, struct strbuf *err);
+
+/* remove the temporary directory of a run that never started */
+void result_run_abort(struct result_run *run);
+void result_run_release(struct result_run *run);
+
+/*
+ * Rebuild one run's <monitor>.json and stats.json from its raw files, then
+ * the group's matrix.json and the index (`perfsift stats RUN_DIR`).
+ */
+int result_restat(const char *run_dir, const char *root,
+		  const char *store_url, struct strbuf *err);
+
+#endif

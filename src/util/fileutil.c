@@ -1,0 +1,189 @@
+/*
+ * fileutil.c: crash-safe files, directories and paths (see fileutil.h).
+ */
+#include "util/compat.h"
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "util/fileutil.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+int mkdir_p(const char *path, mode_t mode)
+{
+	char *p = xstrdup(path), *s;
+	int ret = 0;
+
+	for (s = p + 1; ; s++) {
+		if (*s == '/' || *s == '\0') {
+			char c = *s;
+
+			*s = '\0';
+			if (mkdir(p, mode) < 0 && errno != EEXIST) {
+				ret = -1;
+				break;
+			}
+			*s = c;
+			if (!c)
+				break;
+		}
+	}
+	if (!ret && !dir_exists(path)) {
+		errno = ENOTDIR;
+		ret = -1;
+	}
+	free(p);
+	return ret;
+}
+
+int remove_tree(const char *path)
+{
+	struct stat st, top;
+	DIR *d;
+	struct dirent *de;
+	struct strbuf sub = STRBUF_INIT;
+	int ret = 0;
+
+	if (lstat(path, &top) < 0)
+		return errno == ENOENT ? 0 : -1;
+	if (!S_ISDIR(top.st_mode))
+		return unlink(path);
+	d = opendir(path);
+	if (!d)
+		return -1;
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		path_join(&sub, path, de->d_name);
+		if (lstat(sub.buf, &st) < 0)
+			continue;
+		if (S_ISDIR(st.st_mode) && st.st_dev != top.st_dev)
+			continue; /* a mount point: never descend */
+		if (remove_tree(sub.buf) < 0)
+			ret = -1;
+	}
+	closedir(d);
+	strbuf_release(&sub);
+	if (rmdir(path) < 0)
+		ret = -1;
+	return ret;
+}
+
+int fsync_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int ret;
+
+	if (fd < 0)
+		return -1;
+	ret = fsync(fd);
+	close(fd);
+	return ret;
+}
+
+int write_file_atomic(const char *path, const void *data, size_t len)
+{
+	struct strbuf tmp = STRBUF_INIT, dir = STRBUF_INIT;
+	const char *p = data;
+	int fd, saved, ret = -1;
+
+	strbuf_addf(&tmp, "%s.tmp.XXXXXX", path);
+	fd = mkostemp(tmp.buf, O_CLOEXEC);
+	if (fd < 0)
+		goto out;
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			goto fail;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	if (fchmod(fd, 0644) < 0 || fsync(fd) < 0)
+		goto fail;
+	if (close(fd) < 0) {
+		fd = -1;
+		goto fail;
+	}
+	fd = -1;
+	if (rename(tmp.buf, path) < 0)
+		goto fail;
+	path_dirname(&dir, path);
+	fsync_dir(dir.buf);
+	ret = 0;
+	goto out;
+fail:
+	saved = errno;
+	if (fd >= 0)
+		close(fd);
+	unlink(tmp.buf);
+	errno = saved;
+out:
+	strbuf_release(&tmp);
+	strbuf_release(&dir);
+	return ret;
+}
+
+int file_exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0;
+}
+
+int dir_exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int read_text_file(struct strbuf *sb, const char *path, size_t max)
+{
+	strbuf_reset(sb);
+	if (strbuf_read_file(sb, path, max) < 0)
+		return -1;
+	strbuf_trim(sb);
+	return 0;
+}
+
+void path_join(struct strbuf *sb, const char *dir, const char *name)
+{
+	strbuf_reset(sb);
+	strbuf_addstr(sb, dir);
+	while (sb->len > 1 && sb->buf[sb->len - 1] == '/')
+		strbuf_setlen(sb, sb->len - 1);
+	while (*name == '/')
+		name++;
+	if (sb->len && sb->buf[sb->len - 1] != '/')
+		strbuf_addch(sb, '/');
+	strbuf_addstr(sb, name);
+}
+
+void path_dirname(struct strbuf *sb, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	strbuf_reset(sb);
+	if (!slash)
+		strbuf_addch(sb, '.');
+	else if (slash == path)
+		strbuf_addch(sb, '/');
+	else
+		strbuf_add(sb, path, (size_t)(slash - path));
+}
+
+const char *path_basename(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}

@@ -1,0 +1,34 @@
+/*
+ * fileutil.h: files and directories the crash-safe way.  A file that other
+ * commands read is always written to a temporary name in the same
+ * directory, fsync'd and renamed into place, so a reader sees the old file
+ * or the new one, never half of one.
+ */
+#ifndef PERFSIFT_FILEUTIL_H
+#define PERFSIFT_FILEUTIL_H
+
+#include "util/compat.h"
+#include <sys/types.h>
+
+struct strbuf;
+
+/* mkdir -p; 0 or -1 with errno */
+int mkdir_p(const char *path, mode_t mode);
+/* rm -rf (does not cross into other file systems' mount points); 0 / -1 */
+int remove_tree(const char *path);
+/* write data to path atomically (tmp file + fsync + rename); 0 / -1 */
+int write_file_atomic(const char *path, const void *data, size_t len);
+/* fsync a directory, so that a rename in it is durable */
+int fsync_dir(const char *dir);
+int file_exists(const char *path);
+int dir_exists(const char *path);
+/* read a small text file (a /proc or /sys value) into sb, trimmed; 0 / -1 */
+int read_text_file(struct strbuf *sb, const char *path, size_t max);
+/* join dir and name with exactly one slash into sb (sb is reset first) */
+void path_join(struct strbuf *sb, const char *dir, const char *name);
+/* the directory part of path into sb ("." if none) */
+void path_dirname(struct strbuf *sb, const char *path);
+/* pointer to the last component of path */
+const char *path_basename(const char *path);
+
+#endif

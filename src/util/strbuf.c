@@ -1,0 +1,256 @@
+/*
+ * strbuf.c: growable strings (see strbuf.h).
+ */
+#include "util/compat.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "util/strbuf.h"
+#include "util/usage.h"
+#include "util/xalloc.h"
+
+char strbuf_slopbuf[1];
+
+void strbuf_init(struct strbuf *sb, size_t hint)
+{
+	sb->alloc = sb->len = 0;
+	sb->buf = strbuf_slopbuf;
+	if (hint)
+		strbuf_grow(sb, hint);
+}
+
+void strbuf_release(struct strbuf *sb)
+{
+	if (sb->alloc)
+		free(sb->buf);
+	strbuf_init(sb, 0);
+}
+
+char *strbuf_detach(struct strbuf *sb, size_t *len)
+{
+	char *p;
+
+	strbuf_grow(sb, 0);
+	p = sb->buf;
+	if (len)
+		*len = sb->len;
+	strbuf_init(sb, 0);
+	return p;
+}
+
+void strbuf_grow(struct strbuf *sb, size_t extra)
+{
+	size_t need = st_add(st_add(sb->len, extra), 1);
+
+	if (need <= sb->alloc)
+		return;
+	if (!sb->alloc)
+		sb->buf = NULL;
+	if (need < sb->alloc * 2)
+		need = sb->alloc * 2;
+	if (need < 64)
+		need = 64;
+	sb->buf = xrealloc(sb->buf, need);
+	sb->alloc = need;
+	if (sb->len == 0)
+		sb->buf[0] = '\0';
+}
+
+void strbuf_setlen(struct strbuf *sb, size_t len)
+{
+	if (len > (sb->alloc ? sb->alloc - 1 : 0))
+		BUG("strbuf_setlen beyond buffer: %zu", len);
+	sb->len = len;
+	if (sb->alloc)
+		sb->buf[len] = '\0';
+}
+
+void strbuf_add(struct strbuf *sb, const void *data, size_t len)
+{
+	strbuf_grow(sb, len);
+	memcpy(sb->buf + sb->len, data, len);
+	sb->len += len;
+	sb->buf[sb->len] = '\0';
+}
+
+void strbuf_addstr(struct strbuf *sb, const char *s)
+{
+	strbuf_add(sb, s, strlen(s));
+}
+
+void strbuf_addch(struct strbuf *sb, int c)
+{
+	strbuf_grow(sb, 1);
+	sb->buf[sb->len++] = (char)c;
+	sb->buf[sb->len] = '\0';
+}
+
+void strbuf_addchars(struct strbuf *sb, int c, size_t n)
+{
+	strbuf_grow(sb, n);
+	memset(sb->buf + sb->len, c, n);
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+}
+
+void strbuf_addbuf(struct strbuf *sb, const struct strbuf *other)
+{
+	strbuf_add(sb, other->buf, other->len);
+}
+
+void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
+{
+	va_list cp;
+	int n;
+
+	strbuf_grow(sb, 64);
+	va_copy(cp, ap);
+	n = vsnprintf(sb->buf + sb->len, sb->alloc - sb->len, fmt, cp);
+	va_end(cp);
+	if (n < 0)
+		BUG("vsnprintf failed on '%s'", fmt);
+	if ((size_t)n >= sb->alloc - sb->len) {
+		strbuf_grow(sb, (size_t)n);
+		n = vsnprintf(sb->buf + sb->len, sb->alloc - sb->len, fmt, ap);
+	}
+	sb->len += (size_t)n;
+}
+
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(sb, fmt, ap);
+	va_end(ap);
+}
+
+static int is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
+	       c == '\v';
+}
+
+void strbuf_rtrim(struct strbuf *sb)
+{
+	while (sb->len && is_space(sb->buf[sb->len - 1]))
+		sb->len--;
+	if (sb->alloc)
+		sb->buf[sb->len] = '\0';
+}
+
+void strbuf_trim(struct strbuf *sb)
+{
+	size_t i = 0;
+
+	strbuf_rtrim(sb);
+	while (i < sb->len && is_space(sb->buf[i]))
+		i++;
+	if (i) {
+		memmove(sb->buf, sb->buf + i, sb->len - i);
+		strbuf_setlen(sb, sb->len - i);
+	}
+}
+
+void strbuf_chomp(struct strbuf *sb)
+{
+	if (sb->len && sb->buf[sb->len - 1] == '\n')
+		sb->len--;
+	if (sb->len && sb->buf[sb->len - 1] == '\r')
+		sb->len--;
+	if (sb->alloc)
+		sb->buf[sb->len] = '\0';
+}
+
+int strbuf_read_fd(struct strbuf *sb, int fd, size_t max)
+{
+	size_t start = sb->len;
+
+	for (;;) {
+		ssize_t n;
+
+		strbuf_grow(sb, 8192);
+		n = read(fd, sb->buf + sb->len, sb->alloc - sb->len - 1);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			strbuf_setlen(sb, start);
+			return -1;
+		}
+		if (n == 0)
+			break;
+		sb->len += (size_t)n;
+		sb->buf[sb->len] = '\0';
+		if (max && sb->len - start > max) {
+			strbuf_setlen(sb, start);
+			errno = EFBIG;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int strbuf_read_file(struct strbuf *sb, const char *path, size_t max)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int ret, saved;
+
+	if (fd < 0)
+		return -1;
+	ret = strbuf_read_fd(sb, fd, max);
+	saved = errno;
+	close(fd);
+	errno = saved;
+	return ret;
+}
+
+int strbuf_getline(struct strbuf *sb, FILE *fp)
+{
+	int c;
+
+	strbuf_reset(sb);
+	while ((c = getc(fp)) != EOF) {
+		if (c == '\n')
+			return 0;
+		strbuf_addch(sb, c);
+	}
+	return sb->len ? 0 : EOF;
+}
+
+void strbuf_add_html(struct strbuf *sb, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&': strbuf_addstr(sb, "&amp;"); break;
+		case '<': strbuf_addstr(sb, "&lt;"); break;
+		case '>': strbuf_addstr(sb, "&gt;"); break;
+		case '"': strbuf_addstr(sb, "&quot;"); break;
+		case '\'': strbuf_addstr(sb, "&#39;"); break;
+		default: strbuf_addch(sb, *s);
+		}
+	}
+}
+
+void strbuf_add_json_str(struct strbuf *sb, const char *s)
+{
+	strbuf_addch(sb, '"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\') {
+			strbuf_addch(sb, '\\');
+			strbuf_addch(sb, c);
+		} else if (c == '\n') {
+			strbuf_addstr(sb, "\\n");
+		} else if (c == '\t') {
+			strbuf_addstr(sb, "\\t");
+		} else if (c < 0x20) {
+			strbuf_addf(sb, "\\u%04x", c);
+		} else {
+			strbuf_addch(sb, c);
+		}
+	}
+	strbuf_addch(sb, '"');
+}

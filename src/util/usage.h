@@ -1,0 +1,49 @@
+/*
+ * usage.h: the three error tiers of perfsift.
+ *
+ *  BUG()     a broken invariant: reports file:line and aborts.
+ *  error()   library code: prints "error: ..." and returns -1, so
+ *            `return error("cannot open '%s'", path);` is the idiom.
+ *  die()     only main.c and cmd_*.c: prints "fatal: ..." and exits
+ *            with the runtime-error status (3) unless told otherwise.
+ *
+ * Messages are lowercase, have no final period and quote the subject.
+ */
+#ifndef PERFSIFT_USAGE_H
+#define PERFSIFT_USAGE_H
+
+#include "util/compat.h"
+
+/* exit codes, as listed in `perfsift --help` */
+enum exit_code {
+	EXIT_OK = 0,
+	EXIT_REGRESSION = 1, /* compare/report: a KPI regressed */
+	EXIT_USAGE = 2,      /* bad usage or bad job file */
+	EXIT_RUNTIME = 3,    /* anything else that went wrong */
+};
+
+NORETURN void die(const char *fmt, ...) PRINTF_LIKE(1, 2);
+NORETURN void die_errno(const char *fmt, ...) PRINTF_LIKE(1, 2);
+/* die with an explicit exit status */
+NORETURN void die_status(int status, const char *fmt, ...) PRINTF_LIKE(2, 3);
+int error(const char *fmt, ...) PRINTF_LIKE(1, 2);
+/* error() with ": strerror(errno)" appended */
+int error_errno(const char *fmt, ...) PRINTF_LIKE(1, 2);
+void warning(const char *fmt, ...) PRINTF_LIKE(1, 2);
+/* an informational line on stderr, "perfsift: ..." */
+void note(const char *fmt, ...) PRINTF_LIKE(1, 2);
+NORETURN void bug_fl(const char *file, int line, const char *fmt, ...)
+	PRINTF_LIKE(3, 4);
+#define BUG(...) bug_fl(__FILE__, __LINE__, __VA_ARGS__)
+
+/*
+ * The command name shown before messages ("perfsift run: ...") is kept by
+ * main.c; library code never needs to know it.
+ */
+void usage_set_command(const char *name);
+
+/* run before exit(): registered by modules that must undo things on die() */
+typedef void (*die_hook_fn)(void);
+void usage_set_die_hook(die_hook_fn fn);
+
+#endif

@@ -1,0 +1,105 @@
+# lib.sh: a small test library for perfsift's end-to-end tests, in the
+# manner of git's t/test-lib.sh.  Each script sources it, runs
+# test_expect_success blocks and ends with test_done; output is TAP, so
+# `prove` runs unit and end-to-end tests together.
+#
+# Every script runs in its own temporary directory with its own result
+# root (PERFSIFT_RESULT_ROOT), so scripts can run in parallel.
+
+set -u
+: "${PERFSIFT:=$(cd "$(dirname "$0")/../.." && pwd)/build/perfsift}"
+: "${PERFSIFT_TESTDATA:=$(cd "$(dirname "$0")/../data" && pwd)}"
+SRCDIR=$(cd "$(dirname "$0")/../.." && pwd)
+export PERFSIFT PERFSIFT_TESTDATA SRCDIR
+TESTDATA=$PERFSIFT_TESTDATA
+
+TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/perfsift-test.XXXXXX")
+trap 'cd /; rm -rf "$TEST_TMP"' EXIT
+PERFSIFT_RESULT_ROOT=$TEST_TMP/result
+export PERFSIFT_RESULT_ROOT
+unset PERFSIFT_STORE
+cd "$TEST_TMP" || exit 1
+
+test_count=0
+test_failed=0
+test_skipped=0
+
+perfsift() {
+	"$PERFSIFT" "$@"
+}
+
+say() {
+	printf '# %s\n' "$*"
+}
+
+# test_expect_success 'title' 'commands'
+test_expect_success() {
+	test_count=$((test_count + 1))
+	if (eval "$2") >"$TEST_TMP/.out" 2>&1; then
+		echo "ok $test_count - $1"
+	else
+		test_failed=$((test_failed + 1))
+		echo "not ok $test_count - $1"
+		sed 's/^/#   /' "$TEST_TMP/.out"
+	fi
+}
+
+# test_skip 'title' 'reason'
+test_skip() {
+	test_count=$((test_count + 1))
+	test_skipped=$((test_skipped + 1))
+	echo "ok $test_count - $1 # SKIP $2"
+}
+
+# test_must_fail [--status=N] cmd...: a controlled failure (exit 1..125 or
+# the given status); a crash by signal or "command not found" is a failure.
+test_must_fail() {
+	want=
+	case "${1-}" in
+	--status=*) want=${1#--status=}; shift ;;
+	esac
+	"$@"
+	st=$?
+	if [ "$st" -eq 0 ]; then
+		echo "test_must_fail: command succeeded: $*" >&2
+		return 1
+	elif [ "$st" -gt 128 ] && [ "$st" -le 192 ]; then
+		echo "test_must_fail: died by signal $((st - 128)): $*" >&2
+		return 1
+	elif [ "$st" -eq 126 ] || [ "$st" -eq 127 ]; then
+		echo "test_must_fail: could not run: $*" >&2
+		return 1
+	elif [ -n "$want" ] && [ "$st" -ne "$want" ]; then
+		echo "test_must_fail: exit $st, wanted $want: $*" >&2
+		return 1
+	fi
+	return 0
+}
+
+# test_cmp expected actual
+test_cmp() {
+	diff -u "$1" "$2"
+}
+
+# test_grep pattern file: grep that shows the file when it fails
+test_grep() {
+	if ! grep -q -- "$1" "$2"; then
+		echo "test_grep: '$1' not found in $2:" >&2
+		sed 's/^/| /' "$2" >&2
+		return 1
+	fi
+}
+
+# test_have_root: true when running as root (kernel knobs, /proc files)
+test_have_root() {
+	[ "$(id -u)" -eq 0 ]
+}
+
+test_done() {
+	echo "1..$test_count"
+	if [ "$test_failed" -ne 0 ]; then
+		echo "# failed $test_failed among $test_count test(s)"
+		exit 1
+	fi
+	exit 0
+}

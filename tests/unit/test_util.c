@@ -1,0 +1,138 @@
+/*
+ * test_util.c: unit tests for src/util (strbuf, strnum, paths, atomic files).
+ */
+#include "util/compat.h"
+#include <stdarg.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include "util/fileutil.h"
+#include "util/strbuf.h"
+#include "util/strnum.h"
+
+static void test_strbuf_invariants(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *p;
+	size_t len;
+	int i;
+
+	(void)state;
+	assert_non_null(sb.buf);
+	assert_string_equal(sb.buf, "");
+	strbuf_addstr(&sb, "abc");
+	strbuf_addch(&sb, 'd');
+	strbuf_addf(&sb, "%d-%s", 42, "x");
+	assert_string_equal(sb.buf, "abcd42-x");
+	for (i = 0; i < 1000; i++)
+		strbuf_addf(&sb, "%04d", i);
+	assert_int_equal(sb.len, 8 + 4000);
+	assert_int_equal(strlen(sb.buf), sb.len);
+	strbuf_setlen(&sb, 3);
+	assert_string_equal(sb.buf, "abc");
+	p = strbuf_detach(&sb, &len);
+	assert_int_equal(len, 3);
+	assert_string_equal(p, "abc");
+	assert_string_equal(sb.buf, "");
+	free(p);
+	strbuf_addstr(&sb, "  trim me \n");
+	strbuf_trim(&sb);
+	assert_string_equal(sb.buf, "trim me");
+	strbuf_reset(&sb);
+	strbuf_add_html(&sb, "<a href=\"x\">&'");
+	assert_string_equal(sb.buf, "&lt;a href=&quot;x&quot;&gt;&amp;&#39;");
+	strbuf_reset(&sb);
+	strbuf_add_json_str(&sb, "a\"b\\c\n");
+	assert_string_equal(sb.buf, "\"a\\\"b\\\\c\\n\"");
+	strbuf_release(&sb);
+}
+
+static void test_strnum(void **state)
+{
+	long long v;
+	double d;
+	uint64_t u;
+	const char *why = NULL;
+
+	(void)state;
+	assert_int_equal(strnum_ll("42", 0, 100, &v, &why), 0);
+	assert_int_equal(v, 42);
+	assert_int_equal(strnum_ll("420", 0, 100, &v, &why), -1);
+	assert_string_equal(why, "too large");
+	assert_int_equal(strnum_ll("4x", 0, 100, &v, &why), -1);
+	assert_int_equal(strnum_ll("", 0, 100, &v, &why), -1);
+	assert_int_equal(strnum_double("1.5e3", &d, &why), 0);
+	assert_true(d == 1500.0);
+	assert_int_equal(strnum_double("nan", &d, &why), -1);
+	assert_int_equal(strnum_size("16G", &u, &why), 0);
+	assert_true(u == 16ull << 30);
+	assert_int_equal(strnum_size("1T", &u, &why), 0);
+	assert_true(u == 1ull << 40);
+	assert_int_equal(strnum_size("4096", &u, &why), 0);
+	assert_true(u == 4096);
+	assert_int_equal(strnum_size("1.5k", &u, &why), 0);
+	assert_true(u == 1536);
+	assert_int_equal(strnum_size("12Q", &u, &why), -1);
+	assert_int_equal(strnum_seconds("300s", &d, &why), 0);
+	assert_true(d == 300.0);
+	assert_int_equal(strnum_seconds("5m", &d, &why), 0);
+	assert_true(d == 300.0);
+	assert_int_equal(strnum_seconds("soon", &d, &why), -1);
+}
+
+static void test_paths(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	path_join(&sb, "/a/b/", "/c");
+	assert_string_equal(sb.buf, "/a/b/c");
+	path_join(&sb, "a", "c");
+	assert_string_equal(sb.buf, "a/c");
+	path_dirname(&sb, "/a/b/c");
+	assert_string_equal(sb.buf, "/a/b");
+	path_dirname(&sb, "c");
+	assert_string_equal(sb.buf, ".");
+	assert_string_equal(path_basename("/a/b/c.yaml"), "c.yaml");
+	strbuf_release(&sb);
+}
+
+static void test_atomic_write(void **state)
+{
+	char dir[] = "/tmp/perfsift-unit.XXXXXX";
+	struct strbuf path = STRBUF_INIT, sb = STRBUF_INIT;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	path_join(&path, dir, "x/y/z");
+	assert_int_equal(mkdir_p(path.buf, 0755), 0);
+	assert_true(dir_exists(path.buf));
+	path_join(&path, dir, "x/y/z/file");
+	assert_int_equal(write_file_atomic(path.buf, "hello\n", 6), 0);
+	assert_int_equal(read_text_file(&sb, path.buf, 100), 0);
+	assert_string_equal(sb.buf, "hello");
+	assert_int_equal(write_file_atomic(path.buf, "bye", 3), 0);
+	assert_int_equal(read_text_file(&sb, path.buf, 100), 0);
+	assert_string_equal(sb.buf, "bye");
+	/* the size cap is honoured */
+	assert_int_equal(read_text_file(&sb, path.buf, 2), -1);
+	assert_int_equal(remove_tree(dir), 0);
+	assert_false(dir_exists(dir));
+	strbuf_release(&path);
+	strbuf_release(&sb);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_strbuf_invariants),
+		cmocka_unit_test(test_strnum),
+		cmocka_unit_test(test_paths),
+		cmocka_unit_test(test_atomic_write),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,47 @@
+/*
+ * knob.h: kernel knobs (files under /proc/sys and /sys) that a job
+ * changes.  Each knob's current value is written to a journal in the
+ * result root *before* the knob is changed, so that whatever happens to
+ * perfsift -- a benchmark crash, SIGINT, SIGTERM, a timeout, or perfsift
+ * itself killed with SIGKILL -- the value can be put back: by
+ * knob_restore_all() at the end of the run, or by the next perfsift
+ * command / `perfsift restore` from the journal.
+ *
+ * Owned by the runner module (knob.c); setup programs (src/setup/) and
+ * built-in benchmarks use it.
+ */
+#ifndef PERFSIFT_KNOB_H
+#define PERFSIFT_KNOB_H
+
+#include "util/compat.h"
+
+struct strbuf;
+
+/*
+ * Where the journal lives (<result_root>/.knobs-journal) and the root of
+ * the file system tree the knobs live in ("/" normally; tests point it at
+ * a fake tree).  Call once before knob_set().
+ */
+void knob_init(const char *result_root, const char *sysroot);
+
+/*
+ * Save the knob's current value in the journal, then write value.  A knob
+ * set twice keeps its first saved value.  -1 with err when the file is
+ * missing or cannot be written (the caller decides if that is fatal).
+ */
+int knob_set(const char *path, const char *value, struct strbuf *err);
+
+/* read a knob's value, trimmed (for THP files: the [selected] word) */
+int knob_get(const char *path, struct strbuf *value);
+
+/* restore every knob this process set, newest first; clears the journal */
+int knob_restore_all(void);
+
+/*
+ * Restore what a previous, killed perfsift left in the journal of
+ * result_root.  Returns the number of knobs restored, or -1.
+ */
+int knob_restore_journal(const char *result_root, const char *sysroot,
+			 bool verbose);
+
+#endif

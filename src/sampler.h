@@ -1,0 +1,30 @@
+/*
+ * sampler.h: the monitors that run beside a benchmark.  The runner starts
+ * the sampler just before the benchmark and stops it right after; between
+ * the two, one sampler (a thread or one child) reads every periodic
+ * monitor's sources on a fixed-rate clock and appends LKP's raw format to
+ * <out_dir>/<monitor>.  Stopping takes a final sample.
+ *
+ * Owned by the monitors module (sampler.c); the runner is the caller.
+ */
+#ifndef PERFSIFT_SAMPLER_H
+#define PERFSIFT_SAMPLER_H
+
+#include "util/compat.h"
+
+struct job;
+struct strbuf;
+struct sampler;
+
+/*
+ * Start the monitors the job names (or the default set for benchmark
+ * jobs), reading sources under sysroot ("/" normally).  Monitors whose
+ * source is missing are reported once and skipped.  NULL with err only
+ * when nothing can be started for a reason the user must hear about.
+ */
+struct sampler *sampler_start(const struct job *job, const char *out_dir,
+			      const char *sysroot, struct strbuf *err);
+/* take the final sample, stop, close every source, free; 0 or -1 */
+int sampler_stop(struct sampler *s);
+
+#endif

@@ -1,0 +1,74 @@
+/*
+ * setup.c: the table of setup programs and setup_apply(), which runs the
+ * ones a job names in the job's key order (LKP runs its setup scripts in
+ * job order too), plus the knob helper every program shares.
+ */
+#include "util/compat.h"
+#include <string.h>
+#include "job.h"
+#include "knob.h"
+#include "setup/setup.h"
+#include "util/strbuf.h"
+
+static const struct setup_ops setups[] = {
+	{"cpufreq_governor", setup_cpufreq},
+	{"drop_caches", setup_drop_caches},
+	{"sysctl", setup_sysctl},
+	{"transparent_hugepage", setup_thp},
+};
+
+const struct setup_ops *setup_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(setups); i++)
+		if (!strcmp(setups[i].name, name))
+			return &setups[i];
+	return NULL;
+}
+
+int setup_knob(const char *prog, const char *what, const char *path,
+	       const char *value, struct strbuf *log, struct strbuf *err)
+{
+	struct strbuf old = STRBUF_INIT;
+	struct strbuf why = STRBUF_INIT;
+	int ret = -1;
+
+	if (knob_get(path, &old) < 0) {
+		strbuf_addf(err, "%s: cannot read '%s'", prog, path);
+		goto out;
+	}
+	if (knob_set(path, value, &why) < 0) {
+		strbuf_addf(err, "%s: cannot set %s to '%s'%s%s", prog, what,
+			    value, why.len ? ": " : "", why.buf);
+		goto out;
+	}
+	strbuf_addf(log, "%s: %s %s -> %s\n", prog, what, old.buf, value);
+	ret = 0;
+out:
+	strbuf_release(&old);
+	strbuf_release(&why);
+	return ret;
+}
+
+int setup_apply_at(const struct job *job, const char *sysroot,
+		   struct strbuf *log, struct strbuf *err)
+{
+	const struct jnode *root = job->root;
+	size_t i;
+
+	for (i = 0; i < root->n; i++) {
+		const struct setup_ops *s = setup_find(root->keys[i]);
+
+		if (!s)
+			continue;
+		if (s->apply(root->kids[i], sysroot, log, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int setup_apply(const struct job *job, struct strbuf *log, struct strbuf *err)
+{
+	return setup_apply_at(job, "/", log, err);
+}

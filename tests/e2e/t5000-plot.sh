@@ -43,7 +43,8 @@ test_expect_success '--width and --height size the chart' '
 		--width 50 --height 12 >out &&
 	test "$(wc -l <out)" -eq 14 &&
 	test "$(awk "length > 50" out | wc -l)" -eq 0 &&
-	test_grep "^  550 ++-*+\$" out
+	test_grep "^  200 ++-*+\$" out &&
+	test_grep "^  500 \*+" out
 '
 
 test_expect_success '--svg writes the same chart as SVG' '

@@ -12,5 +12,6 @@
 	       struct strbuf *out, struct strbuf *err)
 
 DECLARE_PARSER(parse_time);
+DECLARE_PARSER(parse_vm_scalability);
 
 #endif

@@ -9,6 +9,7 @@
 
 static const struct monitor_ops monitors[] = {
 	{"time", parse_time},
+	{"vm-scalability", parse_vm_scalability},
 };
 
 const struct monitor_ops *monitor_find(const char *name)

@@ -39,9 +39,13 @@ int knob_restore_all(void);
 
 /*
  * Restore what a previous, killed perfsift left in the journal of
- * result_root.  Returns the number of knobs restored, or -1.
+ * result_root: the lines whose owner process is gone (a live perfsift's
+ * lines are left alone).  The journal records the full path it wrote
+ * (sysroot included), so no sysroot is needed here.  Says on stderr what
+ * it restored; with verbose also which lines a running perfsift owns.  Returns
+ * the number of knobs restored, or -1.  Creates nothing when there is no
+ * journal.
  */
-int knob_restore_journal(const char *result_root, const char *sysroot,
-			 bool verbose);
+int knob_restore_journal(const char *result_root, bool verbose);
 
 #endif

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include "builtin.h"
 #include "config.h"
+#include "knob.h"
 #include "util/usage.h"
 
 struct cmd {
@@ -163,6 +164,12 @@ int main(int argc, char **argv)
 		opts.store_url = getenv("PERFSIFT_STORE");
 	opts.result_root = config_result_root(root_opt, &opts.result_root_given);
 	usage_set_command(cmd->name);
+	/*
+	 * Knobs a killed perfsift left changed are put back before anything
+	 * else runs (`restore` does it itself, and says so).
+	 */
+	if (cmd->fn != cmd_restore)
+		knob_restore_journal(opts.result_root, false);
 	argc -= optind;
 	argv += optind;
 	optind = 0; /* reset getopt for the command */

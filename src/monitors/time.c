@@ -1,18 +1,279 @@
 /*
- * time.c: the time monitor's parser -- GNU `time -v` text into LKP's keys
- * (spec/lkp-monitors.md 2.1).  Placeholder until the runner lands: it
- * refuses to parse rather than pretend.
+ * time.c: the time monitor (spec/lkp-monitors.md 2.1).  Writes a
+ * benchmark's wait4() resource usage in GNU `time -v` layout, and parses
+ * that layout into LKP's keys exactly as LKP's programs/time/parse does:
+ * labels lose their "(...)" groups, spaces become '_', lower case; elapsed
+ * time becomes float seconds; the '%' of the CPU share is dropped.
  */
 #include "util/compat.h"
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include "monitors/parsers.h"
+#include "monitors/time.h"
 #include "util/strbuf.h"
+
+static double tv_s(const struct timeval *tv)
+{
+	return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
+}
+
+static void add_seconds6(struct strbuf *out, const struct timeval *tv)
+{
+	strbuf_addf(out, "%ld.%06ld", (long)tv->tv_sec, (long)tv->tv_usec);
+}
+
+/* m:ss.uuuuuu, or h:mm:ss.uuuuuu from one hour on (GNU: m:ss.cc, h:mm:ss) */
+static void add_elapsed(struct strbuf *out, double elapsed_s)
+{
+	unsigned long long us, s;
+
+	if (!(elapsed_s > 0))
+		elapsed_s = 0;
+	us = (unsigned long long)llround(elapsed_s * 1e6);
+	s = us / 1000000;
+	us %= 1000000;
+	if (s >= 3600)
+		strbuf_addf(out, "%llu:%02llu:%02llu.%06llu", s / 3600,
+			    s / 60 % 60, s % 60, us);
+	else
+		strbuf_addf(out, "%llu:%02llu.%06llu", s / 60, s % 60, us);
+}
+
+void time_format_verbose(struct strbuf *out, const char *command,
+			 const struct rusage *ru, double elapsed_s,
+			 int wait_status)
+{
+	double cpu = tv_s(&ru->ru_utime) + tv_s(&ru->ru_stime);
+	int exit_status;
+	const char *p;
+
+	if (WIFSTOPPED(wait_status)) {
+		strbuf_addf(out, "Command stopped by signal %d\n",
+			    WSTOPSIG(wait_status));
+		exit_status = WSTOPSIG(wait_status);
+	} else if (WIFSIGNALED(wait_status)) {
+		strbuf_addf(out, "Command terminated by signal %d\n",
+			    WTERMSIG(wait_status));
+		exit_status = WTERMSIG(wait_status);
+	} else {
+		exit_status = WEXITSTATUS(wait_status);
+		if (exit_status)
+			strbuf_addf(out, "Command exited with non-zero status %d\n",
+				    exit_status);
+	}
+
+	/* a newline in the command would end the line early: LKP skips it anyway */
+	strbuf_addstr(out, "\tCommand being timed: \"");
+	for (p = command ? command : ""; *p; p++)
+		strbuf_addch(out, *p == '\n' || *p == '\r' ? ' ' : *p);
+	strbuf_addstr(out, "\"\n");
+
+	strbuf_addstr(out, "\tUser time (seconds): ");
+	add_seconds6(out, &ru->ru_utime);
+	strbuf_addstr(out, "\n\tSystem time (seconds): ");
+	add_seconds6(out, &ru->ru_stime);
+	/* GNU time: integer percent, '?' when no wall time elapsed */
+	if (elapsed_s > 0)
+		strbuf_addf(out, "\n\tPercent of CPU this job got: %.0f%%\n",
+			    floor(cpu * 100.0 / elapsed_s));
+	else
+		strbuf_addstr(out, "\n\tPercent of CPU this job got: ?%\n");
+	strbuf_addstr(out, "\tElapsed (wall clock) time (h:mm:ss or m:ss): ");
+	add_elapsed(out, elapsed_s);
+	strbuf_addch(out, '\n');
+
+	/* Linux fills neither the integral sizes nor ru_nswap: GNU time prints 0 */
+	strbuf_addf(out, "\tAverage shared text size (kbytes): %ld\n", ru->ru_ixrss);
+	strbuf_addf(out, "\tAverage unshared data size (kbytes): %ld\n", ru->ru_idrss);
+	strbuf_addf(out, "\tAverage stack size (kbytes): %ld\n", ru->ru_isrss);
+	strbuf_addf(out, "\tAverage total size (kbytes): %ld\n",
+		    ru->ru_ixrss + ru->ru_idrss + ru->ru_isrss);
+	strbuf_addf(out, "\tMaximum resident set size (kbytes): %ld\n", ru->ru_maxrss);
+	strbuf_addstr(out, "\tAverage resident set size (kbytes): 0\n");
+	strbuf_addf(out, "\tMajor (requiring I/O) page faults: %ld\n", ru->ru_majflt);
+	strbuf_addf(out, "\tMinor (reclaiming a frame) page faults: %ld\n", ru->ru_minflt);
+	strbuf_addf(out, "\tVoluntary context switches: %ld\n", ru->ru_nvcsw);
+	strbuf_addf(out, "\tInvoluntary context switches: %ld\n", ru->ru_nivcsw);
+	strbuf_addf(out, "\tSwaps: %ld\n", ru->ru_nswap);
+	strbuf_addf(out, "\tFile system inputs: %ld\n", ru->ru_inblock);
+	strbuf_addf(out, "\tFile system outputs: %ld\n", ru->ru_oublock);
+	strbuf_addf(out, "\tSocket messages sent: %ld\n", ru->ru_msgsnd);
+	strbuf_addf(out, "\tSocket messages received: %ld\n", ru->ru_msgrcv);
+	strbuf_addf(out, "\tSignals delivered: %ld\n", ru->ru_nsignals);
+	strbuf_addf(out, "\tPage size (bytes): %ld\n", sysconf(_SC_PAGESIZE));
+	strbuf_addf(out, "\tExit status: %d\n", exit_status);
+}
+
+void time_add_ruby_float(struct strbuf *out, double v)
+{
+	char buf[40], digits[20];
+	int prec, exp10, decpt, nd = 0, i;
+	char *e;
+
+	if (isnan(v)) {
+		strbuf_addstr(out, "NaN");
+		return;
+	}
+	if (isinf(v)) {
+		strbuf_addstr(out, v < 0 ? "-Infinity" : "Infinity");
+		return;
+	}
+	if (signbit(v))
+		strbuf_addch(out, '-');
+	v = fabs(v);
+	if (v == 0) {
+		strbuf_addstr(out, "0.0");
+		return;
+	}
+	/* the shortest %e text that reads back as v (Ruby prints that one) */
+	for (prec = 0; prec < 17; prec++) {
+		snprintf(buf, sizeof(buf), "%.*e", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	e = strchr(buf, 'e');
+	exp10 = (int)strtol(e + 1, NULL, 10);
+	for (i = 0; buf + i < e; i++)
+		if (isdigit((unsigned char)buf[i]))
+			digits[nd++] = buf[i];
+	while (nd > 1 && digits[nd - 1] == '0')
+		nd--;
+	decpt = exp10 + 1; /* v = 0.d1d2... x 10^decpt */
+
+	if (decpt > 0 && decpt <= 16) {
+		for (i = 0; i < decpt; i++)
+			strbuf_addch(out, i < nd ? digits[i] : '0');
+		strbuf_addch(out, '.');
+		if (nd > decpt)
+			strbuf_add(out, digits + decpt, (size_t)(nd - decpt));
+		else
+			strbuf_addch(out, '0');
+	} else if (decpt <= 0 && decpt > -4) {
+		strbuf_addstr(out, "0.");
+		strbuf_addchars(out, '0', (size_t)-decpt);
+		strbuf_add(out, digits, (size_t)nd);
+	} else {
+		strbuf_addch(out, digits[0]);
+		strbuf_addch(out, '.');
+		if (nd > 1)
+			strbuf_add(out, digits + 1, (size_t)(nd - 1));
+		else
+			strbuf_addch(out, '0');
+		strbuf_addf(out, "e%+03d", decpt - 1);
+	}
+}
+
+/* "h:mm:ss[.f]" or "m:ss[.f]" -> seconds; -1 when it is neither */
+static int parse_elapsed(const char *s, double *out)
+{
+	double parts[3], sec;
+	int n = 0;
+	char *end;
+	const char *p = s;
+
+	for (;;) {
+		if (n == 3)
+			return -1;
+		parts[n++] = strtod(p, &end);
+		if (end == p)
+			return -1;
+		if (*end != ':')
+			break;
+		p = end + 1;
+	}
+	if (*end)
+		return -1;
+	if (n == 1)
+		sec = parts[0];
+	else if (n == 2)
+		sec = parts[0] * 60 + parts[1];
+	else
+		sec = parts[0] * 3600 + parts[1] * 60 + parts[2];
+	*out = sec;
+	return 0;
+}
+
+/* LKP's key: drop " (...)" groups, whitespace runs -> '_', lower case */
+static void make_key(struct strbuf *key, const char *label, size_t len)
+{
+	size_t i = 0;
+	bool space = false;
+
+	while (i < len && isspace((unsigned char)label[i]))
+		i++;
+	for (; i < len; i++) {
+		unsigned char c = (unsigned char)label[i];
+
+		if (isspace(c) && i + 1 < len && label[i + 1] == '(') {
+			const char *close = memchr(label + i, ')', len - i);
+
+			if (close) {
+				i = (size_t)(close - label);
+				continue;
+			}
+		}
+		if (isspace(c)) {
+			space = true;
+			continue;
+		}
+		if (space && key->len)
+			strbuf_addch(key, '_');
+		space = false;
+		strbuf_addch(key, (char)tolower(c));
+	}
+}
 
 DECLARE_PARSER(parse_time)
 {
-	(void)raw;
-	(void)len;
+	struct strbuf key = STRBUF_INIT, val = STRBUF_INIT;
+	const char *p = raw, *end = raw + len;
+
 	(void)path;
-	(void)out;
-	strbuf_addstr(err, "time: parser not built yet");
-	return -1;
+	(void)err;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *eol = nl ? nl : end;
+		const char *sep = NULL, *q;
+
+		for (q = p; q + 1 < eol; q++)
+			if (q[0] == ':' && q[1] == ' ') {
+				sep = q;
+				break;
+			}
+		if (sep && !memmem(p, (size_t)(eol - p), "Command being timed: ", 21)) {
+			strbuf_reset(&key);
+			strbuf_reset(&val);
+			make_key(&key, p, (size_t)(sep - p));
+			strbuf_add(&val, sep + 2, (size_t)(eol - sep - 2));
+			strbuf_trim(&val);
+			if (key.len && val.len) {
+				if (!strcmp(key.buf, "elapsed_time")) {
+					double s;
+
+					if (!parse_elapsed(val.buf, &s)) {
+						strbuf_reset(&val);
+						time_add_ruby_float(&val, s);
+					}
+				} else if (!strcmp(key.buf, "percent_of_cpu_this_job_got")) {
+					if (val.buf[val.len - 1] == '%')
+						strbuf_setlen(&val, val.len - 1);
+					if (!strcmp(val.buf, "?")) {
+						strbuf_reset(&val);
+						strbuf_addch(&val, '0');
+					}
+				}
+				strbuf_addf(out, "%s: %s\n", key.buf, val.buf);
+			}
+		}
+		p = nl ? nl + 1 : end;
+	}
+	strbuf_release(&key);
+	strbuf_release(&val);
+	return 0;
 }

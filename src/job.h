@@ -39,8 +39,9 @@ struct job {
 
 /*
  * Read every document of a job file.  A single document yields one job;
- * a multi-document file (---) yields doc0 merged with each later document
- * (LKP's rule; doc0 alone is not a job then).  The jobs are not yet
+ * a multi-document file (---) yields doc0, then doc0 merged with each
+ * later document (LKP's rule, lib/job.rb: doc0, doc0+doc1, ..., doc0+docN;
+ * docN's keys win, program option hashes merge key by key).  The jobs are not yet
  * matrix-expanded (see split.h).  On error fills err with
  * "FILE:LINE: KEY: what is wrong" and returns -1, touching nothing on disk.
  * *jobs is a new array the caller frees with job_free_all().
@@ -74,7 +75,24 @@ void job_set_opt(struct job *job, const char *prog, const char *opt,
 /* remove a top-level key; true if it was there */
 bool job_unset(struct job *job, const char *key);
 
-/* true when no value anywhere in the job is a list (nothing to expand) */
+/*
+ * `--set` for the runner: "key=value" sets a top-level key,
+ * "program.option=value" a program's option ("key=" means no value).  The
+ * job is checked again afterwards; on error fills err and returns -1.
+ */
+int job_apply_set(struct job *job, const char *kv, struct strbuf *err);
+/* the schema checks job_load_* make, for a job built or changed in memory */
+int job_check(const struct job *job, struct strbuf *err);
+
+/*
+ * The first list that multiplies jobs, in key order (top-level keys, then
+ * a program's options where the program stands): the slot holding it, so
+ * that split can put each item in its place; *key (if key) names it.
+ * NULL when the job is atomic.  Lists that are lists by nature
+ * (packages, need_*) never expand.
+ */
+struct jnode **job_first_dim(struct job *job, const char **key);
+/* true when nothing in the job expands (job_first_dim() is NULL) */
 bool job_is_atomic(const struct job *job);
 
 /* the job as YAML text, LKP's key order, appended to out */

@@ -1,0 +1,1492 @@
+/*
+ * job.c: LKP job files read with libyaml's event parser into a tree that
+ * keeps key order and the line of every value, checked against a small
+ * schema (plain keys, mapping keys, the program table) so that each bad
+ * file gets one `FILE:LINE: KEY: what is wrong` message.  Also the tree's
+ * YAML writer, LKP's path_params and the job's parameter list.
+ */
+#include "util/compat.h"
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <yaml.h>
+#include "job.h"
+#include "programs.h"
+#include "util/strbuf.h"
+#include "util/strnum.h"
+#include "util/usage.h"
+#include "util/xalloc.h"
+
+/* path_params cuts every value to this many characters (LKP: v[0..30]) */
+#define PARAM_VALUE_MAX 31
+/* nesting deeper than this is not a job file */
+#define MAX_DEPTH 64
+
+/* ---------------------------------------------------------------- nodes */
+
+static struct jnode *jnode_new(enum jnode_type type, const char *file,
+			       int line)
+{
+	struct jnode *n = xcalloc(1, sizeof(*n));
+
+	n->type = type;
+	n->file = file;
+	n->line = line;
+	return n;
+}
+
+static struct jnode *jnode_scalar(const char *text, const char *file,
+				  int line)
+{
+	struct jnode *n;
+
+	if (!text)
+		return jnode_new(JNODE_NULL, file, line);
+	n = jnode_new(JNODE_SCALAR, file, line);
+	n->text = xstrdup(text);
+	return n;
+}
+
+static void jnode_free(struct jnode *n)
+{
+	size_t i;
+
+	if (!n)
+		return;
+	for (i = 0; i < n->n; i++) {
+		if (n->keys)
+			free(n->keys[i]);
+		jnode_free(n->kids[i]);
+	}
+	free(n->keys);
+	free(n->kids);
+	free(n->text);
+	free(n);
+}
+
+/* deep copy; every copied node's file becomes `file` */
+static struct jnode *jnode_dup(const struct jnode *src, const char *file)
+{
+	struct jnode *n = jnode_new(src->type, file, src->line);
+	size_t i;
+
+	if (src->text)
+		n->text = xstrdup(src->text);
+	if (src->n) {
+		n->alloc = src->n;
+		n->kids = xcalloc(src->n, sizeof(*n->kids));
+		if (src->keys)
+			n->keys = xcalloc(src->n, sizeof(*n->keys));
+	}
+	for (i = 0; i < src->n; i++) {
+		n->kids[i] = jnode_dup(src->kids[i], file);
+		if (src->keys)
+			n->keys[i] = xstrdup(src->keys[i]);
+	}
+	n->n = src->n;
+	return n;
+}
+
+static void jnode_append(struct jnode *parent, const char *key,
+			 struct jnode *kid)
+{
+	size_t alloc = parent->alloc;
+
+	ALLOC_GROW(parent->kids, parent->n + 1, parent->alloc);
+	if (parent->type == JNODE_MAP) {
+		/* keys grows in step with kids */
+		if (alloc != parent->alloc || !parent->keys)
+			parent->keys = xreallocarray(parent->keys,
+						     parent->alloc,
+						     sizeof(*parent->keys));
+		parent->keys[parent->n] = xstrdup(key);
+	}
+	parent->kids[parent->n++] = kid;
+}
+
+static long map_index(const struct jnode *map, const char *key)
+{
+	size_t i;
+
+	if (!map || map->type != JNODE_MAP)
+		return -1;
+	for (i = 0; i < map->n; i++)
+		if (!strcmp(map->keys[i], key))
+			return (long)i;
+	return -1;
+}
+
+/* --------------------------------------------------------------- schema */
+
+enum key_kind {
+	KEY_VALUE,   /* a value or a list of values (expanded) */
+	KEY_LIST,    /* a list kept as it is (never expanded) */
+	KEY_ANY,     /* anything: a mapping, a list of mappings, ... */
+	KEY_SECONDS, /* a duration (or a list of them) */
+};
+
+struct key_schema {
+	const char *name;
+	enum key_kind kind;
+};
+
+/*
+ * Known plain keys.  Unknown plain keys are allowed (LKP exports them as
+ * environment variables) as long as they are not a mapping, which would
+ * be a program perfsift does not know.
+ */
+static const struct key_schema known_keys[] = {
+	{"suite", KEY_VALUE},	    {"testcase", KEY_VALUE},
+	{"category", KEY_VALUE},    {"runtime", KEY_SECONDS},
+	{"timeout", KEY_SECONDS},   {"nr_task", KEY_VALUE},
+	{"nr_threads", KEY_VALUE},  {"size", KEY_VALUE},
+	{"commit", KEY_VALUE},	    {"kconfig", KEY_VALUE},
+	{"rootfs", KEY_VALUE},	    {"compiler", KEY_VALUE},
+	{"testbox", KEY_VALUE},	    {"tbox_group", KEY_VALUE},
+	{"arch", KEY_VALUE},	    {"job_origin", KEY_VALUE},
+	{"nr_cpu", KEY_VALUE},	    {"memory", KEY_VALUE},
+	{"branch", KEY_VALUE},	    {"queue", KEY_VALUE},
+	{"model", KEY_VALUE},	    {"nr_node", KEY_VALUE},
+	{"packages", KEY_LIST},	    {"including", KEY_LIST},
+	{"pp", KEY_ANY},	    {"hw", KEY_ANY},
+	{"env", KEY_ANY},
+};
+
+static const struct key_schema *key_schema(const char *key)
+{
+	static const struct key_schema need = {"need_*", KEY_ANY};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(known_keys); i++)
+		if (!strcmp(known_keys[i].name, key))
+			return &known_keys[i];
+	/* need_kconfig, need_memory, ...: requirements, any shape */
+	if (!strncmp(key, "need_", 5))
+		return &need;
+	return NULL;
+}
+
+static bool is_leaf(const struct jnode *n)
+{
+	return n->type == JNODE_SCALAR || n->type == JNODE_NULL;
+}
+
+static bool all_leaves(const struct jnode *seq)
+{
+	size_t i;
+
+	for (i = 0; i < seq->n; i++)
+		if (!is_leaf(seq->kids[i]))
+			return false;
+	return true;
+}
+
+/* ------------------------------------------------------------- messages */
+
+static void err_at(struct strbuf *err, const char *file, int line,
+		   const char *key, const char *fmt, ...) PRINTF_LIKE(5, 6);
+
+static void err_at(struct strbuf *err, const char *file, int line,
+		   const char *key, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err)
+		return;
+	strbuf_reset(err);
+	strbuf_addf(err, "%s:%d: %s: ", file, line > 0 ? line : 1, key);
+	va_start(ap, fmt);
+	strbuf_vaddf(err, fmt, ap);
+	va_end(ap);
+}
+
+static const char *type_name(const struct jnode *n)
+{
+	switch (n->type) {
+	case JNODE_NULL:
+		return "nothing";
+	case JNODE_SCALAR:
+		return "a value";
+	case JNODE_SEQ:
+		return "a list";
+	case JNODE_MAP:
+		return "a mapping";
+	}
+	return "?";
+}
+
+/* Levenshtein distance, for "did you mean" on unknown programs */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j, *row, ret;
+
+	row = xcalloc(lb + 1, sizeof(*row));
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			size_t up = row[j];
+			size_t best = diag + (a[i - 1] != b[j - 1]);
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	ret = row[lb];
+	free(row);
+	return ret;
+}
+
+static const char *closest_program(const char *name)
+{
+	const char *best = NULL;
+	size_t i, best_d = 3; /* only close misspellings */
+
+	for (i = 0; i < program_count(); i++) {
+		size_t d = edit_distance(name, program_at(i)->name);
+
+		if (d < best_d) {
+			best_d = d;
+			best = program_at(i)->name;
+		}
+	}
+	return best;
+}
+
+/* ----------------------------------------------------------- validation */
+
+static int check_option(const char *file, const char *prog, const char *opt,
+			const struct jnode *v, struct strbuf *err)
+{
+	size_t i;
+
+	if (v->type == JNODE_MAP) {
+		err_at(err, file, v->line, prog,
+		       "option '%s' must be a value or a list of values, not a mapping",
+		       opt);
+		return -1;
+	}
+	if (v->type == JNODE_SEQ)
+		for (i = 0; i < v->n; i++)
+			if (!is_leaf(v->kids[i])) {
+				err_at(err, file, v->kids[i]->line, prog,
+				       "option '%s' is a list of %s; expected a list of values",
+				       opt,
+				       v->kids[i]->type == JNODE_MAP ?
+					       "mappings" :
+					       "lists");
+				return -1;
+			}
+	return 0;
+}
+
+static int check_program_options(const char *file, const char *prog,
+				 const struct jnode *map, struct strbuf *err)
+{
+	size_t i;
+
+	for (i = 0; i < map->n; i++)
+		if (check_option(file, prog, map->keys[i], map->kids[i], err))
+			return -1;
+	return 0;
+}
+
+static int check_program(const char *file, const struct program *p,
+			 const struct jnode *v, struct strbuf *err)
+{
+	size_t i;
+
+	switch (v->type) {
+	case JNODE_NULL:
+		return 0;
+	case JNODE_SCALAR:
+		if (p->takes_value)
+			return 0;
+		err_at(err, file, v->line, p->name,
+		       "expected a mapping of options (or nothing), not the value '%s'",
+		       v->text);
+		return -1;
+	case JNODE_MAP:
+		return check_program_options(file, p->name, v, err);
+	case JNODE_SEQ:
+		for (i = 0; i < v->n; i++) {
+			const struct jnode *it = v->kids[i];
+
+			if (it->type == JNODE_MAP) {
+				if (check_program_options(file, p->name, it,
+							  err))
+					return -1;
+			} else if (it->type == JNODE_SEQ ||
+				   (it->type == JNODE_SCALAR &&
+				    !p->takes_value)) {
+				err_at(err, file, it->line, p->name,
+				       "expected a mapping of options, not a list of %s",
+				       it->type == JNODE_SEQ ? "lists" :
+							       "values");
+				return -1;
+			}
+		}
+		return 0;
+	}
+	return 0;
+}
+
+static int check_value_key(const char *file, const char *key,
+			   const struct key_schema *ks, const struct jnode *v,
+			   struct strbuf *err)
+{
+	size_t i;
+
+	if (v->type == JNODE_MAP) {
+		err_at(err, file, v->line, key,
+		       "expected a value (or a list of values), not a mapping");
+		return -1;
+	}
+	if (v->type == JNODE_SEQ && !all_leaves(v)) {
+		err_at(err, file, v->line, key,
+		       "expected a value (or a list of values), not a list of mappings or lists");
+		return -1;
+	}
+	if (ks && ks->kind == KEY_SECONDS) {
+		for (i = 0; i < (v->type == JNODE_SEQ ? v->n : 1); i++) {
+			const struct jnode *it =
+				v->type == JNODE_SEQ ? v->kids[i] : v;
+			const char *why;
+			double d;
+
+			if (it->type != JNODE_SCALAR)
+				continue;
+			if (strnum_seconds(it->text, &d, &why) || d < 0) {
+				err_at(err, file, it->line, key,
+				       "'%s' is not a duration (e.g. 300 or 300s)",
+				       it->text);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* the schema check of one document (or of a job built by hand) */
+static int check_doc(const char *file, const struct jnode *root,
+		     struct strbuf *err)
+{
+	size_t i;
+
+	for (i = 0; i < root->n; i++) {
+		const char *key = root->keys[i];
+		const struct jnode *v = root->kids[i];
+		const struct program *p = program_find(key);
+		const struct key_schema *ks;
+		const char *hint;
+
+		if (p) {
+			if (check_program(file, p, v, err))
+				return -1;
+			continue;
+		}
+		ks = key_schema(key);
+		if (ks && (ks->kind == KEY_ANY || ks->kind == KEY_LIST)) {
+			if (ks->kind == KEY_LIST && v->type == JNODE_MAP) {
+				err_at(err, file, v->line, key,
+				       "expected a list, not a mapping");
+				return -1;
+			}
+			continue;
+		}
+		if (ks) {
+			if (check_value_key(file, key, ks, v, err))
+				return -1;
+			continue;
+		}
+		if (v->type == JNODE_MAP ||
+		    (v->type == JNODE_SEQ && v->n && !all_leaves(v))) {
+			hint = closest_program(key);
+			if (hint)
+				err_at(err, file, v->line, key,
+				       "unknown program (did you mean '%s'?)",
+				       hint);
+			else
+				err_at(err, file, v->line, key,
+				       "unknown program (not a benchmark, monitor or setup program perfsift knows)");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* -------------------------------------------------------------- loading */
+
+struct anchor {
+	char *name;
+	const struct jnode *node;
+};
+
+struct loader {
+	yaml_parser_t parser;
+	const char *text;
+	size_t len;
+	const char *file; /* the job's file name string, borrowed */
+	struct strbuf *err;
+	char *last_key;	  /* the last key read, for messages */
+	struct anchor *anchors;
+	size_t nr_anchors, alloc_anchors;
+};
+
+/* the text of line `line` (1-based) into sb */
+static void get_line(const struct loader *ld, int line, struct strbuf *sb)
+{
+	const char *p = ld->text, *end = ld->text + ld->len, *eol;
+	int l = 1;
+
+	strbuf_reset(sb);
+	while (p < end && l < line) {
+		eol = memchr(p, '\n', (size_t)(end - p));
+		if (!eol)
+			return;
+		p = eol + 1;
+		l++;
+	}
+	eol = memchr(p, '\n', (size_t)(end - p));
+	strbuf_add(sb, p, eol ? (size_t)(eol - p) : (size_t)(end - p));
+}
+
+static int count_lines(const struct loader *ld)
+{
+	int n = 0;
+	size_t i;
+
+	for (i = 0; i < ld->len; i++)
+		if (ld->text[i] == '\n')
+			n++;
+	if (ld->len && ld->text[ld->len - 1] != '\n')
+		n++;
+	return n ? n : 1;
+}
+
+/* the key written on a line (`  key: ...` or `- key: ...`) into sb */
+static bool line_key(const char *s, struct strbuf *sb)
+{
+	const char *k, *c;
+
+	while (*s == ' ' || *s == '\t' || *s == '-')
+		s++;
+	if (!*s || *s == '#')
+		return false;
+	k = s;
+	c = strchr(k, ':');
+	if (!c || c == k)
+		return false;
+	/* `key:` then end of line or a blank */
+	if (c[1] && c[1] != ' ' && c[1] != '\t')
+		return false;
+	strbuf_reset(sb);
+	strbuf_add(sb, k, (size_t)(c - k));
+	strbuf_rtrim(sb);
+	if (sb->len && (sb->buf[0] == '"' || sb->buf[0] == '\'') &&
+	    sb->buf[sb->len - 1] == sb->buf[0] && sb->len >= 2) {
+		memmove(sb->buf, sb->buf + 1, sb->len - 2);
+		strbuf_setlen(sb, sb->len - 2);
+	}
+	return sb->len > 0;
+}
+
+/* the key a message about `line` should name: on that line or above */
+static char *key_near(const struct loader *ld, int line)
+{
+	struct strbuf l = STRBUF_INIT, k = STRBUF_INIT;
+	char *ret = NULL;
+
+	for (int at = line; at >= 1; at--) {
+		get_line(ld, at, &l);
+		if (line_key(l.buf, &k)) {
+			ret = strbuf_detach(&k, NULL);
+			break;
+		}
+		/* a line with no `key:` at all (cut short): name its word */
+		if (at == line) {
+			const char *s = l.buf + strspn(l.buf, " -");
+			size_t len = strcspn(s, " \t#:[]{},\"'");
+
+			if (len && *s != '#') {
+				ret = xstrndup(s, len);
+				break;
+			}
+		}
+	}
+	strbuf_release(&l);
+	strbuf_release(&k);
+	return ret ? ret : xstrdup(ld->last_key ? ld->last_key : "yaml");
+}
+
+/* the first line up to `upto` whose indentation holds a tab, or 0 */
+static int tab_line(const struct loader *ld, int upto)
+{
+	struct strbuf l = STRBUF_INIT;
+	int line, ret = 0;
+
+	for (line = 1; line <= upto && !ret; line++) {
+		const char *s;
+
+		get_line(ld, line, &l);
+		for (s = l.buf; *s == ' ' || *s == '\t'; s++)
+			if (*s == '\t' && s[strspn(s, " \t")] &&
+			    s[strspn(s, " \t")] != '#') {
+				ret = line;
+				break;
+			}
+	}
+	strbuf_release(&l);
+	return ret;
+}
+
+/* libyaml's problem text in plain words */
+static const char *plain_problem(const char *problem, const char *context)
+{
+	static const struct {
+		const char *problem, *context, *plain;
+	} words[] = {
+		{"found unexpected end of stream", "while scanning a quoted scalar",
+		 "a quoted string is never closed (is the file cut short?)"},
+		{"found unexpected end of stream", NULL,
+		 "the file ends in the middle of a value (is it cut short?)"},
+		{"did not find expected ',' or ']'", NULL,
+		 "a '[' list is not closed with ']' (or an item lacks a ',')"},
+		{"did not find expected ',' or '}'", NULL,
+		 "a '{' mapping is not closed with '}' (or an entry lacks a ',')"},
+		{"did not find expected key", NULL,
+		 "the indentation is wrong: expected a key at this level"},
+		{"did not find expected '-' indicator", NULL,
+		 "the indentation is wrong: expected a '- ' list item at this level"},
+		{"mapping values are not allowed in this context", NULL,
+		 "a ':' is not allowed here (bad indentation, or a value with ': ' that needs quotes)"},
+		{"block sequence entries are not allowed in this context", NULL,
+		 "a '- ' list item is not allowed here (bad indentation?)"},
+		{"could not find expected ':'", NULL,
+		 "a key without ':' (or a line cut short)"},
+		{"found character that cannot start any token", NULL,
+		 "a character that cannot start a value here (quote the value)"},
+		{"did not find expected node content", NULL,
+		 "a value is missing here"},
+		{"found undefined alias", NULL,
+		 "an alias ('*name') names no anchor ('&name')"},
+		{"found duplicate anchor", NULL, "an anchor is defined twice"},
+		{"control characters are not allowed", NULL,
+		 "the file holds control characters (is it binary?)"},
+		{"invalid leading UTF-8 octet", NULL,
+		 "the file is not valid UTF-8"},
+		{"invalid trailing UTF-8 octet", NULL,
+		 "the file is not valid UTF-8"},
+		{"incomplete UTF-8 octet sequence", NULL,
+		 "the file is not valid UTF-8 (cut short?)"},
+		{"found unknown escape character", NULL,
+		 "an unknown '\\' escape in a double-quoted string"},
+	};
+	size_t i;
+
+	if (!problem)
+		return "the YAML cannot be read";
+	for (i = 0; i < ARRAY_SIZE(words); i++)
+		if (!strcmp(words[i].problem, problem) &&
+		    (!words[i].context ||
+		     (context && !strcmp(words[i].context, context))))
+			return words[i].plain;
+	return NULL;
+}
+
+static void yaml_error(struct loader *ld)
+{
+	yaml_parser_t *p = &ld->parser;
+	const char *plain = plain_problem(p->problem, p->context);
+	int line = (int)p->problem_mark.line + 1, nlines = count_lines(ld);
+	int tab;
+	char *key;
+
+	/* unclosed things at the end of the file: point where they began */
+	if (p->problem && strstr(p->problem, "end of stream") && p->context)
+		line = (int)p->context_mark.line + 1;
+	if (line > nlines)
+		line = nlines;
+	tab = tab_line(ld, line);
+	if (tab) {
+		key = key_near(ld, tab);
+		err_at(ld->err, ld->file, tab, key,
+		       "tab characters are not allowed in YAML indentation");
+	} else {
+		key = key_near(ld, line);
+		if (plain)
+			err_at(ld->err, ld->file, line, key, "%s", plain);
+		else
+			err_at(ld->err, ld->file, line, key,
+			       "invalid YAML (%s)", p->problem);
+	}
+	free(key);
+}
+
+static int next_event(struct loader *ld, yaml_event_t *ev)
+{
+	if (yaml_parser_parse(&ld->parser, ev))
+		return 0;
+	yaml_error(ld);
+	return -1;
+}
+
+static bool plain_null(const yaml_event_t *ev)
+{
+	const char *v = (const char *)ev->data.scalar.value;
+
+	if (ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+		return false;
+	return !*v || !strcmp(v, "~") || !strcmp(v, "null") ||
+	       !strcmp(v, "Null") || !strcmp(v, "NULL");
+}
+
+static void add_anchor(struct loader *ld, const yaml_char_t *name,
+		       const struct jnode *node)
+{
+	if (!name)
+		return;
+	ALLOC_GROW(ld->anchors, ld->nr_anchors + 1, ld->alloc_anchors);
+	ld->anchors[ld->nr_anchors].name = xstrdup((const char *)name);
+	ld->anchors[ld->nr_anchors++].node = node;
+}
+
+static void clear_anchors(struct loader *ld)
+{
+	size_t i;
+
+	for (i = 0; i < ld->nr_anchors; i++)
+		free(ld->anchors[i].name);
+	ld->nr_anchors = 0;
+}
+
+/*
+ * Build the node whose first event is ev (consumed by the caller).
+ * key_line is the line of the key naming this value (0 for list items and
+ * the root): a collection is reported at its key's line.
+ */
+static int load_node(struct loader *ld, yaml_event_t *ev, int key_line,
+		     int depth, struct jnode **out)
+{
+	struct jnode *n = NULL;
+	yaml_event_t kev, vev;
+	const yaml_char_t *anchor = NULL;
+	int line = (int)ev->start_mark.line + 1;
+	size_t i;
+
+	*out = NULL;
+	if (depth > MAX_DEPTH) {
+		err_at(ld->err, ld->file, line,
+		       ld->last_key ? ld->last_key : "yaml",
+		       "nested too deeply");
+		return -1;
+	}
+	switch (ev->type) {
+	case YAML_ALIAS_EVENT:
+		for (i = ld->nr_anchors; i-- > 0;)
+			if (!strcmp(ld->anchors[i].name,
+				    (const char *)ev->data.alias.anchor)) {
+				n = jnode_dup(ld->anchors[i].node, ld->file);
+				n->line = line;
+				break;
+			}
+		if (!n) {
+			err_at(ld->err, ld->file, line,
+			       ld->last_key ? ld->last_key : "yaml",
+			       "the alias '*%s' names no anchor defined before it",
+			       (const char *)ev->data.alias.anchor);
+			return -1;
+		}
+		*out = n;
+		return 0;
+	case YAML_SCALAR_EVENT:
+		n = plain_null(ev) ? jnode_new(JNODE_NULL, ld->file, line) :
+				     jnode_scalar((const char *)
+							  ev->data.scalar.value,
+						  ld->file, line);
+		anchor = ev->data.scalar.anchor;
+		break;
+	case YAML_SEQUENCE_START_EVENT:
+		n = jnode_new(JNODE_SEQ, ld->file, key_line ? key_line : line);
+		anchor = ev->data.sequence_start.anchor;
+		for (;;) {
+			struct jnode *kid;
+
+			if (next_event(ld, &vev))
+				goto fail;
+			if (vev.type == YAML_SEQUENCE_END_EVENT) {
+				yaml_event_delete(&vev);
+				break;
+			}
+			if (load_node(ld, &vev, 0, depth + 1, &kid)) {
+				yaml_event_delete(&vev);
+				goto fail;
+			}
+			yaml_event_delete(&vev);
+			jnode_append(n, NULL, kid);
+		}
+		break;
+	case YAML_MAPPING_START_EVENT:
+		n = jnode_new(JNODE_MAP, ld->file, key_line ? key_line : line);
+		anchor = ev->data.mapping_start.anchor;
+		for (;;) {
+			struct jnode *kid;
+			const char *key;
+			int kline;
+			long dup;
+
+			if (next_event(ld, &kev))
+				goto fail;
+			if (kev.type == YAML_MAPPING_END_EVENT) {
+				yaml_event_delete(&kev);
+				break;
+			}
+			kline = (int)kev.start_mark.line + 1;
+			if (kev.type != YAML_SCALAR_EVENT) {
+				err_at(ld->err, ld->file, kline,
+				       ld->last_key ? ld->last_key : "yaml",
+				       "a key must be a plain name, not a list or a mapping");
+				yaml_event_delete(&kev);
+				goto fail;
+			}
+			key = (const char *)kev.data.scalar.value;
+			dup = map_index(n, key);
+			if (dup >= 0) {
+				err_at(ld->err, ld->file, kline, key,
+				       "duplicate key (first given at line %d)",
+				       n->kids[dup]->line);
+				yaml_event_delete(&kev);
+				goto fail;
+			}
+			free(ld->last_key);
+			ld->last_key = xstrdup(key);
+			if (next_event(ld, &vev)) {
+				yaml_event_delete(&kev);
+				goto fail;
+			}
+			if (load_node(ld, &vev, kline, depth + 1, &kid)) {
+				yaml_event_delete(&vev);
+				yaml_event_delete(&kev);
+				goto fail;
+			}
+			/* a key's value is reported at the key's line */
+			if (kid->type == JNODE_NULL)
+				kid->line = kline;
+			jnode_append(n, key, kid);
+			yaml_event_delete(&vev);
+			yaml_event_delete(&kev);
+		}
+		break;
+	default:
+		err_at(ld->err, ld->file, line, "yaml", "unexpected YAML event");
+		return -1;
+	}
+	add_anchor(ld, anchor, n);
+	*out = n;
+	return 0;
+fail:
+	jnode_free(n);
+	return -1;
+}
+
+/*
+ * LKP's multi-document rule: doc0 merged with docN, docN's keys winning;
+ * where both sides hold a mapping (a program's options) the two merge key
+ * by key.  A replaced key keeps doc0's position; new keys go last.
+ */
+static void merge_map(struct jnode *dst, const struct jnode *src,
+		      const char *file)
+{
+	size_t i;
+
+	for (i = 0; i < src->n; i++) {
+		long at = map_index(dst, src->keys[i]);
+		const struct jnode *v = src->kids[i];
+
+		if (at < 0) {
+			jnode_append(dst, src->keys[i], jnode_dup(v, file));
+		} else if (dst->kids[at]->type == JNODE_MAP &&
+			   v->type == JNODE_MAP) {
+			merge_map(dst->kids[at], v, file);
+		} else {
+			jnode_free(dst->kids[at]);
+			dst->kids[at] = jnode_dup(v, file);
+		}
+	}
+}
+
+static char *stem_of(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	size_t len;
+
+	base = base ? base + 1 : path;
+	len = strlen(base);
+	if (len > 5 && !strcmp(base + len - 5, ".yaml"))
+		len -= 5;
+	else if (len > 4 && !strcmp(base + len - 4, ".yml"))
+		len -= 4;
+	return xstrndup(base, len);
+}
+
+static struct job *job_new(const char *name)
+{
+	struct job *job = xcalloc(1, sizeof(*job));
+
+	job->file = xstrdup(name);
+	job->stem = stem_of(name);
+	return job;
+}
+
+int job_load_string(const char *text, const char *name, struct job ***jobs,
+		    size_t *njobs, struct strbuf *err)
+{
+	struct loader ld;
+	struct jnode **docs = NULL;
+	size_t ndocs = 0, alloc = 0, i;
+	struct job *holder = job_new(name); /* owns the file name string */
+	yaml_event_t ev;
+	int ret = -1;
+
+	*jobs = NULL;
+	*njobs = 0;
+	memset(&ld, 0, sizeof(ld));
+	ld.text = text;
+	ld.len = strlen(text);
+	ld.file = holder->file;
+	ld.err = err;
+	if (!yaml_parser_initialize(&ld.parser))
+		BUG("yaml_parser_initialize failed");
+	yaml_parser_set_input_string(&ld.parser, (const unsigned char *)text,
+				     ld.len);
+	for (;;) {
+		struct jnode *root;
+
+		if (next_event(&ld, &ev))
+			goto out;
+		if (ev.type == YAML_STREAM_END_EVENT) {
+			yaml_event_delete(&ev);
+			break;
+		}
+		if (ev.type != YAML_DOCUMENT_START_EVENT) {
+			/* stream start, document end */
+			yaml_event_delete(&ev);
+			continue;
+		}
+		yaml_event_delete(&ev);
+		if (next_event(&ld, &ev))
+			goto out;
+		if (load_node(&ld, &ev, 0, 0, &root)) {
+			yaml_event_delete(&ev);
+			goto out;
+		}
+		yaml_event_delete(&ev);
+		clear_anchors(&ld);
+		if (root->type == JNODE_NULL) {
+			/* an empty document (`---` alone) adds nothing */
+			root->type = JNODE_MAP;
+		} else if (root->type != JNODE_MAP) {
+			err_at(err, ld.file, root->line, "job",
+			       "a job must be a mapping of keys, not %s",
+			       type_name(root));
+			jnode_free(root);
+			goto out;
+		}
+		ALLOC_GROW(docs, ndocs + 1, alloc);
+		docs[ndocs++] = root;
+		if (check_doc(ld.file, root, err))
+			goto out;
+	}
+	if (!ndocs || (ndocs == 1 && !docs[0]->n)) {
+		err_at(err, ld.file, 1, "job", "the job file is empty");
+		goto out;
+	}
+
+	/* doc0, doc0+doc1, ..., doc0+docN (lib/job.rb) */
+	*njobs = ndocs;
+	*jobs = xcalloc(*njobs, sizeof(**jobs));
+	for (i = 0; i < *njobs; i++) {
+		struct job *job = job_new(name);
+
+		job->root = jnode_dup(docs[0], job->file);
+		if (i)
+			merge_map(job->root, docs[i], job->file);
+		(*jobs)[i] = job;
+	}
+	ret = 0;
+out:
+	for (i = 0; i < ndocs; i++)
+		jnode_free(docs[i]);
+	free(docs);
+	clear_anchors(&ld);
+	free(ld.anchors);
+	free(ld.last_key);
+	yaml_parser_delete(&ld.parser);
+	job_free(holder);
+	return ret;
+}
+
+int job_load_file(const char *path, struct job ***jobs, size_t *njobs,
+		  struct strbuf *err)
+{
+	struct strbuf text = STRBUF_INIT;
+	int ret;
+
+	*jobs = NULL;
+	*njobs = 0;
+	/* job files are small; 16 MiB is far beyond any real one */
+	if (strbuf_read_file(&text, path, 16 << 20) < 0) {
+		if (err) {
+			strbuf_reset(err);
+			strbuf_addf(err, "cannot read '%s': %s", path,
+				    strerror(errno));
+		}
+		strbuf_release(&text);
+		return -1;
+	}
+	if (memchr(text.buf, '\0', text.len)) {
+		err_at(err, path, 1, "job",
+		       "the file holds NUL bytes (is it binary?)");
+		strbuf_release(&text);
+		return -1;
+	}
+	ret = job_load_string(text.buf, path, jobs, njobs, err);
+	strbuf_release(&text);
+	return ret;
+}
+
+void job_free(struct job *job)
+{
+	if (!job)
+		return;
+	jnode_free(job->root);
+	free(job->file);
+	free(job->stem);
+	free(job);
+}
+
+void job_free_all(struct job **jobs, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		job_free(jobs[i]);
+	free(jobs);
+}
+
+struct job *job_dup(const struct job *job)
+{
+	struct job *d = xcalloc(1, sizeof(*d));
+
+	d->file = xstrdup(job->file);
+	d->stem = xstrdup(job->stem);
+	d->root = job->root ? jnode_dup(job->root, d->file) :
+			      jnode_new(JNODE_MAP, d->file, 0);
+	return d;
+}
+
+int job_check(const struct job *job, struct strbuf *err)
+{
+	return check_doc(job->file, job->root, err);
+}
+
+/* --------------------------------------------------------------- access */
+
+const struct jnode *jnode_get(const struct jnode *map, const char *key)
+{
+	long i = map_index(map, key);
+
+	return i < 0 ? NULL : map->kids[i];
+}
+
+const char *job_get(const struct job *job, const char *key)
+{
+	const struct jnode *n = jnode_get(job->root, key);
+
+	return n && n->type == JNODE_SCALAR ? n->text : NULL;
+}
+
+const struct jnode *job_program(const struct job *job, const char *prog)
+{
+	const struct jnode *n = jnode_get(job->root, prog);
+
+	return n && n->type == JNODE_MAP && n->n ? n : NULL;
+}
+
+const char *job_get_opt(const struct job *job, const char *prog,
+			const char *opt)
+{
+	const struct jnode *n = jnode_get(job_program(job, prog), opt);
+
+	return n && n->type == JNODE_SCALAR ? n->text : NULL;
+}
+
+/* put kid under key in map, in place of an old value or at the end */
+static void map_put(struct jnode *map, const char *key, struct jnode *kid)
+{
+	long i = map_index(map, key);
+
+	if (i < 0) {
+		jnode_append(map, key, kid);
+		return;
+	}
+	jnode_free(map->kids[i]);
+	map->kids[i] = kid;
+}
+
+void job_set_opt(struct job *job, const char *prog, const char *opt,
+		 const char *value)
+{
+	long i = map_index(job->root, prog);
+	struct jnode *p;
+
+	if (i < 0 || job->root->kids[i]->type != JNODE_MAP) {
+		p = jnode_new(JNODE_MAP, job->file,
+			      i < 0 ? 0 : job->root->kids[i]->line);
+		map_put(job->root, prog, p);
+	} else {
+		p = job->root->kids[i];
+	}
+	map_put(p, opt, jnode_scalar(value, job->file, 0));
+}
+
+void job_set(struct job *job, const char *key, const char *value)
+{
+	const char *dot = strchr(key, '.');
+
+	if (dot && dot != key && dot[1]) {
+		char *prog = xstrndup(key, (size_t)(dot - key));
+
+		if (program_find(prog)) {
+			job_set_opt(job, prog, dot + 1, value);
+			free(prog);
+			return;
+		}
+		free(prog);
+	}
+	map_put(job->root, key, jnode_scalar(value, job->file, 0));
+}
+
+bool job_unset(struct job *job, const char *key)
+{
+	long i = map_index(job->root, key);
+	struct jnode *m = job->root;
+
+	if (i < 0)
+		return false;
+	jnode_free(m->kids[i]);
+	free(m->keys[i]);
+	memmove(m->kids + i, m->kids + i + 1,
+		(m->n - (size_t)i - 1) * sizeof(*m->kids));
+	memmove(m->keys + i, m->keys + i + 1,
+		(m->n - (size_t)i - 1) * sizeof(*m->keys));
+	m->n--;
+	return true;
+}
+
+int job_apply_set(struct job *job, const char *kv, struct strbuf *err)
+{
+	const char *eq = strchr(kv, '=');
+	char *key = NULL, *prog = NULL;
+	const char *dot, *value;
+	const struct program *p;
+	int ret = -1;
+
+	if (!eq || eq == kv) {
+		strbuf_reset(err);
+		strbuf_addf(err, "--set '%s': expected KEY=VALUE or PROGRAM.OPTION=VALUE",
+			    kv);
+		return -1;
+	}
+	key = xstrndup(kv, (size_t)(eq - kv));
+	value = eq[1] ? eq + 1 : NULL; /* `key=` means "no value" */
+	dot = strchr(key, '.');
+	if (dot) {
+		prog = xstrndup(key, (size_t)(dot - key));
+		p = program_find(prog);
+		if (!p && !(jnode_get(job->root, prog) &&
+			    jnode_get(job->root, prog)->type == JNODE_MAP)) {
+			strbuf_reset(err);
+			strbuf_addf(err, "--set '%s': '%s' is not a program",
+				    kv, prog);
+			goto out;
+		}
+		if (!dot[1] || strchr(dot + 1, '.')) {
+			strbuf_reset(err);
+			strbuf_addf(err, "--set '%s': expected PROGRAM.OPTION=VALUE",
+				    kv);
+			goto out;
+		}
+		job_set_opt(job, prog, dot + 1, value);
+	} else {
+		p = program_find(key);
+		if (p && !p->takes_value) {
+			strbuf_reset(err);
+			strbuf_addf(err, "--set '%s': '%s' is a program with options; use %s.OPTION=VALUE",
+				    kv, key, key);
+			goto out;
+		}
+		map_put(job->root, key, jnode_scalar(value, job->file, 0));
+	}
+	ret = check_doc(job->file, job->root, err);
+out:
+	free(key);
+	free(prog);
+	return ret;
+}
+
+/* ------------------------------------------------------------ expansion */
+
+/*
+ * Which lists multiply jobs.  LKP expands the values of its "dimensions"
+ * (program names, every program option, kconfig/commit/rootfs); perfsift,
+ * with a far smaller program table, expands every list of values except
+ * those of keys whose value is a list by nature (packages, need_*).
+ */
+static bool top_list_expands(const char *key, const struct jnode *v)
+{
+	const struct key_schema *ks;
+
+	if (v->type != JNODE_SEQ || !v->n)
+		return false;
+	if (program_find(key))
+		return true;
+	ks = key_schema(key);
+	if (ks && (ks->kind == KEY_LIST || ks->kind == KEY_ANY))
+		return false;
+	return all_leaves(v);
+}
+
+struct jnode **job_first_dim(struct job *job, const char **key)
+{
+	struct jnode *root = job->root;
+	size_t i, j;
+
+	for (i = 0; i < root->n; i++) {
+		struct jnode *v = root->kids[i];
+
+		if (top_list_expands(root->keys[i], v)) {
+			if (key)
+				*key = root->keys[i];
+			return &root->kids[i];
+		}
+		if (v->type != JNODE_MAP || !program_find(root->keys[i]))
+			continue;
+		for (j = 0; j < v->n; j++)
+			if (v->kids[j]->type == JNODE_SEQ && v->kids[j]->n &&
+			    all_leaves(v->kids[j])) {
+				if (key)
+					*key = v->keys[j];
+				return &v->kids[j];
+			}
+	}
+	return NULL;
+}
+
+bool job_is_atomic(const struct job *job)
+{
+	/* job_first_dim does not modify the job */
+	return !job_first_dim((struct job *)job, NULL);
+}
+
+/* ----------------------------------------------------------------- YAML */
+
+static bool needs_quotes(const char *s)
+{
+	const char *p;
+
+	if (!*s || !strcmp(s, "~") || !strcasecmp(s, "null"))
+		return true;
+	if (strchr("?:,[]{}#&*!|>'\"%@`", *s))
+		return s[1] == ' ' || !s[1] || !strchr("?:", *s);
+	if (*s == '-' && (s[1] == ' ' || !s[1] || !strncmp(s, "---", 3)))
+		return true;
+	if (!strncmp(s, "...", 3))
+		return true;
+	if (*s == ' ' || s[strlen(s) - 1] == ' ' || s[strlen(s) - 1] == ':')
+		return true;
+	if (strstr(s, ": ") || strstr(s, " #"))
+		return true;
+	for (p = s; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			return true;
+	return false;
+}
+
+static void emit_scalar(struct strbuf *out, const char *s)
+{
+	const char *p;
+
+	if (!needs_quotes(s)) {
+		strbuf_addstr(out, s);
+		return;
+	}
+	strbuf_addch(out, '"');
+	for (p = s; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+
+		if (c == '"' || c == '\\')
+			strbuf_addf(out, "\\%c", c);
+		else if (c == '\n')
+			strbuf_addstr(out, "\\n");
+		else if (c == '\t')
+			strbuf_addstr(out, "\\t");
+		else if (c < 0x20 || c == 0x7f)
+			strbuf_addf(out, "\\x%02x", c);
+		else
+			strbuf_addch(out, (char)c);
+	}
+	strbuf_addch(out, '"');
+}
+
+static void emit_map(struct strbuf *out, const struct jnode *m, int indent,
+		     bool inline_first);
+static void emit_seq(struct strbuf *out, const struct jnode *s, int indent,
+		     bool inline_first);
+
+/* the rest of a line after `key:` or `-`, and what follows */
+static void emit_value(struct strbuf *out, const struct jnode *v, int indent,
+		       bool in_seq)
+{
+	switch (v->type) {
+	case JNODE_NULL:
+		strbuf_addch(out, '\n');
+		break;
+	case JNODE_SCALAR:
+		strbuf_addch(out, ' ');
+		emit_scalar(out, v->text);
+		strbuf_addch(out, '\n');
+		break;
+	case JNODE_MAP:
+		if (!v->n) {
+			strbuf_addstr(out, " {}\n");
+		} else if (in_seq) {
+			strbuf_addch(out, ' ');
+			emit_map(out, v, indent + 2, true);
+		} else {
+			strbuf_addch(out, '\n');
+			emit_map(out, v, indent + 2, false);
+		}
+		break;
+	case JNODE_SEQ:
+		if (!v->n) {
+			strbuf_addstr(out, " []\n");
+		} else if (in_seq) {
+			strbuf_addch(out, ' ');
+			emit_seq(out, v, indent + 2, true);
+		} else {
+			/* lists at their key's indentation, as Ruby writes them */
+			strbuf_addch(out, '\n');
+			emit_seq(out, v, indent, false);
+		}
+		break;
+	}
+}
+
+static void emit_map(struct strbuf *out, const struct jnode *m, int indent,
+		     bool inline_first)
+{
+	size_t i;
+
+	for (i = 0; i < m->n; i++) {
+		if (i || !inline_first)
+			strbuf_addchars(out, ' ', (size_t)indent);
+		emit_scalar(out, m->keys[i]);
+		strbuf_addch(out, ':');
+		emit_value(out, m->kids[i], indent, false);
+	}
+}
+
+static void emit_seq(struct strbuf *out, const struct jnode *s, int indent,
+		     bool inline_first)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++) {
+		if (i || !inline_first)
+			strbuf_addchars(out, ' ', (size_t)indent);
+		strbuf_addch(out, '-');
+		emit_value(out, s->kids[i], indent, true);
+	}
+}
+
+void job_to_yaml(const struct job *job, struct strbuf *out)
+{
+	strbuf_addstr(out, "---\n");
+	emit_map(out, job->root, 0, false);
+}
+
+/* ----------------------------------------------------------- parameters */
+
+struct param {
+	const char *name;
+	const struct jnode *value;
+	char type;
+};
+
+static int param_cmp(const void *a, const void *b)
+{
+	const struct param *x = a, *y = b;
+
+	return strcmp(x->name, y->name);
+}
+
+/* the declared type of a top-level key that is an option of a program the job names */
+static const struct program_option *referenced_option(const struct jnode *root,
+						      const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < root->n; i++) {
+		const struct program *p = program_find(root->keys[i]);
+		const struct program_option *o;
+
+		if (!p || p->kind == PROG_MONITOR)
+			continue;
+		o = program_option(p, key);
+		if (o)
+			return o;
+	}
+	return NULL;
+}
+
+/*
+ * LKP's each_param: the values of setup and test programs (cpufreq_governor:
+ * performance), their options, and top-level keys that are options of a
+ * setup or test program the job names (runtime, size for vm-scalability).
+ * Monitors are not parameters.  Sorted by name (qsort is not stable, so
+ * equal names keep no particular order; LKP does not define one either).
+ */
+static size_t collect_params(const struct job *job, struct param **out)
+{
+	const struct jnode *root = job->root;
+	struct param *ps = NULL;
+	size_t n = 0, alloc = 0, i, j;
+
+	for (i = 0; i < root->n; i++) {
+		const char *key = root->keys[i];
+		const struct jnode *v = root->kids[i];
+		const struct program *p = program_find(key);
+		const struct program_option *o;
+
+		if (p) {
+			if (p->kind == PROG_MONITOR)
+				continue;
+			if (is_leaf(v)) {
+				ALLOC_GROW(ps, n + 1, alloc);
+				ps[n++] = (struct param){key, v, '-'};
+			} else if (v->type == JNODE_MAP) {
+				for (j = 0; j < v->n; j++) {
+					if (!is_leaf(v->kids[j]))
+						continue;
+					o = program_option(p, v->keys[j]);
+					ALLOC_GROW(ps, n + 1, alloc);
+					ps[n++] = (struct param){
+						v->keys[j], v->kids[j],
+						o ? o->type : '-'};
+				}
+			}
+			continue;
+		}
+		o = referenced_option(root, key);
+		if (o && is_leaf(v)) {
+			ALLOC_GROW(ps, n + 1, alloc);
+			ps[n++] = (struct param){key, v, o->type};
+		}
+	}
+	if (n)
+		qsort(ps, n, sizeof(*ps), param_cmp);
+	*out = ps;
+	return n;
+}
+
+/* append at most `max` UTF-8 characters of s, each outside the class as '_' */
+static void add_path_value(struct strbuf *out, const char *s, size_t max)
+{
+	size_t chars = 0;
+
+	while (*s && chars < max) {
+		unsigned char c = (unsigned char)*s;
+		size_t len = 1;
+
+		if (c >= 0xc0) /* a multibyte character is one character */
+			while ((s[len] & 0xc0) == 0x80)
+				len++;
+		if (c < 0x80 && (isalnum(c) || strchr("-+=:.%", c)))
+			strbuf_addch(out, (char)c);
+		else
+			strbuf_addch(out, '_');
+		s += len;
+		chars++;
+	}
+}
+
+void job_path_params(const struct job *job, struct strbuf *out)
+{
+	struct param *ps;
+	size_t n = collect_params(job, &ps), i, start = out->len;
+	bool first = true;
+
+	for (i = 0; i < n; i++) {
+		const char *v = ps[i].value->type == JNODE_SCALAR ?
+					ps[i].value->text :
+					NULL;
+
+		if (ps[i].type != '=' && !v)
+			continue;
+		if (!first)
+			strbuf_addch(out, '-');
+		first = false;
+		if (ps[i].type == '=') {
+			add_path_value(out, ps[i].name, SIZE_MAX);
+			if (v && *v) {
+				strbuf_addch(out, '=');
+				add_path_value(out, v, PARAM_VALUE_MAX);
+			}
+		} else {
+			add_path_value(out, v, PARAM_VALUE_MAX);
+		}
+	}
+	if (out->len == start)
+		strbuf_addstr(out, "defaults");
+	free(ps);
+}
+
+void job_params(const struct job *job, struct job_param **params, size_t *n)
+{
+	struct param *ps;
+	size_t np = collect_params(job, &ps), i;
+
+	*params = NULL;
+	*n = 0;
+	for (i = 0; i < np; i++) {
+		if (ps[i].value->type != JNODE_SCALAR)
+			continue;
+		if (!*params)
+			*params = xcalloc(np, sizeof(**params));
+		(*params)[*n].key = xstrdup(ps[i].name);
+		(*params)[*n].value = xstrdup(ps[i].value->text);
+		(*n)++;
+	}
+	free(ps);
+}
+
+void job_params_free(struct job_param *params, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(params[i].key);
+		free(params[i].value);
+	}
+	free(params);
+}

@@ -1,0 +1,406 @@
+/*
+ * test_job.c: unit tests for the job tree (src/job.c) and the program
+ * table: key order, lines, multi-document merge, the schema errors, the
+ * YAML writer, path_params and the parameter list.
+ */
+#include "util/compat.h"
+#include <stdarg.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "job.h"
+#include "programs.h"
+#include "util/strbuf.h"
+
+/* load text that must give exactly one job */
+static struct job *load1(const char *text)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct job **jobs;
+	struct job *job;
+	size_t n;
+
+	if (job_load_string(text, "t.yaml", &jobs, &n, &err))
+		fail_msg("unexpected error: %s", err.buf);
+	assert_int_equal(n, 1);
+	job = jobs[0];
+	free(jobs);
+	strbuf_release(&err);
+	return job;
+}
+
+/* load text that must fail; returns the message (caller frees) */
+static char *load_err(const char *text)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct job **jobs = NULL;
+	size_t n = 0;
+
+	assert_int_equal(job_load_string(text, "bad.yaml", &jobs, &n, &err),
+			 -1);
+	assert_null(jobs);
+	assert_int_equal(n, 0);
+	return strbuf_detach(&err, NULL);
+}
+
+static void assert_err(const char *text, const char *want)
+{
+	char *msg = load_err(text);
+
+	if (strcmp(msg, want))
+		fail_msg("got  '%s'\nwant '%s'", msg, want);
+	free(msg);
+}
+
+static void test_tree_order_lines(void **state)
+{
+	struct job *job = load1("suite: vm-scalability\n"
+				"# a comment\n"
+				"runtime: 300s\n"
+				"size:\n"
+				"vm-scalability:\n"
+				"  test:\n"
+				"    - anon-r-seq\n"
+				"    - \"lru-file\"\n"
+				"  nr_task: 4\n"
+				"cpufreq_governor: performance\n"
+				"empty: ''\n");
+	const struct jnode *r = job->root, *vm, *t;
+
+	(void)state;
+	assert_int_equal(r->type, JNODE_MAP);
+	assert_int_equal(r->n, 6);
+	assert_string_equal(r->keys[0], "suite");
+	assert_string_equal(r->keys[1], "runtime");
+	assert_string_equal(r->keys[2], "size");
+	assert_string_equal(r->keys[3], "vm-scalability");
+	assert_string_equal(r->keys[4], "cpufreq_governor");
+	assert_int_equal(r->kids[0]->line, 1);
+	assert_int_equal(r->kids[1]->line, 3);
+	assert_string_equal(r->kids[1]->file, "t.yaml");
+	assert_int_equal(r->kids[2]->type, JNODE_NULL);
+	assert_int_equal(r->kids[2]->line, 4);
+	/* quoted empty text is a value, not "no value" */
+	assert_int_equal(r->kids[5]->type, JNODE_SCALAR);
+	assert_string_equal(r->kids[5]->text, "");
+
+	vm = job_program(job, "vm-scalability");
+	assert_non_null(vm);
+	assert_int_equal(vm->line, 5);
+	t = jnode_get(vm, "test");
+	assert_int_equal(t->type, JNODE_SEQ);
+	assert_int_equal(t->n, 2);
+	assert_int_equal(t->kids[0]->line, 7);
+	assert_int_equal(t->kids[1]->line, 8);
+	assert_string_equal(t->kids[1]->text, "lru-file");
+	assert_string_equal(job_get_opt(job, "vm-scalability", "nr_task"), "4");
+	assert_string_equal(job_get(job, "runtime"), "300s");
+	assert_null(job_get(job, "size"));
+	assert_null(job_get(job, "vm-scalability"));
+	assert_string_equal(job->stem, "t");
+	assert_false(job_is_atomic(job));
+	job_free(job);
+}
+
+static void test_multi_doc_merge(void **state)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct job **jobs;
+	size_t n;
+	const struct jnode *vm;
+
+	(void)state;
+	assert_int_equal(job_load_string("runtime: 300s\n"
+					 "size:\n"
+					 "vm-scalability:\n"
+					 "  test: [a, b]\n"
+					 "---\n"
+					 "size: 16G\n"
+					 "vm-scalability:\n"
+					 "  unit_size: 1G\n"
+					 "  test: c\n"
+					 "---\n"
+					 "extra: 1\n",
+					 "dir/m.yaml", &jobs, &n, &err),
+			 0);
+	assert_int_equal(n, 3);
+	/* doc0 alone */
+	assert_null(job_get(jobs[0], "size"));
+	assert_int_equal(jnode_get(job_program(jobs[0], "vm-scalability"),
+				   "test")->type,
+			 JNODE_SEQ);
+	/* doc0 + doc1: size replaced in place, options merged */
+	assert_string_equal(jobs[1]->root->keys[1], "size");
+	assert_string_equal(job_get(jobs[1], "size"), "16G");
+	assert_int_equal(jobs[1]->root->kids[1]->line, 6);
+	vm = job_program(jobs[1], "vm-scalability");
+	assert_int_equal(vm->n, 2);
+	assert_string_equal(vm->keys[0], "test");
+	assert_string_equal(vm->keys[1], "unit_size");
+	assert_string_equal(job_get_opt(jobs[1], "vm-scalability", "test"), "c");
+	assert_int_equal(jnode_get(vm, "test")->line, 9);
+	/* doc0 + doc2: a new key goes last */
+	assert_string_equal(jobs[2]->root->keys[3], "extra");
+	assert_null(job_get(jobs[2], "size"));
+	assert_string_equal(jobs[2]->stem, "m");
+	job_free_all(jobs, n);
+	strbuf_release(&err);
+}
+
+static void test_vm_scalability_file(void **state)
+{
+	struct strbuf err = STRBUF_INIT, path = STRBUF_INIT;
+	const char *data = getenv("PERFSIFT_TESTDATA");
+	struct job **jobs;
+	size_t n;
+
+	(void)state;
+	strbuf_addf(&path, "%s/lkp/jobs/vm-scalability.yaml",
+		    data ? data : "tests/data");
+	if (job_load_file(path.buf, &jobs, &n, &err))
+		fail_msg("%s", err.buf);
+	assert_int_equal(n, 8);
+	assert_string_equal(job_get(jobs[7], "size"), "8T");
+	assert_string_equal(job_get(jobs[0], "category"), "benchmark");
+	job_free_all(jobs, n);
+	strbuf_release(&err);
+	strbuf_release(&path);
+}
+
+static void test_errors(void **state)
+{
+	(void)state;
+	assert_err("suite: x\nvm-scalability:\n  test: [a, b\n",
+		   "bad.yaml:3: test: a '[' list is not closed with ']' (or an item lacks a ',')");
+	assert_err("suite: x\nmytest:\n  cmdline: \"dd if=/dev/zero\n",
+		   "bad.yaml:3: cmdline: a quoted string is never closed (is the file cut short?)");
+	assert_err("suite: x\nvm-scalability:\n\ttest: a\n",
+		   "bad.yaml:3: test: tab characters are not allowed in YAML indentation");
+	assert_err("suite: x\nruntime:\n  a: 1\n",
+		   "bad.yaml:2: runtime: expected a value (or a list of values), not a mapping");
+	assert_err("runtime: {a: 1}\n",
+		   "bad.yaml:1: runtime: expected a value (or a list of values), not a mapping");
+	assert_err("suite: x\nvm-scalabilty:\n  test: a\n",
+		   "bad.yaml:2: vm-scalabilty: unknown program (did you mean 'vm-scalability'?)");
+	assert_err("frobnicate:\n  x: 1\n",
+		   "bad.yaml:1: frobnicate: unknown program (not a benchmark, monitor or setup program perfsift knows)");
+	assert_err("suite: x\nruntime: 300s\nsuite: y\n",
+		   "bad.yaml:3: suite: duplicate key (first given at line 1)");
+	assert_err("vm-scalability:\n  test: a\n  size: 1G\n  test: b\n",
+		   "bad.yaml:4: test: duplicate key (first given at line 2)");
+	assert_err("vm-scalability: [a, b]\n",
+		   "bad.yaml:1: vm-scalability: expected a mapping of options, not a list of values");
+	assert_err("vm-scalability:\n  test:\n    x: 1\n",
+		   "bad.yaml:2: vm-scalability: option 'test' must be a value or a list of values, not a mapping");
+	assert_err("vm-scalability: fast\n",
+		   "bad.yaml:1: vm-scalability: expected a mapping of options (or nothing), not the value 'fast'");
+	assert_err("timeout: soon\n",
+		   "bad.yaml:1: timeout: 'soon' is not a duration (e.g. 300 or 300s)");
+	assert_err("suite: x\nvm-scal",
+		   "bad.yaml:2: vm-scal: a key without ':' (or a line cut short)");
+	assert_err("- a\n- b\n",
+		   "bad.yaml:1: job: a job must be a mapping of keys, not a list");
+	assert_err("", "bad.yaml:1: job: the job file is empty");
+	assert_err("a: *nowhere\n",
+		   "bad.yaml:1: a: the alias '*nowhere' names no anchor defined before it");
+}
+
+static void test_set_and_yaml(void **state)
+{
+	struct job *job = load1("suite: s\n"
+				"cpufreq_governor: powersave\n"
+				"vm-scalability:\n"
+				"  test: anon-r-seq\n"
+				"mytest:\n"
+				"packages:\n"
+				"- gcc\n"
+				"need_kconfig:\n"
+				"- XFS: n\n"
+				"  EXT4: y\n");
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	struct job *again;
+
+	(void)state;
+	assert_true(job_is_atomic(job));
+	job_set(job, "runtime", "60s");
+	job_set(job, "vm-scalability.nr_task", "2");
+	job_set(job, "suite", "t");
+	assert_int_equal(job_apply_set(job, "cpufreq_governor=performance",
+				       &err),
+			 0);
+	assert_int_equal(job_apply_set(job, "mytest.cmdline=echo a: b #c",
+				       &err),
+			 0);
+	assert_int_equal(job_apply_set(job, "novalue", &err), -1);
+	assert_string_equal(err.buf,
+			    "--set 'novalue': expected KEY=VALUE or PROGRAM.OPTION=VALUE");
+	assert_int_equal(job_apply_set(job, "nosuch.opt=1", &err), -1);
+	assert_int_equal(job_apply_set(job, "vm-scalability=1", &err), -1);
+	assert_string_equal(job->root->keys[0], "suite");
+	assert_string_equal(job_get(job, "suite"), "t");
+	assert_string_equal(job_get_opt(job, "vm-scalability", "nr_task"), "2");
+	assert_true(job_unset(job, "runtime"));
+	assert_false(job_unset(job, "runtime"));
+	job_set(job, "empty", "");
+	job_set(job, "nul", "null");
+
+	job_to_yaml(job, &out);
+	assert_string_equal(out.buf, "---\n"
+				     "suite: t\n"
+				     "cpufreq_governor: performance\n"
+				     "vm-scalability:\n"
+				     "  test: anon-r-seq\n"
+				     "  nr_task: 2\n"
+				     "mytest:\n"
+				     "  cmdline: \"echo a: b #c\"\n"
+				     "packages:\n"
+				     "- gcc\n"
+				     "need_kconfig:\n"
+				     "- XFS: n\n"
+				     "  EXT4: y\n"
+				     "empty: \"\"\n"
+				     "nul: \"null\"\n");
+	/* what the writer writes reads back the same */
+	again = load1(out.buf);
+	strbuf_reset(&out);
+	job_to_yaml(again, &out);
+	assert_string_equal(job_get_opt(again, "mytest", "cmdline"),
+			    "echo a: b #c");
+	assert_string_equal(job_get(again, "empty"), "");
+	assert_string_equal(job_get(again, "nul"), "null");
+	job_free(again);
+	job_free(job);
+	strbuf_release(&out);
+	strbuf_release(&err);
+}
+
+static void assert_path_params(const char *text, const char *want)
+{
+	struct job *job = load1(text);
+	struct strbuf pp = STRBUF_INIT;
+
+	job_path_params(job, &pp);
+	if (strcmp(pp.buf, want))
+		fail_msg("path_params '%s', want '%s'", pp.buf, want);
+	strbuf_release(&pp);
+	job_free(job);
+}
+
+static void test_path_params(void **state)
+{
+	(void)state;
+	/* lkp-compare.md §1.1's example: sorted, size empty is skipped */
+	assert_path_params("suite: vm-scalability\n"
+			   "testcase: vm-scalability\n"
+			   "category: benchmark\n"
+			   "perf-profile:\n"
+			   "cpufreq_governor: performance\n"
+			   "runtime: 300s\n"
+			   "size:\n"
+			   "vm-scalability:\n"
+			   "  test: lru-file-mmap-read-rand\n",
+			   "performance-300s-lru-file-mmap-read-rand");
+	assert_path_params("suite: split-job\nsplit-job:\n  test: test_1\n"
+			   "  group: group_2\n",
+			   "group_2-test_1");
+	/* nothing: defaults; monitors and plain keys are not parameters */
+	assert_path_params("suite: x\nvmstat:\n  interval: 5\nfoo: bar\n",
+			   "defaults");
+	assert_path_params("suite: x\n", "defaults");
+	/* values cut to 31 characters, before the character class */
+	assert_path_params("mytest:\n"
+			   "  cmdline: dd if=/dev/zero of=/dev/null bs=1M count=2000\n",
+			   "dd_if=_dev_zero_of=_dev_null_bs");
+	assert_path_params("vm-scalability:\n"
+			   "  test: 0123456789012345678901234567890123456789\n",
+			   "0123456789012345678901234567890");
+	/* the allowed class: [-a-zA-Z0-9+=:.%], the rest '_' */
+	assert_path_params("vm-scalability:\n  test: \"a+b=c:d.e%f-g h/i*j\"\n",
+			   "a+b=c:d.e%f-g_h_i_j");
+	/* one '_' per character, also for a multibyte one */
+	assert_path_params("vm-scalability:\n  test: \"caf\xc3\xa9\"\n",
+			   "caf_");
+	/* setup programs: the value and the options */
+	assert_path_params("transparent_hugepage:\n"
+			   "  thp_enabled: never\n"
+			   "  thp_defrag: always\n"
+			   "sysctl:\n"
+			   "  sc_overcommit_memory: 1\n"
+			   "vm-scalability:\n"
+			   "  test: anon-w-seq\n",
+			   "1-anon-w-seq-always-never");
+	/* a top-level key is a parameter only if a program of the job declares it */
+	assert_path_params("runtime: 300s\nmytest:\n", "defaults");
+}
+
+static void test_params(void **state)
+{
+	struct job *job = load1("suite: vm-scalability\n"
+				"cpufreq_governor: performance\n"
+				"runtime: 300s\n"
+				"size:\n"
+				"vm-scalability:\n"
+				"  test: lru-file-mmap-read-rand-with-a-very-long-name\n"
+				"perf-stat:\n"
+				"  interval_ms: 500\n");
+	struct job_param *ps;
+	size_t n;
+
+	(void)state;
+	job_params(job, &ps, &n);
+	assert_int_equal(n, 3);
+	assert_string_equal(ps[0].key, "cpufreq_governor");
+	assert_string_equal(ps[0].value, "performance");
+	assert_string_equal(ps[1].key, "runtime");
+	assert_string_equal(ps[1].value, "300s");
+	assert_string_equal(ps[2].key, "test");
+	/* full values, not cut as in path_params */
+	assert_string_equal(ps[2].value,
+			    "lru-file-mmap-read-rand-with-a-very-long-name");
+	job_params_free(ps, n);
+	job_free(job);
+}
+
+static void test_programs(void **state)
+{
+	const struct program *p;
+	size_t i;
+
+	(void)state;
+	p = program_find("vm-scalability");
+	assert_non_null(p);
+	assert_int_equal(p->kind, PROG_TEST);
+	assert_non_null(program_option(p, "unit_size"));
+	assert_null(program_option(p, "nope"));
+	p = program_find("sysctl");
+	assert_int_equal(p->kind, PROG_SETUP);
+	assert_non_null(program_option(p, "sc_overcommit_memory"));
+	assert_null(program_option(p, "sc_"));
+	assert_true(program_find("cpufreq_governor")->takes_value);
+	assert_int_equal(program_find("perf-profile")->kind, PROG_MONITOR);
+	assert_non_null(program_option(program_find("vmstat"), "interval"));
+	assert_null(program_find("runtime"));
+	/* names are unique */
+	for (i = 0; i < program_count(); i++)
+		assert_ptr_equal(program_find(program_at(i)->name),
+				 program_at(i));
+	assert_null(program_at(program_count()));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tree_order_lines),
+		cmocka_unit_test(test_multi_doc_merge),
+		cmocka_unit_test(test_vm_scalability_file),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_set_and_yaml),
+		cmocka_unit_test(test_path_params),
+		cmocka_unit_test(test_params),
+		cmocka_unit_test(test_programs),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,271 @@
+/*
+ * report_html.c: the report as one self-contained HTML page: inline CSS,
+ * the charts as inline SVG, a few lines of plain JavaScript that sort the
+ * table by change and filter it by name.  A Content-Security-Policy that
+ * allows nothing but the page's own inline style and script guarantees
+ * that it opens offline and never makes a request.  Every piece of text
+ * from the results goes through strbuf_add_html().
+ */
+#include "util/compat.h"
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "plot.h"
+#include "report.h"
+#include "util/strbuf.h"
+
+static const char page_css[] =
+	"body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;"
+	"margin:0 auto;max-width:1100px;padding:16px 24px;color:#1d1d1f;background:#fff}\n"
+	"h1{font-size:20px;margin:8px 0 4px}h2{font-size:16px;margin:28px 0 8px;"
+	"border-bottom:1px solid #ddd;padding-bottom:4px}\n"
+	"code,pre,.num,.name{font-family:ui-monospace,'DejaVu Sans Mono',monospace;font-size:13px}\n"
+	"pre{background:#f6f6f6;padding:10px 12px;overflow-x:auto}\n"
+	".improvement{color:#1a7f37;font-weight:600}.regression{color:#c0392b;font-weight:600}\n"
+	"table{border-collapse:collapse}td,th{padding:2px 8px;text-align:left;vertical-align:top}\n"
+	"table.rows th{background:#f0f0f0;position:sticky;top:0;cursor:pointer;user-select:none}\n"
+	"table.rows tr:nth-child(even){background:#fafafa}\n"
+	".num{text-align:right;white-space:nowrap}.name{word-break:break-all}\n"
+	"table.params td:first-child{color:#555}\n"
+	".controls{margin:8px 0}.controls input{font:inherit;padding:3px 6px;width:22em}\n"
+	"figure{margin:12px 0}svg.plot{max-width:100%;height:auto;border:1px solid #eee}\n"
+	"footer{margin-top:32px;color:#666;font-size:12px}\n";
+
+/* sort by change (descending, ascending, original order) and filter by name */
+static const char page_js[] =
+	"(function(){\n"
+	"var tb=document.querySelector('#rows tbody');if(!tb)return;\n"
+	"var f=document.getElementById('filter'),st=0;\n"
+	"f.addEventListener('input',function(){var q=f.value.toLowerCase();\n"
+	" for(var i=0;i<tb.rows.length;i++){var r=tb.rows[i];"
+	"r.hidden=r.getAttribute('data-name').toLowerCase().indexOf(q)<0;}});\n"
+	"function sortBy(key){var rs=Array.prototype.slice.call(tb.rows);st=(st+1)%3;\n"
+	" rs.sort(function(a,b){var x=+a.getAttribute(key),y=+b.getAttribute(key);\n"
+	"  if(st==0)return a.getAttribute('data-index')-b.getAttribute('data-index');\n"
+	"  return st==1?y-x:x-y;});\n"
+	" rs.forEach(function(r){tb.appendChild(r);});}\n"
+	"document.getElementById('sort-change').addEventListener('click',function(){sortBy('data-change');});\n"
+	"})();\n";
+
+static void add_value(struct strbuf *out, double v)
+{
+	if (fabs(v) < 1000)
+		strbuf_addf(out, "%.2f", v);
+	else if (fabs(v) > 100000000)
+		strbuf_addf(out, "%.4g", v);
+	else
+		strbuf_addf(out, "%lld", (long long)v);
+}
+
+static void add_sd(struct strbuf *out, double mean, double sd)
+{
+	if (sd >= 0 && mean != 0 && isfinite(sd / mean))
+		strbuf_addf(out, "&#177;%d%%", (int)(100 * sd / fabs(mean)));
+}
+
+static void add_effect(struct strbuf *out, const struct report_stat *s)
+{
+	struct strbuf ch = STRBUF_INIT;
+
+	report_format_change(&ch, s);
+	strbuf_addf(out, "<span class=\"%s\">",
+		    s->effect ? s->effect : "undefined");
+	strbuf_add_html(out, ch.buf);
+	if (s->effect) {
+		strbuf_addch(out, ' ');
+		strbuf_add_html(out, s->effect);
+	}
+	strbuf_addstr(out, "</span>");
+	strbuf_release(&ch);
+}
+
+/* "k1/k2" and "v1/v2" side by side, one row per axis */
+static void add_params(struct strbuf *out, const char *keys, const char *values)
+{
+	const char *k = keys, *v = values;
+
+	strbuf_addstr(out, "<table class=\"params\">\n");
+	while (k && *k) {
+		const char *ke = strchrnul(k, '/');
+		const char *ve = v ? strchrnul(v, '/') : NULL;
+		struct strbuf kk = STRBUF_INIT, vv = STRBUF_INIT;
+
+		strbuf_add(&kk, k, (size_t)(ke - k));
+		if (v)
+			strbuf_add(&vv, v, (size_t)(ve - v));
+		strbuf_addstr(out, "<tr><td>");
+		strbuf_add_html(out, kk.buf);
+		strbuf_addstr(out, "</td><td><code>");
+		strbuf_add_html(out, vv.buf);
+		strbuf_addstr(out, "</code></td></tr>\n");
+		strbuf_release(&kk);
+		strbuf_release(&vv);
+		k = *ke ? ke + 1 : ke;
+		v = ve && *ve ? ve + 1 : NULL;
+	}
+	strbuf_addstr(out, "</table>\n");
+}
+
+static void add_rows(struct strbuf *out, const struct report *r)
+{
+	size_t i;
+
+	strbuf_addstr(out,
+		      "<div class=\"controls\"><input id=\"filter\" type=\"search\" "
+		      "placeholder=\"filter by stat name\" aria-label=\"filter by stat name\"></div>\n"
+		      "<table class=\"rows\" id=\"rows\">\n<thead><tr>"
+		      "<th class=\"num\">");
+	strbuf_add_html(out, r->base_label ? r->base_label : "base");
+	strbuf_addstr(out, "</th><th class=\"num\">%stddev</th>"
+			   "<th class=\"num\" id=\"sort-change\" title=\"sort by change\">%change &#8597;</th>"
+			   "<th class=\"num\">");
+	strbuf_add_html(out, r->head_label ? r->head_label : "head");
+	strbuf_addstr(out, "</th><th class=\"num\">%stddev</th><th>stat</th></tr></thead>\n<tbody>\n");
+	for (i = 0; i < r->nrows; i++) {
+		const struct report_stat *s = &r->rows[i];
+		struct strbuf ch = STRBUF_INIT;
+
+		report_format_change(&ch, s);
+		strbuf_addf(out, "<tr data-index=\"%zu\" data-change=\"%.17g\" data-name=\"",
+			    i, isfinite(s->change) ? s->change : 0.0);
+		strbuf_add_html(out, s->name);
+		strbuf_addstr(out, "\"><td class=\"num\">");
+		add_value(out, s->base_mean);
+		strbuf_addstr(out, "</td><td class=\"num\">");
+		add_sd(out, s->base_mean, s->base_sd);
+		strbuf_addf(out, "</td><td class=\"num %s\">",
+			    s->effect && s->changed ? s->effect : "");
+		strbuf_add_html(out, ch.buf);
+		strbuf_addstr(out, "</td><td class=\"num\">");
+		add_value(out, s->head_mean);
+		strbuf_addstr(out, "</td><td class=\"num\">");
+		add_sd(out, s->head_mean, s->head_sd);
+		strbuf_addstr(out, "</td><td class=\"name\">");
+		strbuf_add_html(out, s->name);
+		strbuf_addstr(out, "</td></tr>\n");
+		strbuf_release(&ch);
+	}
+	strbuf_addstr(out, "</tbody>\n</table>\n");
+}
+
+int report_html(const struct report *r, struct strbuf *out, struct strbuf *err)
+{
+	struct strbuf subject = STRBUF_INIT;
+	size_t i;
+	int ret = -1;
+
+	report_subject(&subject, r);
+	strbuf_addstr(out,
+		      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+		      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+		      "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n"
+		      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+		      "<title>");
+	strbuf_add_html(out, subject.buf);
+	strbuf_addf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<header>\n<h1>",
+		    page_css);
+	strbuf_add_html(out, subject.buf);
+	strbuf_addstr(out, "</h1>\n<p class=\"headline\">");
+	if (r->kpi) {
+		strbuf_addstr(out, "FYI, we noticed that <code>");
+		strbuf_add_html(out, r->kpi->name);
+		strbuf_addstr(out, "</code> ");
+		add_effect(out, r->kpi);
+		strbuf_addstr(out, " on");
+	} else {
+		strbuf_addstr(out, "FYI, we compared the results of");
+	}
+	strbuf_addstr(out, "</p>\n<p>commit <code>");
+	strbuf_add_html(out, r->commit ? r->commit : "unknown");
+	strbuf_addstr(out, "</code>");
+	if (r->subject) {
+		strbuf_addstr(out, " (&quot;");
+		strbuf_add_html(out, r->subject);
+		strbuf_addstr(out, "&quot;)");
+	}
+	if (r->base_label) {
+		strbuf_addstr(out, "<br>against <code>");
+		strbuf_add_html(out, r->base_label);
+		strbuf_addstr(out, "</code>");
+	}
+	strbuf_addstr(out, "</p>\n</header>\n");
+
+	if (r->param_keys) {
+		strbuf_addstr(out, "<section id=\"params\">\n<h2>Parameters</h2>\n");
+		add_params(out, r->param_keys, r->param_values);
+		strbuf_addstr(out, "</section>\n");
+	}
+
+	strbuf_addstr(out, "<section id=\"explain\">\n<h2>What explains it</h2>\n");
+	if (!r->nexplain) {
+		strbuf_addf(out, "<p>No monitor stat changed significantly (%zu stats compared).</p>\n",
+			    r->nstats);
+	} else {
+		strbuf_addf(out, "<p>The largest significant changes of %zu stats compared:</p>\n<ol>\n",
+			    r->nstats);
+		for (i = 0; i < r->nexplain; i++) {
+			const struct report_stat *s = r->explain[i];
+
+			strbuf_addstr(out, "<li><code>");
+			strbuf_add_html(out, s->name);
+			strbuf_addstr(out, "</code> ");
+			add_effect(out, s);
+			strbuf_addstr(out, " <span class=\"num\">(");
+			add_value(out, s->base_mean);
+			strbuf_addstr(out, " &#8594; ");
+			add_value(out, s->head_mean);
+			strbuf_addstr(out, ")</span></li>\n");
+		}
+		strbuf_addstr(out, "</ol>\n");
+	}
+	strbuf_addstr(out, "</section>\n");
+
+	strbuf_addf(out, "<section id=\"compare\">\n<h2>Comparison (%zu rows)</h2>\n",
+		    r->nrows);
+	add_rows(out, r);
+	strbuf_addstr(out, "</section>\n");
+
+	strbuf_addstr(out, "<section id=\"box\">\n<h2>Test box</h2>\n<p><code>");
+	strbuf_add_html(out, r->box.host ? r->box.host : "unknown");
+	strbuf_addstr(out, "</code>: ");
+	strbuf_add_html(out, r->box.cpu_model ? r->box.cpu_model : "unknown CPU");
+	if (r->box.nr_cpu) {
+		strbuf_addstr(out, ", ");
+		strbuf_add_html(out, r->box.nr_cpu);
+		strbuf_addstr(out, " CPUs");
+	}
+	strbuf_addstr(out, ", memory ");
+	strbuf_add_html(out, r->box.memory ? r->box.memory : "unknown");
+	strbuf_addstr(out, "</p>\n</section>\n");
+
+	if (r->ncharts) {
+		strbuf_addstr(out, "<section id=\"charts\">\n<h2>Charts</h2>\n");
+		for (i = 0; i < r->ncharts; i++) {
+			const struct report_stat *s = r->charts[i];
+			struct plot p;
+
+			plot_init_bisect(&p, s->name, s->base_v, s->nbase,
+					 s->head_v, s->nhead);
+			strbuf_addstr(out, "<figure>\n");
+			if (plot_svg(&p, out, err))
+				goto out;
+			strbuf_addstr(out, "</figure>\n");
+		}
+		strbuf_addstr(out, "</section>\n");
+	}
+
+	strbuf_addstr(out, "<section id=\"reproduce\">\n<h2>To reproduce</h2>\n<pre>perfsift install ");
+	strbuf_add_html(out, r->job_file ? r->job_file : "job.yaml");
+	strbuf_addstr(out, "\nperfsift run ");
+	strbuf_add_html(out, r->job_file ? r->job_file : "job.yaml");
+	strbuf_addstr(out, "</pre>\n</section>\n"
+			   "<footer>These results were measured on the test box above and are given "
+			   "for information only: other hardware, kernels or settings may give other "
+			   "numbers. Reproduce them before acting on them.</footer>\n<script>\n");
+	strbuf_addstr(out, page_js);
+	strbuf_addstr(out, "</script>\n</body>\n</html>\n");
+	ret = 0;
+out:
+	strbuf_release(&subject);
+	return ret;
+}

@@ -1,0 +1,237 @@
+/*
+ * test_report.c: the e-mail text and the HTML page from a fixed report
+ * shaped like the seed (tests/data/plot/report-seed.txt is the golden
+ * text; regenerate with PERFSIFT_UPDATE_GOLDEN=1 and read the diff), plus
+ * section order, subject rules and escaping checked directly.
+ */
+#include "util/compat.h"
+#include <math.h>
+#include <stdarg.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "report.h"
+#include "util/fileutil.h"
+#include "util/strbuf.h"
+
+static const double good[5] = {517.1, 518.3, 516.9, 518.0, 518.15};
+static const double bad[5] = {253.2, 254.6, 253.9, 249.4, 257.95};
+static const double act_b[5] = {28006, 5000, 51000, 30000, 26024};
+static const double act_h[5] = {68134, 68000, 68300, 68100, 68170};
+
+static const char seed_table[] =
+	"=========================================================================================\n"
+	"compiler/cpufreq_governor/kconfig/rootfs/runtime/tbox_group/test/testcase:\n"
+	"  gcc-4.9/performance/x86_64-rhel/debian-x86_64-2015-02-07.cgz/300s/lkp-hsx04/anon-r-seq/vm-scalability\n"
+	"\n"
+	"commit: \n"
+	"  v4.6-rc2\n"
+	"  5f155ea5ab62b5321aa7315de62d21da59aa8c65\n"
+	"\n"
+	"        v4.6-rc2 5f155ea5ab62b5321aa7315de6 \n"
+	"---------------- -------------------------- \n"
+	"         %stddev     %change         %stddev\n"
+	"             \\          |                \\  \n"
+	"    517.69 \xc2\xb1  0%     -51.0%     253.81 \xc2\xb1  0%  vm-scalability.time.system_time\n"
+	"     28006 \xc2\xb1" "113%    +143.3%      68134 \xc2\xb1  1%  numa-vmstat.node0.nr_active_anon\n"
+	"\n";
+
+static struct report_stat rows[3];
+
+static void seed_report(struct report *r, const struct report_stat **explain,
+			const struct report_stat **charts)
+{
+	memset(r, 0, sizeof(*r));
+	memset(rows, 0, sizeof(rows));
+	rows[0] = (struct report_stat){
+		.name = "vm-scalability.time.system_time", .base_mean = 517.69,
+		.head_mean = 253.81, .base_sd = 0.6, .head_sd = 2.8,
+		.change = -51.0, .changed = true, .effect = "improvement",
+		.q = 0.001, .base_v = good, .head_v = bad, .nbase = 5,
+		.nhead = 5,
+	};
+	rows[1] = (struct report_stat){
+		.name = "numa-vmstat.node0.nr_active_anon", .base_mean = 28006,
+		.head_mean = 68134, .base_sd = 31000, .head_sd = 100,
+		.change = 143.3, .changed = true, .q = 0.01, .base_v = act_b,
+		.head_v = act_h, .nbase = 5, .nhead = 5,
+	};
+	rows[2] = (struct report_stat){
+		.name = "x.<b>&\"odd\"", .base_mean = 1, .head_mean = 2,
+		.base_sd = -1, .head_sd = -1, .change = 100,
+	};
+	explain[0] = &rows[1];
+	charts[0] = &rows[0];
+	charts[1] = &rows[1];
+	r->commit = "5f155ea5ab62b5321aa7315de62d21da59aa8c65";
+	r->subject = "thp: keep huge zero page pinned until tlb flush";
+	r->base_label = "v4.6-rc2";
+	r->head_label = "5f155ea5ab62b5321aa7315de6";
+	r->param_keys = "compiler/runtime/tbox_group/test/testcase";
+	r->param_values = "gcc-4.9/300s/lkp-hsx04/anon-r-seq/vm-scalability";
+	r->kpi = &rows[0];
+	r->explain = explain;
+	r->nexplain = 1;
+	r->charts = charts;
+	r->ncharts = 2;
+	r->rows = rows;
+	r->nrows = 3;
+	r->nstats = 1234;
+	r->table = seed_table;
+	r->box = (struct report_box){ "lkp-hsx04", "Brickland Haswell-EX",
+				      "144", "512G" };
+	r->job_file = "job.yaml";
+}
+
+static void check_golden(const char *name, const struct strbuf *got)
+{
+	const char *dir = getenv("PERFSIFT_TESTDATA");
+	struct strbuf path = STRBUF_INIT, want = STRBUF_INIT;
+
+	strbuf_addf(&path, "%s/plot/%s", dir ? dir : "tests/data", name);
+	if (getenv("PERFSIFT_UPDATE_GOLDEN"))
+		assert_int_equal(write_file_atomic(path.buf, got->buf, got->len),
+				 0);
+	if (strbuf_read_file(&want, path.buf, 0) < 0)
+		fail_msg("cannot read golden file '%s'", path.buf);
+	if (strcmp(want.buf, got->buf))
+		fail_msg("%s differs; got:\n%s", path.buf, got->buf);
+	strbuf_release(&path);
+	strbuf_release(&want);
+}
+
+/* the sections appear, each once, in the seed's order */
+static void assert_in_order(const char *text, const char *const *parts,
+			    size_t n)
+{
+	const char *at = text;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const char *p = strstr(at, parts[i]);
+
+		if (!p)
+			fail_msg("'%s' missing or out of order", parts[i]);
+		at = p + strlen(parts[i]);
+	}
+}
+
+static void test_subject(void **state)
+{
+	struct report r;
+	const struct report_stat *e[1], *c[2];
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	seed_report(&r, e, c);
+	report_subject(&sb, &r);
+	assert_string_equal(sb.buf, "[perfsift] 5f155ea5ab: vm-scalability.time.system_time -51.0% improvement");
+	strbuf_reset(&sb);
+	/* a kernel release as the commit is kept whole; no direction: "change" */
+	r.commit = "6.1.0-13-amd64";
+	rows[0].effect = NULL;
+	rows[0].change = 3.04;
+	report_subject(&sb, &r);
+	assert_string_equal(sb.buf, "[perfsift] 6.1.0-13-amd64: vm-scalability.time.system_time +3.0% change");
+	strbuf_reset(&sb);
+	rows[0].absolute = true;
+	rows[0].change = -7.2;
+	rows[0].effect = "regression";
+	report_subject(&sb, &r);
+	assert_string_equal(sb.buf, "[perfsift] 6.1.0-13-amd64: vm-scalability.time.system_time -7.20 regression");
+	strbuf_release(&sb);
+}
+
+static void test_text(void **state)
+{
+	static const char *const order[] = {
+		"Subject: [perfsift] 5f155ea5ab: vm-scalability.time.system_time -51.0% improvement\n\n",
+		"FYI, we noticed that vm-scalability.time.system_time -51.0% improvement on\n\n",
+		"commit 5f155ea5ab62b5321aa7315de62d21da59aa8c65 (\"thp: keep huge zero page pinned until tlb flush\")\n",
+		"The stats that best explain it",
+		"   1.   +143.3%  numa-vmstat.node0.nr_active_anon  (28006 -> 68134)\n",
+		"=====\ncompiler/",
+		"lkp-hsx04: Brickland Haswell-EX\nCPUs: 144\nMemory: 512G\n",
+		"vm-scalability.time.system_time\n  550 ++",
+		"numa-vmstat.node0.nr_active_anon\n",
+		"\t[*] bisect-good sample\n\t[O] bisect-bad  sample\n",
+		"To reproduce:",
+		"perfsift install job.yaml",
+		"perfsift run job.yaml",
+		"Disclaimer:",
+	};
+	struct report r;
+	const struct report_stat *e[1], *c[2];
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+
+	(void)state;
+	seed_report(&r, e, c);
+	assert_int_equal(report_text(&r, &out, &err), 0);
+	assert_in_order(out.buf, order, ARRAY_SIZE(order));
+	/* the table is compare's, verbatim */
+	assert_non_null(strstr(out.buf, seed_table));
+	check_golden("report-seed.txt", &out);
+
+	/* nothing explains it, no charts: said so, no legend */
+	strbuf_reset(&out);
+	r.nexplain = 0;
+	r.ncharts = 0;
+	assert_int_equal(report_text(&r, &out, &err), 0);
+	assert_non_null(strstr(out.buf, "No monitor stat changed significantly (1234 stats compared)"));
+	assert_null(strstr(out.buf, "bisect-good"));
+	strbuf_release(&out);
+	strbuf_release(&err);
+}
+
+static void test_html(void **state)
+{
+	struct report r;
+	const struct report_stat *e[1], *c[2];
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	const char *p;
+	int nsvg = 0, nrows = 0;
+
+	(void)state;
+	seed_report(&r, e, c);
+	r.subject = "a <script>alert(1)</script> & \"quotes\"";
+	assert_int_equal(report_html(&r, &out, &err), 0);
+	assert_true(!strncmp(out.buf, "<!DOCTYPE html>\n", 16));
+	for (p = out.buf; (p = strstr(p, "<svg ")); p++)
+		nsvg++;
+	for (p = out.buf; (p = strstr(p, "<tr data-index=")); p++)
+		nrows++;
+	assert_int_equal(nsvg, 2);
+	assert_int_equal(nrows, 3);
+	/* everything from the results is escaped */
+	assert_null(strstr(out.buf, "<script>alert"));
+	assert_non_null(strstr(out.buf, "a &lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quotes&quot;"));
+	assert_null(strstr(out.buf, "x.<b>"));
+	assert_non_null(strstr(out.buf, "x.&lt;b&gt;&amp;&quot;odd&quot;"));
+	/* self-contained: no external reference of any kind */
+	assert_null(strstr(out.buf, "src="));
+	assert_null(strstr(out.buf, "href="));
+	assert_null(strstr(out.buf, "url("));
+	assert_null(strstr(out.buf, "@import"));
+	assert_non_null(strstr(out.buf, "default-src 'none'"));
+	/* one script, ours */
+	p = strstr(out.buf, "<script>");
+	assert_non_null(p);
+	assert_null(strstr(p + 1, "<script>"));
+	assert_non_null(strstr(out.buf, "id=\"filter\""));
+	assert_non_null(strstr(out.buf, "id=\"sort-change\""));
+	strbuf_release(&out);
+	strbuf_release(&err);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_subject),
+		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_html),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -617,6 +617,9 @@ static void yaml_error(struct loader *ld)
 	if (line > nlines)
 		line = nlines;
 	tab = tab_line(ld, line);
+	/* libyaml's own "found a tab character ..." problems */
+	if (!tab && p->problem && strstr(p->problem, "tab character"))
+		tab = line;
 	if (tab) {
 		key = key_near(ld, tab);
 		err_at(ld->err, ld->file, tab, key,
@@ -847,8 +850,8 @@ static struct job *job_new(const char *name)
 	return job;
 }
 
-int job_load_string(const char *text, const char *name, struct job ***jobs,
-		    size_t *njobs, struct strbuf *err)
+static int load_string(const char *text, const char *name, bool check,
+		       struct job ***jobs, size_t *njobs, struct strbuf *err)
 {
 	struct loader ld;
 	struct jnode **docs = NULL;
@@ -903,7 +906,7 @@ int job_load_string(const char *text, const char *name, struct job ***jobs,
 		}
 		ALLOC_GROW(docs, ndocs + 1, alloc);
 		docs[ndocs++] = root;
-		if (check_doc(ld.file, root, err))
+		if (check && check_doc(ld.file, root, err))
 			goto out;
 	}
 	if (!ndocs || (ndocs == 1 && !docs[0]->n)) {
@@ -935,8 +938,14 @@ out:
 	return ret;
 }
 
-int job_load_file(const char *path, struct job ***jobs, size_t *njobs,
-		  struct strbuf *err)
+int job_load_string(const char *text, const char *name, struct job ***jobs,
+		    size_t *njobs, struct strbuf *err)
+{
+	return load_string(text, name, true, jobs, njobs, err);
+}
+
+static int load_file(const char *path, bool check, struct job ***jobs,
+		     size_t *njobs, struct strbuf *err)
 {
 	struct strbuf text = STRBUF_INIT;
 	int ret;
@@ -959,9 +968,21 @@ int job_load_file(const char *path, struct job ***jobs, size_t *njobs,
 		strbuf_release(&text);
 		return -1;
 	}
-	ret = job_load_string(text.buf, path, jobs, njobs, err);
+	ret = load_string(text.buf, path, check, jobs, njobs, err);
 	strbuf_release(&text);
 	return ret;
+}
+
+int job_load_file(const char *path, struct job ***jobs, size_t *njobs,
+		  struct strbuf *err)
+{
+	return load_file(path, true, jobs, njobs, err);
+}
+
+int job_read_file(const char *path, struct job ***jobs, size_t *njobs,
+		  struct strbuf *err)
+{
+	return load_file(path, false, jobs, njobs, err);
 }
 
 void job_free(struct job *job)

@@ -1,4 +1,5 @@
 #!/bin/sh
+# shellcheck disable=SC1091,SC2016,SC2034
 # t1000: `perfsift split` against LKP's split-job fixtures: the same atomic
 # jobs, under the same names, with the same values and machine fields.
 # The fixtures' `#! include/...` sections come from LKP's ERB include

@@ -1,4 +1,5 @@
 #!/bin/sh
+# shellcheck disable=SC1091,SC2016,SC2034
 # t1010: each kind of bad job file gives ONE message `FILE:LINE: KEY: what
 # is wrong`, exit status 2, and nothing written (neither in -o DIR nor in
 # the current directory).

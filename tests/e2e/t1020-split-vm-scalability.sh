@@ -1,4 +1,5 @@
 #!/bin/sh
+# shellcheck disable=SC1091,SC2016,SC2034
 # t1020: splitting LKP's vm-scalability job (eight documents: doc0, then
 # doc0 merged with each later one) and LKP's path_params in file names.
 . "$(dirname "$0")/lib.sh"

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 #include "job.h"
 #include "programs.h"
@@ -178,6 +179,8 @@ static void test_errors(void **state)
 		   "bad.yaml:3: cmdline: a quoted string is never closed (is the file cut short?)");
 	assert_err("suite: x\nvm-scalability:\n\ttest: a\n",
 		   "bad.yaml:3: test: tab characters are not allowed in YAML indentation");
+	assert_err("suite: x\n\t# a comment\n",
+		   "bad.yaml:2: suite: tab characters are not allowed in YAML indentation");
 	assert_err("suite: x\nruntime:\n  a: 1\n",
 		   "bad.yaml:2: runtime: expected a value (or a list of values), not a mapping");
 	assert_err("runtime: {a: 1}\n",
@@ -205,6 +208,33 @@ static void test_errors(void **state)
 	assert_err("", "bad.yaml:1: job: the job file is empty");
 	assert_err("a: *nowhere\n",
 		   "bad.yaml:1: a: the alias '*nowhere' names no anchor defined before it");
+}
+
+/* a result root's job.yaml from LKP itself names programs perfsift lacks */
+static void test_read_lenient(void **state)
+{
+	char path[] = "/tmp/perfsift-test-job-XXXXXX";
+	const char text[] = "suite: fio-basic\n"
+			    "fio-setup-basic:\n  rw: read\n"
+			    "runtime: {odd: 1}\n";
+	struct strbuf err = STRBUF_INIT;
+	struct job **jobs;
+	size_t n;
+	int fd;
+
+	(void)state;
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, sizeof(text) - 1), sizeof(text) - 1);
+	close(fd);
+	assert_int_equal(job_load_file(path, &jobs, &n, &err), -1);
+	assert_non_null(strstr(err.buf, ":2: fio-setup-basic: unknown program"));
+	assert_int_equal(job_read_file(path, &jobs, &n, &err), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(jobs[0]->root->keys[1], "fio-setup-basic");
+	job_free_all(jobs, n);
+	unlink(path);
+	strbuf_release(&err);
 }
 
 static void test_set_and_yaml(void **state)
@@ -396,6 +426,7 @@ int main(void)
 		cmocka_unit_test(test_multi_doc_merge),
 		cmocka_unit_test(test_vm_scalability_file),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_read_lenient),
 		cmocka_unit_test(test_set_and_yaml),
 		cmocka_unit_test(test_path_params),
 		cmocka_unit_test(test_params),

@@ -12,7 +12,7 @@ PKG_CONFIG ?= pkg-config
 CC         ?= cc
 CFLAGS     ?= -O2 -g
 PREFIX     ?= /usr/local
-PKGS       := yaml-0.1 sqlite3 jansson gsl
+PKGS       := yaml-0.1 sqlite3 jansson gsl libarchive
 
 ifdef SANITIZE
 BUILD      ?= build/san

@@ -11,6 +11,7 @@
 	int fn(const char *raw, size_t len, const char *path,                  \
 	       struct strbuf *out, struct strbuf *err)
 
+DECLARE_PARSER(parse_mytest);
 DECLARE_PARSER(parse_time);
 DECLARE_PARSER(parse_vm_scalability);
 

@@ -8,6 +8,7 @@
 #include "monitors/parsers.h"
 
 static const struct monitor_ops monitors[] = {
+	{"mytest", parse_mytest},
 	{"time", parse_time},
 	{"vm-scalability", parse_vm_scalability},
 };

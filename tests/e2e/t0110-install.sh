@@ -1,0 +1,79 @@
+#!/bin/sh
+# t0110: perfsift install checks what a job needs (benchmark, setup and
+# monitor files, root, packages) and says what is missing and why.
+. "$(dirname "$0")/lib.sh"
+
+mkdir -p fake/sys/kernel/mm/transparent_hugepage fake/proc/sys/vm
+echo 'always [madvise] never' >fake/sys/kernel/mm/transparent_hugepage/enabled
+
+test_expect_success 'a mytest job with an installed package can run' '
+	cat >ok.yaml <<-\EOT &&
+	testcase: t
+	packages: [coreutils]
+	mytest:
+	  cmdline: "true"
+	EOT
+	perfsift install ok.yaml >out &&
+	test_grep "ok       mytest" out &&
+	test_grep "ok       package coreutils" out &&
+	test_grep "the job can run here" out
+'
+
+test_expect_success 'the shipped quick job can run' '
+	perfsift install "$SRCDIR/jobs/quick.yaml" >out &&
+	test_grep "the job can run here" out
+'
+
+test_expect_success 'setup files are checked under the sysroot; a missing one is fatal' '
+	cat >thp.yaml <<-\EOT &&
+	testcase: t
+	transparent_hugepage:
+	  thp_enabled: [never, always]
+	drop_caches: 3
+	mytest:
+	  cmdline: "true"
+	EOT
+	if test_have_root; then
+		PERFSIFT_SYSROOT=$PWD/fake perfsift install thp.yaml >out 2>err;
+		st=$? &&
+		test "$st" = 3 &&
+		test_grep "ok       transparent_hugepage" out &&
+		test_grep "missing  drop_caches: /proc/sys/vm/drop_caches" out &&
+		test_grep "cannot run here" err &&
+		test $(grep -c transparent_hugepage out) = 1
+	fi
+'
+
+test_expect_success 'a missing cpufreq driver is a warning, not a failure' '
+	cat >gov.yaml <<-\EOT &&
+	testcase: t
+	cpufreq_governor: performance
+	mytest:
+	  cmdline: "true"
+	EOT
+	if test_have_root; then
+		PERFSIFT_SYSROOT=$PWD/fake perfsift install gov.yaml >out &&
+		test_grep "warning  cpufreq_governor" out &&
+		test_grep "the job can run here" out
+	fi
+'
+
+test_expect_success 'a job without a benchmark cannot run' '
+	printf "testcase: t\nvmstat:\n" >nobench.yaml &&
+	test_must_fail --status=3 perfsift install nobench.yaml >out 2>err &&
+	test_grep "names no benchmark" out
+'
+
+test_expect_success 'a bad job file: one clear error, exit 2' '
+	printf "testcase: t\nmytest: [\n" >bad.yaml &&
+	test_must_fail --status=2 perfsift install bad.yaml 2>err &&
+	test_grep "bad.yaml:" err
+'
+
+test_expect_success 'restore with no journal says so and writes nothing' '
+	perfsift restore >out &&
+	test_grep "nothing to restore" out &&
+	! test -e "$PERFSIFT_RESULT_ROOT"
+'
+
+test_done

@@ -96,7 +96,7 @@ int report_load_job(const char *group_dir, struct job **job,
 		strbuf_addf(&path, "%s/%s/job.yaml", group_dir, runs[i]);
 		if (!file_exists(path.buf))
 			continue;
-		if (job_load_file(path.buf, &jobs, &njobs, err)) {
+		if (job_read_file(path.buf, &jobs, &njobs, err)) {
 			ret = -1;
 			break;
 		}

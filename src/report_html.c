@@ -31,20 +31,31 @@ static const char page_css[] =
 	"figure{margin:12px 0}svg.plot{max-width:100%;height:auto;border:1px solid #eee}\n"
 	"footer{margin-top:32px;color:#666;font-size:12px}\n";
 
-/* sort by change (descending, ascending, original order) and filter by name */
+/*
+ * Sort by change (click: descending, ascending, back to the table's
+ * order) and filter by name; "#filter=TEXT&sort=change|-change" in the
+ * address does the same on load, so a view can be linked (and tested
+ * headless).  The counter shows that the script ran.
+ */
 static const char page_js[] =
 	"(function(){\n"
 	"var tb=document.querySelector('#rows tbody');if(!tb)return;\n"
-	"var f=document.getElementById('filter'),st=0;\n"
-	"f.addEventListener('input',function(){var q=f.value.toLowerCase();\n"
-	" for(var i=0;i<tb.rows.length;i++){var r=tb.rows[i];"
-	"r.hidden=r.getAttribute('data-name').toLowerCase().indexOf(q)<0;}});\n"
-	"function sortBy(key){var rs=Array.prototype.slice.call(tb.rows);st=(st+1)%3;\n"
-	" rs.sort(function(a,b){var x=+a.getAttribute(key),y=+b.getAttribute(key);\n"
+	"var f=document.getElementById('filter'),cnt=document.getElementById('count'),st=0;\n"
+	"function filter(){var q=f.value.toLowerCase(),n=0;\n"
+	" for(var i=0;i<tb.rows.length;i++){var r=tb.rows[i];\n"
+	"  r.hidden=r.getAttribute('data-name').toLowerCase().indexOf(q)<0;if(!r.hidden)n++;}\n"
+	" cnt.textContent=n+' of '+tb.rows.length+' rows shown';}\n"
+	"function sort(s){var rs=Array.prototype.slice.call(tb.rows);st=s;\n"
+	" rs.sort(function(a,b){var x=+a.getAttribute('data-change'),y=+b.getAttribute('data-change');\n"
 	"  if(st==0)return a.getAttribute('data-index')-b.getAttribute('data-index');\n"
 	"  return st==1?y-x:x-y;});\n"
 	" rs.forEach(function(r){tb.appendChild(r);});}\n"
-	"document.getElementById('sort-change').addEventListener('click',function(){sortBy('data-change');});\n"
+	"f.addEventListener('input',filter);\n"
+	"document.getElementById('sort-change').addEventListener('click',function(){sort((st+1)%3);});\n"
+	"location.hash.replace(/^#/,'').split('&').forEach(function(kv){\n"
+	" var i=kv.indexOf('='),k=kv.slice(0,i),v=decodeURIComponent(kv.slice(i+1));\n"
+	" if(k=='filter')f.value=v;if(k=='sort')sort(v=='change'?1:v=='-change'?2:0);});\n"
+	"filter();\n"
 	"})();\n";
 
 static void add_value(struct strbuf *out, double v)
@@ -112,7 +123,8 @@ static void add_rows(struct strbuf *out, const struct report *r)
 
 	strbuf_addstr(out,
 		      "<div class=\"controls\"><input id=\"filter\" type=\"search\" "
-		      "placeholder=\"filter by stat name\" aria-label=\"filter by stat name\"></div>\n"
+		      "placeholder=\"filter by stat name\" aria-label=\"filter by stat name\"> "
+		      "<span id=\"count\"></span></div>\n"
 		      "<table class=\"rows\" id=\"rows\">\n<thead><tr>"
 		      "<th class=\"num\">");
 	strbuf_add_html(out, r->base_label ? r->base_label : "base");

@@ -221,6 +221,7 @@ static void test_html(void **state)
 	assert_null(strstr(p + 1, "<script>"));
 	assert_non_null(strstr(out.buf, "id=\"filter\""));
 	assert_non_null(strstr(out.buf, "id=\"sort-change\""));
+	assert_non_null(strstr(out.buf, "id=\"count\""));
 	strbuf_release(&out);
 	strbuf_release(&err);
 }

@@ -16,7 +16,9 @@ static const struct program_option vm_scalability_opts[] = {
 	OPT("runtime"), OPT("nr_task"), OPT("test"), OPT("size"),
 	OPT("unit_size"), OPT("fs"), OPT("pre_setup"), OPT("sync_rw"),
 	OPT("bind_cpu"), OPT("repeat"), OPT("cpu_delay"), OPT("sync_free"),
-	OPT("timed_wp"), END,
+	OPT("timed_wp"),
+	/* perfsift's: the memory hw_vars sees (scales every size), and leave to size what does not fit */
+	{"mem", '='}, {"allow_oom", '='}, END,
 };
 
 /* LKP declares `- mytest`; perfsift's external command lives in cmdline */
@@ -31,7 +33,9 @@ static const struct program_option split_job_opts[] = {
 
 static const struct program_option thp_opts[] = {
 	OPT("thp_enabled"), OPT("thp_defrag"), OPT("shmem_enabled"),
-	OPT("enabled_64kB"), OPT("enabled_32kB"), OPT("enabled_16kB"), END,
+	OPT("enabled_64kB"), OPT("enabled_32kB"), OPT("enabled_16kB"),
+	{"use_zero_page", '='}, /* perfsift's: the huge zero page on or off */
+	END,
 };
 
 /*

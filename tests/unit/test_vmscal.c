@@ -9,8 +9,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <cmocka.h>
+#include "bench/bench.h"
+#include "bench/vmscal_cases.h"
+#include "bench/vmscal_exec.h"
+#include "job.h"
+#include "knob.h"
 #include "monitors/parsers.h"
+#include "util/fileutil.h"
 #include "util/strbuf.h"
 
 static const char *testdata(void)
@@ -127,12 +136,320 @@ static void test_parse_other_forms(void **state)
 		  "workload: 1073741824000.00\n");
 }
 
+
+/* the development VM of spec/vm-scalability.md 1.5 */
+static void dev_vm(struct vmscal_hw *hw)
+{
+	memset(hw, 0, sizeof(*hw));
+	hw->nr_cpu = 2;
+	hw->nr_node = 1;
+	hw->mem = 25276063744ull;
+	hw->mem_avail = 24872296448ull;
+	hw->mem_free = 24400000000ull;
+	hw->reclaimable = 12779978752ull;
+	hw->shm_size = hw->mem;
+}
+
+static void plan_of(const struct vmscal_hw *hw, const char *test,
+		    struct vmscal_plan *pl)
+{
+	struct vmscal_params p;
+	struct strbuf err = STRBUF_INIT;
+
+	memset(&p, 0, sizeof(p));
+	p.test = test;
+	p.runtime = 300;
+	assert_int_equal(vmscal_plan(hw, &p, pl, &err), 0);
+	strbuf_release(&err);
+}
+
+static void test_hw_vars(void **state)
+{
+	struct vmscal_hw hw;
+	struct vmscal_plan pl;
+
+	(void)state;
+	dev_vm(&hw);
+	assert_int_equal(vmscal_pte_limit(&hw), 6367307890688ull);
+	assert_int_equal(vmscal_rotate_bytes(&hw), 1ull << 42);
+
+	/* anon-r-seq: PTE_LIMIT / N per process = 2965 GiB */
+	plan_of(&hw, "anon-r-seq", &pl);
+	assert_int_equal(pl.um.size, 6367307890688ull / 2);
+	assert_int_equal(pl.um.nproc, 2);
+	assert_int_equal(pl.um.nthread, 0);
+	assert_true(pl.um.readonly);
+	assert_int_equal(pl.um.runtime, 300);
+	assert_null(pl.skip);
+	/* its footprint is page tables: 8 bytes per 4 KiB */
+	assert_int_equal(pl.footprint, 6367307890688ull / 2 * 2 / 512);
+
+	/* -mt: threads, same size */
+	plan_of(&hw, "anon-r-seq-mt", &pl);
+	assert_int_equal(pl.um.nthread, 2);
+	assert_int_equal(pl.um.nproc, 0);
+
+	/* anon-w-seq: (mem/2)/N, footprint mem/2 */
+	plan_of(&hw, "anon-w-seq", &pl);
+	assert_int_equal(pl.um.size, 25276063744ull / 2 / 2);
+	assert_false(pl.um.readonly);
+	assert_int_equal(pl.footprint, 25276063744ull / 2 / 2 * 2);
+
+	/* anon-cow-seq: (mem/2)/(N+1), prealloc + prefault, N+1 copies */
+	plan_of(&hw, "anon-cow-seq", &pl);
+	assert_int_equal(pl.um.size, 25276063744ull / 2 / 3);
+	assert_true(pl.um.prealloc && pl.um.prefault);
+	assert_int_equal(pl.footprint, 25276063744ull / 2 / 3 * 3);
+
+	/* small-allocs: ROTATE halved to 1 TiB, 40 KiB units */
+	plan_of(&hw, "small-allocs", &pl);
+	assert_int_equal(pl.um.size, (1ull << 40) / 2);
+	assert_int_equal(pl.um.unit, 40960);
+
+	/* mmap-pread-seq-mt: ROTATE >> 3 on a ROTATE sparse file */
+	plan_of(&hw, "mmap-pread-seq-mt", &pl);
+	assert_int_equal(pl.um.size, (1ull << 42) >> 3);
+	assert_int_equal(pl.file, VMF_SPARSE);
+	assert_int_equal(pl.file_size, 1ull << 42);
+	assert_int_equal(pl.nfiles, 1);
+	assert_int_equal(pl.footprint, 0);
+
+	/* lru-shm: one shm file per task, shm/N/2 read from each */
+	plan_of(&hw, "lru-shm", &pl);
+	assert_int_equal(pl.kind, VMS_USEMEM_EACH);
+	assert_int_equal(pl.nfiles, 2);
+	assert_int_equal(pl.um.size, 25276063744ull / 2 / 2);
+	assert_int_equal(pl.footprint, 25276063744ull / 2 / 2 * 2);
+
+	/* lru-file-readtwice: 2 readers of each of N files */
+	plan_of(&hw, "lru-file-readtwice", &pl);
+	assert_int_equal(pl.kind, VMS_DD);
+	assert_int_equal(pl.readers, 2);
+	assert_int_equal(pl.file_size, (1ull << 42) / 2);
+
+	/* what this machine cannot run says why */
+	plan_of(&hw, "swap-w-seq", &pl);
+	assert_string_equal(pl.skip, "needs swap, this machine has none");
+	plan_of(&hw, "migrate", &pl);
+	assert_string_equal(pl.skip, "needs 2 NUMA nodes, this machine has 1");
+	plan_of(&hw, "anon-w-seq-hugetlb", &pl);
+	assert_non_null(strstr(pl.skip, "free 2 MiB hugetlb pages"));
+	hw.hugepages_free = 1u << 20;
+	plan_of(&hw, "anon-w-seq-hugetlb", &pl);
+	assert_null(pl.skip);
+	assert_true(pl.um.hugetlb && pl.um.anonymous);
+}
+
+static void test_repeat_count(void **state)
+{
+	struct vmscal_hw hw;
+	struct vmscal_params p;
+
+	(void)state;
+	dev_vm(&hw);
+	memset(&p, 0, sizeof(p));
+	p.test = "anon-w-seq";
+	assert_int_equal(vmscal_repeat_count(&hw, &p), 1); /* no size: once */
+	p.size = 8ull << 40;                               /* 8T / (mem/2) */
+	assert_int_equal(vmscal_repeat_count(&hw, &p), (8ull << 40) / (25276063744ull / 2));
+	p.test = "shm-pread-rand-mt";                      /* 16G, unit 1G */
+	p.size = 16ull << 30;
+	p.unit_size = 1ull << 30;
+	assert_int_equal(vmscal_repeat_count(&hw, &p), 16);
+	p.unit_size = 0;                                   /* shm*nr_cpu/2 > size */
+	assert_int_equal(vmscal_repeat_count(&hw, &p), 1);
+	p.test = "lru-shm";                                /* 1T / (shm/2) */
+	p.size = 1ull << 40;
+	assert_int_equal(vmscal_repeat_count(&hw, &p), (1ull << 40) / (25276063744ull / 2));
+	hw.nr_node = 2;                                    /* size * nr_node */
+	assert_int_equal(vmscal_repeat_count(&hw, &p), (2ull << 40) / (25276063744ull / 2));
+}
+
+static void test_scale_and_names(void **state)
+{
+	struct vmscal_hw hw;
+	struct vmscal_params p;
+	struct vmscal_plan pl;
+	struct strbuf err = STRBUF_INIT;
+	size_t i;
+
+	(void)state;
+	dev_vm(&hw);
+	vmscal_hw_scale(&hw, 25276063744ull / 4);
+	assert_int_equal(hw.mem, 25276063744ull / 4);
+	assert_int_equal(hw.mem_avail, 24872296448ull / 4);
+	assert_int_equal(hw.shm_size, 25276063744ull / 4);
+	/* every case has a plan; an unknown one is an error */
+	memset(&p, 0, sizeof(p));
+	for (i = 0; vmscal_case_name(i); i++) {
+		p.test = vmscal_case_name(i);
+		assert_int_equal(vmscal_plan(&hw, &p, &pl, &err), 0);
+		assert_string_equal(pl.name, p.test);
+	}
+	assert_true(i >= 41);
+	p.test = "anon-x-nope";
+	assert_int_equal(vmscal_plan(&hw, &p, &pl, &err), -1);
+	assert_string_equal(err.buf, "vm-scalability: unknown test 'anon-x-nope'");
+	strbuf_release(&err);
+}
+
+/* prepare / run (in a child, stdout to a file) / cleanup, as the runner does */
+static int bench_cycle(const char *yaml, struct strbuf *out, struct strbuf *why)
+{
+	const struct bench_ops *ops = bench_find("vm-scalability");
+	char dir[] = "/tmp/test_vmscal.XXXXXX";
+	struct strbuf path = STRBUF_INIT, skip = STRBUF_INIT;
+	struct job **jobs = NULL;
+	size_t njobs = 0;
+	struct bench_ctx ctx;
+	int ret, fd, status;
+	pid_t pid;
+
+	assert_non_null(ops);
+	assert_non_null(mkdtemp(dir));
+	if (job_load_string(yaml, "t.yaml", &jobs, &njobs, why) < 0)
+		return -2;
+	assert_int_equal(njobs, 1);
+	/* knobs go to a fake tree: a test never changes this machine */
+	path_join(&path, dir, "proc/sys/vm");
+	assert_int_equal(mkdir_p(path.buf, 0700), 0);
+	path_join(&path, dir, "proc/sys/kernel");
+	assert_int_equal(mkdir_p(path.buf, 0700), 0);
+	path_join(&path, dir, "proc/sys/vm/overcommit_memory");
+	assert_int_equal(write_file_atomic(path.buf, "0\n", 2), 0);
+	path_join(&path, dir, "proc/sys/vm/max_map_count");
+	assert_int_equal(write_file_atomic(path.buf, "65530\n", 6), 0);
+	path_join(&path, dir, "proc/sys/kernel/threads-max");
+	assert_int_equal(write_file_atomic(path.buf, "1000\n", 5), 0);
+	knob_init(dir, dir);
+
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.job = jobs[0];
+	path_join(&path, dir, "scratch");
+	assert_int_equal(mkdir_p(path.buf, 0700), 0);
+	ctx.scratch = path.buf;
+	ctx.sysroot = "/";
+	ctx.nr_cpu = 2;
+	ctx.skip_reason = &skip;
+	ret = ops->prepare(&ctx, why);
+	if (ret == BENCH_SKIP)
+		strbuf_addbuf(why, &skip);
+	if (ret == BENCH_OK) {
+		char tmpl[] = "/tmp/test_vmscal_out.XXXXXX";
+
+		/* the suite's sysctls, journaled */
+		path_join(&path, dir, "proc/sys/vm/overcommit_memory");
+		strbuf_reset(out);
+		assert_int_equal(strbuf_read_file(out, path.buf, 0), 0);
+		assert_string_equal(out->buf, "1\n");
+		strbuf_reset(out);
+		fd = mkstemp(tmpl);
+		assert_true(fd >= 0);
+		unlink(tmpl);
+		fflush(NULL);
+		pid = fork();
+		if (!pid) {
+			dup2(fd, 1);
+			_exit(ops->run(&ctx));
+		}
+		assert_int_equal(waitpid(pid, &status, 0), pid);
+		lseek(fd, 0, SEEK_SET);
+		strbuf_read_fd(out, fd, 0);
+		close(fd);
+		if (getenv("TEST_VERBOSE")) /* see what a case printed */
+			fputs(out->buf, stderr);
+		if (!WIFEXITED(status) || WEXITSTATUS(status))
+			ret = BENCH_ERROR;
+	}
+	ops->cleanup(&ctx);
+	knob_restore_all();
+	path_join(&path, dir, "proc/sys/vm/overcommit_memory");
+	strbuf_reset(&skip);
+	assert_int_equal(strbuf_read_file(&skip, path.buf, 0), 0);
+	assert_string_equal(skip.buf, "0\n");
+	/* nothing left behind in the scratch directory */
+	path_join(&path, dir, "scratch/vm-scalability");
+	assert_false(dir_exists(path.buf));
+	path_join(&path, dir, "scratch/vm-scalability-tmp");
+	assert_false(dir_exists(path.buf));
+	remove_tree(dir);
+	job_free_all(jobs, njobs);
+	strbuf_release(&path);
+	strbuf_release(&skip);
+	return ret;
+}
+
+static void parse_keys(const struct strbuf *raw, struct strbuf *keys)
+{
+	struct strbuf err = STRBUF_INIT;
+
+	assert_int_equal(parse_vm_scalability(raw->buf, raw->len, NULL, keys, &err), 0);
+	strbuf_release(&err);
+}
+
+static void test_bench_cases(void **state)
+{
+	struct strbuf out = STRBUF_INIT, why = STRBUF_INIT, keys = STRBUF_INIT;
+
+	(void)state;
+	/* anon-r-seq on a machine scaled to 8 MiB: 2 workers, 2 samples */
+	assert_int_equal(bench_cycle("runtime: 1s\nsize: 8M\n"
+				     "vm-scalability:\n  test: anon-r-seq\n  mem: 8M\n  unit_size: 4M\n",
+				     &out, &why), BENCH_OK);
+	assert_non_null(strstr(out.buf, "repeat count: 2\n"));
+	assert_non_null(strstr(out.buf, "  ./case-anon-r-seq\n"));
+	assert_non_null(strstr(out.buf, "  usemem --runtime 1 -n 2 --readonly "));
+	parse_keys(&out, &keys);
+	assert_non_null(strstr(keys.buf, "# 2 "));
+	assert_non_null(strstr(keys.buf, "\nthroughput: "));
+	assert_non_null(strstr(keys.buf, "\nfree_time:  "));
+	assert_non_null(strstr(keys.buf, "\nworkload: "));
+
+	/* a shm case on its own tmpfs, a page-cache case, dd, truncate */
+	strbuf_reset(&out);
+	assert_int_equal(bench_cycle("vm-scalability:\n  test: shm-xread-seq-mt\n  mem: 16M\n",
+				     &out, &why), BENCH_OK);
+	assert_non_null(strstr(out.buf, "usemem --runtime 300 -t 2 -f "));
+	assert_non_null(strstr(out.buf, "/vm-scalability-tmp/sparse-shm-xread-seq-mt --prealloc --readonly"));
+	strbuf_reset(&out);
+	assert_int_equal(bench_cycle("runtime: 1\nvm-scalability:\n  test: lru-file-readtwice\n  mem: 1M\n",
+				     &out, &why), BENCH_OK);
+	strbuf_reset(&keys);
+	parse_keys(&out, &keys);
+	assert_non_null(strstr(keys.buf, "# 4 "));
+	strbuf_reset(&out);
+	assert_int_equal(bench_cycle("vm-scalability:\n  test: truncate-seq\n  mem: 16M\n",
+				     &out, &why), BENCH_OK);
+	strbuf_reset(&keys);
+	parse_keys(&out, &keys);
+	assert_non_null(strstr(keys.buf, "\nthroughput_fault: "));
+
+	/* a case the machine cannot run is skipped with its reason */
+	strbuf_reset(&why);
+	assert_int_equal(bench_cycle("vm-scalability:\n  test: migrate\n", &out, &why),
+			 BENCH_SKIP);
+	assert_string_equal(why.buf, "needs 2 NUMA nodes, this machine has 1");
+
+	/* bad parameters name file, line and key */
+	strbuf_reset(&why);
+	assert_int_equal(bench_cycle("vm-scalability:\n  test: anon-w-seq\n  nr_task: lots\n",
+				     &out, &why), BENCH_ERROR);
+	assert_non_null(strstr(why.buf, "t.yaml:3: vm-scalability.nr_task: 'lots' "));
+	strbuf_release(&out);
+	strbuf_release(&why);
+	strbuf_release(&keys);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_fixture),
 		cmocka_unit_test(test_parse_usemem),
 		cmocka_unit_test(test_parse_other_forms),
+		cmocka_unit_test(test_hw_vars),
+		cmocka_unit_test(test_repeat_count),
+		cmocka_unit_test(test_scale_and_names),
+		cmocka_unit_test(test_bench_cases),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,807 @@
+/*
+ * result.c: the result root on disk (see result.h).  A run lives in
+ * <group>/.tmp-<n> while the runner writes it, is parsed and reduced
+ * there, and is renamed to <group>/<n> in one step; the group's
+ * matrix.json is then rebuilt from the run directories (never appended
+ * to, so re-processing is idempotent) and the run indexed, under a group
+ * lock so that two perfsift processes finishing runs of one group do not
+ * lose each other's column.
+ */
+#include "util/compat.h"
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "job.h"
+#include "matrix.h"
+#include "monitor.h"
+#include "reduce.h"
+#include "result.h"
+#include "samples.h"
+#include "store/store.h"
+#include "unite.h"
+#include "util/fileutil.h"
+#include "util/strbuf.h"
+#include "util/strnum.h"
+#include "util/usage.h"
+#include "util/xalloc.h"
+
+#define RAW_MAX (1024UL * 1024 * 1024) /* refuse raw files above 1 GiB */
+#define MAX_RUNS 1000000
+
+/* the group's path below the root, in LKP's order */
+static const char *const group_keys[] = {
+	"testcase", NULL /* path_params */, "tbox_group", "rootfs",
+	"kconfig", "compiler", "commit",
+};
+
+static int check_component(const char *key, const char *v, struct strbuf *err)
+{
+	if (!*v || !strcmp(v, ".") || !strcmp(v, "..") || strchr(v, '/')) {
+		strbuf_addf(err, "%s: '%s' cannot be a directory name", key, v);
+		return -1;
+	}
+	return 0;
+}
+
+int result_group_dir(const struct job *job, const char *root,
+		     struct strbuf *dir, struct strbuf *err)
+{
+	struct strbuf comp = STRBUF_INIT, out = STRBUF_INIT;
+	size_t i;
+	int ret = -1;
+
+	strbuf_addstr(&out, root);
+	for (i = 0; i < ARRAY_SIZE(group_keys); i++) {
+		const char *key = group_keys[i] ? group_keys[i] : "path_params";
+
+		strbuf_reset(&comp);
+		if (!group_keys[i]) {
+			job_path_params(job, &comp);
+		} else {
+			const char *v = job_get(job, key);
+
+			if (!v || !*v) {
+				strbuf_addf(err, "%s: '%s' is not set (machine facts "
+					    "not filled in?)", job->file, key);
+				goto out;
+			}
+			/* LKP keeps the rootfs's basename */
+			if (!strcmp(key, "rootfs"))
+				v = path_basename(v);
+			strbuf_addstr(&comp, v);
+		}
+		if (check_component(key, comp.buf, err))
+			goto out;
+		strbuf_addch(&out, '/');
+		strbuf_addbuf(&out, &comp);
+	}
+	strbuf_addbuf(dir, &out);
+	ret = 0;
+out:
+	strbuf_release(&comp);
+	strbuf_release(&out);
+	return ret;
+}
+
+int result_run_begin(struct result_run *run, const char *group_dir,
+		     struct strbuf *err)
+{
+	struct strbuf final = STRBUF_INIT, tmp = STRBUF_INIT;
+	struct stat st;
+	int n, ret = -1;
+
+	memset(run, 0, sizeof(*run));
+	if (mkdir_p(group_dir, 0777) < 0) {
+		strbuf_addf(err, "cannot create '%s': %s", group_dir,
+			    strerror(errno));
+		goto out;
+	}
+	for (n = 0; n < MAX_RUNS; n++) {
+		strbuf_reset(&final);
+		strbuf_addf(&final, "%s/%d", group_dir, n);
+		if (!lstat(final.buf, &st))
+			continue;
+		strbuf_reset(&tmp);
+		strbuf_addf(&tmp, "%s/.tmp-%d", group_dir, n);
+		/* mkdir is the reservation: only one process can make it */
+		if (mkdir(tmp.buf, 0777) < 0) {
+			if (errno == EEXIST)
+				continue;
+			strbuf_addf(err, "cannot create '%s': %s", tmp.buf,
+				    strerror(errno));
+			goto out;
+		}
+		/*
+		 * Another perfsift may have renamed its .tmp-<n> to <n> between
+		 * our lstat and our mkdir: then <n> is taken after all.
+		 */
+		if (!lstat(final.buf, &st)) {
+			rmdir(tmp.buf);
+			continue;
+		}
+		run->group_dir = xstrdup(group_dir);
+		run->number = n;
+		run->tmp_dir = strbuf_detach(&tmp, NULL);
+		run->dir = strbuf_detach(&final, NULL);
+		ret = 0;
+		goto out;
+	}
+	strbuf_addf(err, "'%s': no free run number", group_dir);
+out:
+	strbuf_release(&final);
+	strbuf_release(&tmp);
+	return ret;
+}
+
+void result_run_abort(struct result_run *run)
+{
+	if (run->tmp_dir)
+		remove_tree(run->tmp_dir);
+	FREE_AND_NULL(run->tmp_dir);
+}
+
+void result_run_release(struct result_run *run)
+{
+	free(run->group_dir);
+	free(run->tmp_dir);
+	free(run->dir);
+	memset(run, 0, sizeof(*run));
+}
+
+/* LKP's last_state: "is_incomplete_run: 1" marks a cut run */
+static bool run_is_incomplete(const char *run_dir)
+{
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	const char *p;
+	bool ret = false;
+
+	path_join(&path, run_dir, "last_state");
+	if (strbuf_read_file(&text, path.buf, 1 << 20) < 0)
+		goto out;
+	for (p = text.buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		const char *key = "is_incomplete_run:";
+
+		if (!strncmp(p, key, strlen(key))) {
+			long long v;
+			struct strbuf val = STRBUF_INIT;
+			const char *eol = strchrnul(p, '\n'), *why;
+
+			strbuf_add(&val, p + strlen(key),
+				   (size_t)(eol - p) - strlen(key));
+			strbuf_trim(&val);
+			if (!strnum_ll(val.buf, 0, 1, &v, &why) && v == 1)
+				ret = true;
+			strbuf_release(&val);
+		}
+	}
+out:
+	strbuf_release(&path);
+	strbuf_release(&text);
+	return ret;
+}
+
+/* what parsing a run directory produced, before anything is written */
+struct run_output {
+	char **names; /* <group>.json file names */
+	struct strbuf *texts;
+	size_t n, alloc;
+	struct reduce_stats stats;
+};
+
+static void run_output_init(struct run_output *o)
+{
+	memset(o, 0, sizeof(*o));
+	reduce_stats_init(&o->stats);
+}
+
+static void run_output_release(struct run_output *o)
+{
+	size_t i;
+
+	for (i = 0; i < o->n; i++) {
+		free(o->names[i]);
+		strbuf_release(&o->texts[i]);
+	}
+	free(o->names);
+	free(o->texts);
+	reduce_stats_release(&o->stats);
+}
+
+/*
+ * The parser and stats group for a raw file name: `time` (the job-wide
+ * file) and `<prog>.time` go through the time parser, in groups `time` and
+ * `<prog>.time`; any other file through the parser of its own name.
+ */
+static const struct monitor_ops *parser_for(const char *name)
+{
+	size_t len = strlen(name);
+	const struct monitor_ops *m;
+
+	if (!strcmp(name, "time") ||
+	    (len > 5 && !strcmp(name + len - 5, ".time")))
+		m = monitor_find("time");
+	else
+		m = monitor_find(name);
+	return m && m->parse ? m : NULL;
+}
+
+/* LKP's run-stats parses these even when they hold NUL bytes */
+static bool nul_ok(const char *name)
+{
+	return !strcmp(name, "dmesg") || !strcmp(name, "kmsg") ||
+	       !strcmp(name, "mpstat") || !strcmp(name, "iostat");
+}
+
+static int filter_raw(const struct dirent *de)
+{
+	return de->d_name[0] != '.';
+}
+
+static void job_window(const char *run_dir, struct reduce_window *w)
+{
+	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
+	struct job **jobs = NULL;
+	size_t njobs = 0;
+	const char *b, *e, *why;
+	double v;
+
+	memset(w, 0, sizeof(*w));
+	path_join(&path, run_dir, "job.yaml");
+	if (!file_exists(path.buf) ||
+	    job_load_file(path.buf, &jobs, &njobs, &err) || njobs != 1)
+		goto out;
+	b = job_get(jobs[0], "stats_part_begin");
+	e = job_get(jobs[0], "stats_part_end");
+	if (!b && !e)
+		goto out;
+	w->set = true;
+	w->begin = 0;
+	w->end = INFINITY;
+	if (b && !strnum_seconds(b, &v, &why))
+		w->begin = v;
+	if (e && !strnum_seconds(e, &v, &why))
+		w->end = v;
+out:
+	if (jobs)
+		job_free_all(jobs, njobs);
+	strbuf_release(&path);
+	strbuf_release(&err);
+}
+
+/*
+ * Parse and reduce every raw file of run_dir that has a parser.  Nothing
+ * is written.  A file that cannot be read or parsed is an error naming
+ * it; with `lenient` (a cut run, whose files may be cut too) it is a
+ * warning and the file is left out.
+ */
+static int parse_run(const char *run_dir, bool lenient, struct run_output *o,
+		     struct strbuf *err)
+{
+	struct dirent **ents = NULL;
+	struct strbuf path = STRBUF_INIT, raw = STRBUF_INIT, stream = STRBUF_INIT;
+	struct strbuf why = STRBUF_INIT;
+	struct reduce_window w;
+	int i, n, ret = -1;
+
+	job_window(run_dir, &w);
+	n = scandir(run_dir, &ents, filter_raw, alphasort);
+	if (n < 0) {
+		strbuf_addf(err, "cannot read '%s': %s", run_dir, strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		const char *name = ents[i]->d_name;
+		const struct monitor_ops *m = parser_for(name);
+		struct samples s;
+		struct stat st;
+
+		if (!m)
+			continue;
+		path_join(&path, run_dir, name);
+		if (stat(path.buf, &st) < 0 || !S_ISREG(st.st_mode))
+			continue;
+		strbuf_reset(&raw);
+		strbuf_reset(&stream);
+		strbuf_reset(&why);
+		if (strbuf_read_file(&raw, path.buf, RAW_MAX) < 0) {
+			strbuf_addf(&why, "cannot read '%s': %s", path.buf,
+				    strerror(errno));
+			goto bad;
+		}
+		if (!raw.len)
+			continue; /* LKP: an empty log gives no stats */
+		if (memchr(raw.buf, '\0', raw.len) && !nul_ok(name)) {
+			strbuf_addf(&why, "'%s' holds NUL bytes: a corrupt raw "
+				    "file", path.buf);
+			goto bad;
+		}
+		if (m->parse(raw.buf, raw.len, path.buf, &stream, &why)) {
+			struct strbuf r = STRBUF_INIT;
+
+			strbuf_addbuf(&r, &why);
+			strbuf_reset(&why);
+			strbuf_addf(&why, "cannot parse '%s': %s", path.buf, r.buf);
+			strbuf_release(&r);
+			goto bad;
+		}
+		samples_init(&s, name);
+		if (samples_parse(&s, stream.buf, stream.len, path.buf, &why)) {
+			samples_release(&s);
+			goto bad;
+		}
+		samples_finish(&s);
+		if (s.nrejected)
+			warning("'%s': %zu value%s not a number or out of range, "
+				"left out", path.buf, s.nrejected,
+				s.nrejected == 1 ? "" : "s");
+		ALLOC_GROW(o->names, o->n + 1, o->alloc);
+		o->texts = xreallocarray(o->texts, o->alloc, sizeof(*o->texts));
+		o->names[o->n] = xasprintf("%s.json", name);
+		strbuf_init(&o->texts[o->n], 0);
+		samples_to_json(&s, &o->texts[o->n]);
+		o->n++;
+		reduce_samples(&s, &w, &o->stats);
+		samples_release(&s);
+		continue;
+bad:
+		if (!lenient) {
+			strbuf_addbuf(err, &why);
+			goto out;
+		}
+		warning("%s (left out of this cut run's stats)", why.buf);
+	}
+	reduce_stats_sort(&o->stats);
+	ret = 0;
+out:
+	for (i = 0; i < n; i++)
+		free(ents[i]);
+	free(ents);
+	strbuf_release(&path);
+	strbuf_release(&raw);
+	strbuf_release(&stream);
+	strbuf_release(&why);
+	return ret;
+}
+
+static int write_text(const char *dir, const char *name, const struct strbuf *t,
+		      struct strbuf *err)
+{
+	struct strbuf path = STRBUF_INIT;
+	int ret = 0;
+
+	path_join(&path, dir, name);
+	if (write_file_atomic(path.buf, t->buf, t->len) < 0) {
+		strbuf_addf(err, "cannot write '%s': %s", path.buf, strerror(errno));
+		ret = -1;
+	}
+	strbuf_release(&path);
+	return ret;
+}
+
+static int write_run_output(const char *dir, const struct run_output *o,
+			    struct strbuf *err)
+{
+	struct strbuf t = STRBUF_INIT;
+	size_t i;
+	int ret = -1;
+
+	for (i = 0; i < o->n; i++)
+		if (write_text(dir, o->names[i], &o->texts[i], err))
+			goto out;
+	reduce_stats_to_json(&o->stats, &t);
+	if (write_text(dir, "stats.json", &t, err))
+		goto out;
+	ret = 0;
+out:
+	strbuf_release(&t);
+	return ret;
+}
+
+/* an exclusive lock on <group>/.lock; the fd, or -1 with err */
+static int lock_group(const char *group_dir, struct strbuf *err)
+{
+	struct strbuf path = STRBUF_INIT;
+	int fd;
+
+	path_join(&path, group_dir, ".lock");
+	fd = open(path.buf, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+	if (fd < 0 || flock(fd, LOCK_EX) < 0) {
+		strbuf_addf(err, "cannot lock '%s': %s", path.buf, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		fd = -1;
+	}
+	strbuf_release(&path);
+	return fd;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* the run numbers present in group_dir (directories named by digits), sorted */
+static int group_runs(const char *group_dir, int **nums, size_t *n,
+		      struct strbuf *err)
+{
+	DIR *d = opendir(group_dir);
+	struct dirent *de;
+	size_t alloc = 0;
+
+	*nums = NULL;
+	*n = 0;
+	if (!d) {
+		strbuf_addf(err, "cannot read '%s': %s", group_dir, strerror(errno));
+		return -1;
+	}
+	while ((de = readdir(d))) {
+		long long v;
+		const char *why;
+		struct strbuf p = STRBUF_INIT;
+
+		if (!de->d_name[0] || strspn(de->d_name, "0123456789") !=
+		    strlen(de->d_name) ||
+		    strnum_ll(de->d_name, 0, MAX_RUNS, &v, &why))
+			continue;
+		path_join(&p, group_dir, de->d_name);
+		if (dir_exists(p.buf)) {
+			ALLOC_GROW(*nums, *n + 1, alloc);
+			(*nums)[(*n)++] = (int)v;
+		}
+		strbuf_release(&p);
+	}
+	closedir(d);
+	if (*n)
+		qsort(*nums, *n, sizeof(**nums), cmp_int);
+	return 0;
+}
+
+/*
+ * matrix.json (and LKP's avg.json, stddev.json) from the group's complete
+ * runs, in run order; removed when no complete run is left.
+ */
+static int rebuild_matrix(const char *group_dir, const int *nums, size_t n,
+			  struct strbuf *err)
+{
+	static const char *const files[] = {"matrix.json", "avg.json",
+					     "stddev.json"};
+	struct unite u;
+	struct matrix m;
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT, why = STRBUF_INIT;
+	size_t i;
+	int ret = -1;
+
+	unite_init(&u);
+	matrix_init(&m);
+	for (i = 0; i < n; i++) {
+		struct reduce_stats st;
+
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%d", group_dir, nums[i]);
+		if (run_is_incomplete(path.buf))
+			continue;
+		strbuf_addstr(&path, "/stats.json");
+		if (!file_exists(path.buf))
+			continue; /* not processed (yet): no column */
+		reduce_stats_init(&st);
+		strbuf_reset(&why);
+		if (reduce_stats_load_json(&st, path.buf, &why))
+			warning("%s (run left out of matrix.json)", why.buf);
+		else
+			unite_add_run(&u, path.buf, &st);
+		reduce_stats_release(&st);
+	}
+	if (!u.n) {
+		for (i = 0; i < ARRAY_SIZE(files); i++) {
+			path_join(&path, group_dir, files[i]);
+			if (unlink(path.buf) < 0 && errno != ENOENT) {
+				strbuf_addf(err, "cannot remove '%s': %s",
+					    path.buf, strerror(errno));
+				goto out;
+			}
+		}
+		ret = 0;
+		goto out;
+	}
+	unite_to_matrix(&u, &m);
+	for (i = 0; i < ARRAY_SIZE(files); i++) {
+		strbuf_reset(&text);
+		if (i == 0)
+			matrix_to_json(&m, &text);
+		else if (i == 1)
+			unite_avg_json(&m, &text);
+		else
+			unite_stddev_json(&m, &text);
+		if (write_text(group_dir, files[i], &text, err))
+			goto out;
+	}
+	ret = 0;
+out:
+	matrix_release(&m);
+	unite_release(&u);
+	strbuf_release(&path);
+	strbuf_release(&text);
+	strbuf_release(&why);
+	return ret;
+}
+
+static int cmp_param(const void *a, const void *b)
+{
+	return strcmp(((const struct store_param *)a)->key,
+		      ((const struct store_param *)b)->key);
+}
+
+/*
+ * The group's axes from its place below the root (the directory is the
+ * truth), and its parameters from the run's job.yaml: job_params() and
+ * every other top-level scalar (machine facts, fingerprint) as facts.
+ */
+static void run_facts(const char *root, const char *group_dir,
+		      const char *run_dir, char *axes[STORE_NAXES],
+		      struct store_param_list *params)
+{
+	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT, pp = STRBUF_INIT;
+	struct job **jobs = NULL;
+	size_t njobs = 0, i, alloc = 0, rl = strlen(root);
+	const char *rel = NULL;
+	char *copy = NULL, *p, *save = NULL;
+	int a = 0;
+
+	memset(axes, 0, sizeof(char *) * STORE_NAXES);
+	memset(params, 0, sizeof(*params));
+	if (!strncmp(group_dir, root, rl) && group_dir[rl] == '/')
+		rel = group_dir + rl + 1;
+	if (rel) {
+		copy = xstrdup(rel);
+		for (p = strtok_r(copy, "/", &save); p;
+		     p = strtok_r(NULL, "/", &save))
+			if (a++ < STORE_NAXES)
+				axes[a - 1] = xstrdup(p);
+		if (a != STORE_NAXES)
+			for (a = 0; a < STORE_NAXES; a++)
+				FREE_AND_NULL(axes[a]);
+	}
+	path_join(&path, run_dir, "job.yaml");
+	if (file_exists(path.buf) &&
+	    !job_load_file(path.buf, &jobs, &njobs, &err) && njobs == 1) {
+		const struct job *job = jobs[0];
+		const struct jnode *r = job->root;
+		struct job_param *jp = NULL;
+		size_t njp = 0;
+
+		if (!axes[0]) { /* not LKP's layout below the root: the job's */
+			for (a = 0; a < STORE_NAXES; a++) {
+				const char *v;
+
+				if (a == STORE_PATH_PARAMS) {
+					job_path_params(job, &pp);
+					v = pp.buf;
+				} else {
+					v = job_get(job, store_axis_name(a));
+				}
+				axes[a] = xstrdup(v ? v : "");
+			}
+		}
+		job_params(job, &jp, &njp);
+		for (i = 0; i < njp; i++) {
+			ALLOC_GROW(params->items, params->n + 1, alloc);
+			params->items[params->n].key = xstrdup(jp[i].key);
+			params->items[params->n].value = xstrdup(jp[i].value);
+			params->items[params->n++].kind = STORE_PARAM_JOB;
+		}
+		job_params_free(jp, njp);
+		for (i = 0; i < r->n; i++) {
+			size_t j;
+			bool seen = false;
+
+			if (r->kids[i]->type != JNODE_SCALAR)
+				continue;
+			for (j = 0; j < params->n && !seen; j++)
+				seen = !strcmp(params->items[j].key, r->keys[i]);
+			for (a = 0; a < STORE_NAXES && !seen; a++)
+				seen = !strcmp(store_axis_name(a), r->keys[i]);
+			if (seen)
+				continue;
+			ALLOC_GROW(params->items, params->n + 1, alloc);
+			params->items[params->n].key = xstrdup(r->keys[i]);
+			params->items[params->n].value = xstrdup(r->kids[i]->text);
+			params->items[params->n++].kind = STORE_PARAM_FACT;
+		}
+		if (params->n)
+			qsort(params->items, params->n, sizeof(*params->items),
+			      cmp_param);
+	}
+	for (a = 0; a < STORE_NAXES; a++)
+		if (!axes[a])
+			axes[a] = xstrdup("");
+	if (jobs)
+		job_free_all(jobs, njobs);
+	free(copy);
+	strbuf_release(&path);
+	strbuf_release(&err);
+	strbuf_release(&pp);
+}
+
+/*
+ * Under the group lock: matrix.json from the complete runs, then the run
+ * in the index (one transaction, forgetting runs no longer on disk).
+ */
+static int publish_run(const char *root, const char *store_url,
+		       const char *group_dir, const char *run_dir, int number,
+		       bool complete, const struct reduce_stats *stats,
+		       struct strbuf *err)
+{
+	struct store st;
+	struct store_run_record rec;
+	struct store_param_list params;
+	char *axes[STORE_NAXES];
+	int *nums = NULL, a, ret = -1;
+	size_t n = 0;
+
+	if (group_runs(group_dir, &nums, &n, err) ||
+	    rebuild_matrix(group_dir, nums, n, err))
+		goto out_nostore;
+	run_facts(root, group_dir, run_dir, axes, &params);
+	memset(&rec, 0, sizeof(rec));
+	rec.group_dir = group_dir;
+	for (a = 0; a < STORE_NAXES; a++)
+		rec.axes[a] = axes[a];
+	rec.params = params.items;
+	rec.nparams = params.n;
+	rec.number = number;
+	rec.complete = complete;
+	rec.run_dir = run_dir;
+	rec.stats = stats;
+	rec.present_runs = nums;
+	rec.npresent = n;
+	if (!store_open(&st, root, store_url, STORE_CREATE, err)) {
+		ret = store_index_run(&st, &rec, err);
+		store_close(&st);
+	}
+	for (a = 0; a < STORE_NAXES; a++)
+		free(axes[a]);
+	store_param_list_release(&params);
+out_nostore:
+	free(nums);
+	return ret;
+}
+
+static bool below(const char *root, const char *path)
+{
+	size_t n = strlen(root);
+
+	return !strcmp(root, "/") ||
+	       (!strncmp(path, root, n) && path[n] == '/');
+}
+
+/* absolute and without symbolic links, so the index matches the root */
+static char *real_dir(const char *dir)
+{
+	char *r = realpath(dir, NULL);
+
+	return r ? r : xstrdup(dir);
+}
+
+int result_run_finish(struct result_run *run, const char *root,
+		      const char *store_url, bool complete, struct strbuf *err)
+{
+	struct run_output o;
+	struct strbuf path = STRBUF_INIT;
+	char *rroot = NULL, *group = NULL, *dir = NULL;
+	int lock = -1, ret = -1;
+
+	run_output_init(&o);
+	if (!run->tmp_dir)
+		BUG("result_run_finish() without a temporary directory");
+	if (!complete) {
+		static const char mark[] = "is_incomplete_run: 1\n";
+		int fd;
+
+		path_join(&path, run->tmp_dir, "last_state");
+		fd = open(path.buf, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
+			  0666);
+		if (fd < 0 || write(fd, mark, sizeof(mark) - 1) !=
+		    (ssize_t)(sizeof(mark) - 1)) {
+			strbuf_addf(err, "cannot write '%s': %s", path.buf,
+				    strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			goto out;
+		}
+		close(fd);
+	}
+	if (parse_run(run->tmp_dir, !complete, &o, err) ||
+	    write_run_output(run->tmp_dir, &o, err))
+		goto out;
+	lock = lock_group(run->group_dir, err);
+	if (lock < 0)
+		goto out;
+	if (renameat2(AT_FDCWD, run->tmp_dir, AT_FDCWD, run->dir,
+		      RENAME_NOREPLACE) < 0) {
+		strbuf_addf(err, "cannot rename '%s' to '%s': %s", run->tmp_dir,
+			    run->dir, strerror(errno));
+		goto out;
+	}
+	FREE_AND_NULL(run->tmp_dir); /* in place now: abort must not touch it */
+	fsync_dir(run->group_dir);
+	rroot = real_dir(root);
+	group = real_dir(run->group_dir);
+	dir = real_dir(run->dir);
+	ret = publish_run(rroot, store_url, group, dir, run->number, complete,
+			  &o.stats, err);
+out:
+	if (lock >= 0)
+		close(lock);
+	run_output_release(&o);
+	strbuf_release(&path);
+	free(rroot);
+	free(group);
+	free(dir);
+	return ret;
+}
+
+int result_restat(const char *run_dir, const char *root,
+		  const char *store_url, struct strbuf *err)
+{
+	struct run_output o;
+	struct strbuf group = STRBUF_INIT;
+	char *rroot = NULL, *dir = NULL;
+	const char *base, *why;
+	long long number;
+	bool complete;
+	int lock = -1, ret = -1;
+
+	run_output_init(&o);
+	if (!dir_exists(run_dir)) {
+		strbuf_addf(err, "'%s' is not a directory", run_dir);
+		goto out;
+	}
+	dir = real_dir(run_dir);
+	base = path_basename(dir);
+	if (strspn(base, "0123456789") != strlen(base) ||
+	    strnum_ll(base, 0, MAX_RUNS, &number, &why)) {
+		strbuf_addf(err, "'%s' is not a run directory (its name is not "
+			    "a run number)", run_dir);
+		goto out;
+	}
+	complete = !run_is_incomplete(dir);
+	/* everything is parsed before anything is written */
+	if (parse_run(dir, false, &o, err) || write_run_output(dir, &o, err))
+		goto out;
+	path_dirname(&group, dir);
+	lock = lock_group(group.buf, err);
+	if (lock < 0)
+		goto out;
+	rroot = real_dir(root);
+	if (!below(rroot, dir)) {
+		/* a copied LKP run, say: rebuild its group's files only */
+		int *nums = NULL;
+		size_t n = 0;
+
+		note("'%s' is not below the result root '%s': not indexed",
+		     run_dir, rroot);
+		ret = group_runs(group.buf, &nums, &n, err) ||
+		      rebuild_matrix(group.buf, nums, n, err) ? -1 : 0;
+		free(nums);
+		goto out;
+	}
+	ret = publish_run(rroot, store_url, group.buf, dir, (int)number,
+			  complete, &o.stats, err);
+out:
+	if (lock >= 0)
+		close(lock);
+	run_output_release(&o);
+	strbuf_release(&group);
+	free(rroot);
+	free(dir);
+	return ret;
+}

@@ -1,0 +1,624 @@
+/*
+ * sqlite.c: the SQLite store backend (see store.h): one database per
+ * result root, WAL mode so readers never wait for the one writer, every
+ * run indexed in one IMMEDIATE transaction (a second perfsift waits on the
+ * busy timeout instead of failing).  Directories are kept relative to the
+ * result root, so a root can be moved or copied with its index.
+ */
+#include "util/compat.h"
+#include <errno.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "matrix.h"
+#include "reduce.h"
+#include "store/store.h"
+#include "unite.h"
+#include "util/fileutil.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+#define SCHEMA_VERSION 1
+#define BUSY_TIMEOUT_MS 30000
+
+static const char schema[] =
+	"CREATE TABLE IF NOT EXISTS groups ("
+	"  id INTEGER PRIMARY KEY,"
+	"  dir TEXT NOT NULL UNIQUE,"          /* relative to the root */
+	"  testcase TEXT NOT NULL, path_params TEXT NOT NULL,"
+	"  tbox_group TEXT NOT NULL, rootfs TEXT NOT NULL,"
+	"  kconfig TEXT NOT NULL, compiler TEXT NOT NULL,"
+	"  commit_id TEXT NOT NULL);"
+	"CREATE INDEX IF NOT EXISTS groups_commit ON groups(commit_id);"
+	/* every job parameter and axis, for key=value selectors */
+	"CREATE TABLE IF NOT EXISTS params ("
+	"  group_id INTEGER NOT NULL REFERENCES groups(id),"
+	"  key TEXT NOT NULL, value TEXT NOT NULL,"
+	"  kind INTEGER NOT NULL,"             /* enum store_param_kind */
+	"  PRIMARY KEY (group_id, key)) WITHOUT ROWID;"
+	"CREATE INDEX IF NOT EXISTS params_kv ON params(key, value);"
+	"CREATE TABLE IF NOT EXISTS runs ("
+	"  id INTEGER PRIMARY KEY,"
+	"  group_id INTEGER NOT NULL REFERENCES groups(id),"
+	"  number INTEGER NOT NULL,"
+	"  complete INTEGER NOT NULL,"
+	"  dir TEXT NOT NULL,"                 /* relative to the root */
+	"  indexed_at INTEGER NOT NULL,"
+	"  UNIQUE (group_id, number));"
+	"CREATE TABLE IF NOT EXISTS stat_names ("
+	"  id INTEGER PRIMARY KEY,"
+	"  name TEXT NOT NULL UNIQUE);"
+	"CREATE TABLE IF NOT EXISTS stat_values ("
+	"  run_id INTEGER NOT NULL REFERENCES runs(id),"
+	"  stat_id INTEGER NOT NULL REFERENCES stat_names(id),"
+	"  value REAL NOT NULL,"
+	"  is_int INTEGER NOT NULL,"
+	"  PRIMARY KEY (run_id, stat_id)) WITHOUT ROWID;";
+
+struct sqlite_priv {
+	sqlite3 *db;
+};
+
+static sqlite3 *db_of(struct store *st)
+{
+	return ((struct sqlite_priv *)st->priv)->db;
+}
+
+static int db_error(struct store *st, struct strbuf *err, const char *what)
+{
+	strbuf_addf(err, "index: %s: %s", what, sqlite3_errmsg(db_of(st)));
+	return -1;
+}
+
+static int exec_sql(struct store *st, const char *sql, struct strbuf *err)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(db_of(st), sql, NULL, NULL, &msg) != SQLITE_OK) {
+		strbuf_addf(err, "index: %s", msg ? msg : "sqlite3_exec failed");
+		sqlite3_free(msg);
+		return -1;
+	}
+	return 0;
+}
+
+static int prepare(struct store *st, sqlite3_stmt **stmt, const char *sql,
+		   struct strbuf *err)
+{
+	if (sqlite3_prepare_v2(db_of(st), sql, -1, stmt, NULL) != SQLITE_OK)
+		return db_error(st, err, "prepare");
+	return 0;
+}
+
+static int sqlite_open(struct store *st, const char *location, unsigned flags,
+		       struct strbuf *err)
+{
+	struct sqlite_priv *p = xcalloc(1, sizeof(*p));
+	bool memory = false;
+	int rc, version = 0;
+	sqlite3_stmt *stmt = NULL;
+
+	st->priv = p;
+	if (!(flags & STORE_CREATE) && access(location, F_OK) < 0 &&
+	    errno == ENOENT)
+		memory = true; /* nothing indexed yet: an empty store */
+	rc = sqlite3_open_v2(memory ? ":memory:" : location, &p->db,
+			     SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+			     SQLITE_OPEN_NOMUTEX, NULL);
+	if (rc != SQLITE_OK) {
+		strbuf_addf(err, "cannot open index '%s': %s", location,
+			    p->db ? sqlite3_errmsg(p->db) : sqlite3_errstr(rc));
+		goto fail;
+	}
+	sqlite3_busy_timeout(p->db, BUSY_TIMEOUT_MS);
+	if (!memory && exec_sql(st, "PRAGMA journal_mode=WAL;"
+				"PRAGMA synchronous=NORMAL;", err))
+		goto fail;
+	if (prepare(st, &stmt, "PRAGMA user_version", err))
+		goto fail;
+	if (sqlite3_step(stmt) == SQLITE_ROW)
+		version = sqlite3_column_int(stmt, 0);
+	sqlite3_finalize(stmt);
+	if (version > SCHEMA_VERSION) {
+		strbuf_addf(err, "index '%s' has schema %d, newer than this "
+			    "perfsift's %d", location, version, SCHEMA_VERSION);
+		goto fail;
+	}
+	if (version < SCHEMA_VERSION) {
+		struct strbuf sql = STRBUF_INIT;
+		int r;
+
+		strbuf_addf(&sql, "BEGIN IMMEDIATE;%sPRAGMA user_version=%d;COMMIT;",
+			    schema, SCHEMA_VERSION);
+		r = exec_sql(st, sql.buf, err);
+		strbuf_release(&sql);
+		if (r) {
+			exec_sql(st, "ROLLBACK", err);
+			goto fail;
+		}
+	}
+	return 0;
+fail:
+	sqlite3_close(p->db);
+	free(p);
+	st->priv = NULL;
+	return -1;
+}
+
+static void sqlite_close(struct store *st)
+{
+	struct sqlite_priv *p = st->priv;
+
+	if (!p)
+		return;
+	sqlite3_close(p->db);
+	free(p);
+	st->priv = NULL;
+}
+
+/* path relative to the store's root; NULL when outside it */
+static const char *rel_path(const struct store *st, const char *path)
+{
+	size_t n = strlen(st->root);
+
+	if (!strncmp(path, st->root, n) && path[n] == '/')
+		return path + n + 1;
+	if (!strcmp(st->root, "/") && path[0] == '/')
+		return path + 1;
+	return NULL;
+}
+
+static void bind_text(sqlite3_stmt *stmt, int i, const char *s)
+{
+	sqlite3_bind_text(stmt, i, s ? s : "", -1, SQLITE_TRANSIENT);
+}
+
+static int64_t upsert_group(struct store *st, const struct store_run_record *rec,
+			    const char *rel, struct strbuf *err)
+{
+	sqlite3_stmt *stmt = NULL;
+	int64_t id = -1;
+	int a;
+
+	if (prepare(st, &stmt,
+		    "INSERT INTO groups (dir, testcase, path_params, tbox_group,"
+		    " rootfs, kconfig, compiler, commit_id)"
+		    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"
+		    " ON CONFLICT (dir) DO UPDATE SET testcase = ?2,"
+		    " path_params = ?3, tbox_group = ?4, rootfs = ?5,"
+		    " kconfig = ?6, compiler = ?7, commit_id = ?8"
+		    " RETURNING id", err))
+		return -1;
+	bind_text(stmt, 1, rel);
+	for (a = 0; a < STORE_NAXES; a++)
+		bind_text(stmt, a + 2, rec->axes[a]);
+	if (sqlite3_step(stmt) == SQLITE_ROW)
+		id = sqlite3_column_int64(stmt, 0);
+	else
+		db_error(st, err, "group");
+	sqlite3_finalize(stmt);
+	return id;
+}
+
+static int put_params(struct store *st, int64_t gid,
+		      const struct store_run_record *rec, struct strbuf *err)
+{
+	sqlite3_stmt *del = NULL, *ins = NULL;
+	size_t i;
+	int a, ret = -1;
+
+	if (prepare(st, &del, "DELETE FROM params WHERE group_id = ?", err) ||
+	    prepare(st, &ins, "INSERT OR REPLACE INTO params (group_id, key, value,"
+		    " kind) VALUES (?, ?, ?, ?)", err))
+		goto out;
+	sqlite3_bind_int64(del, 1, gid);
+	if (sqlite3_step(del) != SQLITE_DONE) {
+		db_error(st, err, "params");
+		goto out;
+	}
+	/* the job's parameters first: an axis of the same name wins */
+	for (i = 0; i < rec->nparams + STORE_NAXES; i++) {
+		const char *k, *v;
+		int kind = STORE_PARAM_AXIS;
+
+		if (i < rec->nparams) {
+			k = rec->params[i].key;
+			v = rec->params[i].value;
+			kind = rec->params[i].kind;
+		} else {
+			a = (int)(i - rec->nparams);
+			k = store_axis_name((enum store_axis)a);
+			v = rec->axes[a];
+		}
+		sqlite3_reset(ins);
+		sqlite3_bind_int64(ins, 1, gid);
+		bind_text(ins, 2, k);
+		bind_text(ins, 3, v);
+		sqlite3_bind_int(ins, 4, kind);
+		if (sqlite3_step(ins) != SQLITE_DONE) {
+			db_error(st, err, "params");
+			goto out;
+		}
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(del);
+	sqlite3_finalize(ins);
+	return ret;
+}
+
+static int delete_runs(struct store *st, int64_t gid, const char *where,
+		       int number, struct strbuf *err)
+{
+	struct strbuf sql = STRBUF_INIT;
+	sqlite3_stmt *stmt = NULL;
+	int pass, ret = -1;
+
+	for (pass = 0; pass < 2; pass++) {
+		strbuf_reset(&sql);
+		if (!pass)
+			strbuf_addf(&sql, "DELETE FROM stat_values WHERE run_id IN"
+				    " (SELECT id FROM runs WHERE group_id = ?1 AND %s)",
+				    where);
+		else
+			strbuf_addf(&sql, "DELETE FROM runs WHERE group_id = ?1 AND %s",
+				    where);
+		if (prepare(st, &stmt, sql.buf, err))
+			goto out;
+		sqlite3_bind_int64(stmt, 1, gid);
+		if (strstr(where, "?2"))
+			sqlite3_bind_int(stmt, 2, number);
+		if (sqlite3_step(stmt) != SQLITE_DONE) {
+			db_error(st, err, "delete runs");
+			goto out;
+		}
+		sqlite3_finalize(stmt);
+		stmt = NULL;
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(stmt);
+	strbuf_release(&sql);
+	return ret;
+}
+
+static int put_values(struct store *st, int64_t run_id,
+		      const struct reduce_stats *stats, struct strbuf *err)
+{
+	sqlite3_stmt *name = NULL, *id = NULL, *val = NULL;
+	size_t i;
+	int ret = -1;
+
+	if (prepare(st, &name, "INSERT OR IGNORE INTO stat_names (name) VALUES (?)",
+		    err) ||
+	    prepare(st, &id, "SELECT id FROM stat_names WHERE name = ?", err) ||
+	    prepare(st, &val, "INSERT OR REPLACE INTO stat_values"
+		    " (run_id, stat_id, value, is_int) VALUES (?, ?, ?, ?)", err))
+		goto out;
+	for (i = 0; stats && i < stats->n; i++) {
+		const struct reduce_stat *s = &stats->items[i];
+		int64_t sid;
+
+		sqlite3_reset(name);
+		bind_text(name, 1, s->name);
+		if (sqlite3_step(name) != SQLITE_DONE) {
+			db_error(st, err, "stat names");
+			goto out;
+		}
+		sqlite3_reset(id);
+		bind_text(id, 1, s->name);
+		if (sqlite3_step(id) != SQLITE_ROW) {
+			db_error(st, err, "stat names");
+			goto out;
+		}
+		sid = sqlite3_column_int64(id, 0);
+		sqlite3_reset(val);
+		sqlite3_bind_int64(val, 1, run_id);
+		sqlite3_bind_int64(val, 2, sid);
+		sqlite3_bind_double(val, 3, s->value);
+		sqlite3_bind_int(val, 4, s->is_int);
+		if (sqlite3_step(val) != SQLITE_DONE) {
+			db_error(st, err, "stat values");
+			goto out;
+		}
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(name);
+	sqlite3_finalize(id);
+	sqlite3_finalize(val);
+	return ret;
+}
+
+static int prune_runs(struct store *st, int64_t gid,
+		      const struct store_run_record *rec, struct strbuf *err)
+{
+	struct strbuf where = STRBUF_INIT;
+	size_t i;
+	int ret;
+
+	strbuf_addstr(&where, "number NOT IN (");
+	for (i = 0; i < rec->npresent; i++)
+		strbuf_addf(&where, "%s%d", i ? "," : "", rec->present_runs[i]);
+	strbuf_addch(&where, ')');
+	ret = delete_runs(st, gid, rec->npresent ? where.buf : "1", 0, err);
+	strbuf_release(&where);
+	return ret;
+}
+
+static int sqlite_index_run(struct store *st, const struct store_run_record *rec,
+			    struct strbuf *err)
+{
+	const char *grel = rel_path(st, rec->group_dir);
+	const char *rrel = rel_path(st, rec->run_dir);
+	sqlite3_stmt *stmt = NULL;
+	int64_t gid, run_id;
+
+	if (!grel || !rrel) {
+		strbuf_addf(err, "'%s' is not below the result root '%s'",
+			    grel ? rec->run_dir : rec->group_dir, st->root);
+		return -1;
+	}
+	if (exec_sql(st, "BEGIN IMMEDIATE", err))
+		return -1;
+	gid = upsert_group(st, rec, grel, err);
+	if (gid < 0 || put_params(st, gid, rec, err) ||
+	    delete_runs(st, gid, "number = ?2", rec->number, err))
+		goto fail;
+	if (rec->present_runs && prune_runs(st, gid, rec, err))
+		goto fail;
+	if (prepare(st, &stmt, "INSERT INTO runs (group_id, number, complete, dir,"
+		    " indexed_at) VALUES (?, ?, ?, ?, strftime('%s', 'now'))"
+		    " RETURNING id", err))
+		goto fail;
+	sqlite3_bind_int64(stmt, 1, gid);
+	sqlite3_bind_int(stmt, 2, rec->number);
+	sqlite3_bind_int(stmt, 3, rec->complete);
+	bind_text(stmt, 4, rrel);
+	if (sqlite3_step(stmt) != SQLITE_ROW) {
+		db_error(st, err, "run");
+		goto fail;
+	}
+	run_id = sqlite3_column_int64(stmt, 0);
+	sqlite3_finalize(stmt);
+	stmt = NULL;
+	if (put_values(st, run_id, rec->stats, err))
+		goto fail;
+	if (exec_sql(st, "COMMIT", err))
+		goto fail;
+	return 0;
+fail:
+	sqlite3_finalize(stmt);
+	sqlite3_exec(db_of(st), "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+static char *abs_dir(const struct store *st, const char *rel)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (*rel)
+		path_join(&sb, st->root, rel);
+	else
+		strbuf_addstr(&sb, st->root);
+	return strbuf_detach(&sb, NULL);
+}
+
+/* the groups query: a WHERE clause per selector kind, bound by the caller */
+static const char group_cols[] =
+	"SELECT g.id, g.dir, g.testcase, g.path_params, g.tbox_group, g.rootfs,"
+	" g.kconfig, g.compiler, g.commit_id,"
+	" (SELECT count(*) FROM runs r WHERE r.group_id = g.id AND r.complete),"
+	" (SELECT count(*) FROM runs r WHERE r.group_id = g.id AND NOT r.complete)"
+	" FROM groups g";
+
+static int run_group_query(struct store *st, sqlite3_stmt *stmt,
+			   struct store_group_list *out, struct strbuf *err)
+{
+	int rc, a;
+
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		struct store_group *g;
+
+		ALLOC_GROW(out->items, out->n + 1, out->alloc);
+		g = &out->items[out->n++];
+		memset(g, 0, sizeof(*g));
+		g->id = sqlite3_column_int64(stmt, 0);
+		g->dir = abs_dir(st, (const char *)sqlite3_column_text(stmt, 1));
+		for (a = 0; a < STORE_NAXES; a++)
+			g->axes[a] = xstrdup((const char *)
+					     sqlite3_column_text(stmt, a + 2));
+		g->nruns = (size_t)sqlite3_column_int64(stmt, 9);
+		g->nincomplete = (size_t)sqlite3_column_int64(stmt, 10);
+	}
+	if (rc != SQLITE_DONE)
+		return db_error(st, err, "groups");
+	return 0;
+}
+
+static int sqlite_find_groups(struct store *st, const struct store_selector *sel,
+			      struct store_group_list *out, struct strbuf *err)
+{
+	struct strbuf sql = STRBUF_INIT;
+	sqlite3_stmt *stmt = NULL;
+	size_t i;
+	int ret = -1;
+
+	strbuf_addstr(&sql, group_cols);
+	switch (sel->kind) {
+	case STORE_SEL_ALL:
+		break;
+	case STORE_SEL_DIR:
+		if (!sel->dir) { /* outside the root: nothing indexed there */
+			ret = 0;
+			goto out;
+		}
+		/* the group itself, the group of a run, or groups below */
+		strbuf_addstr(&sql, " WHERE ?1 = '' OR g.dir = ?1"
+			      " OR (?2 <> '' AND g.dir = ?2)"
+			      " OR substr(g.dir, 1, length(?1) + 1) = ?1 || '/'");
+		break;
+	case STORE_SEL_PARAMS:
+		strbuf_addstr(&sql, " WHERE g.id IN (");
+		for (i = 0; i < sel->nkv; i++)
+			strbuf_addf(&sql, "%sSELECT group_id FROM params"
+				    " WHERE key = ?%zu AND value = ?%zu",
+				    i ? " INTERSECT " : "", 2 * i + 1, 2 * i + 2);
+		strbuf_addch(&sql, ')');
+		break;
+	case STORE_SEL_COMMIT:
+		/* an exact id wins; else every id starting with the text */
+		strbuf_addstr(&sql, " WHERE CASE WHEN EXISTS (SELECT 1 FROM groups"
+			      " WHERE commit_id = ?1) THEN g.commit_id = ?1"
+			      " ELSE substr(g.commit_id, 1, length(?1)) = ?1 END");
+		break;
+	}
+	strbuf_addstr(&sql, " ORDER BY g.dir");
+	if (prepare(st, &stmt, sql.buf, err))
+		goto out;
+	if (sel->kind == STORE_SEL_DIR) {
+		/* a run directory <group>/<digits> names its group */
+		const char *slash = strrchr(sel->dir, '/');
+		char *parent = NULL;
+
+		if (slash && slash[1] && strspn(slash + 1, "0123456789") ==
+		    strlen(slash + 1))
+			parent = xstrndup(sel->dir, (size_t)(slash - sel->dir));
+		bind_text(stmt, 1, sel->dir);
+		bind_text(stmt, 2, parent ? parent : "");
+		free(parent);
+	} else if (sel->kind == STORE_SEL_PARAMS) {
+		for (i = 0; i < sel->nkv; i++) {
+			bind_text(stmt, (int)(2 * i + 1), sel->kv[i].key);
+			bind_text(stmt, (int)(2 * i + 2), sel->kv[i].value);
+		}
+	} else if (sel->kind == STORE_SEL_COMMIT) {
+		bind_text(stmt, 1, sel->commit);
+	}
+	ret = run_group_query(st, stmt, out, err);
+out:
+	sqlite3_finalize(stmt);
+	strbuf_release(&sql);
+	return ret;
+}
+
+static int sqlite_group_params(struct store *st, int64_t group_id,
+			       struct store_param_list *out, struct strbuf *err)
+{
+	sqlite3_stmt *stmt = NULL;
+	int rc;
+
+	if (prepare(st, &stmt, "SELECT key, value, kind FROM params"
+		    " WHERE group_id = ?"
+		    " ORDER BY key", err))
+		return -1;
+	sqlite3_bind_int64(stmt, 1, group_id);
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		ALLOC_GROW(out->items, out->n + 1, out->alloc);
+		out->items[out->n].key =
+			xstrdup((const char *)sqlite3_column_text(stmt, 0));
+		out->items[out->n].value =
+			xstrdup((const char *)sqlite3_column_text(stmt, 1));
+		out->items[out->n].kind = sqlite3_column_int(stmt, 2);
+		out->n++;
+	}
+	sqlite3_finalize(stmt);
+	if (rc != SQLITE_DONE)
+		return db_error(st, err, "params");
+	return 0;
+}
+
+static int sqlite_group_runs(struct store *st, int64_t group_id,
+			     struct store_run_list *out, struct strbuf *err)
+{
+	sqlite3_stmt *stmt = NULL;
+	int rc;
+
+	if (prepare(st, &stmt, "SELECT id, number, complete, dir FROM runs"
+		    " WHERE group_id = ? ORDER BY number", err))
+		return -1;
+	sqlite3_bind_int64(stmt, 1, group_id);
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		struct store_run *r;
+
+		ALLOC_GROW(out->items, out->n + 1, out->alloc);
+		r = &out->items[out->n++];
+		r->id = sqlite3_column_int64(stmt, 0);
+		r->number = sqlite3_column_int(stmt, 1);
+		r->complete = sqlite3_column_int(stmt, 2) != 0;
+		r->dir = abs_dir(st, (const char *)sqlite3_column_text(stmt, 3));
+	}
+	sqlite3_finalize(stmt);
+	if (rc != SQLITE_DONE)
+		return db_error(st, err, "runs");
+	return 0;
+}
+
+static int sqlite_run_stats(struct store *st, int64_t run_id,
+			    struct reduce_stats *out, struct strbuf *err)
+{
+	sqlite3_stmt *stmt = NULL;
+	int rc;
+
+	if (prepare(st, &stmt, "SELECT n.name, v.value, v.is_int"
+		    " FROM stat_values v JOIN stat_names n ON n.id = v.stat_id"
+		    " WHERE v.run_id = ? ORDER BY n.name", err))
+		return -1;
+	sqlite3_bind_int64(stmt, 1, run_id);
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW)
+		reduce_stats_add(out, (const char *)sqlite3_column_text(stmt, 0),
+				 sqlite3_column_double(stmt, 1),
+				 sqlite3_column_int(stmt, 2) != 0);
+	sqlite3_finalize(stmt);
+	if (rc != SQLITE_DONE)
+		return db_error(st, err, "stat values");
+	/* SQL's ORDER BY collates as memcmp: the same order as strcmp */
+	return 0;
+}
+
+static int sqlite_load_matrix(struct store *st, int64_t group_id,
+			      struct matrix *m, struct strbuf *err)
+{
+	struct store_run_list runs = {0};
+	struct unite u;
+	struct reduce_stats rs;
+	struct strbuf src = STRBUF_INIT;
+	size_t i;
+	int ret = -1;
+
+	unite_init(&u);
+	reduce_stats_init(&rs);
+	matrix_init(m);
+	if (sqlite_group_runs(st, group_id, &runs, err))
+		goto out;
+	for (i = 0; i < runs.n; i++) {
+		if (!runs.items[i].complete)
+			continue;
+		reduce_stats_release(&rs);
+		if (sqlite_run_stats(st, runs.items[i].id, &rs, err))
+			goto out;
+		path_join(&src, runs.items[i].dir, "stats.json");
+		unite_add_run(&u, src.buf, &rs);
+	}
+	unite_to_matrix(&u, m);
+	ret = 0;
+out:
+	store_run_list_release(&runs);
+	reduce_stats_release(&rs);
+	unite_release(&u);
+	strbuf_release(&src);
+	return ret;
+}
+
+const struct store_ops store_sqlite_ops = {
+	.name = "sqlite",
+	.open = sqlite_open,
+	.close = sqlite_close,
+	.index_run = sqlite_index_run,
+	.find_groups = sqlite_find_groups,
+	.group_params = sqlite_group_params,
+	.group_runs = sqlite_group_runs,
+	.load_matrix = sqlite_load_matrix,
+	.run_stats = sqlite_run_stats,
+};

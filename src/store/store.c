@@ -1,0 +1,280 @@
+/*
+ * store.c: what every store backend shares (see store.h): picking the
+ * backend from the URL, parsing group selectors, the list types, and the
+ * thin wrappers callers use instead of the function pointers.
+ */
+#include "util/compat.h"
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include "store/store.h"
+#include "util/fileutil.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+static const char *const axis_names[STORE_NAXES] = {
+	"testcase", "path_params", "tbox_group", "rootfs",
+	"kconfig", "compiler", "commit",
+};
+
+const char *store_axis_name(enum store_axis axis)
+{
+	return axis < STORE_NAXES ? axis_names[axis] : NULL;
+}
+
+void store_param_list_release(struct store_param_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++) {
+		free(l->items[i].key);
+		free(l->items[i].value);
+	}
+	free(l->items);
+	memset(l, 0, sizeof(*l));
+}
+
+void store_group_release(struct store_group *g)
+{
+	size_t a;
+
+	free(g->dir);
+	for (a = 0; a < STORE_NAXES; a++)
+		free(g->axes[a]);
+	memset(g, 0, sizeof(*g));
+}
+
+void store_group_copy(struct store_group *dst, const struct store_group *src)
+{
+	size_t a;
+
+	*dst = *src;
+	dst->dir = xstrdup(src->dir);
+	for (a = 0; a < STORE_NAXES; a++)
+		dst->axes[a] = xstrdup(src->axes[a] ? src->axes[a] : "");
+}
+
+void store_group_list_release(struct store_group_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		store_group_release(&l->items[i]);
+	free(l->items);
+	memset(l, 0, sizeof(*l));
+}
+
+void store_run_list_release(struct store_run_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		free(l->items[i].dir);
+	free(l->items);
+	memset(l, 0, sizeof(*l));
+}
+
+void store_selector_release(struct store_selector *sel)
+{
+	size_t i;
+
+	free(sel->dir);
+	free(sel->commit);
+	for (i = 0; i < sel->nkv; i++) {
+		free(sel->kv[i].key);
+		free(sel->kv[i].value);
+	}
+	free(sel->kv);
+	memset(sel, 0, sizeof(*sel));
+}
+
+/* dir below root, relative to it ("" = root itself); NULL when outside */
+static char *relative_to_root(const char *root, const char *dir)
+{
+	char *rroot = realpath(root, NULL), *rdir = realpath(dir, NULL);
+	char *rel = NULL;
+	size_t n;
+
+	if (!rroot || !rdir)
+		goto out;
+	n = strlen(rroot);
+	if (!strcmp(rroot, "/"))
+		rel = xstrdup(rdir + 1);
+	else if (!strcmp(rroot, rdir))
+		rel = xstrdup("");
+	else if (!strncmp(rroot, rdir, n) && rdir[n] == '/')
+		rel = xstrdup(rdir + n + 1);
+out:
+	free(rroot);
+	free(rdir);
+	return rel;
+}
+
+int store_selector_parse(struct store_selector *sel, const char *root,
+			 const char *text, struct strbuf *err)
+{
+	size_t alloc = 0;
+	const char *p;
+
+	memset(sel, 0, sizeof(*sel));
+	if (!text || !*text) {
+		sel->kind = STORE_SEL_ALL;
+		return 0;
+	}
+	if (dir_exists(text)) {
+		sel->kind = STORE_SEL_DIR;
+		sel->dir = relative_to_root(root, text);
+		return 0;
+	}
+	if (!strchr(text, '=')) {
+		sel->kind = STORE_SEL_COMMIT;
+		sel->commit = xstrdup(text);
+		return 0;
+	}
+	sel->kind = STORE_SEL_PARAMS;
+	for (p = text; ; ) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		const char *eq = memchr(p, '=', len);
+
+		if (!eq || eq == p) {
+			strbuf_addf(err, "'%.*s': expected key=value in '%s'",
+				    (int)len, p, text);
+			store_selector_release(sel);
+			return -1;
+		}
+		ALLOC_GROW(sel->kv, sel->nkv + 1, alloc);
+		sel->kv[sel->nkv].key = xstrndup(p, (size_t)(eq - p));
+		sel->kv[sel->nkv].value = xstrndup(eq + 1, len - (size_t)(eq - p) - 1);
+		sel->nkv++;
+		if (!comma)
+			break;
+		p = comma + 1;
+	}
+	return 0;
+}
+
+int store_open(struct store *st, const char *root, const char *url,
+	       unsigned flags, struct strbuf *err)
+{
+	struct strbuf loc = STRBUF_INIT;
+	char *rroot;
+	int ret;
+
+	memset(st, 0, sizeof(*st));
+	rroot = realpath(root, NULL);
+	st->root = rroot ? rroot : xstrdup(root);
+	if (!url || !strcmp(url, "sqlite:") || !*url) {
+		st->ops = &store_sqlite_ops;
+		path_join(&loc, st->root, "perfsift.db");
+	} else if (!strncmp(url, "sqlite:", 7)) {
+		st->ops = &store_sqlite_ops;
+		strbuf_addstr(&loc, url + 7);
+	} else if (!strncmp(url, "postgresql://", 13) ||
+		   !strncmp(url, "postgres://", 11)) {
+		strbuf_addf(err, "store '%s': the PostgreSQL backend is not "
+			    "built into this perfsift yet", url);
+		goto fail;
+	} else {
+		strbuf_addf(err, "store '%s': unknown kind (expected sqlite:PATH "
+			    "or postgresql://...)", url);
+		goto fail;
+	}
+	ret = st->ops->open(st, loc.buf, flags, err);
+	strbuf_release(&loc);
+	if (ret) {
+		free(st->root);
+		memset(st, 0, sizeof(*st));
+	}
+	return ret;
+fail:
+	strbuf_release(&loc);
+	free(st->root);
+	memset(st, 0, sizeof(*st));
+	return -1;
+}
+
+void store_close(struct store *st)
+{
+	if (st->ops)
+		st->ops->close(st);
+	free(st->root);
+	memset(st, 0, sizeof(*st));
+}
+
+int store_index_run(struct store *st, const struct store_run_record *rec,
+		    struct strbuf *err)
+{
+	return st->ops->index_run(st, rec, err);
+}
+
+int store_find_groups(struct store *st, const struct store_selector *sel,
+		      struct store_group_list *out, struct strbuf *err)
+{
+	return st->ops->find_groups(st, sel, out, err);
+}
+
+int store_find_groups_text(struct store *st, const char *text,
+			   struct store_group_list *out, struct strbuf *err)
+{
+	struct store_selector sel;
+	int ret;
+
+	if (store_selector_parse(&sel, st->root, text, err))
+		return -1;
+	ret = store_find_groups(st, &sel, out, err);
+	store_selector_release(&sel);
+	return ret;
+}
+
+int store_resolve(struct store *st, const char *text, struct store_group *g,
+		  struct strbuf *err)
+{
+	struct store_group_list l = {0};
+	size_t i;
+	int ret = -1;
+
+	memset(g, 0, sizeof(*g));
+	if (store_find_groups_text(st, text, &l, err))
+		goto out;
+	if (!l.n) {
+		strbuf_addf(err, "'%s' matches no result group", text);
+		goto out;
+	}
+	if (l.n > 1) {
+		strbuf_addf(err, "'%s' is ambiguous: it matches %zu result groups",
+			    text, l.n);
+		for (i = 0; i < l.n; i++)
+			strbuf_addf(err, "\n  %s", l.items[i].dir);
+		goto out;
+	}
+	store_group_copy(g, &l.items[0]);
+	ret = 0;
+out:
+	store_group_list_release(&l);
+	return ret;
+}
+
+int store_group_params(struct store *st, int64_t group_id,
+		       struct store_param_list *out, struct strbuf *err)
+{
+	return st->ops->group_params(st, group_id, out, err);
+}
+
+int store_group_runs(struct store *st, int64_t group_id,
+		     struct store_run_list *out, struct strbuf *err)
+{
+	return st->ops->group_runs(st, group_id, out, err);
+}
+
+int store_load_matrix(struct store *st, int64_t group_id, struct matrix *m,
+		      struct strbuf *err)
+{
+	return st->ops->load_matrix(st, group_id, m, err);
+}
+
+int store_run_stats(struct store *st, int64_t run_id, struct reduce_stats *out,
+		    struct strbuf *err)
+{
+	return st->ops->run_stats(st, run_id, out, err);
+}

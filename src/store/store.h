@@ -1,0 +1,209 @@
+/*
+ * store.h: the index of a result root -- result groups (with every job
+ * parameter, for key=value selection), runs, stat names and values -- so
+ * that compare, plot, report, history and bisect never walk the tree.
+ *
+ * One interface, several backends (struct store_ops): SQLite, one database
+ * per result root (<root>/perfsift.db, WAL) is the default; a PostgreSQL
+ * backend for a lab of test boxes plugs in by URL scheme without touching
+ * a caller.  The files stay the truth: `perfsift stats RUN_DIR` re-indexes
+ * a run, and group and run directories are stored relative to the root.
+ *
+ * Typical use (compare):
+ *   struct store st;  struct store_group g;  struct matrix m;
+ *   store_open(&st, opts->result_root, opts->store_url, 0, &err);
+ *   store_resolve(&st, "abc123", &g, &err);   -- one group, or an error
+ *   store_load_matrix(&st, g.id, &m, &err);   -- complete runs only
+ */
+#ifndef PERFSIFT_STORE_H
+#define PERFSIFT_STORE_H
+
+#include "util/compat.h"
+
+struct matrix;
+struct reduce_stats;
+struct strbuf;
+
+/* the fixed axes of a result group: its path below the result root */
+enum store_axis {
+	STORE_TESTCASE,
+	STORE_PATH_PARAMS,
+	STORE_TBOX_GROUP,
+	STORE_ROOTFS,
+	STORE_KCONFIG,
+	STORE_COMPILER,
+	STORE_COMMIT,
+	STORE_NAXES
+};
+/* "testcase", "path_params", ..., "commit" */
+const char *store_axis_name(enum store_axis axis);
+
+enum store_param_kind {
+	STORE_PARAM_JOB,  /* a job parameter (job_params(): path_params' set) */
+	STORE_PARAM_AXIS, /* testcase, path_params, ..., commit */
+	STORE_PARAM_FACT, /* another top-level scalar of the run's job.yaml:
+			     machine facts, the environment fingerprint */
+};
+struct store_param {
+	char *key;
+	char *value;
+	enum store_param_kind kind;
+};
+struct store_param_list {
+	struct store_param *items; /* sorted by key */
+	size_t n, alloc;
+};
+void store_param_list_release(struct store_param_list *l);
+
+struct store_group {
+	int64_t id;
+	char *dir;                /* absolute: <root>/<testcase>/.../<commit> */
+	char *axes[STORE_NAXES];  /* testcase ... commit */
+	size_t nruns;             /* complete runs (what comparisons use) */
+	size_t nincomplete;       /* runs marked is_incomplete_run */
+};
+struct store_group_list {
+	struct store_group *items; /* sorted by directory */
+	size_t n, alloc;
+};
+void store_group_release(struct store_group *g);
+void store_group_list_release(struct store_group_list *l);
+/* deep copy (for callers keeping one item of a list) */
+void store_group_copy(struct store_group *dst, const struct store_group *src);
+
+struct store_run {
+	int64_t id;
+	int number;
+	bool complete;
+	char *dir; /* absolute */
+};
+struct store_run_list {
+	struct store_run *items; /* sorted by number */
+	size_t n, alloc;
+};
+void store_run_list_release(struct store_run_list *l);
+
+/* one run as result_run_finish() / result_restat() index it */
+struct store_run_record {
+	const char *group_dir;          /* absolute, below the store's root */
+	const char *axes[STORE_NAXES];
+	const struct store_param *params; /* every job parameter (key=value) */
+	size_t nparams;
+	int number;
+	bool complete;
+	const char *run_dir;            /* absolute */
+	const struct reduce_stats *stats; /* the run's stats.json */
+	/*
+	 * The run numbers present on disk in the group (this one included):
+	 * indexed runs of the group not in the list are forgotten, in the same
+	 * transaction.  NULL keeps every other run as it is.
+	 */
+	const int *present_runs;
+	size_t npresent;
+};
+
+/*
+ * What names result groups on a command line (DESIGN.md): an existing
+ * directory (a group, a run in it, or any directory above groups) wins;
+ * else key=value[,key=value...] matched against every job parameter and
+ * axis; else a commit id or a unique prefix of one.
+ */
+enum store_sel_kind {
+	STORE_SEL_ALL,    /* NULL or empty text: every group */
+	STORE_SEL_DIR,
+	STORE_SEL_PARAMS,
+	STORE_SEL_COMMIT,
+};
+struct store_selector {
+	enum store_sel_kind kind;
+	char *dir;    /* DIR: relative to the root ("" = the root); NULL when
+			 the directory is outside the root (matches nothing) */
+	struct store_param *kv; /* PARAMS */
+	size_t nkv;
+	char *commit; /* COMMIT */
+};
+/* -1 with err for a malformed key=value list */
+int store_selector_parse(struct store_selector *sel, const char *root,
+			 const char *text, struct strbuf *err);
+void store_selector_release(struct store_selector *sel);
+
+struct store;
+
+/* a backend; every function returns 0, or -1 with a reason in err */
+struct store_ops {
+	const char *name; /* "sqlite", "postgresql" */
+	/* location: what follows the URL scheme (SQLite: the file) */
+	int (*open)(struct store *st, const char *location, unsigned flags,
+		    struct strbuf *err);
+	void (*close)(struct store *st);
+	/* the group (created or updated), its params, the run, its values:
+	 * one transaction; re-indexing a run replaces it */
+	int (*index_run)(struct store *st, const struct store_run_record *rec,
+			 struct strbuf *err);
+	/* groups matching sel (appended to out, sorted by directory); for a
+	 * commit, exact ids win over prefixes */
+	int (*find_groups)(struct store *st, const struct store_selector *sel,
+			   struct store_group_list *out, struct strbuf *err);
+	/* every parameter and axis of a group, sorted by key */
+	int (*group_params)(struct store *st, int64_t group_id,
+			    struct store_param_list *out, struct strbuf *err);
+	int (*group_runs)(struct store *st, int64_t group_id,
+			  struct store_run_list *out, struct strbuf *err);
+	/* the group's matrix from its complete runs (unite.h's rules) */
+	int (*load_matrix)(struct store *st, int64_t group_id, struct matrix *m,
+			   struct strbuf *err);
+	/* one run's stats, sorted by name */
+	int (*run_stats)(struct store *st, int64_t run_id,
+			 struct reduce_stats *out, struct strbuf *err);
+};
+
+struct store {
+	const struct store_ops *ops;
+	char *root; /* the result root, absolute */
+	void *priv; /* the backend's */
+};
+
+enum store_flags {
+	/*
+	 * Create the index when it does not exist yet.  Without it a missing
+	 * index opens as an empty store (reading commands on a fresh root).
+	 */
+	STORE_CREATE = 1 << 0,
+};
+
+/*
+ * Open the store of result root `root`: url NULL (or "sqlite:" with no
+ * path) is <root>/perfsift.db; "sqlite:PATH" another SQLite file;
+ * "postgresql://..." the PostgreSQL backend when built in.
+ */
+int store_open(struct store *st, const char *root, const char *url,
+	       unsigned flags, struct strbuf *err);
+void store_close(struct store *st);
+
+int store_index_run(struct store *st, const struct store_run_record *rec,
+		    struct strbuf *err);
+int store_find_groups(struct store *st, const struct store_selector *sel,
+		      struct store_group_list *out, struct strbuf *err);
+/* store_selector_parse() + store_find_groups() */
+int store_find_groups_text(struct store *st, const char *text,
+			   struct store_group_list *out, struct strbuf *err);
+/*
+ * Exactly one group for text: 0 with *g filled (caller releases it), or -1
+ * with err "'TEXT' matches no result group" or "'TEXT' is ambiguous: it
+ * matches N result groups" followed by one "  DIR" line per candidate.
+ */
+int store_resolve(struct store *st, const char *text, struct store_group *g,
+		  struct strbuf *err);
+int store_group_params(struct store *st, int64_t group_id,
+		       struct store_param_list *out, struct strbuf *err);
+int store_group_runs(struct store *st, int64_t group_id,
+		     struct store_run_list *out, struct strbuf *err);
+int store_load_matrix(struct store *st, int64_t group_id, struct matrix *m,
+		      struct strbuf *err);
+int store_run_stats(struct store *st, int64_t run_id, struct reduce_stats *out,
+		    struct strbuf *err);
+
+/* the backends (store/sqlite.c, store/pg.c) */
+extern const struct store_ops store_sqlite_ops;
+
+#endif

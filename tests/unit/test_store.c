@@ -1,0 +1,377 @@
+/*
+ * test_store.c: unit tests for the store (store.c + the SQLite backend):
+ * indexing runs, every selector kind with its ambiguities, the matrix of
+ * complete runs, re-indexing and pruning, an empty store on a fresh root,
+ * and two processes writing one index at once.
+ */
+#include "util/compat.h"
+#include <stdarg.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include "matrix.h"
+#include "reduce.h"
+#include "store/store.h"
+#include "util/fileutil.h"
+#include "util/strbuf.h"
+
+struct fixture {
+	char root[64];
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+
+	strcpy(f->root, "/tmp/perfsift-store-XXXXXX");
+	if (!mkdtemp(f->root))
+		return -1;
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	remove_tree(f->root);
+	free(f);
+	return 0;
+}
+
+/* index run `number` of group <root>/tc/pp/box/debian/defconfig/gcc-12/<commit> */
+static void index_run(struct store *st, const char *root, const char *commit,
+		      const char *pp, int number, bool complete, double value)
+{
+	struct strbuf group = STRBUF_INIT, run = STRBUF_INIT, err = STRBUF_INIT;
+	struct reduce_stats stats;
+	struct store_param params[] = {
+		{(char *)"test", (char *)pp, STORE_PARAM_JOB},
+		{(char *)"nr_cpu", (char *)"2", STORE_PARAM_FACT},
+	};
+	struct store_run_record rec = {0};
+
+	strbuf_addf(&group, "%s/tc/%s/box/debian/defconfig/gcc-12/%s", root, pp,
+		    commit);
+	strbuf_addf(&run, "%s/%d", group.buf, number);
+	reduce_stats_init(&stats);
+	reduce_stats_add(&stats, "tc.throughput", value, false);
+	reduce_stats_add(&stats, "tc.time.elapsed_time", 10 + number, false);
+	if (number == 1)
+		reduce_stats_add(&stats, "tc.only_in_1", 5, true);
+	reduce_stats_sort(&stats);
+	rec.group_dir = group.buf;
+	rec.axes[STORE_TESTCASE] = "tc";
+	rec.axes[STORE_PATH_PARAMS] = pp;
+	rec.axes[STORE_TBOX_GROUP] = "box";
+	rec.axes[STORE_ROOTFS] = "debian";
+	rec.axes[STORE_KCONFIG] = "defconfig";
+	rec.axes[STORE_COMPILER] = "gcc-12";
+	rec.axes[STORE_COMMIT] = commit;
+	rec.params = params;
+	rec.nparams = ARRAY_SIZE(params);
+	rec.number = number;
+	rec.complete = complete;
+	rec.run_dir = run.buf;
+	rec.stats = &stats;
+	if (store_index_run(st, &rec, &err))
+		fail_msg("index: %s", err.buf);
+	reduce_stats_release(&stats);
+	strbuf_release(&group);
+	strbuf_release(&run);
+	strbuf_release(&err);
+}
+
+static void open_store(struct store *st, const char *root)
+{
+	struct strbuf err = STRBUF_INIT;
+
+	if (store_open(st, root, NULL, STORE_CREATE, &err))
+		fail_msg("open: %s", err.buf);
+	strbuf_release(&err);
+}
+
+static size_t count(struct store *st, const char *sel)
+{
+	struct store_group_list l = {0};
+	struct strbuf err = STRBUF_INIT;
+	size_t n;
+
+	if (store_find_groups_text(st, sel, &l, &err))
+		fail_msg("find '%s': %s", sel ? sel : "(all)", err.buf);
+	n = l.n;
+	store_group_list_release(&l);
+	strbuf_release(&err);
+	return n;
+}
+
+static void fill(struct store *st, const char *root)
+{
+	index_run(st, root, "aaaa1111", "anon-r-seq", 0, true, 100);
+	index_run(st, root, "aaaa1111", "anon-r-seq", 1, true, 110);
+	index_run(st, root, "aaaa1111", "anon-r-seq", 2, false, 5);
+	index_run(st, root, "aaaa2222", "anon-r-seq", 0, true, 200);
+	index_run(st, root, "aaaa2222", "anon-w-seq", 0, true, 300);
+	index_run(st, root, "bbbb", "anon-r-seq", 0, true, 400);
+}
+
+static void test_selectors(void **state)
+{
+	struct fixture *f = *state;
+	struct store st;
+	struct store_group g;
+	struct store_group_list l = {0};
+	struct strbuf err = STRBUF_INIT, dir = STRBUF_INIT;
+
+	open_store(&st, f->root);
+	fill(&st, f->root);
+	assert_int_equal(count(&st, NULL), 4);
+	/* commits: exact, unique prefix, ambiguous prefix, none */
+	assert_int_equal(count(&st, "aaaa1111"), 1);
+	assert_int_equal(count(&st, "aaaa1"), 1);
+	assert_int_equal(count(&st, "aaaa"), 3);
+	assert_int_equal(count(&st, "cccc"), 0);
+	/* key=value on job parameters, axes and facts */
+	assert_int_equal(count(&st, "test=anon-r-seq"), 3);
+	assert_int_equal(count(&st, "test=anon-r-seq,commit=aaaa2222"), 1);
+	assert_int_equal(count(&st, "nr_cpu=2"), 4);
+	assert_int_equal(count(&st, "tbox_group=box,test=nothing"), 0);
+	assert_int_equal(store_find_groups_text(&st, "a=b,=c", &l, &err), -1);
+	assert_non_null(strstr(err.buf, "expected key=value"));
+	strbuf_reset(&err);
+
+	/* directories: a group, a run in it, a directory above groups */
+	strbuf_addf(&dir, "%s/tc/anon-r-seq/box/debian/defconfig/gcc-12/aaaa1111",
+		    f->root);
+	assert_int_equal(mkdir_p(dir.buf, 0777), 0);
+	assert_int_equal(count(&st, dir.buf), 1);
+	strbuf_addstr(&dir, "/1");
+	assert_int_equal(mkdir_p(dir.buf, 0777), 0);
+	assert_int_equal(count(&st, dir.buf), 1);
+	strbuf_reset(&dir);
+	strbuf_addf(&dir, "%s/tc/anon-r-seq", f->root);
+	assert_int_equal(count(&st, dir.buf), 3);
+	assert_int_equal(count(&st, f->root), 4);
+	assert_int_equal(count(&st, "/"), 0); /* outside the root */
+
+	/* resolve: one group, or an error listing the candidates */
+	assert_int_equal(store_resolve(&st, "aaaa1", &g, &err), 0);
+	assert_string_equal(g.axes[STORE_COMMIT], "aaaa1111");
+	assert_int_equal(g.nruns, 2);
+	assert_int_equal(g.nincomplete, 1);
+	assert_non_null(strstr(g.dir, "/tc/anon-r-seq/box/debian/defconfig/gcc-12/aaaa1111"));
+	store_group_release(&g);
+	assert_int_equal(store_resolve(&st, "aaaa", &g, &err), -1);
+	assert_non_null(strstr(err.buf, "'aaaa' is ambiguous: it matches 3 result groups\n  "));
+	strbuf_reset(&err);
+	assert_int_equal(store_resolve(&st, "zzz", &g, &err), -1);
+	assert_string_equal(err.buf, "'zzz' matches no result group");
+	store_close(&st);
+	strbuf_release(&err);
+	strbuf_release(&dir);
+}
+
+static void test_matrix_runs_params(void **state)
+{
+	struct fixture *f = *state;
+	struct store st;
+	struct store_group g;
+	struct store_run_list runs = {0};
+	struct store_param_list params = {0};
+	struct reduce_stats stats;
+	struct matrix m;
+	struct strbuf err = STRBUF_INIT;
+	ssize_t i;
+	size_t k;
+	bool seen_axis = false, seen_fact = false;
+
+	open_store(&st, f->root);
+	fill(&st, f->root);
+	assert_int_equal(store_resolve(&st, "aaaa1111", &g, &err), 0);
+	/* the matrix has the complete runs only, padded with 0 */
+	assert_int_equal(store_load_matrix(&st, g.id, &m, &err), 0);
+	assert_int_equal(m.nruns, 2);
+	i = matrix_find(&m, "tc.throughput");
+	assert_true(i >= 0);
+	assert_true(matrix_at(&m, (size_t)i, 0) == 100);
+	assert_true(matrix_at(&m, (size_t)i, 1) == 110);
+	i = matrix_find(&m, "tc.only_in_1");
+	assert_true(matrix_at(&m, (size_t)i, 0) == 0 && m.is_int[i]);
+	assert_non_null(strstr(m.sources[1], "/aaaa1111/1/stats.json"));
+	matrix_release(&m);
+
+	assert_int_equal(store_group_runs(&st, g.id, &runs, &err), 0);
+	assert_int_equal(runs.n, 3);
+	assert_false(runs.items[2].complete);
+	reduce_stats_init(&stats);
+	assert_int_equal(store_run_stats(&st, runs.items[1].id, &stats, &err), 0);
+	assert_int_equal(stats.n, 3);
+	assert_string_equal(stats.items[0].name, "tc.only_in_1");
+	reduce_stats_release(&stats);
+	store_run_list_release(&runs);
+
+	assert_int_equal(store_group_params(&st, g.id, &params, &err), 0);
+	for (k = 0; k < params.n; k++) {
+		if (!strcmp(params.items[k].key, "commit")) {
+			assert_string_equal(params.items[k].value, "aaaa1111");
+			seen_axis = params.items[k].kind == STORE_PARAM_AXIS;
+		}
+		if (!strcmp(params.items[k].key, "nr_cpu"))
+			seen_fact = params.items[k].kind == STORE_PARAM_FACT;
+		if (k)
+			assert_true(strcmp(params.items[k - 1].key,
+					   params.items[k].key) < 0);
+	}
+	assert_true(seen_axis && seen_fact);
+	store_param_list_release(&params);
+
+	/* re-indexing replaces the run; the incomplete run can complete */
+	index_run(&st, f->root, "aaaa1111", "anon-r-seq", 2, true, 120);
+	assert_int_equal(store_load_matrix(&st, g.id, &m, &err), 0);
+	assert_int_equal(m.nruns, 3);
+	i = matrix_find(&m, "tc.throughput");
+	assert_true(matrix_at(&m, (size_t)i, 2) == 120);
+	matrix_release(&m);
+	store_group_release(&g);
+	store_close(&st);
+	strbuf_release(&err);
+}
+
+static void test_prune(void **state)
+{
+	struct fixture *f = *state;
+	struct store st;
+	struct store_group g;
+	struct store_run_record rec = {0};
+	struct reduce_stats stats;
+	struct strbuf err = STRBUF_INIT, group = STRBUF_INIT, run = STRBUF_INIT;
+	int present[] = {1};
+
+	open_store(&st, f->root);
+	fill(&st, f->root);
+	/* run 0 was deleted on disk: re-indexing run 1 forgets it */
+	strbuf_addf(&group, "%s/tc/anon-r-seq/box/debian/defconfig/gcc-12/aaaa1111",
+		    f->root);
+	strbuf_addf(&run, "%s/1", group.buf);
+	reduce_stats_init(&stats);
+	reduce_stats_add(&stats, "tc.throughput", 1, true);
+	rec.group_dir = group.buf;
+	rec.axes[STORE_TESTCASE] = "tc";
+	rec.axes[STORE_COMMIT] = "aaaa1111";
+	rec.number = 1;
+	rec.complete = true;
+	rec.run_dir = run.buf;
+	rec.stats = &stats;
+	rec.present_runs = present;
+	rec.npresent = 1;
+	assert_int_equal(store_index_run(&st, &rec, &err), 0);
+	assert_int_equal(store_resolve(&st, "aaaa1111", &g, &err), 0);
+	assert_int_equal(g.nruns, 1);
+	assert_int_equal(g.nincomplete, 0);
+	store_group_release(&g);
+	/* a run outside the root is refused, and changes nothing */
+	rec.run_dir = "/elsewhere/1";
+	assert_int_equal(store_index_run(&st, &rec, &err), -1);
+	assert_non_null(strstr(err.buf, "not below the result root"));
+	assert_int_equal(store_resolve(&st, "aaaa1111", &g, &err), 0);
+	assert_int_equal(g.nruns, 1);
+	store_group_release(&g);
+	reduce_stats_release(&stats);
+	store_close(&st);
+	strbuf_release(&err);
+	strbuf_release(&group);
+	strbuf_release(&run);
+}
+
+static void test_empty_and_bad_urls(void **state)
+{
+	struct fixture *f = *state;
+	struct store st;
+	struct strbuf err = STRBUF_INIT, db = STRBUF_INIT;
+
+	/* reading a fresh root: an empty store, and no file is created */
+	assert_int_equal(store_open(&st, f->root, NULL, 0, &err), 0);
+	assert_int_equal(count(&st, NULL), 0);
+	store_close(&st);
+	path_join(&db, f->root, "perfsift.db");
+	assert_false(file_exists(db.buf));
+	assert_int_equal(store_open(&st, f->root, "mysql://x", 0, &err), -1);
+	assert_non_null(strstr(err.buf, "unknown kind"));
+	strbuf_reset(&err);
+	assert_int_equal(store_open(&st, f->root, "postgresql://h/db", 0, &err), -1);
+	assert_non_null(strstr(err.buf, "PostgreSQL"));
+	strbuf_reset(&err);
+	/* sqlite:PATH puts the index elsewhere */
+	strbuf_reset(&db);
+	strbuf_addf(&db, "sqlite:%s/other.db", f->root);
+	assert_int_equal(store_open(&st, f->root, db.buf, STORE_CREATE, &err), 0);
+	index_run(&st, f->root, "cafe", "x", 0, true, 1);
+	store_close(&st);
+	strbuf_reset(&db);
+	strbuf_addf(&db, "%s/other.db", f->root);
+	assert_true(file_exists(db.buf));
+	strbuf_release(&err);
+	strbuf_release(&db);
+}
+
+static void test_concurrent_writers(void **state)
+{
+	struct fixture *f = *state;
+	struct store st;
+	struct store_group_list l = {0};
+	struct strbuf err = STRBUF_INIT;
+	pid_t pids[2];
+	int i, status;
+
+	/* create the schema first, as the first run of a root does */
+	open_store(&st, f->root);
+	store_close(&st);
+	for (i = 0; i < 2; i++) {
+		pids[i] = fork();
+		assert_true(pids[i] >= 0);
+		if (!pids[i]) {
+			struct store cs;
+			int n;
+
+			if (store_open(&cs, f->root, NULL, STORE_CREATE, &err))
+				_exit(1);
+			for (n = 0; n < 20; n++)
+				index_run(&cs, f->root, i ? "c1" : "c0", "p",
+					  n, true, n);
+			store_close(&cs);
+			_exit(0);
+		}
+	}
+	for (i = 0; i < 2; i++) {
+		assert_int_equal(waitpid(pids[i], &status, 0), pids[i]);
+		assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	}
+	open_store(&st, f->root);
+	assert_int_equal(store_find_groups_text(&st, NULL, &l, &err), 0);
+	assert_int_equal(l.n, 2);
+	assert_int_equal(l.items[0].nruns, 20);
+	assert_int_equal(l.items[1].nruns, 20);
+	store_group_list_release(&l);
+	store_close(&st);
+	strbuf_release(&err);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_selectors, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_matrix_runs_params, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_prune, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_empty_and_bad_urls, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_concurrent_writers, setup,
+						teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,931 @@
+/*
+ * bisect.c: the bisect driver's pure logic (see bisect.h): LKP's change
+ * test in distance mode, the good/bad classifier, the search over the
+ * first-parent path with skips, the ABAB confirmation and the summary.
+ * The world (git, builds, runs, the index) is reached only through
+ * struct bisect_ops, which is how resume works: a commit whose samples the
+ * index already holds is classified from them and never run again.
+ */
+#include "util/compat.h"
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "bisect.h"
+#include "matrix.h"
+#include "util/strbuf.h"
+#include "util/usage.h"
+#include "util/xalloc.h"
+
+/* LKP's distance for bisects (`compare -s`, lkp-compare.md §2.4) */
+#define BISECT_DISTANCE 5.0
+/* LKP's gap_distance: the gap must exceed |median delta| / 2 */
+#define BISECT_GAP_DISTANCE 2.0
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+void bisect_summarize(const double *v, size_t n, struct bisect_summary *out)
+{
+	double *s;
+	size_t margin;
+
+	memset(out, 0, sizeof(*out));
+	if (!n)
+		return;
+	s = xmalloc(st_mult(n, sizeof(*s)));
+	memcpy(s, v, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), cmp_double);
+	margin = n >> 5; /* LKP's MARGIN_SHIFT */
+	if (margin > 3)
+		margin = 3;
+	if (n >= 6 && margin < 1)
+		margin = 1;
+	out->n = n - 2 * margin;
+	out->min = s[margin];
+	out->max = s[n - margin - 1];
+	out->median = s[margin + out->n / 2];
+	free(s);
+}
+
+bool bisect_changed(const double *a, size_t na, const double *b, size_t nb,
+		    double distance, bool is_int)
+{
+	struct bisect_summary sa, sb;
+	double gap, len_a, len_b, wider;
+
+	if (!na || !nb)
+		return false;
+	bisect_summarize(a, na, &sa);
+	bisect_summarize(b, nb, &sb);
+	/* adjacent integer ranges ([1..3] vs [4..6]) are one range */
+	if (is_int && (sa.min - sb.max == 1 || sb.min - sa.max == 1))
+		return false;
+	gap = sb.min > sa.max ? sb.min - sa.max : sa.min - sb.max;
+	if (na < 3 || nb < 3) {
+		len_a = sa.max - sa.min;
+		len_b = sb.max - sb.min;
+		wider = len_a > len_b ? len_a : len_b;
+		return gap > distance * wider;
+	}
+	return gap > 0 &&
+	       gap > fabs(sb.median - sa.median) / BISECT_GAP_DISTANCE;
+}
+
+const char *bisect_verdict_name(enum bisect_verdict v)
+{
+	switch (v) {
+	case BISECT_UNTESTED:
+		return "untested";
+	case BISECT_GOOD:
+		return "good";
+	case BISECT_BAD:
+		return "bad";
+	case BISECT_SKIP:
+		return "skip";
+	case BISECT_UNCLEAR:
+		return "unclear";
+	}
+	return "?";
+}
+
+enum bisect_verdict bisect_classify(const double *g, size_t ng,
+				    const double *b, size_t nb,
+				    const double *c, size_t nc, bool is_int,
+				    double *position)
+{
+	struct bisect_summary sg, sb, sc;
+	double p;
+
+	if (position)
+		*position = NAN;
+	if (!ng || !nb || !nc)
+		return BISECT_UNCLEAR;
+	bisect_summarize(g, ng, &sg);
+	bisect_summarize(b, nb, &sb);
+	bisect_summarize(c, nc, &sc);
+	if (sb.median == sg.median)
+		return BISECT_UNCLEAR;
+	p = (sc.median - sg.median) / (sb.median - sg.median);
+	if (position)
+		*position = p;
+	if (p >= 0.5)
+		return bisect_changed(g, ng, c, nc, BISECT_DISTANCE, is_int) ?
+			       BISECT_BAD : BISECT_UNCLEAR;
+	return bisect_changed(b, nb, c, nc, BISECT_DISTANCE, is_int) ?
+		       BISECT_GOOD : BISECT_UNCLEAR;
+}
+
+/* ---- search ---- */
+
+void bisect_search_init(struct bisect_search *s, size_t n)
+{
+	s->n = n;
+	s->state = xcalloc(n ? n : 1, sizeof(*s->state));
+}
+
+void bisect_search_release(struct bisect_search *s)
+{
+	FREE_AND_NULL(s->state);
+	s->n = 0;
+}
+
+void bisect_search_mark(struct bisect_search *s, size_t i,
+			enum bisect_verdict v)
+{
+	if (i >= s->n)
+		BUG("bisect index %zu out of %zu", i, s->n);
+	s->state[i] = v;
+}
+
+static void search_bounds(const struct bisect_search *s, size_t *lo,
+			  size_t *hi)
+{
+	size_t i;
+
+	/* the lowest bad commit; the endpoint n-1 is bad by definition */
+	*hi = s->n - 1;
+	for (i = 0; i < s->n; i++)
+		if (s->state[i] == BISECT_BAD) {
+			*hi = i;
+			break;
+		}
+	*lo = 0;
+	for (i = 0; i < *hi; i++)
+		if (s->state[i] == BISECT_GOOD)
+			*lo = i;
+}
+
+ssize_t bisect_search_next(const struct bisect_search *s)
+{
+	size_t lo, hi, mid, d;
+
+	if (s->n < 3)
+		return -1;
+	search_bounds(s, &lo, &hi);
+	if (hi <= lo + 1)
+		return -1;
+	mid = lo + (hi - lo) / 2;
+	/* the middle, else its nearest testable neighbour, later side first */
+	for (d = 0; d < hi - lo; d++) {
+		if (mid + d < hi && s->state[mid + d] == BISECT_UNTESTED)
+			return (ssize_t)(mid + d);
+		if (d && mid - d > lo && s->state[mid - d] == BISECT_UNTESTED)
+			return (ssize_t)(mid - d);
+	}
+	return -1;
+}
+
+void bisect_search_result(const struct bisect_search *s, size_t *lo,
+			  size_t *first_bad, size_t *nskipped)
+{
+	size_t i, l, h, k = 0;
+
+	search_bounds(s, &l, &h);
+	for (i = l + 1; i < h; i++)
+		if (s->state[i] == BISECT_SKIP)
+			k++;
+	*lo = l;
+	*first_bad = h;
+	*nskipped = k;
+}
+
+/* ---- state ---- */
+
+void bisect_state_init(struct bisect_state *st)
+{
+	memset(st, 0, sizeof(*st));
+}
+
+void bisect_state_release(struct bisect_state *st)
+{
+	size_t i;
+
+	for (i = 0; i < st->ncommits; i++) {
+		free(st->commits[i].sha);
+		free(st->commits[i].subject);
+		free(st->commits[i].kpi);
+		free(st->commits[i].why);
+	}
+	free(st->commits);
+	free(st->stat);
+	free(st->confirm_a);
+	free(st->confirm_b);
+	bisect_state_init(st);
+}
+
+void bisect_state_add_commit(struct bisect_state *st, const char *sha,
+			     const char *subject)
+{
+	struct bisect_commit *c;
+
+	ALLOC_GROW(st->commits, st->ncommits + 1, st->alloc);
+	c = &st->commits[st->ncommits++];
+	memset(c, 0, sizeof(*c));
+	c->sha = xstrdup(sha);
+	c->subject = xstrdup(subject ? subject : "");
+}
+
+int bisect_kpi_rank(const char *stat)
+{
+	static const char *const run_time[] = {
+		".time.elapsed_time", ".time.user_time", ".time.system_time",
+	};
+	size_t i, n = strlen(stat);
+
+	/* LKP's stat-denylist: the bare time.* stats and timestamps */
+	if (!strncmp(stat, "time.", 5) || strstr(stat, "timestamp"))
+		return -1;
+	for (i = 0; i < ARRAY_SIZE(run_time); i++) {
+		size_t k = strlen(run_time[i]);
+
+		if (n > k && !strcmp(stat + n - k, run_time[i]))
+			return 2;
+	}
+	return 1;
+}
+
+/* ---- the driver ---- */
+
+struct driver {
+	struct bisect_state *st;
+	const struct bisect_options *opt;
+	const struct bisect_ops *ops;
+	struct strbuf *err;
+	double *good, *bad; /* the references: the endpoints' KPI samples */
+	size_t ngood, nbad;
+};
+
+static void progress(struct driver *d, const char *fmt, ...)
+	PRINTF_LIKE(2, 3);
+static void progress(struct driver *d, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	if (!d->ops->progress)
+		return;
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	d->ops->progress(d->ops->data, sb.buf);
+	strbuf_release(&sb);
+}
+
+static bool interrupted(struct driver *d)
+{
+	return d->ops->interrupted && d->ops->interrupted(d->ops->data);
+}
+
+static void short_sha(const char *sha, char out[13])
+{
+	snprintf(out, 13, "%.12s", sha);
+}
+
+/* the KPI's samples of m into a new array; false when m lacks the stat */
+static bool kpi_values(const struct matrix *m, const char *stat,
+		       double **out, size_t *n, bool *is_int)
+{
+	ssize_t s = stat ? matrix_find(m, stat) : -1;
+	size_t r;
+
+	free(*out);
+	*out = NULL;
+	*n = 0;
+	if (s < 0)
+		return false;
+	*out = xmalloc(st_mult(m->nruns ? m->nruns : 1, sizeof(double)));
+	for (r = 0; r < m->nruns; r++)
+		(*out)[r] = matrix_at(m, (size_t)s, r);
+	*n = m->nruns;
+	if (is_int && m->is_int)
+		*is_int = m->is_int[s];
+	return true;
+}
+
+static int load(struct driver *d, const char *sha, struct matrix *m)
+{
+	matrix_release(m);
+	return d->ops->samples(d->ops->data, sha, m, d->err);
+}
+
+static int measure_once(struct driver *d, int slot, struct bisect_commit *c)
+{
+	if (interrupted(d))
+		return -1;
+	if (d->ops->measure(d->ops->data, slot, c->sha, d->err) < 0)
+		return -1;
+	c->runs++;
+	d->st->runs++;
+	return interrupted(d) ? -1 : 0;
+}
+
+/*
+ * Bring two commits to `want` samples each, measuring interleaved: A B A
+ * B.  Samples count from base_a / base_b (the confirmation counts only its
+ * own runs; the endpoints count from 0).  Prepares a slot only when it
+ * must run.  0 ok, 1 one side could not be prepared or gave no samples
+ * (err says), -1 error / interrupted.
+ */
+static int measure_pair(struct driver *d, struct bisect_commit *a,
+			struct matrix *ma, struct bisect_commit *b,
+			struct matrix *mb, size_t want, size_t base_a,
+			size_t base_b)
+{
+	struct bisect_commit *side[2] = {a, b};
+	struct matrix *mat[2] = {ma, mb};
+	bool ready[2] = {false, false};
+	size_t base[2];
+	int k, r;
+
+	base[0] = base_a;
+	base[1] = base_b;
+	for (;;) {
+		bool any = false;
+
+		for (k = 0; k < 2; k++) {
+			size_t have = mat[k]->nruns - base[k], prev;
+
+			if (have >= want)
+				continue;
+			any = true;
+			if (!ready[k]) {
+				struct strbuf why = STRBUF_INIT;
+
+				r = d->ops->prepare(d->ops->data, k,
+						    side[k]->sha, &why);
+				if (r) {
+					if (r > 0)
+						strbuf_addf(d->err,
+							    "cannot use %.12s: %s",
+							    side[k]->sha, why.buf);
+					else
+						strbuf_addbuf(d->err, &why);
+					strbuf_release(&why);
+					return r > 0 ? 1 : -1;
+				}
+				strbuf_release(&why);
+				ready[k] = true;
+			}
+			prev = mat[k]->nruns;
+			if (measure_once(d, k, side[k]) < 0 ||
+			    load(d, side[k]->sha, mat[k]) < 0)
+				return -1;
+			if (mat[k]->nruns <= prev) {
+				strbuf_addf(d->err,
+					    "the job gave no complete run on %.12s",
+					    side[k]->sha);
+				return 1;
+			}
+		}
+		if (!any)
+			return 0;
+	}
+}
+
+/* relative change of the medians, bounded: |b - a| / max(|a|, |b|) */
+static double rel_change(double ma, double mb)
+{
+	double den = fmax(fabs(ma), fabs(mb));
+
+	return den > 0 ? fabs(mb - ma) / den : 0;
+}
+
+/* choose the KPI: the best-ranked, most changed stat that differs */
+static char *choose_stat(struct driver *d, const struct matrix *g,
+			 const struct matrix *b, bool *is_int)
+{
+	size_t i, r;
+	ssize_t best = -1;
+	int best_rank = -1;
+	double best_change = -1;
+	double *vg = xmalloc(st_mult(g->nruns + 1, sizeof(double)));
+	double *vb = xmalloc(st_mult(b->nruns + 1, sizeof(double)));
+
+	for (i = 0; i < g->nstats; i++) {
+		ssize_t j = matrix_find(b, g->names[i]);
+		struct bisect_summary sg, sb;
+		bool isint;
+		int rank;
+		double ch;
+
+		if (j < 0)
+			continue;
+		rank = d->ops->kpi_rank ?
+			       d->ops->kpi_rank(d->ops->data, g->names[i]) :
+			       bisect_kpi_rank(g->names[i]);
+		if (rank < 0 || rank < best_rank)
+			continue;
+		for (r = 0; r < g->nruns; r++)
+			vg[r] = matrix_at(g, i, r);
+		for (r = 0; r < b->nruns; r++)
+			vb[r] = matrix_at(b, (size_t)j, r);
+		isint = g->is_int && b->is_int && g->is_int[i] &&
+			b->is_int[j];
+		if (!bisect_changed(vg, g->nruns, vb, b->nruns,
+				    BISECT_DISTANCE, isint))
+			continue;
+		bisect_summarize(vg, g->nruns, &sg);
+		bisect_summarize(vb, b->nruns, &sb);
+		ch = rel_change(sg.median, sb.median);
+		if (rank > best_rank || ch > best_change) {
+			best = (ssize_t)i;
+			best_rank = rank;
+			best_change = ch;
+			*is_int = isint;
+		}
+	}
+	free(vg);
+	free(vb);
+	return best < 0 ? NULL : xstrdup(g->names[best]);
+}
+
+static void describe(struct strbuf *sb, const char *label,
+		     const struct bisect_commit *c, const double *v, size_t n)
+{
+	struct bisect_summary s;
+
+	bisect_summarize(v, n, &s);
+	strbuf_addf(sb, "  %-5s %.12s: median %.6g [%.6g - %.6g] (%zu runs)",
+		    label, c->sha, s.median, s.min, s.max, n);
+}
+
+/* the numbers of a refusal: the largest changes that did not pass */
+static void explain_no_change(struct driver *d, const struct matrix *g,
+			      const struct matrix *b)
+{
+	struct bisect_commit *cg = &d->st->commits[0];
+	struct bisect_commit *cb = &d->st->commits[d->st->ncommits - 1];
+
+	if (d->opt->stat) {
+		strbuf_addf(d->err,
+			    "good and bad do not differ significantly in '%s':\n",
+			    d->opt->stat);
+		describe(d->err, "good", cg, d->good, d->ngood);
+		strbuf_addch(d->err, '\n');
+		describe(d->err, "bad", cb, d->bad, d->nbad);
+		return;
+	}
+	strbuf_addf(d->err,
+		    "good %.12s (%zu runs) and bad %.12s (%zu runs) do not differ "
+		    "significantly in any of %zu stats",
+		    cg->sha, g->nruns, cb->sha, b->nruns, g->nstats);
+	/* the three largest relative changes, for the user to judge */
+	{
+		double top_ch[3] = {-1, -1, -1};
+		ssize_t top[3] = {-1, -1, -1};
+		size_t i, r, k;
+		double *vg = xmalloc(st_mult(g->nruns + 1, sizeof(double)));
+		double *vb = xmalloc(st_mult(b->nruns + 1, sizeof(double)));
+
+		for (i = 0; i < g->nstats; i++) {
+			ssize_t j = matrix_find(b, g->names[i]);
+			struct bisect_summary sg, sb;
+			double ch;
+
+			if (j < 0 || bisect_kpi_rank(g->names[i]) < 0)
+				continue;
+			for (r = 0; r < g->nruns; r++)
+				vg[r] = matrix_at(g, i, r);
+			for (r = 0; r < b->nruns; r++)
+				vb[r] = matrix_at(b, (size_t)j, r);
+			bisect_summarize(vg, g->nruns, &sg);
+			bisect_summarize(vb, b->nruns, &sb);
+			ch = rel_change(sg.median, sb.median);
+			for (k = 0; k < 3; k++)
+				if (ch > top_ch[k]) {
+					memmove(top_ch + k + 1, top_ch + k,
+						(2 - k) * sizeof(*top_ch));
+					memmove(top + k + 1, top + k,
+						(2 - k) * sizeof(*top));
+					top_ch[k] = ch;
+					top[k] = (ssize_t)i;
+					break;
+				}
+		}
+		for (k = 0; k < 3 && top[k] >= 0; k++) {
+			ssize_t j = matrix_find(b, g->names[top[k]]);
+			struct bisect_summary sg, sb;
+
+			for (r = 0; r < g->nruns; r++)
+				vg[r] = matrix_at(g, (size_t)top[k], r);
+			for (r = 0; r < b->nruns; r++)
+				vb[r] = matrix_at(b, (size_t)j, r);
+			bisect_summarize(vg, g->nruns, &sg);
+			bisect_summarize(vb, b->nruns, &sb);
+			strbuf_addf(d->err,
+				    "\n  %s: good median %.6g [%.6g - %.6g], "
+				    "bad median %.6g [%.6g - %.6g]",
+				    g->names[top[k]], sg.median, sg.min, sg.max,
+				    sb.median, sb.min, sb.max);
+		}
+		free(vg);
+		free(vb);
+	}
+}
+
+/*
+ * The endpoints: measure what the index lacks, settle the KPI, refuse when
+ * good and bad do not differ.  0 ok, 1 refused, -1 error.
+ */
+static int setup_endpoints(struct driver *d)
+{
+	struct bisect_state *st = d->st;
+	struct bisect_commit *cg = &st->commits[0];
+	struct bisect_commit *cb = &st->commits[st->ncommits - 1];
+	struct matrix mg, mb;
+	size_t want = d->opt->runs;
+	int ret = -1, r;
+
+	matrix_init(&mg);
+	matrix_init(&mb);
+	if (load(d, cg->sha, &mg) < 0 || load(d, cb->sha, &mb) < 0)
+		goto out;
+	cg->reused = mg.nruns >= want;
+	cb->reused = mb.nruns >= want;
+	for (;;) {
+		r = measure_pair(d, cg, &mg, cb, &mb, want, 0, 0);
+		if (r) {
+			ret = r > 0 ? -1 : r;
+			goto out;
+		}
+		if (!st->stat && d->opt->stat)
+			st->stat = xstrdup(d->opt->stat);
+		if (!d->opt->stat) {
+			free(st->stat);
+			st->stat = choose_stat(d, &mg, &mb, &st->kpi_is_int);
+			st->stat_chosen = true;
+		}
+		if (st->stat) {
+			if (!kpi_values(&mg, st->stat, &d->good, &d->ngood,
+					&st->kpi_is_int) ||
+			    !kpi_values(&mb, st->stat, &d->bad, &d->nbad,
+					NULL)) {
+				strbuf_addf(d->err,
+					    "stat '%s' is not in the results of "
+					    "%s %.12s",
+					    st->stat,
+					    d->ngood ? "bad" : "good",
+					    d->ngood ? cb->sha : cg->sha);
+				ret = 1;
+				goto out;
+			}
+			if (bisect_changed(d->good, d->ngood, d->bad, d->nbad,
+					   BISECT_DISTANCE, st->kpi_is_int))
+				break;
+		}
+		/* not clear yet: more samples of both, up to the cap */
+		if (want >= d->opt->max_runs) {
+			explain_no_change(d, &mg, &mb);
+			ret = 1;
+			goto out;
+		}
+		want += d->opt->runs;
+		if (want > d->opt->max_runs)
+			want = d->opt->max_runs;
+		progress(d, "good and bad not clearly apart yet: %zu runs each",
+			 want);
+	}
+	cg->verdict = BISECT_GOOD;
+	cb->verdict = BISECT_BAD;
+	cg->kpi = xmalloc(st_mult(d->ngood, sizeof(double)));
+	memcpy(cg->kpi, d->good, d->ngood * sizeof(double));
+	cg->nkpi = d->ngood;
+	cb->kpi = xmalloc(st_mult(d->nbad, sizeof(double)));
+	memcpy(cb->kpi, d->bad, d->nbad * sizeof(double));
+	cb->nkpi = d->nbad;
+	{
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_addf(&sb, "KPI %s%s\n", st->stat,
+			    st->stat_chosen ? " (chosen automatically)" : "");
+		describe(&sb, "good", cg, d->good, d->ngood);
+		strbuf_addstr(&sb, cg->reused ? " (from the index)\n" : "\n");
+		describe(&sb, "bad", cb, d->bad, d->nbad);
+		strbuf_addstr(&sb, cb->reused ? " (from the index)" : "");
+		progress(d, "%s", sb.buf);
+		strbuf_release(&sb);
+	}
+	ret = 0;
+out:
+	matrix_release(&mg);
+	matrix_release(&mb);
+	return ret;
+}
+
+/* test commit i: classify from the index, measuring only what it lacks */
+static int test_commit(struct driver *d, size_t i)
+{
+	struct bisect_state *st = d->st;
+	struct bisect_commit *c = &st->commits[i];
+	struct matrix m;
+	size_t target = d->opt->runs, prev;
+	bool prepared = false;
+	double pos = NAN;
+	int ret = -1;
+	char sha[13];
+
+	short_sha(c->sha, sha);
+	matrix_init(&m);
+	if (load(d, c->sha, &m) < 0)
+		goto out;
+	for (;;) {
+		if (m.nruns >= target) {
+			if (!kpi_values(&m, st->stat, &c->kpi, &c->nkpi, NULL)) {
+				c->verdict = BISECT_SKIP;
+				c->why = xasprintf("its results lack '%s'",
+						   st->stat);
+				break;
+			}
+			c->verdict = bisect_classify(d->good, d->ngood, d->bad,
+						     d->nbad, c->kpi, c->nkpi,
+						     st->kpi_is_int, &pos);
+			if (c->verdict != BISECT_UNCLEAR)
+				break;
+			if (m.nruns >= d->opt->max_runs) {
+				c->verdict = BISECT_SKIP;
+				c->why = xasprintf("still unclear after %zu runs",
+						   m.nruns);
+				break;
+			}
+			target = m.nruns + d->opt->runs;
+			if (target > d->opt->max_runs)
+				target = d->opt->max_runs;
+			progress(d, "%s unclear (at %.2f between good and bad), "
+				    "%zu runs",
+				 sha, pos, target);
+		}
+		if (!prepared) {
+			struct strbuf why = STRBUF_INIT;
+			int r = d->ops->prepare(d->ops->data, 0, c->sha, &why);
+
+			if (r < 0) {
+				strbuf_addbuf(d->err, &why);
+				strbuf_release(&why);
+				goto out;
+			}
+			if (r > 0) {
+				c->verdict = BISECT_SKIP;
+				c->why = strbuf_detach(&why, NULL);
+				break;
+			}
+			strbuf_release(&why);
+			prepared = true;
+		}
+		prev = m.nruns;
+		if (measure_once(d, 0, c) < 0 || load(d, c->sha, &m) < 0)
+			goto out;
+		if (m.nruns <= prev) {
+			c->verdict = BISECT_SKIP;
+			c->why = xstrdup("the job gave no complete run");
+			break;
+		}
+	}
+	c->reused = !c->runs;
+	if (c->runs)
+		st->measured++;
+	else
+		st->reused++;
+	st->tested++;
+	{
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_addf(&sb, "[%zu/%zu] %s %s", i, st->ncommits - 1, sha,
+			    bisect_verdict_name(c->verdict));
+		if (c->nkpi) {
+			struct bisect_summary s;
+
+			bisect_summarize(c->kpi, c->nkpi, &s);
+			strbuf_addf(&sb, ": median %.6g", s.median);
+		}
+		if (c->why)
+			strbuf_addf(&sb, " (%s)", c->why);
+		else if (c->reused)
+			strbuf_addf(&sb, " (%zu runs from the index)", c->nkpi);
+		else
+			strbuf_addf(&sb, " (%zu runs)", c->runs);
+		strbuf_addf(&sb, "  %s", c->subject);
+		progress(d, "%s", sb.buf);
+		strbuf_release(&sb);
+	}
+	ret = 0;
+out:
+	matrix_release(&m);
+	return ret;
+}
+
+/*
+ * Parent vs culprit, re-run interleaved (ABAB), `runs` new samples each:
+ * the change must show again, in the same direction.
+ */
+static int confirm(struct driver *d)
+{
+	struct bisect_state *st = d->st;
+	struct bisect_commit *a = &st->commits[st->first_bad - 1];
+	struct bisect_commit *b = &st->commits[st->first_bad];
+	struct matrix ma, mb;
+	size_t base_a, base_b;
+	struct bisect_summary sa, sb, sg, sbad;
+	int r, ret = -1;
+
+	matrix_init(&ma);
+	matrix_init(&mb);
+	if (load(d, a->sha, &ma) < 0 || load(d, b->sha, &mb) < 0)
+		goto out;
+	base_a = ma.nruns;
+	base_b = mb.nruns;
+	if (!d->ops->confirm_base ||
+	    !d->ops->confirm_base(d->ops->data, a->sha, b->sha, &base_a,
+				  &base_b, false) ||
+	    base_a > ma.nruns || base_b > mb.nruns) {
+		base_a = ma.nruns;
+		base_b = mb.nruns;
+		if (d->ops->confirm_base)
+			d->ops->confirm_base(d->ops->data, a->sha, b->sha,
+					     &base_a, &base_b, true);
+	}
+	progress(d, "confirming: %.12s vs %.12s, interleaved", a->sha, b->sha);
+	r = measure_pair(d, a, &ma, b, &mb, d->opt->runs, base_a, base_b);
+	if (r < 0)
+		goto out;
+	st->confirm = BISECT_NOT_REPRODUCIBLE;
+	if (r > 0) {
+		progress(d, "confirmation impossible: %s", d->err->buf);
+		strbuf_reset(d->err);
+		ret = 0;
+		goto out;
+	}
+	kpi_values(&ma, st->stat, &st->confirm_a, &st->nconfirm_a, NULL);
+	kpi_values(&mb, st->stat, &st->confirm_b, &st->nconfirm_b, NULL);
+	/* only this confirmation's runs: the newest columns */
+	if (st->nconfirm_a > base_a) {
+		memmove(st->confirm_a, st->confirm_a + base_a,
+			(st->nconfirm_a - base_a) * sizeof(double));
+		st->nconfirm_a -= base_a;
+	}
+	if (st->nconfirm_b > base_b) {
+		memmove(st->confirm_b, st->confirm_b + base_b,
+			(st->nconfirm_b - base_b) * sizeof(double));
+		st->nconfirm_b -= base_b;
+	}
+	bisect_summarize(st->confirm_a, st->nconfirm_a, &sa);
+	bisect_summarize(st->confirm_b, st->nconfirm_b, &sb);
+	bisect_summarize(d->good, d->ngood, &sg);
+	bisect_summarize(d->bad, d->nbad, &sbad);
+	/* the change must show again, and in the good -> bad direction */
+	if (bisect_changed(st->confirm_a, st->nconfirm_a, st->confirm_b,
+			   st->nconfirm_b, BISECT_DISTANCE, st->kpi_is_int) &&
+	    (sb.median - sa.median) * (sbad.median - sg.median) > 0)
+		st->confirm = BISECT_CONFIRMED;
+	ret = 0;
+out:
+	matrix_release(&ma);
+	matrix_release(&mb);
+	return ret;
+}
+
+enum bisect_outcome bisect_run(struct bisect_state *st,
+			       const struct bisect_options *opt,
+			       const struct bisect_ops *ops, struct strbuf *err)
+{
+	struct driver d = {st, opt, ops, err, NULL, NULL, 0, 0};
+	struct bisect_search s;
+	enum bisect_outcome outcome = BISECT_ERROR;
+	ssize_t next;
+	int r;
+
+	if (st->ncommits < 2)
+		BUG("bisect needs a good and a bad commit");
+	bisect_search_init(&s, st->ncommits);
+	r = setup_endpoints(&d);
+	if (r) {
+		if (r > 0)
+			outcome = BISECT_NO_CHANGE;
+		else if (interrupted(&d))
+			outcome = BISECT_INTERRUPTED;
+		goto out;
+	}
+	bisect_search_mark(&s, 0, BISECT_GOOD);
+	bisect_search_mark(&s, st->ncommits - 1, BISECT_BAD);
+	while ((next = bisect_search_next(&s)) >= 0) {
+		if (test_commit(&d, (size_t)next) < 0) {
+			if (interrupted(&d))
+				outcome = BISECT_INTERRUPTED;
+			goto out;
+		}
+		bisect_search_mark(&s, (size_t)next,
+				   st->commits[next].verdict);
+	}
+	bisect_search_result(&s, &st->lo, &st->first_bad, &st->nskipped);
+	outcome = st->nskipped ? BISECT_RANGE : BISECT_FOUND;
+	if (outcome == BISECT_FOUND && !opt->no_confirm && confirm(&d) < 0) {
+		outcome = interrupted(&d) ? BISECT_INTERRUPTED : BISECT_ERROR;
+		goto out;
+	}
+out:
+	bisect_search_release(&s);
+	free(d.good);
+	free(d.bad);
+	return outcome;
+}
+
+void bisect_collect(const struct bisect_state *st, enum bisect_verdict v,
+		    double **out, size_t *n)
+{
+	size_t i, k = 0, total = 0;
+
+	for (i = 0; i < st->ncommits; i++)
+		if (st->commits[i].verdict == v)
+			total += st->commits[i].nkpi;
+	*out = xmalloc(st_mult(total ? total : 1, sizeof(double)));
+	for (i = 0; i < st->ncommits; i++)
+		if (st->commits[i].verdict == v) {
+			memcpy(*out + k, st->commits[i].kpi,
+			       st->commits[i].nkpi * sizeof(double));
+			k += st->commits[i].nkpi;
+		}
+	*n = total;
+}
+
+void bisect_format_result(const struct bisect_state *st,
+			  enum bisect_outcome outcome, struct strbuf *out)
+{
+	const struct bisect_commit *fb, *good, *bad;
+	size_t i, runs_measured = 0;
+
+	if (outcome != BISECT_FOUND && outcome != BISECT_RANGE)
+		return;
+	fb = &st->commits[st->first_bad];
+	good = &st->commits[0];
+	bad = &st->commits[st->ncommits - 1];
+	if (outcome == BISECT_FOUND) {
+		strbuf_addf(out, "first bad commit: %s %s\n", fb->sha,
+			    fb->subject);
+	} else {
+		strbuf_addf(out,
+			    "the first bad commit could be any of (%zu skipped):\n",
+			    st->nskipped);
+		for (i = st->lo + 1; i <= st->first_bad; i++)
+			if (st->commits[i].verdict == BISECT_SKIP ||
+			    i == st->first_bad)
+				strbuf_addf(out, "  %s %s\n",
+					    st->commits[i].sha,
+					    st->commits[i].subject);
+	}
+	strbuf_addf(out, "KPI: %s%s\n", st->stat,
+		    st->stat_chosen ? " (chosen automatically)" : "");
+	describe(out, "good", good, good->kpi, good->nkpi);
+	strbuf_addch(out, '\n');
+	describe(out, "bad", bad, bad->kpi, bad->nkpi);
+	strbuf_addch(out, '\n');
+	for (i = 1; i + 1 < st->ncommits; i++)
+		runs_measured += st->commits[i].runs;
+	strbuf_addf(out,
+		    "commits tested: %zu of %zu between good and bad "
+		    "(%zu measured now, %zu from the index)\n",
+		    st->tested, st->ncommits - 2, st->measured, st->reused);
+	strbuf_addf(out, "runs spent: %zu (%zu on commits between good and bad)\n",
+		    st->runs, runs_measured);
+	for (i = 1; i + 1 < st->ncommits; i++) {
+		const struct bisect_commit *c = &st->commits[i];
+
+		if (c->verdict == BISECT_UNTESTED)
+			continue;
+		strbuf_addf(out, "  %-4s %.12s", bisect_verdict_name(c->verdict),
+			    c->sha);
+		if (c->nkpi) {
+			struct bisect_summary s;
+
+			bisect_summarize(c->kpi, c->nkpi, &s);
+			strbuf_addf(out, " median %.6g (%zu runs)", s.median,
+				    c->nkpi);
+		}
+		if (c->why)
+			strbuf_addf(out, " [%s]", c->why);
+		strbuf_addf(out, "  %s\n", c->subject);
+	}
+	if (st->confirm != BISECT_CONFIRM_NONE) {
+		struct bisect_summary sa, sb;
+
+		bisect_summarize(st->confirm_a, st->nconfirm_a, &sa);
+		bisect_summarize(st->confirm_b, st->nconfirm_b, &sb);
+		strbuf_addf(out, "confirmation: %s\n",
+			    st->confirm == BISECT_CONFIRMED ? "confirmed" :
+							      "not reproducible");
+		if (st->nconfirm_a && st->nconfirm_b)
+			strbuf_addf(out,
+				    "  parent  %.12s: median %.6g [%.6g - %.6g] (%zu runs)\n"
+				    "  culprit %.12s: median %.6g [%.6g - %.6g] (%zu runs)\n"
+				    "  change: %+.1f%% (interleaved ABAB)\n",
+				    st->commits[st->first_bad - 1].sha, sa.median,
+				    sa.min, sa.max, st->nconfirm_a, fb->sha,
+				    sb.median, sb.min, sb.max, st->nconfirm_b,
+				    sa.median ? 100 * (sb.median - sa.median) /
+							fabs(sa.median) :
+						0);
+	}
+}

@@ -1,0 +1,90 @@
+# lib-bisect.sh: helpers for the bisect end-to-end tests (t60xx), sourced
+# after lib.sh.  make_repo builds a git repository whose program, a small
+# C busy loop, does twice the work from one commit on.
+
+# make_repo DIR N K [NOISE_PCT] [NOBUILD_AT]: commits 1..N; from commit K
+# on the program does twice the work; NOISE_PCT makes each run's work vary
+# uniformly by +-NOISE_PCT percent; at commit NOBUILD_AT build.sh exits
+# 125 (and is fixed again at the next commit).  Commit i is tagged c<i>.
+make_repo() {
+	dir=$1 n=$2 k=$3 noise=${4:-0} nobuild=${5:-0}
+	git init -q "$dir" &&
+	# one git fast-import instead of 4 git commands per commit
+	i=1 &&
+	while [ "$i" -le "$n" ]; do
+		work=1
+		[ "$i" -ge "$k" ] && work=2
+		write_prog "$dir/.prog.c" "$work" "$noise" &&
+		if [ "$i" -eq "$nobuild" ]; then
+			printf 'exit 125\n' >"$dir/.build.sh"
+		else
+			printf 'exec cc -O1 -o prog prog.c\n' >"$dir/.build.sh"
+		fi &&
+		printf 'commit refs/heads/master\nmark :%d\n' "$i" &&
+		printf 'committer perfsift <bisect@example.com> %d +0000\n' \
+			$((1700000000 + i)) &&
+		printf 'data <<EOM\nchange %d\nEOM\n' "$i" &&
+		if [ "$i" -gt 1 ]; then printf 'from :%d\n' $((i - 1)); fi &&
+		printf 'M 100644 inline prog.c\ndata %d\n' \
+			"$(wc -c <"$dir/.prog.c")" && cat "$dir/.prog.c" &&
+		printf 'M 100644 inline build.sh\ndata %d\n' \
+			"$(wc -c <"$dir/.build.sh")" && cat "$dir/.build.sh" &&
+		printf 'M 100644 inline version\ndata <<EOV\n%d\nEOV\n\n' "$i" &&
+		printf 'reset refs/tags/c%d\nfrom :%d\n\n' "$i" "$i" || return 1
+		i=$((i + 1))
+	done >"$dir/.stream" &&
+	git -C "$dir" fast-import --quiet <"$dir/.stream" &&
+	rm -f "$dir/.stream" "$dir/.prog.c" "$dir/.build.sh" &&
+	git -C "$dir" checkout -q -f master
+}
+
+# the busy loop: BISECT_BASE iterations (about 60-80 ms of CPU time here)
+write_prog() {
+	cat >"$1" <<PROG
+#include <stdint.h>
+#include <stdio.h>
+#define WORK $2
+#define NOISE_PCT $3
+#define BASE ${BISECT_BASE:-150000000}ULL
+int main(void)
+{
+	double f = 1;
+	volatile uint64_t x = 0;
+	uint64_t i, n;
+
+	if (NOISE_PCT) {
+		unsigned r = 0;
+		FILE *fp = fopen("/dev/urandom", "r");
+
+		if (!fp || fread(&r, sizeof(r), 1, fp) != 1)
+			return 1;
+		fclose(fp);
+		f += NOISE_PCT / 100.0 * (2.0 * (r / 4294967295.0) - 1);
+	}
+	n = (uint64_t)(BASE * WORK * f);
+	for (i = 0; i < n; i++)
+		x += i * i;
+	return 0;
+}
+PROG
+}
+
+# a job for `perfsift run JOB -- ./prog`
+write_job() {
+	cat >"$1" <<'JOB'
+suite: bisect-e2e
+testcase: bisect-e2e
+category: benchmark
+JOB
+}
+
+# true when this build has `perfsift run` (bisect measures through it)
+have_runner() {
+	perfsift run --help >/dev/null 2>&1
+}
+
+# how many commits between good and bad were measured ("(N runs)" lines)
+measured_steps() {
+	grep -c '^perfsift bisect: bisect: \[[0-9]*/[0-9]*\] .* ([0-9]* runs)' "$1" ||
+	grep -c '^bisect: \[[0-9]*/[0-9]*\] .* ([0-9]* runs)' "$1"
+}

@@ -1,0 +1,650 @@
+/*
+ * test_bisect.c: the bisect driver's pure logic against a synthetic world:
+ * a path of commits whose "program" takes t or 2t from commit k on, with or
+ * without noise, commits that do not build, an index that remembers every
+ * sample (resume) and an interruption after a few runs.
+ */
+#include "util/compat.h"
+#include <math.h>
+#include <stdarg.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "bisect.h"
+#include "matrix.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+#define KPI "prog.time.elapsed_time"
+#define MAXC 64
+#define MAXS 64
+
+/* the fake world: per commit, the samples the index holds */
+struct world {
+	size_t n;              /* commits on the path */
+	size_t k;              /* first bad commit */
+	double noise;          /* relative half-width of uniform noise */
+	double flat;           /* nonzero: every commit takes this (no change) */
+	size_t skip_build;     /* index of a commit that does not build, or 0 */
+	double kpi[MAXC][MAXS];
+	double other[MAXC][MAXS]; /* an unrelated, unchanged stat */
+	double cs[MAXC][MAXS];    /* a small integer stat that barely moves */
+	size_t nsamples[MAXC];
+	size_t measures[MAXC];   /* runs made by measure() per commit */
+	size_t prepares[MAXC];
+	size_t total_measures;
+	size_t interrupt_after;  /* nonzero: interrupted after that many runs */
+	bool stop;
+	char sha[MAXC][41];
+	char slot_sha[2][41];
+	bool have_cbase;        /* the confirmation's saved starting counts */
+	char cbase_sha[2][41];
+	size_t cbase[2];
+	uint64_t rng;
+};
+
+static double rnd(struct world *w)
+{
+	/* xorshift64: deterministic noise */
+	w->rng ^= w->rng << 13;
+	w->rng ^= w->rng >> 7;
+	w->rng ^= w->rng << 17;
+	return (double)(w->rng >> 11) / 9007199254740992.0;
+}
+
+static void world_init(struct world *w, size_t n, size_t k, double noise)
+{
+	size_t i;
+
+	memset(w, 0, sizeof(*w));
+	w->n = n;
+	w->k = k;
+	w->noise = noise;
+	w->rng = 0x9e3779b97f4a7c15ULL;
+	for (i = 0; i < n; i++)
+		snprintf(w->sha[i], sizeof(w->sha[i]),
+			 "%040zx", (size_t)0xc0ffee00 + i);
+}
+
+static int sha_index(struct world *w, const char *sha)
+{
+	size_t i;
+
+	for (i = 0; i < w->n; i++)
+		if (!strcmp(w->sha[i], sha))
+			return (int)i;
+	fail_msg("unknown commit %s", sha);
+	return -1;
+}
+
+static int w_prepare(void *data, int slot, const char *sha, struct strbuf *why)
+{
+	struct world *w = data;
+	int i = sha_index(w, sha);
+
+	assert_true(slot == 0 || slot == 1);
+	w->prepares[i]++;
+	if (w->skip_build && (size_t)i == w->skip_build) {
+		strbuf_addstr(why, "the build exited 125");
+		return 1;
+	}
+	snprintf(w->slot_sha[slot], sizeof(w->slot_sha[slot]), "%s", sha);
+	return 0;
+}
+
+static int w_measure(void *data, int slot, const char *sha, struct strbuf *err)
+{
+	struct world *w = data;
+	int i = sha_index(w, sha);
+	double base, v;
+	size_t s;
+
+	(void)err;
+	/* the driver runs only what it prepared in that slot */
+	assert_string_equal(w->slot_sha[slot], sha);
+	s = w->nsamples[i];
+	assert_true(s < MAXS);
+	base = w->flat ? w->flat : ((size_t)i >= w->k ? 0.2 : 0.1);
+	v = base * (1 + w->noise * (2 * rnd(w) - 1));
+	w->kpi[i][s] = v;
+	w->other[i][s] = 1000 + 50 * rnd(w);
+	w->cs[i][s] = (double)(3 + (int)(rnd(w) * 2));
+	w->nsamples[i]++;
+	w->measures[i]++;
+	w->total_measures++;
+	if (w->interrupt_after && w->total_measures >= w->interrupt_after)
+		w->stop = true;
+	return 0;
+}
+
+static int w_samples(void *data, const char *sha, struct matrix *m,
+		     struct strbuf *err)
+{
+	struct world *w = data;
+	int i = sha_index(w, sha);
+	size_t r, n = w->nsamples[i];
+	/* sorted by name, as matrix.h wants */
+	static const char *const names[] = {
+		"other.stat", KPI, "prog.time.involuntary_context_switches",
+	};
+
+	(void)err;
+	matrix_init(m);
+	if (!n)
+		return 0;
+	m->nstats = 3;
+	m->nruns = n;
+	m->names = xcalloc(3, sizeof(char *));
+	m->values = xcalloc(3 * n, sizeof(double));
+	m->is_int = xcalloc(3, 1);
+	for (r = 0; r < 3; r++)
+		m->names[r] = xstrdup(names[r]);
+	m->is_int[2] = 1;
+	for (r = 0; r < n; r++) {
+		m->values[0 * n + r] = w->other[i][r];
+		m->values[1 * n + r] = w->kpi[i][r];
+		m->values[2 * n + r] = w->cs[i][r];
+	}
+	return 0;
+}
+
+static bool w_interrupted(void *data)
+{
+	return ((struct world *)data)->stop;
+}
+
+static bool w_confirm_base(void *data, const char *a, const char *b,
+			   size_t *base_a, size_t *base_b, bool save)
+{
+	struct world *w = data;
+
+	if (save) {
+		snprintf(w->cbase_sha[0], 41, "%s", a);
+		snprintf(w->cbase_sha[1], 41, "%s", b);
+		w->cbase[0] = *base_a;
+		w->cbase[1] = *base_b;
+		w->have_cbase = true;
+		return true;
+	}
+	if (!w->have_cbase || strcmp(w->cbase_sha[0], a) ||
+	    strcmp(w->cbase_sha[1], b))
+		return false;
+	*base_a = w->cbase[0];
+	*base_b = w->cbase[1];
+	return true;
+}
+
+static const struct bisect_ops world_ops = {
+	w_prepare, w_measure, w_samples, w_interrupted, NULL, NULL,
+	w_confirm_base, NULL,
+};
+
+static void fill_state(struct bisect_state *st, struct world *w)
+{
+	size_t i;
+	char subject[64];
+
+	bisect_state_init(st);
+	for (i = 0; i < w->n; i++) {
+		snprintf(subject, sizeof(subject), "commit %zu", i);
+		bisect_state_add_commit(st, w->sha[i], subject);
+	}
+}
+
+static enum bisect_outcome run_world(struct world *w, struct bisect_state *st,
+				     const char *stat, struct strbuf *err)
+{
+	struct bisect_ops ops = world_ops;
+	struct bisect_options opt = {3, 9, stat, false};
+
+	ops.data = w;
+	fill_state(st, w);
+	return bisect_run(st, &opt, &ops, err);
+}
+
+static size_t ceil_log2(size_t n)
+{
+	size_t k = 0;
+
+	while (((size_t)1 << k) < n)
+		k++;
+	return k;
+}
+
+/* ---- the statistics ---- */
+
+static void test_changed_lkp_vector(void **state)
+{
+	/* spec/fixtures/stats_changed_stats/fxmark_big_regression.yaml */
+	static const double a[] = {7415950.517791, 7363113.100274,
+				   7412635.583085, 7422347.724252,
+				   7442603.302947, 7367030.480747};
+	static const double b[] = {7960045.052608, 7855475.99254,
+				   8013649.203754, 7927162.999455,
+				   7785809.108594, 7902933.963499};
+	double small[6];
+	size_t i;
+	struct bisect_summary s;
+
+	(void)state;
+	assert_true(bisect_changed(a, 6, b, 6, 5, false));
+	assert_true(bisect_changed(b, 6, a, 6, 5, false));
+	/* ~1% higher: ranges overlap, not a change */
+	for (i = 0; i < 6; i++)
+		small[i] = a[i] * 1.005;
+	assert_false(bisect_changed(a, 6, small, 6, 5, false));
+	bisect_summarize(a, 6, &s);
+	assert_true(fabs(s.median - 7415950.517791) < 1e-6);
+}
+
+static void test_changed_rules(void **state)
+{
+	static const double lo[] = {1, 2, 3}, hi[] = {4, 5, 6};
+	static const double adj_a[] = {2, 3, 3}, adj_b[] = {4, 4, 4};
+	static const double far[] = {10, 11, 12};
+	static const double near[] = {3.5, 4, 4.5};
+	static const double one_a[] = {1.0}, one_b[] = {1.4}, one_c[] = {9.0};
+
+	(void)state;
+	/* adjacent integer ranges are one range; as floats they differ */
+	assert_false(bisect_changed(adj_a, 3, adj_b, 3, 5, true));
+	assert_true(bisect_changed(adj_a, 3, adj_b, 3, 5, false));
+	/* gap 1 is less than half the medians' distance 3 */
+	assert_false(bisect_changed(lo, 3, hi, 3, 5, false));
+	assert_true(bisect_changed(lo, 3, far, 3, 5, true));
+	/* overlapping ranges never differ */
+	assert_false(bisect_changed(lo, 3, near, 3, 5, false));
+	/* gap 0.5 is less than half the median distance (3 - 4 -> 0.5): no */
+	{
+		static const double x[] = {0, 1, 2}, y[] = {2.5, 4, 4.2};
+
+		assert_false(bisect_changed(x, 3, y, 3, 5, false));
+	}
+	/* single samples: the gap against distance x the range (0 here) */
+	assert_true(bisect_changed(one_a, 1, one_b, 1, 5, false));
+	assert_false(bisect_changed(lo, 3, one_b, 1, 5, false));
+	assert_true(bisect_changed(lo, 3, one_c, 1, 0.5, false));
+	assert_false(bisect_changed(lo, 0, hi, 3, 5, false));
+}
+
+static void test_summary_trim(void **state)
+{
+	static const double v[] = {100, 101, 150, 99, 102, 100};
+	struct bisect_summary s;
+
+	(void)state;
+	bisect_summarize(v, 6, &s);
+	/* one hiccup (150) is trimmed once a commit has 6 samples */
+	assert_int_equal(s.n, 4);
+	assert_true(s.max == 102);
+	assert_true(s.min == 100);
+	bisect_summarize(v, 3, &s);
+	assert_int_equal(s.n, 3);
+	assert_true(s.max == 150 && s.median == 101);
+}
+
+static void test_classify(void **state)
+{
+	static const double g[] = {0.100, 0.102, 0.098};
+	static const double b[] = {0.200, 0.204, 0.197};
+	static const double cg[] = {0.101, 0.099, 0.103};
+	static const double cb[] = {0.199, 0.203, 0.201};
+	static const double mid[] = {0.152, 0.153, 0.151};
+	static const double wide[] = {0.10, 0.20, 0.16};
+	static const double hiccup[] = {0.101, 0.099, 0.16};
+	static const double hiccup6[] = {0.101, 0.099, 0.16, 0.1, 0.102, 0.1};
+	double pos;
+
+	(void)state;
+	assert_int_equal(bisect_classify(g, 3, b, 3, cg, 3, false, &pos),
+			 BISECT_GOOD);
+	assert_true(fabs(pos) < 0.05);
+	assert_int_equal(bisect_classify(g, 3, b, 3, cb, 3, false, &pos),
+			 BISECT_BAD);
+	assert_true(fabs(pos - 1) < 0.05);
+	/* just past the middle, apart from both: the midpoint rule says bad */
+	assert_int_equal(bisect_classify(g, 3, b, 3, mid, 3, false, NULL),
+			 BISECT_BAD);
+	/* spread over both: unclear */
+	assert_int_equal(bisect_classify(g, 3, b, 3, wide, 3, false, NULL),
+			 BISECT_UNCLEAR);
+	/* good median but one sample far out: gap 0.037 < half of ~0.1 */
+	assert_int_equal(bisect_classify(g, 3, b, 3, hiccup, 3, false, NULL),
+			 BISECT_UNCLEAR);
+	/* three more runs: the hiccup is trimmed, the commit is good */
+	assert_int_equal(bisect_classify(g, 3, b, 3, hiccup6, 6, false, NULL),
+			 BISECT_GOOD);
+	/* improvements work the same way (lower is the bad side) */
+	assert_int_equal(bisect_classify(b, 3, g, 3, cg, 3, false, NULL),
+			 BISECT_BAD);
+	assert_int_equal(bisect_classify(g, 3, g, 3, cg, 3, false, NULL),
+			 BISECT_UNCLEAR);
+}
+
+/* ---- the search ---- */
+
+static void test_search_plain(void **state)
+{
+	struct bisect_search s;
+	size_t n = 40, k = 17, steps = 0, lo, fb, nskip;
+	ssize_t i;
+
+	(void)state;
+	bisect_search_init(&s, n);
+	bisect_search_mark(&s, 0, BISECT_GOOD);
+	bisect_search_mark(&s, n - 1, BISECT_BAD);
+	while ((i = bisect_search_next(&s)) >= 0) {
+		assert_true(i > 0 && (size_t)i < n - 1);
+		assert_int_equal(s.state[i], BISECT_UNTESTED);
+		bisect_search_mark(&s, (size_t)i,
+				   (size_t)i >= k ? BISECT_BAD : BISECT_GOOD);
+		steps++;
+	}
+	bisect_search_result(&s, &lo, &fb, &nskip);
+	assert_int_equal(fb, k);
+	assert_int_equal(lo, k - 1);
+	assert_int_equal(nskip, 0);
+	assert_true(steps <= ceil_log2(n - 1));
+	bisect_search_release(&s);
+}
+
+static void test_search_every_k(void **state)
+{
+	size_t n, k;
+
+	(void)state;
+	for (n = 2; n <= 41; n++)
+		for (k = 1; k < n; k++) {
+			struct bisect_search s;
+			size_t steps = 0, lo, fb, nskip;
+			ssize_t i;
+
+			bisect_search_init(&s, n);
+			bisect_search_mark(&s, 0, BISECT_GOOD);
+			bisect_search_mark(&s, n - 1, BISECT_BAD);
+			while ((i = bisect_search_next(&s)) >= 0) {
+				bisect_search_mark(&s, (size_t)i,
+						   (size_t)i >= k ? BISECT_BAD :
+								    BISECT_GOOD);
+				steps++;
+			}
+			bisect_search_result(&s, &lo, &fb, &nskip);
+			assert_int_equal(fb, k);
+			assert_true(steps <= ceil_log2(n - 1));
+			bisect_search_release(&s);
+		}
+}
+
+static void test_search_skip(void **state)
+{
+	struct bisect_search s;
+	size_t lo, fb, nskip;
+	ssize_t i;
+
+	(void)state;
+	/* the culprit itself does not build: a range of two remains */
+	bisect_search_init(&s, 10);
+	bisect_search_mark(&s, 0, BISECT_GOOD);
+	bisect_search_mark(&s, 9, BISECT_BAD);
+	while ((i = bisect_search_next(&s)) >= 0)
+		bisect_search_mark(&s, (size_t)i,
+				   i == 5 ? BISECT_SKIP :
+				   i >= 5 ? BISECT_BAD : BISECT_GOOD);
+	bisect_search_result(&s, &lo, &fb, &nskip);
+	assert_int_equal(lo, 4);
+	assert_int_equal(fb, 6);
+	assert_int_equal(nskip, 1);
+	bisect_search_release(&s);
+	/* everything but the endpoints skipped */
+	bisect_search_init(&s, 5);
+	bisect_search_mark(&s, 0, BISECT_GOOD);
+	bisect_search_mark(&s, 4, BISECT_BAD);
+	while ((i = bisect_search_next(&s)) >= 0)
+		bisect_search_mark(&s, (size_t)i, BISECT_SKIP);
+	bisect_search_result(&s, &lo, &fb, &nskip);
+	assert_int_equal(lo, 0);
+	assert_int_equal(fb, 4);
+	assert_int_equal(nskip, 3);
+	bisect_search_release(&s);
+}
+
+/* ---- the driver ---- */
+
+static size_t between_measured(const struct world *w)
+{
+	size_t i, k = 0;
+
+	for (i = 1; i + 1 < w->n; i++)
+		if (w->measures[i])
+			k++;
+	return k;
+}
+
+static void check_found(struct world *w, const char *stat)
+{
+	struct bisect_state st;
+	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
+	enum bisect_outcome o;
+
+	o = run_world(w, &st, stat, &err);
+	if (o != BISECT_FOUND)
+		fail_msg("outcome %d: %s", (int)o, err.buf);
+	assert_int_equal(st.first_bad, w->k);
+	assert_string_equal(st.stat, KPI);
+	assert_true(between_measured(w) <= ceil_log2(w->n - 1) + 2);
+	assert_int_equal(st.confirm, BISECT_CONFIRMED);
+	assert_int_equal(st.nconfirm_a, 3);
+	assert_int_equal(st.nconfirm_b, 3);
+	bisect_format_result(&st, o, &out);
+	assert_non_null(strstr(out.buf, "first bad commit: "));
+	assert_non_null(strstr(out.buf, w->sha[w->k]));
+	assert_non_null(strstr(out.buf, "confirmation: confirmed"));
+	bisect_state_release(&st);
+	strbuf_release(&err);
+	strbuf_release(&out);
+}
+
+static void test_driver_clean(void **state)
+{
+	struct world w;
+	size_t k;
+
+	(void)state;
+	for (k = 1; k < 40; k += 7) {
+		world_init(&w, 40, k, 0);
+		check_found(&w, KPI);
+	}
+}
+
+static void test_driver_noise(void **state)
+{
+	struct world w;
+	size_t k;
+
+	(void)state;
+	for (k = 2; k < 40; k += 5) {
+		world_init(&w, 40, k, 0.03);
+		w.rng += k;
+		/* the KPI chosen automatically from the good-vs-bad comparison */
+		check_found(&w, NULL);
+	}
+}
+
+static void test_driver_skip_build(void **state)
+{
+	struct world w;
+	struct bisect_state st;
+	struct strbuf err = STRBUF_INIT;
+	size_t k = 23;
+
+	(void)state;
+	world_init(&w, 40, k, 0.03);
+	/* the first commit the search tries does not build */
+	w.skip_build = 19;
+	assert_int_equal(run_world(&w, &st, KPI, &err), BISECT_FOUND);
+	assert_int_equal(st.first_bad, k);
+	assert_int_equal(st.commits[19].verdict, BISECT_SKIP);
+	assert_non_null(strstr(st.commits[19].why, "125"));
+	assert_int_equal(w.measures[19], 0);
+	assert_true(between_measured(&w) <= ceil_log2(39) + 2);
+	bisect_state_release(&st);
+	strbuf_release(&err);
+}
+
+static void test_driver_no_change(void **state)
+{
+	struct world w;
+	struct bisect_state st;
+	struct strbuf err = STRBUF_INIT;
+
+	(void)state;
+	world_init(&w, 40, 20, 0.03);
+	w.flat = 0.1;
+	assert_int_equal(run_world(&w, &st, KPI, &err), BISECT_NO_CHANGE);
+	assert_non_null(strstr(err.buf, "do not differ significantly"));
+	assert_non_null(strstr(err.buf, "median"));
+	/* more runs were tried on the endpoints, nothing in between */
+	assert_int_equal(w.measures[0], 9);
+	assert_int_equal(w.measures[39], 9);
+	assert_int_equal(between_measured(&w), 0);
+	bisect_state_release(&st);
+	strbuf_reset(&err);
+	/* the same without --stat: no stat differs */
+	world_init(&w, 40, 20, 0.03);
+	w.flat = 0.1;
+	assert_int_equal(run_world(&w, &st, NULL, &err), BISECT_NO_CHANGE);
+	assert_non_null(strstr(err.buf, "in any of 3 stats"));
+	assert_non_null(strstr(err.buf, KPI));
+	bisect_state_release(&st);
+	strbuf_release(&err);
+}
+
+static void test_driver_missing_stat(void **state)
+{
+	struct world w;
+	struct bisect_state st;
+	struct strbuf err = STRBUF_INIT;
+
+	(void)state;
+	world_init(&w, 10, 5, 0);
+	assert_int_equal(run_world(&w, &st, "no.such.stat", &err),
+			 BISECT_NO_CHANGE);
+	assert_non_null(strstr(err.buf, "'no.such.stat' is not in the results"));
+	bisect_state_release(&st);
+	strbuf_release(&err);
+}
+
+static void test_driver_resume(void **state)
+{
+	struct world w;
+	struct bisect_state st;
+	struct strbuf err = STRBUF_INIT;
+	size_t first[MAXC], i, k = 29;
+
+	(void)state;
+	world_init(&w, 40, k, 0.03);
+	/* endpoints (3 + 3) and three commits (3 x 3): then ^C */
+	w.interrupt_after = 15;
+	assert_int_equal(run_world(&w, &st, KPI, &err), BISECT_INTERRUPTED);
+	assert_int_equal(between_measured(&w), 3);
+	bisect_state_release(&st);
+	memcpy(first, w.measures, sizeof(first));
+	memset(w.measures, 0, sizeof(w.measures));
+	w.interrupt_after = 0;
+	w.stop = false;
+	assert_int_equal(run_world(&w, &st, KPI, &err), BISECT_FOUND);
+	assert_int_equal(st.first_bad, k);
+	assert_int_equal(st.reused, 3);
+	/* nothing measured twice, except the confirmation's pair */
+	for (i = 0; i < w.n; i++) {
+		if (i == k || i == k - 1)
+			continue;
+		if (first[i])
+			assert_int_equal(w.measures[i], 0);
+	}
+	assert_int_equal(w.measures[k], first[k] ? 3 : 6);
+	bisect_state_release(&st);
+	strbuf_release(&err);
+}
+
+static void test_driver_resume_confirmation(void **state)
+{
+	struct world w, w0;
+	struct bisect_state st;
+	struct strbuf err = STRBUF_INIT;
+	size_t k = 11, total;
+
+	(void)state;
+	/* a full run first, to learn how many runs precede the confirmation */
+	world_init(&w0, 20, k, 0.02);
+	assert_int_equal(run_world(&w0, &st, KPI, &err), BISECT_FOUND);
+	bisect_state_release(&st);
+	total = w0.total_measures;
+	/* the same world, interrupted after the confirmation's 3rd run */
+	world_init(&w, 20, k, 0.02);
+	w.interrupt_after = total - 3;
+	assert_int_equal(run_world(&w, &st, KPI, &err), BISECT_INTERRUPTED);
+	bisect_state_release(&st);
+	assert_true(w.have_cbase);
+	w.interrupt_after = 0;
+	w.stop = false;
+	memset(w.measures, 0, sizeof(w.measures));
+	assert_int_equal(run_world(&w, &st, KPI, &err), BISECT_FOUND);
+	assert_int_equal(st.first_bad, k);
+	assert_int_equal(st.confirm, BISECT_CONFIRMED);
+	/* the confirmation went on: 3 runs left, 3 + 3 samples in the end */
+	assert_int_equal(w.measures[k] + w.measures[k - 1], 3);
+	assert_int_equal(st.nconfirm_a, 3);
+	assert_int_equal(st.nconfirm_b, 3);
+	bisect_state_release(&st);
+	strbuf_release(&err);
+}
+
+static void test_collect(void **state)
+{
+	struct world w;
+	struct bisect_state st;
+	struct strbuf err = STRBUF_INIT;
+	double *good, *bad;
+	size_t ng, nb, i;
+
+	(void)state;
+	world_init(&w, 20, 7, 0.02);
+	assert_int_equal(run_world(&w, &st, KPI, &err), BISECT_FOUND);
+	bisect_collect(&st, BISECT_GOOD, &good, &ng);
+	bisect_collect(&st, BISECT_BAD, &bad, &nb);
+	assert_true(ng >= 6 && nb >= 6);
+	for (i = 0; i < ng; i++)
+		assert_true(good[i] < 0.15);
+	for (i = 0; i < nb; i++)
+		assert_true(bad[i] > 0.15);
+	free(good);
+	free(bad);
+	bisect_state_release(&st);
+	strbuf_release(&err);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_changed_lkp_vector),
+		cmocka_unit_test(test_changed_rules),
+		cmocka_unit_test(test_summary_trim),
+		cmocka_unit_test(test_classify),
+		cmocka_unit_test(test_search_plain),
+		cmocka_unit_test(test_search_every_k),
+		cmocka_unit_test(test_search_skip),
+		cmocka_unit_test(test_driver_clean),
+		cmocka_unit_test(test_driver_noise),
+		cmocka_unit_test(test_driver_skip_build),
+		cmocka_unit_test(test_driver_no_change),
+		cmocka_unit_test(test_driver_missing_stat),
+		cmocka_unit_test(test_driver_resume),
+		cmocka_unit_test(test_driver_resume_confirmation),
+		cmocka_unit_test(test_collect),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

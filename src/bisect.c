@@ -174,7 +174,7 @@ ssize_t bisect_search_next(const struct bisect_search *s)
 	for (d = 0; d < hi - lo; d++) {
 		if (mid + d < hi && s->state[mid + d] == BISECT_UNTESTED)
 			return (ssize_t)(mid + d);
-		if (d && mid - d > lo && s->state[mid - d] == BISECT_UNTESTED)
+		if (d && mid > lo + d && s->state[mid - d] == BISECT_UNTESTED)
 			return (ssize_t)(mid - d);
 	}
 	return -1;

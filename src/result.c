@@ -278,8 +278,8 @@ out:
 /*
  * Parse and reduce every raw file of run_dir that has a parser.  Nothing
  * is written.  A file that cannot be read or parsed is an error naming
- * it; with `lenient` (a cut run, whose files may be cut too) it is a
- * warning and the file is left out.
+ * it (-2); with `lenient` (a cut run, whose files may be cut too) it is
+ * a warning and the file is left out.
  */
 static int parse_run(const char *run_dir, bool lenient, struct run_output *o,
 		     struct strbuf *err)
@@ -353,6 +353,7 @@ static int parse_run(const char *run_dir, bool lenient, struct run_output *o,
 bad:
 		if (!lenient) {
 			strbuf_addbuf(err, &why);
+			ret = -2;
 			goto out;
 		}
 		warning("%s (left out of this cut run's stats)", why.buf);
@@ -719,8 +720,11 @@ int result_run_finish(struct result_run *run, const char *root,
 		}
 		close(fd);
 	}
-	if (parse_run(run->tmp_dir, !complete, &o, err) ||
-	    write_run_output(run->tmp_dir, &o, err))
+	ret = parse_run(run->tmp_dir, !complete, &o, err);
+	if (ret)
+		goto out;
+	ret = -1;
+	if (write_run_output(run->tmp_dir, &o, err))
 		goto out;
 	lock = lock_group(run->group_dir, err);
 	if (lock < 0)
@@ -763,6 +767,7 @@ int result_restat(const char *run_dir, const char *root,
 	run_output_init(&o);
 	if (!dir_exists(run_dir)) {
 		strbuf_addf(err, "'%s' is not a directory", run_dir);
+		ret = -2;
 		goto out;
 	}
 	dir = real_dir(run_dir);
@@ -771,11 +776,16 @@ int result_restat(const char *run_dir, const char *root,
 	    strnum_ll(base, 0, MAX_RUNS, &number, &why)) {
 		strbuf_addf(err, "'%s' is not a run directory (its name is not "
 			    "a run number)", run_dir);
+		ret = -2;
 		goto out;
 	}
 	complete = !run_is_incomplete(dir);
 	/* everything is parsed before anything is written */
-	if (parse_run(dir, false, &o, err) || write_run_output(dir, &o, err))
+	ret = parse_run(dir, false, &o, err);
+	if (ret)
+		goto out;
+	ret = -1;
+	if (write_run_output(dir, &o, err))
 		goto out;
 	path_dirname(&group, dir);
 	lock = lock_group(group.buf, err);

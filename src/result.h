@@ -52,6 +52,14 @@ int result_run_begin(struct result_run *run, const char *group_dir,
  * runs and index the run in the store at store_url (NULL = the root's
  * SQLite index).  An incomplete run is kept but left out of matrix.json
  * and of comparisons.
+ *
+ * Returns 0; -2 when a raw file of a complete run is corrupt or cannot be
+ * parsed (err names the file; nothing was changed: the temporary directory
+ * is left as it was, for result_run_abort() or a look); -1 on any other
+ * failure (err says which; once the run is renamed into place, a failure
+ * to rebuild matrix.json or to index leaves the run in place, and
+ * `perfsift stats` redoes both).  A cut run's unparsable file is only a
+ * warning: it is left out of the cut run's stats.
  */
 int result_run_finish(struct result_run *run, const char *root,
 		      const char *store_url, bool complete, struct strbuf *err);
@@ -63,6 +71,10 @@ void result_run_release(struct result_run *run);
 /*
  * Rebuild one run's <monitor>.json and stats.json from its raw files, then
  * the group's matrix.json and the index (`perfsift stats RUN_DIR`).
+ * Everything is parsed before anything is written: a corrupt raw file
+ * gives -2 with err naming it and changes nothing; -1 on other failures.
+ * A run directory outside the result root gets its files rebuilt but is
+ * not indexed.
  */
 int result_restat(const char *run_dir, const char *root,
 		  const char *store_url, struct strbuf *err);

@@ -1,11 +1,659 @@
 /*
- * cmd_run.c: `perfsift run` (not built yet on this branch).
+ * cmd_run.c: `perfsift run JOB.yaml [-n RUNS] [--commit ID] [--set K=V]...
+ * [-- CMD ARGS...]` -- LKP's `lkp run` for a local machine.  The job is
+ * read, --set applied, split into atomic jobs, and each atomic job run N
+ * times.  One run: machine facts into the job, a run directory reserved
+ * (result.h), knobs set (setup programs, journaled), monitors started,
+ * the benchmark run in its own process group, monitors stopped, knobs
+ * restored, <prog>.time and time written, the run finished (parsed,
+ * renamed into place, indexed).  SIGINT / SIGTERM / the job's timeout end
+ * the benchmark; the cut run is kept as incomplete and nothing more runs.
  */
 #include "util/compat.h"
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "bench/bench.h"
 #include "builtin.h"
+#include "job.h"
+#include "knob.h"
+#include "machine.h"
+#include "monitors/time.h"
+#include "programs.h"
+#include "result.h"
+#include "runner.h"
+#include "sampler.h"
+#include "setup/setup.h"
+#include "split.h"
+#include "util/fileutil.h"
+#include "util/strbuf.h"
+#include "util/strnum.h"
+#include "util/timeutil.h"
+#include "util/usage.h"
+#include "util/xalloc.h"
+
+static const char run_usage[] =
+	"usage: perfsift run JOB.yaml [-n RUNS] [--commit ID] [--set KEY=VALUE]...\n"
+	"                    [-- CMD ARGS...]\n"
+	"\n"
+	"  -n, --runs N        run each atomic job N times (default 1); runs are\n"
+	"                      numbered on from those already in the result root\n"
+	"  --commit ID         the commit this kernel is (default: uname -r)\n"
+	"  --set KEY=VALUE     set a job key; PROG.OPTION=VALUE sets a program's option\n"
+	"  -- CMD ARGS...      the command of a `mytest` job (LKP's external benchmark)\n"
+	"\n"
+	"A job that is not atomic is split and each atomic job run in turn.\n"
+	"SIGINT / SIGTERM / the job's `timeout` end the benchmark's process group;\n"
+	"finished runs stay, the cut run is kept marked is_incomplete_run, knobs\n"
+	"are restored and the exit status is 3.\n";
+
+/* what one atomic job runs */
+struct plan {
+	const char *prog;            /* the test program: "mytest", "vm-scalability" */
+	const struct bench_ops *ops; /* built-in benchmark, or NULL for mytest */
+	char **argv;                 /* mytest: what is exec'd */
+	char *cmdline;               /* mytest: the command as text */
+	double runtime_s;            /* the job's runtime, 0 when none */
+	double timeout_s;            /* the job's timeout, 0 when none */
+};
+
+struct run_ctx {
+	struct options *opts;
+	const char *sysroot;
+	const char *commit;
+	char **cmd_argv; /* after `--`, NULL-terminated, or NULL */
+	int nr_runs;
+	bool tty;
+	struct machine machine;
+	/* the progress line */
+	const char *name;
+	int run_index, run_total;
+	double runtime_s;
+	/* the outcome */
+	int nr_ok, nr_failed, nr_skipped, nr_incomplete;
+};
+
+enum run_outcome { RUN_OK, RUN_FAILED, RUN_SKIPPED, RUN_STOPPED, RUN_ERROR };
+
+static void plan_release(struct plan *p)
+{
+	free(p->argv); /* its strings are argv's, literals or cmdline */
+	free(p->cmdline);
+	memset(p, 0, sizeof(*p));
+}
+
+/* a shell word that reads back as arg */
+static void add_shell_word(struct strbuf *sb, const char *arg)
+{
+	const char *p;
+
+	for (p = arg; *p; p++)
+		if (!strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+			    "0123456789_@%+=:,./-", *p))
+			break;
+	if (*arg && !*p) {
+		strbuf_addstr(sb, arg);
+		return;
+	}
+	strbuf_addch(sb, '\'');
+	for (p = arg; *p; p++) {
+		if (*p == '\'')
+			strbuf_addstr(sb, "'\\''");
+		else
+			strbuf_addch(sb, *p);
+	}
+	strbuf_addch(sb, '\'');
+}
+
+static int job_seconds(const struct job *job, const char *prog,
+		       const char *key, double *out, struct strbuf *err)
+{
+	const char *v = job_get(job, key);
+	const char *why;
+
+	*out = 0;
+	if (!v && prog)
+		v = job_get_opt(job, prog, key);
+	if (!v || !*v)
+		return 0;
+	if (strnum_seconds(v, out, &why) < 0) {
+		strbuf_addf(err, "%s: %s: '%s' is not a duration (%s)", job->file,
+			    key, v, why);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Find the job's benchmark and what it runs.  Errors are the job file's
+ * (`FILE:LINE: KEY: what`), found before anything is written.
+ */
+static int make_plan(struct job *job, struct run_ctx *c, struct plan *p,
+		     struct strbuf *err)
+{
+	const struct jnode *root = job->root, *node = NULL;
+	size_t i;
+
+	memset(p, 0, sizeof(*p));
+	for (i = 0; i < root->n; i++) {
+		const struct program *prog = program_find(root->keys[i]);
+
+		if (prog && prog->kind == PROG_TEST) {
+			if (p->prog) {
+				strbuf_addf(err, "%s:%d: %s: a job runs one benchmark (it already has '%s')",
+					    job->file, root->kids[i]->line,
+					    root->keys[i], p->prog);
+				return -1;
+			}
+			p->prog = root->keys[i];
+			node = root->kids[i];
+		}
+	}
+	if (!p->prog) {
+		strbuf_addf(err, "%s: no benchmark: the job names no test program "
+			    "(e.g. `mytest:` with a command, or `vm-scalability:`)",
+			    job->file);
+		return -1;
+	}
+	if (strcmp(p->prog, "mytest")) {
+		p->ops = bench_find(p->prog);
+		if (!p->ops) {
+			strbuf_addf(err, "%s:%d: %s: not a built-in benchmark of this perfsift",
+				    job->file, node->line, p->prog);
+			return -1;
+		}
+		if (c->cmd_argv) {
+			strbuf_addf(err, "a command after `--` is for a `mytest` job; '%s' runs %s",
+				    job->file, p->prog);
+			return -1;
+		}
+	} else if (c->cmd_argv) {
+		struct strbuf sb = STRBUF_INIT;
+		size_t n;
+
+		for (n = 0; c->cmd_argv[n]; n++) {
+			if (n)
+				strbuf_addch(&sb, ' ');
+			add_shell_word(&sb, c->cmd_argv[n]);
+		}
+		p->cmdline = strbuf_detach(&sb, NULL);
+		p->argv = xcalloc(n + 1, sizeof(char *));
+		memcpy(p->argv, c->cmd_argv, n * sizeof(char *));
+		/* the run's job.yaml says what ran, so the run can be repeated */
+		job_set_opt(job, "mytest", "cmdline", p->cmdline);
+	} else {
+		const char *cmd = job_get_opt(job, "mytest", "cmdline");
+
+		if (!cmd && node->type == JNODE_SCALAR)
+			cmd = node->text;
+		if (!cmd || !*cmd) {
+			strbuf_addf(err, "%s:%d: mytest: no command: give it after `--` "
+				    "or as `mytest: {cmdline: \"...\"}`",
+				    job->file, node->line);
+			return -1;
+		}
+		p->cmdline = xstrdup(cmd);
+		p->argv = xcalloc(4, sizeof(char *));
+		p->argv[0] = (char *)"/bin/sh";
+		p->argv[1] = (char *)"-c";
+		p->argv[2] = p->cmdline;
+	}
+	if (job_seconds(job, p->prog, "runtime", &p->runtime_s, err) < 0 ||
+	    job_seconds(job, NULL, "timeout", &p->timeout_s, err) < 0)
+		return -1;
+	return 0;
+}
+
+/* ---- progress ---------------------------------------------------------- */
+
+static void progress_tick(void *arg, double elapsed_s)
+{
+	struct run_ctx *c = arg;
+
+	if (!c->tty)
+		return;
+	if (c->runtime_s > 0)
+		printf("\r%s: run %d of %d: %.0f s of %.0f s\033[K", c->name,
+		       c->run_index, c->run_total, elapsed_s, c->runtime_s);
+	else
+		printf("\r%s: run %d of %d: %.0f s\033[K", c->name, c->run_index,
+		       c->run_total, elapsed_s);
+	fflush(stdout);
+}
+
+static void progress_end(struct run_ctx *c)
+{
+	if (c->tty) {
+		printf("\r\033[K");
+		fflush(stdout);
+	}
+}
+
+/* ---- one run ----------------------------------------------------------- */
+
+struct bench_child {
+	const struct bench_ops *ops;
+	struct bench_ctx *ctx;
+};
+
+static int bench_child_run(void *arg)
+{
+	struct bench_child *b = arg;
+
+	return b->ops->run(b->ctx);
+}
+
+static int write_tmp_file(const char *dir, const char *name,
+			  const struct strbuf *text, struct strbuf *err)
+{
+	struct strbuf path = STRBUF_INIT;
+	int ret;
+
+	path_join(&path, dir, name);
+	ret = write_file_atomic(path.buf, text->buf, text->len);
+	if (ret < 0)
+		strbuf_addf(err, "cannot write '%s': %s", path.buf, strerror(errno));
+	strbuf_release(&path);
+	return ret;
+}
+
+/* an empty raw file says nothing: LKP's run-stats deletes it too */
+static void drop_if_empty(const char *dir, const char *name)
+{
+	struct strbuf path = STRBUF_INIT;
+	struct stat st;
+
+	path_join(&path, dir, name);
+	if (!stat(path.buf, &st) && st.st_size == 0)
+		unlink(path.buf);
+	strbuf_release(&path);
+}
+
+/* show the tail of the benchmark's stderr when it failed */
+static void show_stderr_tail(const char *dir)
+{
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	const char *p;
+	int lines = 0;
+
+	path_join(&path, dir, "stderr");
+	if (strbuf_read_file(&text, path.buf, 1 << 20) >= 0 && text.len) {
+		strbuf_rtrim(&text);
+		for (p = text.buf + text.len; p > text.buf; p--)
+			if (p[-1] == '\n' && ++lines == 5)
+				break;
+		fprintf(stderr, "%s\n", p);
+	}
+	strbuf_release(&path);
+	strbuf_release(&text);
+}
+
+static enum run_outcome run_once(struct run_ctx *c, const struct job *atomic,
+				 const struct plan *p)
+{
+	const char *root = c->opts->result_root;
+	struct job *job = job_dup(atomic);
+	struct strbuf gdir = STRBUF_INIT, err = STRBUF_INIT, log = STRBUF_INIT;
+	struct strbuf state = STRBUF_INIT, text = STRBUF_INIT, why = STRBUF_INIT;
+	struct strbuf out_path = STRBUF_INIT, err_path = STRBUF_INIT;
+	struct strbuf skip = STRBUF_INIT;
+	struct result_run run = {0};
+	struct runner_result res = {0};
+	struct runner_cmd cmd = {0};
+	struct bench_ctx bctx = {0};
+	struct bench_child bchild;
+	struct sampler *sampler = NULL;
+	char scratch[] = "/tmp/perfsift-scratch.XXXXXX";
+	bool prepared = false, have_scratch = false, ran = false;
+	bool complete = false;
+	enum run_outcome outcome = RUN_ERROR;
+
+	machine_fill_job(&c->machine, job, c->commit);
+	if (result_group_dir(job, root, &gdir, &err) < 0 ||
+	    result_run_begin(&run, gdir.buf, &err) < 0) {
+		error("%s", err.buf);
+		goto out_nofinish;
+	}
+	job_to_yaml(job, &text);
+	if (write_tmp_file(run.tmp_dir, "job.yaml", &text, &err) < 0) {
+		error("%s", err.buf);
+		result_run_abort(&run);
+		goto out_nofinish;
+	}
+	if (!c->tty)
+		printf("%s: run %d of %d -> %s\n", c->name, c->run_index,
+		       c->run_total, run.dir);
+	fflush(stdout);
+
+	/* knobs: journaled before each change, put back below whatever happens */
+	knob_init(root, c->sysroot);
+	if (setup_apply_at(job, c->sysroot, &log, &err) < 0) {
+		error("%s", err.buf);
+		strbuf_addstr(&state, "setup_failed: 1\n");
+		goto finish;
+	}
+	if (log.len) {
+		fputs(log.buf, stdout);
+		fflush(stdout);
+	}
+	if (runner_stop_signal())
+		goto finish;
+
+	if (p->ops) {
+		if (!mkdtemp(scratch)) {
+			error_errno("cannot create a scratch directory");
+			strbuf_addstr(&state, "prepare_failed: 1\n");
+			goto finish;
+		}
+		have_scratch = true;
+		bctx.job = job;
+		bctx.scratch = scratch;
+		bctx.sysroot = c->sysroot;
+		bctx.nr_cpu = c->machine.nr_cpu;
+		bctx.mem_total = c->machine.mem_total;
+		bctx.runtime = p->runtime_s;
+		bctx.skip_reason = &skip;
+		switch (p->ops->prepare(&bctx, &err)) {
+		case BENCH_OK:
+			prepared = true;
+			break;
+		case BENCH_SKIP:
+			prepared = true;
+			printf("%s: skipped: %s\n", c->name, skip.buf);
+			strbuf_addf(&state, "skipped: %s\n", skip.buf);
+			outcome = RUN_SKIPPED;
+			goto finish;
+		default:
+			error("%s: %s", p->prog, err.buf);
+			strbuf_addstr(&state, "prepare_failed: 1\n");
+			goto finish;
+		}
+		bchild.ops = p->ops;
+		bchild.ctx = &bctx;
+		cmd.fn = bench_child_run;
+		cmd.arg = &bchild;
+	} else {
+		cmd.argv = p->argv;
+	}
+	if (runner_stop_signal())
+		goto finish;
+
+	path_join(&out_path, run.tmp_dir, p->prog);
+	path_join(&err_path, run.tmp_dir, "stderr");
+	cmd.stdout_path = out_path.buf;
+	cmd.stderr_path = err_path.buf;
+	cmd.timeout_s = p->timeout_s;
+	cmd.tick = progress_tick;
+	cmd.tick_arg = c;
+
+	sampler = sampler_start(job, run.tmp_dir, c->sysroot, &why);
+	if (!sampler && why.len)
+		warning("monitors: %s", why.buf);
+	progress_tick(c, 0);
+	if (runner_run(&cmd, &res, &err) < 0) {
+		error("%s", err.buf);
+		strbuf_addstr(&state, "start_failed: 1\n");
+	} else {
+		ran = !(res.stop_signal && res.wait_status == 0 && res.elapsed_s == 0);
+	}
+	if (sampler && sampler_stop(sampler) < 0)
+		warning("monitors: could not stop cleanly");
+	sampler = NULL;
+	progress_end(c);
+
+finish:
+	if (prepared && p->ops->cleanup)
+		p->ops->cleanup(&bctx);
+	prepared = false;
+	if (have_scratch && remove_tree(scratch) < 0)
+		warning("cannot remove the scratch directory '%s'", scratch);
+	have_scratch = false;
+	if (knob_restore_all() < 0)
+		strbuf_addstr(&state, "knob_restore_failed: 1\n");
+
+	if (ran) {
+		int st = res.wait_status;
+
+		strbuf_reset(&text);
+		time_format_verbose(&text, p->cmdline ? p->cmdline : p->prog,
+				    &res.ru, res.elapsed_s, st);
+		strbuf_reset(&why);
+		strbuf_addf(&why, "%s.time", p->prog);
+		/* LKP's `time` is every test's <prog>.time appended: one test here */
+		if (write_tmp_file(run.tmp_dir, why.buf, &text, &err) < 0 ||
+		    write_tmp_file(run.tmp_dir, "time", &text, &err) < 0)
+			error("%s", err.buf);
+		strbuf_reset(&why);
+		runner_describe(&res, &why);
+		if (res.timed_out) {
+			strbuf_addstr(&state, "timeout: 1\n");
+		} else if (res.stop_signal) {
+			strbuf_addf(&state, "interrupted: %d\n", res.stop_signal);
+		} else if (res.killed) {
+			strbuf_addstr(&state, "killed_by_sigkill: 1\n");
+			if (res.oom_kill)
+				strbuf_addstr(&state, "oom_killed: 1\n");
+		} else if (WIFSIGNALED(st)) {
+			strbuf_addf(&state, "killed_by_signal.%d: 1\n", WTERMSIG(st));
+		} else if (WIFEXITED(st) && WEXITSTATUS(st)) {
+			strbuf_addf(&state, "exit_code.%d: 1\n", WEXITSTATUS(st));
+		} else {
+			complete = true;
+		}
+		if (!complete) {
+			printf("%s: run %d of %d: %s (%.2f s)\n", c->name,
+			       c->run_index, c->run_total, why.buf, res.elapsed_s);
+			if (!res.stop_signal && !res.timed_out)
+				show_stderr_tail(run.tmp_dir);
+		} else {
+			printf("%s: run %d of %d: done in %.2f s\n", c->name,
+			       c->run_index, c->run_total, res.elapsed_s);
+		}
+		if (res.stop_signal)
+			outcome = RUN_STOPPED;
+		else
+			outcome = complete ? RUN_OK : RUN_FAILED;
+	} else if (runner_stop_signal()) {
+		strbuf_addf(&state, "interrupted: %d\n", runner_stop_signal());
+		outcome = RUN_STOPPED;
+	} else if (outcome != RUN_SKIPPED) {
+		outcome = RUN_FAILED;
+	}
+	fflush(stdout);
+	drop_if_empty(run.tmp_dir, "stderr");
+	drop_if_empty(run.tmp_dir, p->prog);
+	if (state.len && write_tmp_file(run.tmp_dir, "last_state", &state, &err) < 0)
+		error("%s", err.buf);
+	strbuf_reset(&err);
+	if (result_run_finish(&run, root, c->opts->store_url, complete, &err) < 0) {
+		error("%s", err.buf);
+		outcome = RUN_ERROR;
+	}
+out_nofinish:
+	result_run_release(&run);
+	job_free(job);
+	strbuf_release(&gdir);
+	strbuf_release(&err);
+	strbuf_release(&log);
+	strbuf_release(&state);
+	strbuf_release(&text);
+	strbuf_release(&why);
+	strbuf_release(&out_path);
+	strbuf_release(&err_path);
+	strbuf_release(&skip);
+	return outcome;
+}
+
+/* ---- the command --------------------------------------------------------- */
+
+static int load_jobs(const char *path, struct run_ctx *c, char **sets,
+		     size_t nr_sets, struct job ***atomic, size_t *nr_atomic,
+		     struct plan **plans)
+{
+	struct job **jobs = NULL, **parts = NULL;
+	size_t njobs = 0, nparts, i, j, alloc = 0;
+	struct strbuf err = STRBUF_INIT;
+	int ret = -1;
+
+	*atomic = NULL;
+	*nr_atomic = 0;
+	*plans = NULL;
+	if (job_load_file(path, &jobs, &njobs, &err) < 0)
+		goto out;
+	for (i = 0; i < njobs; i++) {
+		for (j = 0; j < nr_sets; j++)
+			if (job_apply_set(jobs[i], sets[j], &err) < 0)
+				goto out;
+		if (split_job(jobs[i], &parts, &nparts, &err) < 0)
+			goto out;
+		for (j = 0; j < nparts; j++) {
+			ALLOC_GROW(*atomic, *nr_atomic + 1, alloc);
+			(*atomic)[(*nr_atomic)++] = parts[j];
+		}
+		free(parts);
+		parts = NULL;
+	}
+	*plans = xcalloc(*nr_atomic ? *nr_atomic : 1, sizeof(**plans));
+	for (i = 0; i < *nr_atomic; i++)
+		if (make_plan((*atomic)[i], c, &(*plans)[i], &err) < 0)
+			goto out;
+	ret = 0;
+out:
+	if (ret < 0)
+		fprintf(stderr, "perfsift run: %s\n", err.buf);
+	job_free_all(jobs, njobs);
+	strbuf_release(&err);
+	return ret;
+}
 
 int cmd_run(int argc, char **argv, struct options *opts)
 {
-	(void)opts;
-	return cmd_not_built("run", argc, argv);
+	static const struct option longopts[] = {
+		{"runs", required_argument, NULL, 'n'},
+		{"commit", required_argument, NULL, 'c'},
+		{"set", required_argument, NULL, 's'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	struct run_ctx c = {0};
+	struct job **atomic = NULL;
+	struct plan *plans = NULL;
+	size_t nr_atomic = 0, nr_sets = 0, alloc_sets = 0, i;
+	char **sets = NULL;
+	int argc_opts = argc, ch, r, status = EXIT_OK;
+	long long n;
+	const char *why, *env;
+	enum run_outcome o = RUN_OK;
+
+	/* everything after `--` is the command; getopt must not see it */
+	for (i = 1; i < (size_t)argc; i++)
+		if (!strcmp(argv[i], "--")) {
+			argc_opts = (int)i;
+			c.cmd_argv = argv + i + 1;
+			break;
+		}
+	c.opts = opts;
+	c.nr_runs = 1;
+	while ((ch = getopt_long(argc_opts, argv, "n:h", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'n':
+			if (strnum_ll(optarg, 1, 99, &n, &why) < 0) {
+				error("-n '%s': %s (1..99 runs, LKP's limit)", optarg, why);
+				free(sets);
+				return EXIT_USAGE;
+			}
+			c.nr_runs = (int)n;
+			break;
+		case 'c':
+			c.commit = optarg;
+			break;
+		case 's':
+			ALLOC_GROW(sets, nr_sets + 1, alloc_sets);
+			sets[nr_sets++] = optarg;
+			break;
+		case 'h':
+			free(sets);
+			return cmd_usage(run_usage, false);
+		default:
+			free(sets);
+			return cmd_usage(run_usage, true);
+		}
+	}
+	if (optind + 1 != argc_opts || (c.cmd_argv && !c.cmd_argv[0])) {
+		free(sets);
+		return cmd_usage(run_usage, true);
+	}
+	if (c.commit && !*c.commit) {
+		free(sets);
+		error("--commit: empty commit id");
+		return EXIT_USAGE;
+	}
+	/* a fake /proc and /sys tree for the knobs, for tests */
+	env = getenv("PERFSIFT_SYSROOT");
+	c.sysroot = env && *env ? env : "/";
+
+	/* no signal may kill us halfway through writing a run */
+	runner_block_signals();
+	if (load_jobs(argv[optind], &c, sets, nr_sets, &atomic, &nr_atomic,
+		      &plans) < 0) {
+		status = EXIT_USAGE;
+		goto out;
+	}
+	c.tty = isatty(1);
+	machine_probe(&c.machine, "/");
+
+	for (i = 0; i < nr_atomic && o != RUN_STOPPED; i++) {
+		struct strbuf name = STRBUF_INIT;
+
+		split_job_filename(atomic[i], &name);
+		if (name.len > 5 && !strcmp(name.buf + name.len - 5, ".yaml"))
+			strbuf_setlen(&name, name.len - 5);
+		c.name = name.buf;
+		c.runtime_s = plans[i].runtime_s;
+		c.run_total = c.nr_runs;
+		for (r = 0; r < c.nr_runs; r++) {
+			c.run_index = r + 1;
+			o = run_once(&c, atomic[i], &plans[i]);
+			if (o == RUN_OK)
+				c.nr_ok++;
+			else if (o == RUN_SKIPPED)
+				c.nr_skipped++;
+			else if (o == RUN_STOPPED)
+				c.nr_incomplete++;
+			else
+				c.nr_failed++;
+			if (o == RUN_STOPPED || o == RUN_ERROR)
+				break;
+			if (o == RUN_SKIPPED)
+				break; /* this machine cannot run it: once is enough */
+		}
+		strbuf_release(&name);
+		if (o == RUN_ERROR)
+			break;
+	}
+	if (o == RUN_STOPPED) {
+		int sig = runner_stop_signal();
+
+		error("interrupted by %s: finished runs are kept, the cut run is "
+		      "marked incomplete", sig == SIGTERM ? "SIGTERM" : "SIGINT");
+		status = EXIT_RUNTIME;
+	} else if (c.nr_failed) {
+		error("%d run%s failed (see last_state in the run directory)",
+		      c.nr_failed, c.nr_failed == 1 ? "" : "s");
+		status = EXIT_RUNTIME;
+	}
+	machine_release(&c.machine);
+out:
+	for (i = 0; i < nr_atomic; i++)
+		plan_release(&plans[i]);
+	free(plans);
+	job_free_all(atomic, nr_atomic);
+	free(sets);
+	return status;
 }

@@ -42,6 +42,13 @@ void runner_block_signals(void)
 {
 	sigset_t set;
 
+	/*
+	 * A shell starts background commands with SIGINT ignored, and an
+	 * ignored signal is dropped, never pending: take the default back
+	 * (harmless while blocked) so that perfsift sees the stop request.
+	 */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
 	wait_set(&set, true);
 	sigprocmask(SIG_BLOCK, &set, NULL);
 }

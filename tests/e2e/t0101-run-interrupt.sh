@@ -1,0 +1,123 @@
+#!/bin/sh
+# t0101: SIGINT / SIGTERM during a run -- finished runs intact and indexed,
+# the cut run kept as incomplete and out of matrix.json, no partial file
+# left, a non-zero exit, numbering carried on; kernel knobs (on a fake
+# sysroot) restored after SIGINT, and after SIGKILL of perfsift by the
+# next command.
+. "$(dirname "$0")/lib.sh"
+
+# wait_for PATTERN FILE: until a line of FILE matches (20 s at most)
+wait_for() {
+	i=0
+	while ! grep -q -- "$1" "$2" 2>/dev/null; do
+		i=$((i + 1))
+		if [ $i -gt 200 ]; then
+			echo "timed out waiting for '$1' in $2" >&2
+			return 1
+		fi
+		sleep 0.1
+	done
+}
+
+group_dir() {
+	find "$PERFSIFT_RESULT_ROOT/$1" -name matrix.json | sed 's,/matrix.json$,,'
+}
+
+nr_values() {
+	grep "\"$2\": \[" "$(group_dir "$1")/matrix.json" |
+	sed 's/.*\[//; s/\].*//' | tr ',' '\n' | grep -c .
+}
+
+test_expect_success 'SIGINT during run 2 of 3' '
+	printf "testcase: slp\nmytest:\n  cmdline: sleep 2\n" >slp.yaml &&
+	{ "$PERFSIFT" run slp.yaml -n 3 >out 2>err & } &&
+	pid=$! &&
+	wait_for "run 2 of 3 ->" out &&
+	sleep 0.2 &&
+	kill -INT $pid &&
+	{ wait $pid; test $? = 3; } &&
+	test_grep "interrupted by SIGINT" err &&
+	d=$(group_dir slp) &&
+	test -f "$d/0/stats.json" && ! test -e "$d/0/last_state" &&
+	test_grep "is_incomplete_run: 1" "$d/1/last_state" &&
+	test_grep "interrupted: 2" "$d/1/last_state" &&
+	! test -e "$d/2" &&
+	test "$(nr_values slp mytest.time.elapsed_time)" = 1 &&
+	! ls -A "$d" | grep -i tmp
+'
+
+test_expect_success 'a second run carries on numbering after the cut run' '
+	perfsift run slp.yaml >out &&
+	d=$(group_dir slp) &&
+	test -f "$d/2/stats.json" &&
+	test "$(nr_values slp mytest.time.elapsed_time)" = 2
+'
+
+test_expect_success 'SIGTERM ends the run the same way' '
+	printf "testcase: term\nmytest:\n  cmdline: sleep 5\n" >term.yaml &&
+	{ "$PERFSIFT" run term.yaml -n 2 >out 2>err & } &&
+	pid=$! &&
+	wait_for "run 1 of 2 ->" out &&
+	kill -TERM $pid &&
+	{ wait $pid; test $? = 3; } &&
+	d=$(find "$PERFSIFT_RESULT_ROOT/term" -name 0 -type d) &&
+	test_grep "interrupted: 15" "$d/last_state" &&
+	! test -e "${d%/0}/1"
+'
+
+mkdir -p fake/proc/sys/vm
+echo 0 >fake/proc/sys/vm/overcommit_memory
+cat >knob.yaml <<\EOT
+testcase: knob
+sysctl:
+  sc_overcommit_memory: 1
+mytest:
+  cmdline: sleep 3
+EOT
+
+test_expect_success 'knobs are restored after SIGINT' '
+	{ PERFSIFT_SYSROOT=$PWD/fake "$PERFSIFT" run knob.yaml >out 2>err & } &&
+	pid=$! &&
+	wait_for "^1$" fake/proc/sys/vm/overcommit_memory &&
+	test -e "$PERFSIFT_RESULT_ROOT/.knobs-journal" &&
+	kill -INT $pid &&
+	{ wait $pid; test $? = 3; } &&
+	test "$(cat fake/proc/sys/vm/overcommit_memory)" = 0 &&
+	! test -e "$PERFSIFT_RESULT_ROOT/.knobs-journal" &&
+	test_grep "sysctl: vm/overcommit_memory 0 -> 1" out
+'
+
+test_expect_success 'knobs are restored after a normal run' '
+	printf "testcase: knob2\nsysctl:\n  sc_overcommit_memory: 2\nmytest:\n  cmdline: \"true\"\n" >knob2.yaml &&
+	PERFSIFT_SYSROOT=$PWD/fake perfsift run knob2.yaml >out 2>err &&
+	test "$(cat fake/proc/sys/vm/overcommit_memory)" = 0 &&
+	! test -e "$PERFSIFT_RESULT_ROOT/.knobs-journal"
+'
+
+test_expect_success 'after SIGKILL of perfsift the next command restores the knobs' '
+	{ PERFSIFT_SYSROOT=$PWD/fake "$PERFSIFT" run knob.yaml >out 2>err & } &&
+	pid=$! &&
+	wait_for "^1$" fake/proc/sys/vm/overcommit_memory &&
+	kill -KILL $pid &&
+	{ wait $pid; test $? = 137; } &&
+	test "$(cat fake/proc/sys/vm/overcommit_memory)" = 1 &&
+	perfsift split knob.yaml -o split-out 2>err &&
+	test "$(cat fake/proc/sys/vm/overcommit_memory)" = 0 &&
+	test_grep "restored .*overcommit_memory. to .0." err &&
+	! test -e "$PERFSIFT_RESULT_ROOT/.knobs-journal"
+'
+
+test_expect_success 'perfsift restore says what it restored' '
+	{ PERFSIFT_SYSROOT=$PWD/fake "$PERFSIFT" run knob.yaml >out 2>err & } &&
+	pid=$! &&
+	wait_for "^1$" fake/proc/sys/vm/overcommit_memory &&
+	kill -KILL $pid &&
+	{ wait $pid; test $? = 137; } &&
+	perfsift restore >out 2>err &&
+	test "$(cat fake/proc/sys/vm/overcommit_memory)" = 0 &&
+	test_grep "restored 1 knob" out &&
+	perfsift restore >out &&
+	test_grep "nothing to restore" out
+'
+
+test_done

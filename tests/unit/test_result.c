@@ -261,7 +261,7 @@ static void test_corrupt_raw_changes_nothing(void **state)
 	slurp(&before, f->group, "matrix.json");
 	assert_int_equal(result_run_begin(&run, f->group, &err), 0);
 	put_file(run.tmp_dir, "dd.time", "User time (seconds): 1\0\0\n", 25);
-	assert_int_equal(result_run_finish(&run, f->root, NULL, true, &err), -1);
+	assert_int_equal(result_run_finish(&run, f->root, NULL, true, &err), -2);
 	assert_non_null(strstr(err.buf, "/.tmp-1/dd.time' holds NUL bytes"));
 	assert_true(dir_exists(run.tmp_dir));
 	assert_false(has(run.tmp_dir, "stats.json"));
@@ -276,7 +276,7 @@ static void test_corrupt_raw_changes_nothing(void **state)
 	strbuf_reset(&err);
 	put_file(r0.dir, "time", "x\0", 2);
 	slurp(&before, r0.dir, "stats.json");
-	assert_int_equal(result_restat(r0.dir, f->root, NULL, &err), -1);
+	assert_int_equal(result_restat(r0.dir, f->root, NULL, &err), -2);
 	assert_non_null(strstr(err.buf, "/0/time' holds NUL bytes"));
 	slurp(&after, r0.dir, "stats.json");
 	assert_string_equal(before.buf, after.buf);
@@ -304,7 +304,7 @@ static void test_restat(void **state)
 	assert_string_equal(sb.buf, want.buf);
 	assert_true(has(f->group, "matrix.json"));
 	/* not a run directory */
-	assert_int_equal(result_restat(f->group, f->root, NULL, &err), -1);
+	assert_int_equal(result_restat(f->group, f->root, NULL, &err), -2);
 	assert_non_null(strstr(err.buf, "is not a run directory"));
 	result_run_release(&r0);
 	strbuf_release(&sb);

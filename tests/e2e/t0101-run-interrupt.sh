@@ -43,7 +43,11 @@ test_expect_success 'SIGINT during run 2 of 3' '
 	test_grep "interrupted: 2" "$d/1/last_state" &&
 	! test -e "$d/2" &&
 	test "$(nr_values slp mytest.time.elapsed_time)" = 1 &&
-	! ls -A "$d" | grep -i tmp
+	! ls -A "$d" | grep -i tmp &&
+	perfsift results --runs testcase=slp >res &&
+	test_grep "1 run, 1 incomplete" res &&
+	test_grep "run 0  complete" res &&
+	test_grep "run 1  incomplete" res
 '
 
 test_expect_success 'a second run carries on numbering after the cut run' '

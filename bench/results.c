@@ -1,0 +1,185 @@
+/*
+ * bench/results.c: what the result module costs after a run.  Times
+ *  - dump-stat + reduction of a proc-vmstat-sized stream (200 keys a
+ *    record, RECORDS records: 1 Hz for RECORDS seconds),
+ *  - unite + matrix.json text of a group of RUNS runs x STATS stats,
+ *  - indexing RUNS runs of STATS stats each in a fresh SQLite index (one
+ *    transaction a run), loading the group's matrix back, and a commit
+ *    prefix lookup,
+ * each repeated and reported as median and quartiles.
+ *
+ *   build/bench/results [STATS [RUNS [RECORDS]]]   (default 5000 10 600)
+ */
+#include "util/compat.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "matrix.h"
+#include "reduce.h"
+#include "samples.h"
+#include "store/store.h"
+#include "unite.h"
+#include "util/fileutil.h"
+#include "util/strbuf.h"
+#include "util/timeutil.h"
+
+#define REPEAT 7
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void report(const char *what, double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	printf("%-44s median %9.2f ms   q1 %9.2f   q3 %9.2f\n", what,
+	       v[n / 2] * 1e3, v[n / 4] * 1e3, v[3 * n / 4] * 1e3);
+}
+
+static void make_stats(struct reduce_stats *st, int nstats, int run)
+{
+	struct strbuf name = STRBUF_INIT;
+	int s;
+
+	reduce_stats_init(st);
+	for (s = 0; s < nstats; s++) {
+		strbuf_reset(&name);
+		strbuf_addf(&name, "bench.group%02d.stat_%05d", s % 37, s);
+		reduce_stats_add(st, name.buf, 1000.0 + s * 3.5 + run, s % 2);
+	}
+	reduce_stats_sort(st);
+	strbuf_release(&name);
+}
+
+int main(int argc, char **argv)
+{
+	/* a bench tool's own arguments, not input: atoi is fine here */
+	int nstats = argc > 1 ? atoi(argv[1]) : 5000;
+	int nruns = argc > 2 ? atoi(argv[2]) : 10;
+	int nrec = argc > 3 ? atoi(argv[3]) : 600;
+	double t[REPEAT], *ti;
+	struct strbuf stream = STRBUF_INIT, err = STRBUF_INIT, out = STRBUF_INIT;
+	struct strbuf group = STRBUF_INIT, run = STRBUF_INIT;
+	struct reduce_stats *runs;
+	char root[] = "/tmp/perfsift-bench-XXXXXX";
+	struct store st;
+	struct store_group g;
+	struct matrix m;
+	int i, r, k;
+
+	if (nstats < 1 || nruns < 1 || nrec < 2)
+		return 2;
+	/* a proc-vmstat-like stream: counters and gauges, 200 keys a record */
+	for (r = 0; r < nrec; r++) {
+		strbuf_addf(&stream, "time: %d\n", 1796020101 + r);
+		for (k = 0; k < 200; k++)
+			strbuf_addf(&stream, "%s_%03d: %d\n", k % 2 ? "pgx" : "nr_x",
+				    k, 1000000 + r * (k + 1));
+	}
+	for (i = 0; i < REPEAT; i++) {
+		struct samples s;
+		struct reduce_stats rs;
+		double t0 = time_mono_s();
+
+		samples_init(&s, "proc-vmstat");
+		if (samples_parse(&s, stream.buf, stream.len, "bench", &err))
+			return 1;
+		samples_finish(&s);
+		strbuf_reset(&out);
+		samples_to_json(&s, &out);
+		reduce_stats_init(&rs);
+		reduce_samples(&s, NULL, &rs);
+		reduce_stats_sort(&rs);
+		t[i] = time_mono_s() - t0;
+		reduce_stats_release(&rs);
+		samples_release(&s);
+	}
+	printf("stream: %d records x 200 keys (%zu bytes); group: %d runs x %d stats\n",
+	       nrec, stream.len, nruns, nstats);
+	report("dump-stat + <m>.json + reduce", t, REPEAT);
+
+	runs = calloc((size_t)nruns, sizeof(*runs));
+	for (r = 0; r < nruns; r++)
+		make_stats(&runs[r], nstats, r);
+	for (i = 0; i < REPEAT; i++) {
+		struct unite u;
+		double t0 = time_mono_s();
+
+		unite_init(&u);
+		for (r = 0; r < nruns; r++)
+			unite_add_run(&u, "/x/stats.json", &runs[r]);
+		unite_to_matrix(&u, &m);
+		strbuf_reset(&out);
+		matrix_to_json(&m, &out);
+		t[i] = time_mono_s() - t0;
+		matrix_release(&m);
+		unite_release(&u);
+	}
+	report("unite + matrix.json text", t, REPEAT);
+
+	if (!mkdtemp(root) || store_open(&st, root, NULL, STORE_CREATE, &err)) {
+		fprintf(stderr, "%s\n", err.buf);
+		return 1;
+	}
+	strbuf_addf(&group, "%s/bench/defaults/box/debian/defconfig/gcc-12/cafe", root);
+	ti = calloc((size_t)nruns, sizeof(*ti));
+	for (r = 0; r < nruns; r++) {
+		struct store_run_record rec = {0};
+		double t0;
+
+		strbuf_reset(&run);
+		strbuf_addf(&run, "%s/%d", group.buf, r);
+		rec.group_dir = group.buf;
+		rec.axes[STORE_TESTCASE] = "bench";
+		rec.axes[STORE_COMMIT] = "cafe";
+		rec.number = r;
+		rec.complete = true;
+		rec.run_dir = run.buf;
+		rec.stats = &runs[r];
+		t0 = time_mono_s();
+		if (store_index_run(&st, &rec, &err)) {
+			fprintf(stderr, "%s\n", err.buf);
+			return 1;
+		}
+		ti[r] = time_mono_s() - t0;
+	}
+	report("index one run (one transaction)", ti, nruns);
+	if (store_resolve(&st, "caf", &g, &err))
+		return 1;
+	for (i = 0; i < REPEAT; i++) {
+		double t0 = time_mono_s();
+
+		if (store_load_matrix(&st, g.id, &m, &err))
+			return 1;
+		t[i] = time_mono_s() - t0;
+		matrix_release(&m);
+	}
+	report("load the group's matrix from the index", t, REPEAT);
+	for (i = 0; i < REPEAT; i++) {
+		struct store_group h;
+		double t0 = time_mono_s();
+
+		if (store_resolve(&st, "caf", &h, &err))
+			return 1;
+		t[i] = time_mono_s() - t0;
+		store_group_release(&h);
+	}
+	report("resolve a commit prefix", t, REPEAT);
+	store_group_release(&g);
+	store_close(&st);
+	remove_tree(root);
+	for (r = 0; r < nruns; r++)
+		reduce_stats_release(&runs[r]);
+	free(runs);
+	free(ti);
+	strbuf_release(&stream);
+	strbuf_release(&err);
+	strbuf_release(&out);
+	strbuf_release(&group);
+	strbuf_release(&run);
+	return 0;
+}

@@ -619,6 +619,11 @@ int cmd_run(int argc, char **argv, struct options *opts)
 		c.run_total = c.nr_runs;
 		for (r = 0; r < c.nr_runs; r++) {
 			c.run_index = r + 1;
+			/* stopped between two runs: no run is cut, none is begun */
+			if (runner_stop_signal()) {
+				o = RUN_STOPPED;
+				break;
+			}
 			o = run_once(&c, atomic[i], &plans[i]);
 			if (o == RUN_OK)
 				c.nr_ok++;

@@ -114,6 +114,17 @@ test_expect_success 'the job timeout ends the benchmark' '
 	test_grep "timeout" out
 '
 
+test_expect_success 'on a terminal: one live progress line, no log lines' '
+	if command -v script >/dev/null; then
+		printf "testcase: tty\nruntime: 3s\nmytest:\n  cmdline: sleep 1.5\n" >tty.yaml &&
+		script -qec "\"$PERFSIFT\" run tty.yaml" /dev/null >out &&
+		test_grep "tty-.*: run 1 of 1: 0 s of 3 s" out &&
+		test_grep "tty-.*: run 1 of 1: 1 s of 3 s" out &&
+		test_grep "run 1 of 1: done in" out &&
+		! grep -q "run 1 of 1 ->" out
+	fi
+'
+
 test_expect_success 'bad job files: one clear error, exit 2, nothing written' '
 	rm -rf bad-root &&
 	printf "testcase: t\nmytest: [\n" >bad1.yaml &&

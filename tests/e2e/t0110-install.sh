@@ -58,6 +58,18 @@ test_expect_success 'a missing cpufreq driver is a warning, not a failure' '
 	fi
 '
 
+test_expect_success 'not root: knobs and packages cannot be had, and it says why' '
+	if test_have_root && command -v setpriv >/dev/null; then
+		printf "testcase: t\npackages: [perfsift-no-such-package]\nsysctl:\n  sc_overcommit_memory: 1\nmytest:\n  cmdline: \"true\"\n" >nr.yaml &&
+		chmod a+rx . && chmod a+r nr.yaml &&
+		test_must_fail --status=3 setpriv --reuid=65534 --regid=65534 --clear-groups \
+			"$PERFSIFT" install nr.yaml >out 2>err &&
+		test_grep "missing  root: the job sets kernel knobs" out &&
+		test_grep "missing  packages: perfsift-no-such-package (not root" out &&
+		test_grep "2 needs not met" err
+	fi
+'
+
 test_expect_success 'a job without a benchmark cannot run' '
 	printf "testcase: t\nvmstat:\n" >nobench.yaml &&
 	test_must_fail --status=3 perfsift install nobench.yaml >out 2>err &&

@@ -1,4 +1,5 @@
 #!/bin/sh
+# shellcheck disable=SC1091,SC2016,SC2034
 # t0100: perfsift run -- repeated runs of an external command (LKP's
 # mytest) into the result root, matrix.json of the complete runs, run
 # numbering, --set, `-- CMD`, split jobs, failed runs and bad job files.

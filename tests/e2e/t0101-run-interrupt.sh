@@ -1,4 +1,5 @@
 #!/bin/sh
+# shellcheck disable=SC1091,SC2016,SC2034
 # t0101: SIGINT / SIGTERM during a run -- finished runs intact and indexed,
 # the cut run kept as incomplete and out of matrix.json, no partial file
 # left, a non-zero exit, numbering carried on; kernel knobs (on a fake

@@ -1,4 +1,5 @@
 #!/bin/sh
+# shellcheck disable=SC1091,SC2016,SC2034
 # t0110: perfsift install checks what a job needs (benchmark, setup and
 # monitor files, root, packages) and says what is missing and why.
 . "$(dirname "$0")/lib.sh"

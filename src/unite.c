@@ -30,32 +30,6 @@ void unite_release(struct unite *u)
 	unite_init(u);
 }
 
-void unite_add_run(struct unite *u, const char *source,
-		   const struct reduce_stats *st)
-{
-	struct reduce_stats *copy;
-	size_t i;
-
-	if (u->n + 1 > u->alloc) {
-		u->alloc = alloc_nr(u->alloc);
-		u->runs = xreallocarray(u->runs, u->alloc, sizeof(*u->runs));
-		u->sources = xreallocarray(u->sources, u->alloc,
-					   sizeof(*u->sources));
-	}
-	copy = &u->runs[u->n];
-	reduce_stats_init(copy);
-	for (i = 0; i < st->n; i++)
-		reduce_stats_add(copy, st->items[i].name, st->items[i].value,
-				 st->items[i].is_int);
-	reduce_stats_sort(copy);
-	u->sources[u->n++] = xstrdup(source ? source : "");
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* sched_debug.<...>.<digits>: per-CPU values LKP drops across runs */
 static bool is_per_cpu_sched_debug(const char *name)
 {
@@ -69,43 +43,110 @@ static bool is_per_cpu_sched_debug(const char *name)
 	return true;
 }
 
-void unite_to_matrix(const struct unite *u, struct matrix *m)
+void unite_add_run(struct unite *u, const char *source,
+		   struct reduce_stats *st)
+{
+	size_t i;
+
+	if (u->n + 1 > u->alloc) {
+		u->alloc = alloc_nr(u->alloc);
+		u->runs = xreallocarray(u->runs, u->alloc, sizeof(*u->runs));
+		u->sources = xreallocarray(u->sources, u->alloc,
+					   sizeof(*u->sources));
+	}
+	u->runs[u->n] = *st;
+	reduce_stats_init(st);
+	/* sorted already when it came from reduce or a loader: check first */
+	for (i = 1; i < u->runs[u->n].n; i++)
+		if (strcmp(u->runs[u->n].items[i - 1].name,
+			   u->runs[u->n].items[i].name) >= 0) {
+			reduce_stats_sort(&u->runs[u->n]);
+			break;
+		}
+	u->sources[u->n++] = xstrdup(source ? source : "");
+}
+
+/* sorted union of two sorted name lists, into a new array */
+static const char **merge_names(const char *const *a, size_t na,
+				const char *const *b, size_t nb, size_t *n)
+{
+	const char **out = xcalloc(st_add(na, nb) ? na + nb : 1, sizeof(*out));
+	size_t i = 0, j = 0, k = 0;
+
+	while (i < na || j < nb) {
+		int c = i == na ? 1 : j == nb ? -1 : strcmp(a[i], b[j]);
+
+		if (c <= 0)
+			out[k++] = a[i++];
+		else
+			out[k++] = b[j++];
+		if (!c)
+			j++;
+	}
+	*n = k;
+	return out;
+}
+
+static bool same_names(const struct unite_column *a,
+		       const struct unite_column *b)
+{
+	size_t i;
+
+	if (a->n != b->n)
+		return false;
+	for (i = 0; i < a->n; i++)
+		if (a->names[i] != b->names[i] && strcmp(a->names[i], b->names[i]))
+			return false;
+	return true;
+}
+
+void unite_columns(const struct unite_column *cols, size_t ncols,
+		   struct matrix *m)
 {
 	const char **all = NULL;
-	size_t nall = 0, alloc = 0, i, j, r, s, keep;
+	const char *const *names;
+	size_t nall = 0, i, r, s, keep;
+	bool same = true;
 
 	matrix_init(m);
-	for (r = 0; r < u->n; r++)
-		for (i = 0; i < u->runs[r].n; i++) {
-			ALLOC_GROW(all, nall + 1, alloc);
-			all[nall++] = u->runs[r].items[i].name;
-		}
-	if (nall)
-		qsort(all, nall, sizeof(*all), cmp_str);
-	for (i = j = 0; i < nall; i++)
-		if (!j || strcmp(all[j - 1], all[i]))
-			all[j++] = all[i];
-	nall = j;
+	for (r = 1; r < ncols && same; r++)
+		same = same_names(&cols[0], &cols[r]);
+	if (!ncols) {
+		names = NULL;
+	} else if (same) {
+		names = cols[0].names;
+		nall = cols[0].n;
+	} else {
+		all = merge_names(cols[0].names, cols[0].n, NULL, 0, &nall);
+		for (r = 1; r < ncols; r++) {
+			const char **next = merge_names(all, nall, cols[r].names,
+							cols[r].n, &nall);
 
-	m->nruns = u->n;
+			free(all);
+			all = next;
+		}
+		names = all;
+	}
+
+	m->nruns = ncols;
 	m->nstats = nall;
 	m->names = xcalloc(nall ? nall : 1, sizeof(*m->names));
-	m->values = xcalloc(st_mult(nall ? nall : 1, u->n ? u->n : 1),
+	m->values = xcalloc(st_mult(nall ? nall : 1, ncols ? ncols : 1),
 			    sizeof(*m->values));
 	m->is_int = xcalloc(nall ? nall : 1, 1);
-	for (s = 0; s < nall; s++) {
-		m->names[s] = xstrdup(all[s]);
-		m->is_int[s] = 1;
-	}
-	for (r = 0; r < u->n; r++) {
-		const struct reduce_stats *st = &u->runs[r];
+	memset(m->is_int, 1, nall);
+	for (r = 0; r < ncols; r++) {
+		const struct unite_column *c = &cols[r];
 
 		/* both lists are sorted: one merge pass per run */
-		for (i = s = 0; i < st->n; i++) {
-			while (strcmp(m->names[s], st->items[i].name))
-				s++;
-			m->values[s * u->n + r] = st->items[i].value;
-			if (!st->items[i].is_int)
+		for (i = s = 0; i < c->n; i++) {
+			if (!same)
+				while (strcmp(names[s], c->names[i]))
+					s++;
+			else
+				s = i;
+			m->values[s * ncols + r] = c->values[i];
+			if (!c->is_int[i])
 				m->is_int[s] = 0;
 		}
 	}
@@ -113,26 +154,55 @@ void unite_to_matrix(const struct unite *u, struct matrix *m)
 	for (s = keep = 0; s < nall; s++) {
 		bool zero = m->is_int[s];
 
-		for (r = 0; zero && r < u->n; r++)
-			if (m->values[s * u->n + r] != 0)
+		for (r = 0; zero && r < ncols; r++)
+			if (m->values[s * ncols + r] != 0)
 				zero = false;
-		if (zero || is_per_cpu_sched_debug(m->names[s])) {
-			free(m->names[s]);
+		if (zero || is_per_cpu_sched_debug(names[s]))
 			continue;
-		}
-		if (keep != s) {
-			m->names[keep] = m->names[s];
-			m->is_int[keep] = m->is_int[s];
-			memmove(&m->values[keep * u->n], &m->values[s * u->n],
-				u->n * sizeof(*m->values));
-		}
+		m->names[keep] = xstrdup(names[s]);
+		m->is_int[keep] = m->is_int[s];
+		if (keep != s)
+			memmove(&m->values[keep * ncols], &m->values[s * ncols],
+				ncols * sizeof(*m->values));
 		keep++;
 	}
 	m->nstats = keep;
-	m->sources = xcalloc(u->n ? u->n : 1, sizeof(*m->sources));
-	for (r = 0; r < u->n; r++)
-		m->sources[r] = xstrdup(u->sources[r]);
+	m->sources = xcalloc(ncols ? ncols : 1, sizeof(*m->sources));
+	for (r = 0; r < ncols; r++)
+		m->sources[r] = xstrdup(cols[r].source ? cols[r].source : "");
 	free(all);
+}
+
+void unite_to_matrix(const struct unite *u, struct matrix *m)
+{
+	struct unite_column *cols = xcalloc(u->n ? u->n : 1, sizeof(*cols));
+	const char **names;
+	double *values;
+	unsigned char *is_int;
+	size_t total = 0, r, i, k = 0;
+
+	for (r = 0; r < u->n; r++)
+		total += u->runs[r].n;
+	names = xcalloc(total ? total : 1, sizeof(*names));
+	values = xcalloc(total ? total : 1, sizeof(*values));
+	is_int = xcalloc(total ? total : 1, 1);
+	for (r = 0; r < u->n; r++) {
+		cols[r].source = u->sources[r];
+		cols[r].names = names + k;
+		cols[r].values = values + k;
+		cols[r].is_int = is_int + k;
+		cols[r].n = u->runs[r].n;
+		for (i = 0; i < u->runs[r].n; i++, k++) {
+			names[k] = u->runs[r].items[i].name;
+			values[k] = u->runs[r].items[i].value;
+			is_int[k] = u->runs[r].items[i].is_int;
+		}
+	}
+	unite_columns(cols, u->n, m);
+	free(cols);
+	free(names);
+	free(values);
+	free(is_int);
 }
 
 static void per_stat_json(const struct matrix *m, struct strbuf *out,

@@ -26,11 +26,29 @@ struct unite {
 
 void unite_init(struct unite *u);
 void unite_release(struct unite *u);
-/* add one run's column; st is copied; source is its stats_source entry */
+/*
+ * Add one run's column: the unite takes over st's stats (st is left empty
+ * and may be reused); source is the run's stats_source entry.
+ */
 void unite_add_run(struct unite *u, const char *source,
-		   const struct reduce_stats *st);
+		   struct reduce_stats *st);
 /* the united matrix (m is initialised here; caller releases it) */
 void unite_to_matrix(const struct unite *u, struct matrix *m);
+
+/*
+ * The same from borrowed arrays, for loaders that hold the stats in their
+ * own buffers (the store): one column per run, names sorted by strcmp.
+ * Linear when every run has the same stats (the usual case).
+ */
+struct unite_column {
+	const char *source;
+	const char *const *names;
+	const double *values;
+	const unsigned char *is_int;
+	size_t n;
+};
+void unite_columns(const struct unite_column *cols, size_t ncols,
+		   struct matrix *m);
 
 /*
  * avg.json and stddev.json beside matrix.json: each stat's arithmetic

@@ -19,7 +19,7 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
-#define SCHEMA_VERSION 1
+#define SCHEMA_VERSION 2
 #define BUSY_TIMEOUT_MS 30000
 
 static const char schema[] =
@@ -45,6 +45,7 @@ static const char schema[] =
 	"  complete INTEGER NOT NULL,"
 	"  dir TEXT NOT NULL,"                 /* relative to the root */
 	"  indexed_at INTEGER NOT NULL,"
+	"  stats BLOB,"                        /* the values again, packed */
 	"  UNIQUE (group_id, number));"
 	"CREATE TABLE IF NOT EXISTS stat_names ("
 	"  id INTEGER PRIMARY KEY,"
@@ -129,7 +130,9 @@ static int sqlite_open(struct store *st, const char *location, unsigned flags,
 		struct strbuf sql = STRBUF_INIT;
 		int r;
 
-		strbuf_addf(&sql, "BEGIN IMMEDIATE;%sPRAGMA user_version=%d;COMMIT;",
+		/* 1 -> 2: the packed stats column (NULL: read the rows) */
+		strbuf_addf(&sql, "BEGIN IMMEDIATE;%s%sPRAGMA user_version=%d;COMMIT;",
+			    version == 1 ? "ALTER TABLE runs ADD COLUMN stats BLOB;" : "",
 			    schema, SCHEMA_VERSION);
 		r = exec_sql(st, sql.buf, err);
 		strbuf_release(&sql);
@@ -347,12 +350,104 @@ static int prune_runs(struct store *st, int64_t gid,
 	return ret;
 }
 
+/*
+ * A run's stats packed in one blob, so that loading a group's matrix reads
+ * one row per run instead of one per value: "PSS1", the count (uint64),
+ * the values (doubles), the is_int flags (bytes), then the names, each
+ * NUL-terminated, sorted.  Host byte order: the index belongs to this
+ * machine's result root.
+ */
+#define PACK_MAGIC "PSS1"
+
+static void pack_stats(struct strbuf *blob, const struct reduce_stats *in)
+{
+	const struct reduce_stats *stats = in;
+	struct reduce_stats sorted;
+	uint64_t n = in ? in->n : 0;
+	size_t i;
+
+	reduce_stats_init(&sorted);
+	for (i = 1; i < n; i++)
+		if (strcmp(in->items[i - 1].name, in->items[i].name) >= 0)
+			break;
+	if (i < n) { /* the loader merges sorted lists: sort a copy */
+		for (i = 0; i < n; i++)
+			reduce_stats_add(&sorted, in->items[i].name,
+					 in->items[i].value, in->items[i].is_int);
+		reduce_stats_sort(&sorted);
+		stats = &sorted;
+		n = sorted.n;
+	}
+
+	strbuf_add(blob, PACK_MAGIC, 4);
+	strbuf_add(blob, &n, sizeof(n));
+	for (i = 0; i < n; i++)
+		strbuf_add(blob, &stats->items[i].value, sizeof(double));
+	for (i = 0; i < n; i++)
+		strbuf_addch(blob, stats->items[i].is_int);
+	for (i = 0; i < n; i++)
+		strbuf_add(blob, stats->items[i].name,
+			   strlen(stats->items[i].name) + 1);
+	reduce_stats_release(&sorted);
+}
+
+/* a packed run borrowed into a unite column (pointers into buf) */
+struct packed_run {
+	char *buf;
+	const char **names;
+	double *values;
+	unsigned char *is_int;
+	size_t n;
+};
+
+static int unpack_stats(struct packed_run *p, const void *data, size_t len)
+{
+	uint64_t n;
+	size_t i, off;
+	const char *q, *end;
+
+	if (len < 12 || memcmp(data, PACK_MAGIC, 4))
+		return -1;
+	memcpy(&n, (const char *)data + 4, sizeof(n));
+	if (n > (len - 12) / 10) /* 8 + 1 + at least a NUL each */
+		return -1;
+	p->buf = xmalloc(len + 1);
+	memcpy(p->buf, data, len);
+	p->buf[len] = '\0';
+	p->n = (size_t)n;
+	p->values = xcalloc(p->n ? p->n : 1, sizeof(double));
+	memcpy(p->values, p->buf + 12, p->n * sizeof(double));
+	p->is_int = (unsigned char *)p->buf + 12 + p->n * sizeof(double);
+	p->names = xcalloc(p->n ? p->n : 1, sizeof(*p->names));
+	off = 12 + p->n * 9;
+	q = p->buf + off;
+	end = p->buf + len;
+	for (i = 0; i < p->n; i++) {
+		const char *nul = memchr(q, '\0', (size_t)(end - q));
+
+		if (!nul)
+			return -1;
+		p->names[i] = q;
+		q = nul + 1;
+	}
+	return 0;
+}
+
+static void packed_run_release(struct packed_run *p)
+{
+	free(p->buf);
+	free(p->names);
+	free(p->values);
+	memset(p, 0, sizeof(*p));
+}
+
 static int sqlite_index_run(struct store *st, const struct store_run_record *rec,
 			    struct strbuf *err)
 {
 	const char *grel = rel_path(st, rec->group_dir);
 	const char *rrel = rel_path(st, rec->run_dir);
 	sqlite3_stmt *stmt = NULL;
+	struct strbuf blob = STRBUF_INIT;
 	int64_t gid, run_id;
 
 	if (!grel || !rrel) {
@@ -369,13 +464,15 @@ static int sqlite_index_run(struct store *st, const struct store_run_record *rec
 	if (rec->present_runs && prune_runs(st, gid, rec, err))
 		goto fail;
 	if (prepare(st, &stmt, "INSERT INTO runs (group_id, number, complete, dir,"
-		    " indexed_at) VALUES (?, ?, ?, ?, strftime('%s', 'now'))"
-		    " RETURNING id", err))
+		    " indexed_at, stats) VALUES (?, ?, ?, ?, strftime('%s', 'now'),"
+		    " ?) RETURNING id", err))
 		goto fail;
 	sqlite3_bind_int64(stmt, 1, gid);
 	sqlite3_bind_int(stmt, 2, rec->number);
 	sqlite3_bind_int(stmt, 3, rec->complete);
 	bind_text(stmt, 4, rrel);
+	pack_stats(&blob, rec->stats);
+	sqlite3_bind_blob64(stmt, 5, blob.buf, blob.len, SQLITE_TRANSIENT);
 	if (sqlite3_step(stmt) != SQLITE_ROW) {
 		db_error(st, err, "run");
 		goto fail;
@@ -387,10 +484,12 @@ static int sqlite_index_run(struct store *st, const struct store_run_record *rec
 		goto fail;
 	if (exec_sql(st, "COMMIT", err))
 		goto fail;
+	strbuf_release(&blob);
 	return 0;
 fail:
 	sqlite3_finalize(stmt);
 	sqlite3_exec(db_of(st), "ROLLBACK", NULL, NULL, NULL);
+	strbuf_release(&blob);
 	return -1;
 }
 
@@ -580,34 +679,92 @@ static int sqlite_run_stats(struct store *st, int64_t run_id,
 static int sqlite_load_matrix(struct store *st, int64_t group_id,
 			      struct matrix *m, struct strbuf *err)
 {
-	struct store_run_list runs = {0};
-	struct unite u;
-	struct reduce_stats rs;
-	struct strbuf src = STRBUF_INIT;
-	size_t i;
-	int ret = -1;
+	sqlite3_stmt *stmt = NULL;
+	struct packed_run *runs = NULL;
+	struct unite_column *cols = NULL;
+	struct reduce_stats *rows = NULL; /* runs indexed before the blob */
+	char **sources = NULL;
+	size_t n = 0, alloc = 0, i;
+	int rc, ret = -1;
 
-	unite_init(&u);
-	reduce_stats_init(&rs);
 	matrix_init(m);
-	if (sqlite_group_runs(st, group_id, &runs, err))
-		goto out;
-	for (i = 0; i < runs.n; i++) {
-		if (!runs.items[i].complete)
+	if (prepare(st, &stmt, "SELECT id, dir, stats FROM runs WHERE group_id = ?"
+		    " AND complete ORDER BY number", err))
+		return -1;
+	sqlite3_bind_int64(stmt, 1, group_id);
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		const void *blob = sqlite3_column_blob(stmt, 2);
+		size_t len = (size_t)sqlite3_column_bytes(stmt, 2);
+		char *dir = abs_dir(st, (const char *)sqlite3_column_text(stmt, 1));
+		size_t old = alloc;
+
+		ALLOC_GROW(runs, n + 1, alloc);
+		if (alloc != old) {
+			cols = xreallocarray(cols, alloc, sizeof(*cols));
+			rows = xreallocarray(rows, alloc, sizeof(*rows));
+			sources = xreallocarray(sources, alloc, sizeof(*sources));
+		}
+		memset(&runs[n], 0, sizeof(runs[n]));
+		reduce_stats_init(&rows[n]);
+		sources[n] = xasprintf("%s/stats.json", dir);
+		free(dir);
+		cols[n].source = sources[n];
+		n++;
+		if (blob && !unpack_stats(&runs[n - 1], blob, len)) {
+			cols[n - 1].names = runs[n - 1].names;
+			cols[n - 1].values = runs[n - 1].values;
+			cols[n - 1].is_int = runs[n - 1].is_int;
+			cols[n - 1].n = runs[n - 1].n;
 			continue;
-		reduce_stats_release(&rs);
-		if (sqlite_run_stats(st, runs.items[i].id, &rs, err))
+		}
+		packed_run_release(&runs[n - 1]);
+		if (sqlite_run_stats(st, sqlite3_column_int64(stmt, 0), &rows[n - 1],
+				     err))
 			goto out;
-		path_join(&src, runs.items[i].dir, "stats.json");
-		unite_add_run(&u, src.buf, &rs);
 	}
-	unite_to_matrix(&u, m);
+	if (rc != SQLITE_DONE) {
+		db_error(st, err, "runs");
+		goto out;
+	}
+	/* runs without a blob: point their columns at the rows read */
+	for (i = 0; i < n; i++) {
+		size_t k;
+		const char **names;
+		double *values;
+		unsigned char *is_int;
+
+		if (runs[i].buf)
+			continue;
+		names = xcalloc(rows[i].n + 1, sizeof(*names));
+		values = xcalloc(rows[i].n + 1, sizeof(*values));
+		is_int = xcalloc(rows[i].n + 1, 1);
+		for (k = 0; k < rows[i].n; k++) {
+			names[k] = rows[i].items[k].name;
+			values[k] = rows[i].items[k].value;
+			is_int[k] = rows[i].items[k].is_int;
+		}
+		runs[i].names = names;
+		runs[i].values = values;
+		runs[i].is_int = is_int;
+		runs[i].buf = (char *)is_int; /* freed with the run */
+		cols[i].names = names;
+		cols[i].values = values;
+		cols[i].is_int = is_int;
+		cols[i].n = rows[i].n;
+	}
+	unite_columns(cols, n, m);
 	ret = 0;
 out:
-	store_run_list_release(&runs);
-	reduce_stats_release(&rs);
-	unite_release(&u);
-	strbuf_release(&src);
+	sqlite3_finalize(stmt);
+	for (i = 0; i < n; i++) {
+		packed_run_release(&runs[i]);
+		reduce_stats_release(&rows[i]);
+		free(sources[i]);
+	}
+	free(runs);
+	free(cols);
+	free(rows);
+	free(sources);
 	return ret;
 }
 

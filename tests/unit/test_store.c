@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <sqlite3.h>
 #include "matrix.h"
 #include "reduce.h"
 #include "store/store.h"
@@ -360,6 +361,81 @@ static void test_concurrent_writers(void **state)
 	strbuf_release(&err);
 }
 
+/* runs indexed before the packed column existed are read from the rows */
+static void test_matrix_without_blobs(void **state)
+{
+	struct fixture *f = *state;
+	struct store st;
+	struct store_group g;
+	struct matrix with, without;
+	struct strbuf err = STRBUF_INIT, db = STRBUF_INIT;
+	sqlite3 *h;
+	size_t s, r;
+
+	open_store(&st, f->root);
+	fill(&st, f->root);
+	assert_int_equal(store_resolve(&st, "aaaa1111", &g, &err), 0);
+	assert_int_equal(store_load_matrix(&st, g.id, &with, &err), 0);
+	path_join(&db, f->root, "perfsift.db");
+	assert_int_equal(sqlite3_open(db.buf, &h), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(h, "UPDATE runs SET stats = NULL WHERE number = 1",
+				      NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(h);
+	assert_int_equal(store_load_matrix(&st, g.id, &without, &err), 0);
+	assert_int_equal(with.nstats, without.nstats);
+	assert_int_equal(with.nruns, without.nruns);
+	for (s = 0; s < with.nstats; s++) {
+		assert_string_equal(with.names[s], without.names[s]);
+		assert_int_equal(with.is_int[s], without.is_int[s]);
+		for (r = 0; r < with.nruns; r++)
+			assert_true(matrix_at(&with, s, r) == matrix_at(&without, s, r));
+	}
+	matrix_release(&with);
+	matrix_release(&without);
+	store_group_release(&g);
+	store_close(&st);
+	strbuf_release(&err);
+	strbuf_release(&db);
+}
+
+/* a caller's unsorted stats are indexed sorted (the loader merges) */
+static void test_unsorted_stats(void **state)
+{
+	struct fixture *f = *state;
+	struct store st;
+	struct store_group g;
+	struct store_run_record rec = {0};
+	struct reduce_stats stats;
+	struct matrix m;
+	struct strbuf err = STRBUF_INIT, group = STRBUF_INIT, run = STRBUF_INIT;
+
+	open_store(&st, f->root);
+	strbuf_addf(&group, "%s/t/p/b/r/k/c/feed", f->root);
+	strbuf_addf(&run, "%s/0", group.buf);
+	reduce_stats_init(&stats);
+	reduce_stats_add(&stats, "z", 1, true);
+	reduce_stats_add(&stats, "a", 2, true);
+	reduce_stats_add(&stats, "m", 3, true);
+	rec.group_dir = group.buf;
+	rec.axes[STORE_COMMIT] = "feed";
+	rec.complete = true;
+	rec.run_dir = run.buf;
+	rec.stats = &stats;
+	assert_int_equal(store_index_run(&st, &rec, &err), 0);
+	assert_int_equal(store_resolve(&st, "feed", &g, &err), 0);
+	assert_int_equal(store_load_matrix(&st, g.id, &m, &err), 0);
+	assert_int_equal(m.nstats, 3);
+	assert_string_equal(m.names[0], "a");
+	assert_true(matrix_at(&m, 2, 0) == 1);
+	matrix_release(&m);
+	store_group_release(&g);
+	reduce_stats_release(&stats);
+	store_close(&st);
+	strbuf_release(&err);
+	strbuf_release(&group);
+	strbuf_release(&run);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -370,6 +446,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_empty_and_bad_urls, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_concurrent_writers, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_matrix_without_blobs, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_unsorted_stats, setup,
 						teardown),
 	};
 

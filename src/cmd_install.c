@@ -82,6 +82,7 @@ struct check {
 	int problems;    /* things that stop the job from running */
 	struct strbuf missing_pkgs;
 	struct strbuf said; /* "\nline\n" of every line printed */
+	struct strbuf commands; /* " word word ": mytest commands to look up */
 };
 
 /*
@@ -201,6 +202,8 @@ static void check_packages(struct check *c, const struct job *job)
 	}
 }
 
+static void note_command(struct check *c, const struct job *job);
+
 static void check_job(struct check *c, const struct job *job)
 {
 	const struct jnode *root = job->root;
@@ -236,6 +239,67 @@ static void check_job(struct check *c, const struct job *job)
 		say(c, "ok       root, for the job's kernel knobs");
 	}
 	check_packages(c, job);
+	note_command(c, job);
+}
+
+/*
+ * The first word of a mytest command (after VAR=value assignments): it
+ * is looked up once the packages are in, since a package may bring it.
+ */
+static void note_command(struct check *c, const struct job *job)
+{
+	const struct jnode *node = jnode_get(job->root, "mytest");
+	const char *cmd = job_get_opt(job, "mytest", "cmdline");
+	struct strbuf word = STRBUF_INIT;
+	const char *p, *end = NULL;
+
+	if (!cmd && node && node->type == JNODE_SCALAR)
+		cmd = node->text;
+	for (p = cmd; p && *p;) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		for (end = p; *end && *end != ' ' && *end != '\t'; end++)
+			;
+		if (end == p || !memchr(p, '=', (size_t)(end - p)) ||
+		    memchr(p, '\'', (size_t)(end - p)) || memchr(p, '"', (size_t)(end - p)))
+			break;
+		p = end;
+	}
+	if (!p || !*p || !end)
+		return;
+	strbuf_addf(&word, " %.*s ", (int)(end - p), p);
+	if (!strstr(c->commands.buf, word.buf)) {
+		if (!c->commands.len)
+			strbuf_addch(&c->commands, ' ');
+		strbuf_add(&c->commands, word.buf + 1, word.len - 1);
+	}
+	strbuf_release(&word);
+}
+
+/* is each noted command a builtin or on PATH?  (the shell decides) */
+static void check_commands(struct check *c)
+{
+	const char *p = c->commands.buf, *end;
+
+	for (;;) {
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		end = strchrnul(p, ' ');
+		{
+			char *w = xstrndup(p, (size_t)(end - p));
+			char *sh[] = {(char *)"/bin/sh", (char *)"-c",
+				      (char *)"command -v \"$1\"", (char *)"sh", w, NULL};
+
+			if (run_quiet(sh, false) == 0)
+				say(c, "ok       mytest: command '%s'", w);
+			else if (say(c, "missing  mytest: command '%s' is neither a shell builtin nor on PATH", w))
+				c->problems++;
+			free(w);
+		}
+		p = end;
+	}
 }
 
 int cmd_install(int argc, char **argv, struct options *opts)
@@ -269,6 +333,7 @@ int cmd_install(int argc, char **argv, struct options *opts)
 	c.root = geteuid() == 0;
 	strbuf_init(&c.missing_pkgs, 0);
 	strbuf_init(&c.said, 0);
+	strbuf_init(&c.commands, 0);
 	runner_block_signals();
 	for (i = 0; i < njobs && status == EXIT_OK; i++) {
 		if (split_job(jobs[i], &parts, &nparts, &err) < 0) {
@@ -302,6 +367,8 @@ int cmd_install(int argc, char **argv, struct options *opts)
 			strbuf_release(&cmd);
 		}
 	}
+	if (status == EXIT_OK)
+		check_commands(&c);
 	if (status == EXIT_OK && c.problems) {
 		error("the job cannot run here: %d need%s not met", c.problems,
 		      c.problems == 1 ? "" : "s");
@@ -312,6 +379,7 @@ int cmd_install(int argc, char **argv, struct options *opts)
 	job_free_all(jobs, njobs);
 	strbuf_release(&c.missing_pkgs);
 	strbuf_release(&c.said);
+	strbuf_release(&c.commands);
 	strbuf_release(&err);
 	return status;
 }

@@ -71,6 +71,12 @@ test_expect_success 'not root: knobs and packages cannot be had, and it says why
 	fi
 '
 
+test_expect_success 'a mytest command that is nowhere cannot run' '
+	printf "testcase: t\nmytest:\n  cmdline: \"X=1 perfsift-no-such-command --arg\"\n" >nocmd.yaml &&
+	test_must_fail --status=3 perfsift install nocmd.yaml >out 2>err &&
+	test_grep "missing  mytest: command .perfsift-no-such-command. is neither" out
+'
+
 test_expect_success 'a job without a benchmark cannot run' '
 	printf "testcase: t\nvmstat:\n" >nobench.yaml &&
 	test_must_fail --status=3 perfsift install nobench.yaml >out 2>err &&

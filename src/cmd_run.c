@@ -294,6 +294,62 @@ static void show_stderr_tail(const char *dir)
 	strbuf_release(&text);
 }
 
+static bool env_name_ok(const char *k)
+{
+	const char *p;
+
+	if (!*k || (*k >= '0' && *k <= '9'))
+		return false;
+	for (p = k; *p; p++)
+		if (!(*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9')))
+			return false;
+	return true;
+}
+
+static void env_push(char ***env, size_t *n, size_t *alloc, char *kv)
+{
+	ALLOC_GROW(*env, *n + 2, *alloc);
+	(*env)[(*n)++] = kv;
+	(*env)[*n] = NULL;
+}
+
+/*
+ * What LKP hands a test program: the job's plain keys and the program's
+ * options as environment variables (`nr_threads=4`, `test=anon-r-seq`),
+ * and where its results go (RESULT_ROOT, TMP_RESULT_ROOT: the run's
+ * directory while it runs).  Caller frees with free_env().
+ */
+static char **job_env(const struct job *job, const char *prog,
+		      const struct result_run *run)
+{
+	const struct jnode *root = job->root, *opts = job_program(job, prog);
+	char **env = NULL;
+	size_t n = 0, alloc = 0, i;
+
+	for (i = 0; i < root->n; i++)
+		if (root->kids[i]->type == JNODE_SCALAR && env_name_ok(root->keys[i]))
+			env_push(&env, &n, &alloc, xasprintf("%s=%s", root->keys[i],
+							     root->kids[i]->text));
+	for (i = 0; opts && opts->type == JNODE_MAP && i < opts->n; i++)
+		if (opts->kids[i]->type == JNODE_SCALAR && env_name_ok(opts->keys[i]) &&
+		    strcmp(opts->keys[i], "cmdline"))
+			env_push(&env, &n, &alloc, xasprintf("%s=%s", opts->keys[i],
+							     opts->kids[i]->text));
+	env_push(&env, &n, &alloc, xasprintf("RESULT_ROOT=%s", run->dir));
+	env_push(&env, &n, &alloc, xasprintf("TMP_RESULT_ROOT=%s", run->tmp_dir));
+	return env;
+}
+
+static void free_env(char **env)
+{
+	char **e;
+
+	for (e = env; e && *e; e++)
+		free(*e);
+	free(env);
+}
+
 static enum run_outcome run_once(struct run_ctx *c, const struct job *atomic,
 				 const struct plan *p)
 {
@@ -391,6 +447,7 @@ static enum run_outcome run_once(struct run_ctx *c, const struct job *atomic,
 	cmd.timeout_s = p->timeout_s;
 	cmd.tick = progress_tick;
 	cmd.tick_arg = c;
+	cmd.env = job_env(job, p->prog, &run);
 
 	sampler = sampler_start(job, run.tmp_dir, c->sysroot, &why);
 	if (!sampler && why.len)
@@ -476,6 +533,7 @@ finish:
 		outcome = RUN_ERROR;
 	}
 out_nofinish:
+	free_env(cmd.env);
 	result_run_release(&run);
 	job_free(job);
 	strbuf_release(&gdir);

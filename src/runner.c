@@ -115,6 +115,8 @@ static NORETURN void child(const struct runner_cmd *cmd, int out_fd,
 		dup2(out_fd, 1);
 	if (err_fd >= 0)
 		dup2(err_fd, 2);
+	for (char **e = cmd->env; e && *e; e++)
+		putenv(*e); /* this process's copy: lives until exec or exit */
 	if (cmd->cwd && chdir(cmd->cwd) < 0) {
 		fprintf(stderr, "cannot enter '%s': %s\n", cmd->cwd, strerror(errno));
 		_exit(126);

@@ -26,6 +26,8 @@ struct runner_cmd {
 	const char *stdout_path; /* created/truncated; NULL: inherit */
 	const char *stderr_path; /* created/truncated; NULL: inherit */
 	const char *cwd;         /* NULL: inherit */
+	char **env;              /* "KEY=VALUE" added to the child's environment,
+				    NULL-terminated; NULL: none */
 	double timeout_s;        /* 0: none */
 	double kill_grace_s;     /* SIGTERM -> SIGKILL after this; 0: 3 s */
 	/* called about once a second while the child runs; may be NULL */

@@ -70,6 +70,20 @@ test_expect_success '-- CMD: the command runs, its key: value lines are stats' '
 	test_grep "cmdline: .*sh -c" "$d/0/job.yaml"
 '
 
+test_expect_success 'the job keys and RESULT_ROOT reach the command as LKP exports them' '
+	cat >envt.yaml <<-\EOT &&
+	testcase: envt
+	nr_threads: 4
+	mytest:
+	  cmdline: printf "n%s %s\\n" ":" "$nr_threads"; test -d "$TMP_RESULT_ROOT" && printf "has_tmp%s 1\\n" ":"; echo "$RESULT_ROOT" >&2
+	EOT
+	perfsift run envt.yaml >out &&
+	d=$(group_dir envt) &&
+	test_grep "\"mytest.n\": \[4\]" "$d/matrix.json" &&
+	test_grep "\"mytest.has_tmp\": \[1\]" "$d/matrix.json" &&
+	test "$(cat "$d/0/stderr")" = "$d/0"
+'
+
 test_expect_success '--set changes a program option' '
 	perfsift run dd.yaml --set "mytest.cmdline=echo v: 7" >out &&
 	grep -l "cmdline: \"echo v: 7\"" "$PERFSIFT_RESULT_ROOT"/dd/*/*/*/*/*/*/*/job.yaml

@@ -6,42 +6,133 @@
  * after copying runs in from another result root, or after deleting runs.
  */
 #include "util/compat.h"
+#include <dirent.h>
+#include <errno.h>
 #include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
 #include <stdio.h>
 #include "builtin.h"
 #include "result.h"
+#include "util/fileutil.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
 
 static const char stats_usage[] =
 	"usage: perfsift stats RUN_DIR...\n"
+	"       perfsift stats --all [DIR...]\n"
 	"\n"
 	"Rebuild each run's <monitor>.json and stats.json from its raw files,\n"
 	"then its group's matrix.json (complete runs only) and the run's entry\n"
 	"in the result root's index.  Runs the index holds for the group but\n"
 	"that are no longer on disk are forgotten.\n"
 	"\n"
+	"  --all          every run directory below each DIR (default: the\n"
+	"                 result root), e.g. to index a copied LKP result root\n"
 	"  -q, --quiet    print nothing on success\n"
 	"  -h, --help     this text\n"
 	"\n"
-	"A raw file that cannot be parsed is an error naming it (exit status\n"
-	"2), and that run's files are left as they were.\n";
+	"Raw files may be gzip'd or xz'd as LKP writes them (<name>.gz).  A raw\n"
+	"file that cannot be parsed is an error naming it (exit status 2), and\n"
+	"that run's files are left as they were; the other runs go on.\n";
+
+struct stats_ctx {
+	struct options *opts;
+	bool quiet;
+	int ret;
+	size_t done;
+};
+
+static void restat_one(struct stats_ctx *c, const char *dir)
+{
+	struct strbuf err = STRBUF_INIT;
+	int r = result_restat(dir, c->opts->result_root, c->opts->store_url,
+			      &err);
+
+	if (r) {
+		error("%s", err.buf);
+		/* bad input wins over a runtime failure of another run */
+		if (r == -2)
+			c->ret = EXIT_USAGE;
+		else if (c->ret != EXIT_USAGE)
+			c->ret = EXIT_RUNTIME;
+	} else {
+		c->done++;
+		if (!c->quiet)
+			printf("%s\n", dir);
+	}
+	strbuf_release(&err);
+}
+
+static bool is_number(const char *s)
+{
+	return *s && strspn(s, "0123456789") == strlen(s);
+}
+
+static int skip_dots(const struct dirent *de)
+{
+	return de->d_name[0] != '.';
+}
+
+/* numeric order for run numbers, names otherwise */
+static int cmp_entries(const struct dirent **a, const struct dirent **b)
+{
+	const char *x = (*a)->d_name, *y = (*b)->d_name;
+
+	if (is_number(x) && is_number(y) && strlen(x) != strlen(y))
+		return strlen(x) < strlen(y) ? -1 : 1;
+	return strcmp(x, y);
+}
+
+/* every run directory below dir: named by a number, not inside a run */
+static void restat_tree(struct stats_ctx *c, const char *dir, int depth)
+{
+	struct dirent **ents = NULL;
+	struct strbuf sub = STRBUF_INIT;
+	int i, n;
+
+	if (depth > 32)
+		return;
+	n = scandir(dir, &ents, skip_dots, cmp_entries);
+	if (n < 0) {
+		error("cannot read '%s': %s", dir, strerror(errno));
+		c->ret = EXIT_RUNTIME;
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		strbuf_reset(&sub);
+		strbuf_addf(&sub, "%s/%s", dir, ents[i]->d_name);
+		if (dir_exists(sub.buf)) {
+			if (is_number(ents[i]->d_name))
+				restat_one(c, sub.buf);
+			else
+				restat_tree(c, sub.buf, depth + 1);
+		}
+		free(ents[i]);
+	}
+	free(ents);
+	strbuf_release(&sub);
+}
 
 int cmd_stats(int argc, char **argv, struct options *opts)
 {
 	static const struct option longopts[] = {
+		{"all", no_argument, NULL, 'a'},
 		{"quiet", no_argument, NULL, 'q'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	struct strbuf err = STRBUF_INIT;
-	bool quiet = false;
-	int c, i, ret = EXIT_OK;
+	struct stats_ctx c = {opts, false, EXIT_OK, 0};
+	bool all = false;
+	int ch, i;
 
-	while ((c = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
-		switch (c) {
+	while ((ch = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'a':
+			all = true;
+			break;
 		case 'q':
-			quiet = true;
+			c.quiet = true;
 			break;
 		case 'h':
 			return cmd_usage(stats_usage, false);
@@ -49,24 +140,23 @@ int cmd_stats(int argc, char **argv, struct options *opts)
 			return cmd_usage(stats_usage, true);
 		}
 	}
-	if (optind >= argc)
+	if (!all && optind >= argc)
 		return cmd_usage(stats_usage, true);
-	for (i = optind; i < argc; i++) {
-		int r;
-
-		strbuf_reset(&err);
-		r = result_restat(argv[i], opts->result_root, opts->store_url,
-				  &err);
-		if (r) {
-			error("%s", err.buf);
-			/* bad input wins over a runtime failure of another run */
-			if (r == -2 || ret != EXIT_USAGE)
-				ret = r == -2 ? EXIT_USAGE : EXIT_RUNTIME;
-			continue;
-		}
-		if (!quiet)
-			printf("%s\n", argv[i]);
+	if (all && optind >= argc) {
+		if (dir_exists(opts->result_root))
+			restat_tree(&c, opts->result_root, 0);
 	}
-	strbuf_release(&err);
-	return ret;
+	for (i = optind; i < argc; i++) {
+		if (!all) {
+			restat_one(&c, argv[i]);
+		} else if (!dir_exists(argv[i])) {
+			error("'%s' is not a directory", argv[i]);
+			c.ret = EXIT_USAGE;
+		} else {
+			restat_tree(&c, argv[i], 0);
+		}
+	}
+	if (all && !c.quiet)
+		printf("%zu run%s\n", c.done, c.done == 1 ? "" : "s");
+	return c.ret;
 }

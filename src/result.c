@@ -8,6 +8,8 @@
  * lose each other's column.
  */
 #include "util/compat.h"
+#include <archive.h>
+#include <archive_entry.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -90,6 +92,67 @@ out:
 	return ret;
 }
 
+/*
+ * Mark tmp as ours: <tmp>/.owner, flock'd for as long as this process (or
+ * a child it forks without exec) lives.  The file is locked before it gets
+ * its name, so a visible .owner that is not locked is a dead owner's.
+ * Returns the fd, or -1 (no mark: the directory is then never reclaimed).
+ */
+static int take_ownership(const char *tmp)
+{
+	struct strbuf path = STRBUF_INIT, final = STRBUF_INIT;
+	int fd;
+
+	path_join(&path, tmp, ".owner.new");
+	path_join(&final, tmp, ".owner");
+	fd = open(path.buf, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	if (fd >= 0 && (flock(fd, LOCK_EX) < 0 || rename(path.buf, final.buf) < 0)) {
+		unlink(path.buf);
+		close(fd);
+		fd = -1;
+	}
+	if (fd >= 0) {
+		char pid[32];
+		int len = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+
+		/* the pid is for people; the lock is what counts */
+		if (write(fd, pid, (size_t)len) != len) {
+			/* nothing to do: a short write changes nothing */
+		}
+	}
+	strbuf_release(&path);
+	strbuf_release(&final);
+	return fd;
+}
+
+/*
+ * tmp exists: when its .owner is not locked, its perfsift is dead; move
+ * the directory aside (rename: one reclaimer wins) and remove it.  True
+ * when tmp is gone and its number free again.
+ */
+static bool reclaim_stale(const char *tmp, const char *group_dir, int n)
+{
+	struct strbuf owner = STRBUF_INIT, aside = STRBUF_INIT;
+	bool ret = false;
+	int fd;
+
+	path_join(&owner, tmp, ".owner");
+	fd = open(owner.buf, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0 && !flock(fd, LOCK_EX | LOCK_NB)) {
+		strbuf_addf(&aside, "%s/.stale-%d-%ld", group_dir, n,
+			    (long)getpid());
+		if (!rename(tmp, aside.buf)) {
+			remove_tree(aside.buf);
+			ret = true;
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	strbuf_release(&owner);
+	strbuf_release(&aside);
+	return ret;
+}
+
 int result_run_begin(struct result_run *run, const char *group_dir,
 		     struct strbuf *err)
 {
@@ -98,6 +161,7 @@ int result_run_begin(struct result_run *run, const char *group_dir,
 	int n, ret = -1;
 
 	memset(run, 0, sizeof(*run));
+	run->owner_fd = -1;
 	if (mkdir_p(group_dir, 0777) < 0) {
 		strbuf_addf(err, "cannot create '%s': %s", group_dir,
 			    strerror(errno));
@@ -112,8 +176,12 @@ int result_run_begin(struct result_run *run, const char *group_dir,
 		strbuf_addf(&tmp, "%s/.tmp-%d", group_dir, n);
 		/* mkdir is the reservation: only one process can make it */
 		if (mkdir(tmp.buf, 0777) < 0) {
-			if (errno == EEXIST)
+			if (errno == EEXIST) {
+				/* a dead perfsift's: try this number again */
+				if (reclaim_stale(tmp.buf, group_dir, n))
+					n--;
 				continue;
+			}
 			strbuf_addf(err, "cannot create '%s': %s", tmp.buf,
 				    strerror(errno));
 			goto out;
@@ -128,6 +196,7 @@ int result_run_begin(struct result_run *run, const char *group_dir,
 		}
 		run->group_dir = xstrdup(group_dir);
 		run->number = n;
+		run->owner_fd = take_ownership(tmp.buf);
 		run->tmp_dir = strbuf_detach(&tmp, NULL);
 		run->dir = strbuf_detach(&final, NULL);
 		ret = 0;
@@ -140,15 +209,24 @@ out:
 	return ret;
 }
 
+static void drop_ownership(struct result_run *run)
+{
+	if (run->tmp_dir && run->owner_fd >= 0)
+		close(run->owner_fd);
+	run->owner_fd = -1;
+}
+
 void result_run_abort(struct result_run *run)
 {
 	if (run->tmp_dir)
 		remove_tree(run->tmp_dir);
+	drop_ownership(run);
 	FREE_AND_NULL(run->tmp_dir);
 }
 
 void result_run_release(struct result_run *run)
 {
+	drop_ownership(run);
 	free(run->group_dir);
 	free(run->tmp_dir);
 	free(run->dir);
@@ -232,6 +310,61 @@ static const struct monitor_ops *parser_for(const char *name)
 	return m && m->parse ? m : NULL;
 }
 
+/* the compression suffix of a raw file name (LKP's run-stats), or NULL */
+static const char *compressed_suffix(const char *file)
+{
+	static const char *const sfx[] = {".gz", ".xz", ".bz2"};
+	size_t i, len = strlen(file);
+
+	for (i = 0; i < ARRAY_SIZE(sfx); i++) {
+		size_t l = strlen(sfx[i]);
+
+		if (len > l && !strcmp(file + len - l, sfx[i]))
+			return file + len - l;
+	}
+	return NULL;
+}
+
+/* a compressed raw file's text (libarchive's raw format: any filter) */
+static int read_compressed(struct strbuf *sb, const char *path,
+			   struct strbuf *why)
+{
+	struct archive *a = archive_read_new();
+	struct archive_entry *e;
+	char buf[65536];
+	la_ssize_t got;
+	int ret = -1;
+
+	archive_read_support_filter_all(a);
+	archive_read_support_format_raw(a);
+	if (archive_read_open_filename(a, path, sizeof(buf)) != ARCHIVE_OK ||
+	    archive_read_next_header(a, &e) != ARCHIVE_OK)
+		goto fail;
+	if (archive_filter_code(a, 0) == ARCHIVE_FILTER_NONE) {
+		strbuf_addf(why, "cannot decompress '%s': not compressed data",
+			    path);
+		goto out;
+	}
+	while ((got = archive_read_data(a, buf, sizeof(buf))) > 0) {
+		if (sb->len + (size_t)got > RAW_MAX) {
+			strbuf_addf(why, "'%s': more than %lu bytes uncompressed",
+				    path, RAW_MAX);
+			goto out;
+		}
+		strbuf_add(sb, buf, (size_t)got);
+	}
+	if (got == 0) {
+		ret = 0;
+		goto out;
+	}
+fail:
+	strbuf_addf(why, "cannot decompress '%s': %s", path,
+		    archive_error_string(a) ? archive_error_string(a) : "unknown error");
+out:
+	archive_read_free(a);
+	return ret;
+}
+
 /* LKP's run-stats parses these even when they hold NUL bytes */
 static bool nul_ok(const char *name)
 {
@@ -297,38 +430,56 @@ static int parse_run(const char *run_dir, bool lenient, struct run_output *o,
 		return -1;
 	}
 	for (i = 0; i < n; i++) {
-		const char *name = ents[i]->d_name;
-		const struct monitor_ops *m = parser_for(name);
+		const char *file = ents[i]->d_name, *suffix;
+		const struct monitor_ops *m;
 		struct samples s;
 		struct stat st;
+		char *name = NULL;
+		int r;
 
-		if (!m)
-			continue;
+		/* LKP gzips some raw files (and xz's dmesg): <name>.gz etc. */
+		suffix = compressed_suffix(file);
+		name = suffix ? xstrndup(file, (size_t)(suffix - file))
+			      : xstrdup(file);
+		m = parser_for(name);
 		path_join(&path, run_dir, name);
-		if (stat(path.buf, &st) < 0 || !S_ISREG(st.st_mode))
+		if (!m || (suffix && file_exists(path.buf))) {
+			free(name); /* no parser, or the plain file is there too */
 			continue;
+		}
+		path_join(&path, run_dir, file);
+		if (stat(path.buf, &st) < 0 || !S_ISREG(st.st_mode)) {
+			free(name);
+			continue;
+		}
 		strbuf_reset(&raw);
 		strbuf_reset(&stream);
 		strbuf_reset(&why);
-		if (strbuf_read_file(&raw, path.buf, RAW_MAX) < 0) {
-			strbuf_addf(&why, "cannot read '%s': %s", path.buf,
-				    strerror(errno));
+		r = suffix ? read_compressed(&raw, path.buf, &why)
+			   : strbuf_read_file(&raw, path.buf, RAW_MAX);
+		if (r < 0) {
+			if (!suffix)
+				strbuf_addf(&why, "cannot read '%s': %s", path.buf,
+					    strerror(errno));
 			goto bad;
 		}
-		if (!raw.len)
+		if (!raw.len) {
+			free(name);
 			continue; /* LKP: an empty log gives no stats */
+		}
 		if (memchr(raw.buf, '\0', raw.len) && !nul_ok(name)) {
 			strbuf_addf(&why, "'%s' holds NUL bytes: a corrupt raw "
 				    "file", path.buf);
 			goto bad;
 		}
 		if (m->parse(raw.buf, raw.len, path.buf, &stream, &why)) {
-			struct strbuf r = STRBUF_INIT;
+			struct strbuf reason = STRBUF_INIT;
 
-			strbuf_addbuf(&r, &why);
+			strbuf_addbuf(&reason, &why);
 			strbuf_reset(&why);
-			strbuf_addf(&why, "cannot parse '%s': %s", path.buf, r.buf);
-			strbuf_release(&r);
+			strbuf_addf(&why, "cannot parse '%s': %s", path.buf,
+				    reason.buf);
+			strbuf_release(&reason);
 			goto bad;
 		}
 		samples_init(&s, name);
@@ -349,8 +500,10 @@ static int parse_run(const char *run_dir, bool lenient, struct run_output *o,
 		o->n++;
 		reduce_samples(&s, &w, &o->stats);
 		samples_release(&s);
+		free(name);
 		continue;
 bad:
+		free(name);
 		if (!lenient) {
 			strbuf_addbuf(err, &why);
 			ret = -2;
@@ -729,12 +882,15 @@ int result_run_finish(struct result_run *run, const char *root,
 	lock = lock_group(run->group_dir, err);
 	if (lock < 0)
 		goto out;
+	path_join(&path, run->tmp_dir, ".owner");
+	unlink(path.buf); /* still locked until the rename is done */
 	if (renameat2(AT_FDCWD, run->tmp_dir, AT_FDCWD, run->dir,
 		      RENAME_NOREPLACE) < 0) {
 		strbuf_addf(err, "cannot rename '%s' to '%s': %s", run->tmp_dir,
 			    run->dir, strerror(errno));
 		goto out;
 	}
+	drop_ownership(run);
 	FREE_AND_NULL(run->tmp_dir); /* in place now: abort must not touch it */
 	fsync_dir(run->group_dir);
 	rroot = real_dir(root);

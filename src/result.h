@@ -35,11 +35,15 @@ struct result_run {
 	int number;      /* LKP's run number: first unused integer from 0 */
 	char *tmp_dir;   /* where the runner writes raw files meanwhile */
 	char *dir;       /* final place: <group_dir>/<number> */
+	int owner_fd;    /* flock'd <tmp_dir>/.owner while tmp_dir is set */
 };
 
 /*
  * Reserve the next run number in group_dir (creating it) and make the
- * temporary directory.  The reservation survives a concurrent perfsift.
+ * temporary directory <group_dir>/.tmp-<n>.  The reservation survives a
+ * concurrent perfsift; the temporary directory of a perfsift that died
+ * without finishing (SIGKILL) is removed and its number reused, since its
+ * owner lock (<tmp>/.owner, flock) is gone with it.
  */
 int result_run_begin(struct result_run *run, const char *group_dir,
 		     struct strbuf *err);

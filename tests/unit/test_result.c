@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -183,6 +185,51 @@ static void test_run_numbers(void **state)
 	strbuf_release(&p);
 }
 
+static void test_stale_reservation(void **state)
+{
+	struct fixture *f = *state;
+	struct result_run run, live;
+	struct strbuf err = STRBUF_INIT, p = STRBUF_INIT;
+	pid_t pid;
+	int status;
+
+	/* a perfsift that dies holding run 0 (SIGKILL: nothing cleaned up) */
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		struct result_run dead;
+
+		if (result_run_begin(&dead, f->group, &err) || dead.number != 0)
+			_exit(1);
+		put_file(dead.tmp_dir, "half-written", "x", 1);
+		raise(SIGKILL);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFSIGNALED(status));
+	assert_true(has(f->group, ".tmp-0/half-written"));
+	/* the next reservation reclaims the dead one's number */
+	assert_int_equal(result_run_begin(&live, f->group, &err), 0);
+	assert_int_equal(live.number, 0);
+	assert_false(has(live.tmp_dir, "half-written"));
+	/* a directory without an owner mark is left alone */
+	strbuf_addf(&p, "%s/.tmp-1", f->group);
+	assert_int_equal(mkdir(p.buf, 0777), 0);
+	/* a live reservation is kept: 0 and 1 are taken */
+	assert_int_equal(result_run_begin(&run, f->group, &err), 0);
+	assert_int_equal(run.number, 2);
+	/* released without finishing or aborting: nobody owns 2 any more */
+	result_run_release(&run);
+	assert_int_equal(result_run_begin(&run, f->group, &err), 0);
+	assert_int_equal(run.number, 2);
+	result_run_abort(&run);
+	result_run_release(&run);
+	assert_true(has(f->group, ".tmp-1"));
+	result_run_abort(&live);
+	result_run_release(&live);
+	strbuf_release(&err);
+	strbuf_release(&p);
+}
+
 static void test_finish_complete_and_cut(void **state)
 {
 	struct fixture *f = *state;
@@ -202,6 +249,7 @@ static void test_finish_complete_and_cut(void **state)
 	assert_true(has(r0.dir, "time.json"));
 	assert_false(has(r0.dir, "output.json"));
 	assert_false(has(r0.dir, "last_state"));
+	assert_false(has(r0.dir, ".owner"));
 	slurp(&sb, r0.dir, "stats.json");
 	assert_non_null(strstr(sb.buf, "\"dd.time.elapsed_time\": 1.16,\n"));
 	assert_non_null(strstr(sb.buf, "\"dd.time.elapsed_time.max\": 1.16,\n"));
@@ -358,6 +406,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_group_dir, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_run_numbers, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stale_reservation, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_finish_complete_and_cut,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_corrupt_raw_changes_nothing,

@@ -1,0 +1,53 @@
+#!/bin/sh
+# t0201: an LKP result root copied in (raw files gzip'd or xz'd as LKP
+# writes them, no index): `perfsift stats --all` parses and indexes every
+# run, and a file that does not decompress is an error naming it.
+. "$(dirname "$0")/lib.sh"
+
+R=$PERFSIFT_RESULT_ROOT
+G=$R/dd/defaults/lkp-tbox/debian-x86_64.cgz/x86_64-rhel/gcc-7/0123456789abcdef0123456789abcdef01234567
+
+test_expect_success 'an LKP root with gzip and xz raw files' '
+	for n in 0 1 10; do
+		mkdir -p "$G/$n" &&
+		gzip -c "$TESTDATA/lkp-generated/time/1" >"$G/$n/dd.time.gz" &&
+		xz -c "$TESTDATA/lkp-generated/time/3" >"$G/$n/time.xz" || return 1
+	done &&
+	perfsift results >out 2>err &&
+	test_must_fail test -s out
+'
+
+test_expect_success 'stats --all parses and indexes every run' '
+	perfsift stats --all >out &&
+	test_grep "^3 runs$" out &&
+	test_grep "/10$" out &&
+	test_grep "\"dd.time.elapsed_time\": 1.16," "$G/10/stats.json" &&
+	test_grep "\"time.elapsed_time\": 1.08," "$G/0/stats.json" &&
+	test_grep "\"time.elapsed_time.max\": 1.16," "$G/0/stats.json" &&
+	test_grep "\"dd.time.elapsed_time\": \[1.16, 1.16, 1.16\]," "$G/matrix.json" &&
+	perfsift results 0123456 >out &&
+	test_grep "0123456789abcdef0123456789abcdef01234567  3 runs$" out
+'
+
+test_expect_success 'a plain raw file wins over its compressed twin' '
+	cp "$TESTDATA/lkp-generated/time/2" "$G/1/dd.time" &&
+	perfsift stats -q "$G/1" &&
+	test_grep "\"dd.time.exit_status\": 3" "$G/1/stats.json"
+'
+
+test_expect_success 'a raw file that does not decompress: exit 2, the others go on' '
+	echo garbage >"$G/1/time.xz" &&
+	cp "$G/1/stats.json" stats.before &&
+	test_must_fail --status=2 perfsift stats --all -q 2>err &&
+	test_grep "cannot decompress .$G/1/time.xz." err &&
+	test_cmp stats.before "$G/1/stats.json" &&
+	perfsift results --runs >out &&
+	test_grep "run 10  complete" out
+'
+
+test_expect_success 'stats --all on a directory that is not there' '
+	test_must_fail --status=2 perfsift stats --all nowhere 2>err &&
+	test_grep "is not a directory" err
+'
+
+test_done

@@ -513,8 +513,8 @@ static char *key_near(const struct loader *ld, int line)
 			break;
 		}
 		/* a line with no `key:` at all (cut short): name its word */
-		if (at == line) {
-			const char *s = l.buf + strspn(l.buf, " -");
+		if (at == line && l.buf[strspn(l.buf, " ")] != '-') {
+			const char *s = l.buf + strspn(l.buf, " ");
 			size_t len = strcspn(s, " \t#:[]{},\"'");
 
 			if (len && *s != '#') {
@@ -557,6 +557,11 @@ static const char *plain_problem(const char *problem, const char *context)
 	} words[] = {
 		{"found unexpected end of stream", "while scanning a quoted scalar",
 		 "a quoted string is never closed (is the file cut short?)"},
+		{"found unexpected document indicator",
+		 "while scanning a quoted scalar",
+		 "a quoted string is never closed (it runs into a '---' document marker)"},
+		{"found unexpected document indicator", NULL,
+		 "a '---' or '...' document marker inside a value"},
 		{"found unexpected end of stream", NULL,
 		 "the file ends in the middle of a value (is it cut short?)"},
 		{"did not find expected ',' or ']'", NULL,
@@ -612,7 +617,10 @@ static void yaml_error(struct loader *ld)
 	char *key;
 
 	/* unclosed things at the end of the file: point where they began */
-	if (p->problem && strstr(p->problem, "end of stream") && p->context)
+	if (p->problem && p->context &&
+	    (strstr(p->problem, "end of stream") ||
+	     !strcmp(p->context, "while scanning a quoted scalar") ||
+	     !strcmp(p->context, "while scanning a simple key")))
 		line = (int)p->context_mark.line + 1;
 	if (line > nlines)
 		line = nlines;

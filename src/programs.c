@@ -6,6 +6,7 @@
  * not in this table is a plain job key (an environment variable in LKP).
  */
 #include "util/compat.h"
+#include <stdlib.h>
 #include <string.h>
 #include "programs.h"
 
@@ -92,59 +93,56 @@ static const struct program_option sysctl_any = {"sc_*", '-'};
 #define SETUP(n, o, v) {n, PROG_SETUP, o, v}
 
 static const struct program programs[] = {
-	/* tests */
-	TEST("vm-scalability", vm_scalability_opts),
-	{"mytest", PROG_TEST, mytest_opts, true},
-	TEST("split-job", split_job_opts),
-
-	/* setup programs */
-	SETUP("transparent_hugepage", thp_opts, false),
-	SETUP("sysctl", sysctl_opts, false),
-	SETUP("cpufreq_governor", NULL, true),
-	SETUP("drop_caches", NULL, true),
-
-	/* monitors, periodic ones take `interval` */
-	MON("perf-profile", debug_mode_opts),
-	MON("perf-stat", perf_stat_opts),
-	MON("perf-c2c", debug_mode_opts),
-	MON("perf-sched", perf_sched_opts),
-	MON("proc-vmstat", interval_opts),
-	MON("vmstat", interval_opts),
-	MON("interrupts", interval_opts),
-	MON("cpuidle", interval_opts),
-	MON("turbostat", interval_opts),
-	MON("numa-meminfo", interval_opts),
-	MON("numa-vmstat", interval_opts),
-	MON("numa-numastat", interval_opts),
-	MON("sched_debug", interval_opts),
-	MON("kmsg", NULL),
-	MON("boot-time", NULL),
-	MON("uptime", interval_opts),
-	MON("iostat", interval_opts),
-	MON("heartbeat", interval_opts),
-	MON("proc-stat", interval_opts),
-	MON("meminfo", interval_opts),
-	MON("slabinfo", interval_opts),
-	MON("lock_stat", NULL),
-	MON("softirqs", interval_opts),
+	/* sorted by name (strcmp order): program_find() searches it by halves */
 	MON("bdi_dev_mapping", interval_opts),
-	MON("diskstats", interval_opts),
-	MON("nfsstat", interval_opts),
-	MON("cpufreq-stats", interval_opts),
-	MON("mpstat", interval_opts),
+	MON("boot-time", NULL),
 	MON("buddyinfo", interval_opts),
-	MON("pagetypeinfo", interval_opts),
+	MON("cpufreq-stats", interval_opts),
+	SETUP("cpufreq_governor", NULL, true),
+	MON("cpuidle", interval_opts),
+	MON("diskstats", interval_opts),
+	SETUP("drop_caches", NULL, true),
+	MON("heartbeat", interval_opts),
+	MON("interrupts", interval_opts),
+	MON("iostat", interval_opts),
+	MON("kmsg", NULL),
 	MON("latency_stats", interval_opts),
+	MON("lock_stat", NULL),
+	MON("meminfo", interval_opts),
+	MON("mpstat", interval_opts),
+	{"mytest", PROG_TEST, mytest_opts, true},
+	MON("nfsstat", interval_opts),
+	MON("numa-meminfo", interval_opts),
+	MON("numa-numastat", interval_opts),
+	MON("numa-vmstat", interval_opts),
+	MON("pagetypeinfo", interval_opts),
+	MON("perf-c2c", debug_mode_opts),
+	MON("perf-profile", debug_mode_opts),
+	MON("perf-sched", perf_sched_opts),
+	MON("perf-stat", perf_stat_opts),
+	MON("proc-stat", interval_opts),
+	MON("proc-vmstat", interval_opts),
+	MON("sched_debug", interval_opts),
+	MON("slabinfo", interval_opts),
+	MON("softirqs", interval_opts),
+	TEST("split-job", split_job_opts),
+	SETUP("sysctl", sysctl_opts, false),
+	SETUP("transparent_hugepage", thp_opts, false),
+	MON("turbostat", interval_opts),
+	MON("uptime", interval_opts),
+	TEST("vm-scalability", vm_scalability_opts),
+	MON("vmstat", interval_opts),
 };
+
+static int program_cmp(const void *key, const void *elem)
+{
+	return strcmp(key, ((const struct program *)elem)->name);
+}
 
 const struct program *program_find(const char *name)
 {
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(programs); i++)
-		if (!strcmp(programs[i].name, name))
-			return &programs[i];
-	return NULL;
+	return bsearch(name, programs, ARRAY_SIZE(programs),
+		       sizeof(programs[0]), program_cmp);
 }
 
 const struct program_option *program_option(const struct program *p,

@@ -203,6 +203,10 @@ static void test_errors(void **state)
 		   "bad.yaml:1: timeout: 'soon' is not a duration (e.g. 300 or 300s)");
 	assert_err("suite: x\nvm-scal",
 		   "bad.yaml:2: vm-scal: a key without ':' (or a line cut short)");
+	assert_err("suite: x\ntest: \"abc\nruntime: 1\n---\nsize: 1\n",
+		   "bad.yaml:2: test: a quoted string is never closed (it runs into a '---' document marker)");
+	assert_err("vm-scalability:\n  test:\n    - a\n   - - b\n",
+		   "bad.yaml:4: test: the indentation is wrong: expected a key at this level");
 	assert_err("- a\n- b\n",
 		   "bad.yaml:1: job: a job must be a mapping of keys, not a list");
 	assert_err("", "bad.yaml:1: job: the job file is empty");
@@ -412,7 +416,10 @@ static void test_programs(void **state)
 	assert_int_equal(program_find("perf-profile")->kind, PROG_MONITOR);
 	assert_non_null(program_option(program_find("vmstat"), "interval"));
 	assert_null(program_find("runtime"));
-	/* names are unique */
+	/* names are unique and sorted (program_find searches by halves) */
+	for (i = 1; i < program_count(); i++)
+		assert_true(strcmp(program_at(i - 1)->name,
+				   program_at(i)->name) < 0);
 	for (i = 0; i < program_count(); i++)
 		assert_ptr_equal(program_find(program_at(i)->name),
 				 program_at(i));

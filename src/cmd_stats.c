@@ -28,7 +28,8 @@ static const char stats_usage[] =
 	"that are no longer on disk are forgotten.\n"
 	"\n"
 	"  --all          every run directory below each DIR (default: the\n"
-	"                 result root), e.g. to index a copied LKP result root\n"
+	"                 result root, whose index then also forgets groups\n"
+	"                 no longer on disk), e.g. to index a copied LKP root\n"
 	"  -q, --quiet    print nothing on success\n"
 	"  -h, --help     this text\n"
 	"\n"
@@ -74,26 +75,39 @@ static int skip_dots(const struct dirent *de)
 	return de->d_name[0] != '.';
 }
 
-/* numeric order for run numbers, names otherwise */
-static int cmp_entries(const struct dirent **a, const struct dirent **b)
+/* a group: its runs at once (one matrix.json rebuild) */
+static void restat_group(struct stats_ctx *c, const char *dir)
 {
-	const char *x = (*a)->d_name, *y = (*b)->d_name;
+	struct strbuf err = STRBUF_INIT;
+	size_t done = 0;
+	int r = result_restat_group(dir, c->opts->result_root,
+				    c->opts->store_url, &done, &err);
 
-	if (is_number(x) && is_number(y) && strlen(x) != strlen(y))
-		return strlen(x) < strlen(y) ? -1 : 1;
-	return strcmp(x, y);
+	if (r) {
+		if (err.len)
+			error("%s", err.buf);
+		if (r == -2)
+			c->ret = EXIT_USAGE;
+		else if (c->ret != EXIT_USAGE)
+			c->ret = EXIT_RUNTIME;
+	}
+	if (done && !c->quiet)
+		printf("%s  %zu run%s\n", dir, done, done == 1 ? "" : "s");
+	c->done += done;
+	strbuf_release(&err);
 }
 
-/* every run directory below dir: named by a number, not inside a run */
+/* every group below dir: directories holding run directories (numbers) */
 static void restat_tree(struct stats_ctx *c, const char *dir, int depth)
 {
 	struct dirent **ents = NULL;
 	struct strbuf sub = STRBUF_INIT;
+	bool group = false;
 	int i, n;
 
 	if (depth > 32)
 		return;
-	n = scandir(dir, &ents, skip_dots, cmp_entries);
+	n = scandir(dir, &ents, skip_dots, alphasort);
 	if (n < 0) {
 		error("cannot read '%s': %s", dir, strerror(errno));
 		c->ret = EXIT_RUNTIME;
@@ -102,14 +116,17 @@ static void restat_tree(struct stats_ctx *c, const char *dir, int depth)
 	for (i = 0; i < n; i++) {
 		strbuf_reset(&sub);
 		strbuf_addf(&sub, "%s/%s", dir, ents[i]->d_name);
-		if (dir_exists(sub.buf)) {
-			if (is_number(ents[i]->d_name))
-				restat_one(c, sub.buf);
-			else
-				restat_tree(c, sub.buf, depth + 1);
-		}
-		free(ents[i]);
+		if (!dir_exists(sub.buf))
+			continue;
+		if (is_number(ents[i]->d_name))
+			group = true;
+		else
+			restat_tree(c, sub.buf, depth + 1);
 	}
+	if (group)
+		restat_group(c, dir);
+	for (i = 0; i < n; i++)
+		free(ents[i]);
 	free(ents);
 	strbuf_release(&sub);
 }
@@ -142,9 +159,21 @@ int cmd_stats(int argc, char **argv, struct options *opts)
 	}
 	if (!all && optind >= argc)
 		return cmd_usage(stats_usage, true);
-	if (all && optind >= argc) {
-		if (dir_exists(opts->result_root))
-			restat_tree(&c, opts->result_root, 0);
+	if (all && optind >= argc && dir_exists(opts->result_root)) {
+		struct strbuf err = STRBUF_INIT;
+		size_t gone = 0;
+
+		restat_tree(&c, opts->result_root, 0);
+		/* the whole root was walked: groups gone from disk go too */
+		if (result_prune_index(opts->result_root, opts->store_url,
+				       &gone, &err)) {
+			error("%s", err.buf);
+			c.ret = c.ret ? c.ret : EXIT_RUNTIME;
+		} else if (gone && !c.quiet) {
+			printf("forgot %zu group%s no longer on disk\n", gone,
+			       gone == 1 ? "" : "s");
+		}
+		strbuf_release(&err);
 	}
 	for (i = optind; i < argc; i++) {
 		if (!all) {

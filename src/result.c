@@ -785,6 +785,56 @@ static void run_facts(const char *root, const char *group_dir,
 	strbuf_release(&pp);
 }
 
+/* a run ready for the index */
+struct index_item {
+	const char *dir; /* absolute */
+	int number;
+	bool complete;
+	const struct reduce_stats *stats;
+};
+
+/*
+ * Index runs of one group, one transaction each; the group's other runs
+ * that are no longer on disk (not in nums) are forgotten meanwhile.
+ */
+static int index_runs(const char *root, const char *store_url,
+		      const char *group_dir, const int *nums, size_t n,
+		      const struct index_item *items, size_t nitems,
+		      struct strbuf *err)
+{
+	struct store st;
+	size_t i;
+	int a, ret = 0;
+
+	if (store_open(&st, root, store_url, STORE_CREATE, err))
+		return -1;
+	for (i = 0; i < nitems && !ret; i++) {
+		struct store_run_record rec;
+		struct store_param_list params;
+		char *axes[STORE_NAXES];
+
+		run_facts(root, group_dir, items[i].dir, axes, &params);
+		memset(&rec, 0, sizeof(rec));
+		rec.group_dir = group_dir;
+		for (a = 0; a < STORE_NAXES; a++)
+			rec.axes[a] = axes[a];
+		rec.params = params.items;
+		rec.nparams = params.n;
+		rec.number = items[i].number;
+		rec.complete = items[i].complete;
+		rec.run_dir = items[i].dir;
+		rec.stats = items[i].stats;
+		rec.present_runs = nums;
+		rec.npresent = n;
+		ret = store_index_run(&st, &rec, err);
+		for (a = 0; a < STORE_NAXES; a++)
+			free(axes[a]);
+		store_param_list_release(&params);
+	}
+	store_close(&st);
+	return ret;
+}
+
 /*
  * Under the group lock: matrix.json from the complete runs, then the run
  * in the index (one transaction, forgetting runs no longer on disk).
@@ -794,37 +844,14 @@ static int publish_run(const char *root, const char *store_url,
 		       bool complete, const struct reduce_stats *stats,
 		       struct strbuf *err)
 {
-	struct store st;
-	struct store_run_record rec;
-	struct store_param_list params;
-	char *axes[STORE_NAXES];
-	int *nums = NULL, a, ret = -1;
+	struct index_item item = {run_dir, number, complete, stats};
+	int *nums = NULL, ret = -1;
 	size_t n = 0;
 
-	if (group_runs(group_dir, &nums, &n, err) ||
-	    rebuild_matrix(group_dir, nums, n, err))
-		goto out_nostore;
-	run_facts(root, group_dir, run_dir, axes, &params);
-	memset(&rec, 0, sizeof(rec));
-	rec.group_dir = group_dir;
-	for (a = 0; a < STORE_NAXES; a++)
-		rec.axes[a] = axes[a];
-	rec.params = params.items;
-	rec.nparams = params.n;
-	rec.number = number;
-	rec.complete = complete;
-	rec.run_dir = run_dir;
-	rec.stats = stats;
-	rec.present_runs = nums;
-	rec.npresent = n;
-	if (!store_open(&st, root, store_url, STORE_CREATE, err)) {
-		ret = store_index_run(&st, &rec, err);
-		store_close(&st);
-	}
-	for (a = 0; a < STORE_NAXES; a++)
-		free(axes[a]);
-	store_param_list_release(&params);
-out_nostore:
+	if (!group_runs(group_dir, &nums, &n, err) &&
+	    !rebuild_matrix(group_dir, nums, n, err))
+		ret = index_runs(root, store_url, group_dir, nums, n, &item, 1,
+				 err);
 	free(nums);
 	return ret;
 }
@@ -969,5 +996,116 @@ out:
 	strbuf_release(&group);
 	free(rroot);
 	free(dir);
+	return ret;
+}
+
+int result_restat_group(const char *group_dir, const char *root,
+			const char *store_url, size_t *done, struct strbuf *err)
+{
+	struct index_item *items = NULL;
+	struct reduce_stats *stats = NULL;
+	char **dirs = NULL;
+	char *group = real_dir(group_dir), *rroot = real_dir(root);
+	int *nums = NULL, lock = -1, ret = 0;
+	size_t n = 0, nitems = 0, i;
+
+	*done = 0;
+	if (group_runs(group, &nums, &n, err)) {
+		ret = -1;
+		goto out;
+	}
+	items = xcalloc(n ? n : 1, sizeof(*items));
+	stats = xcalloc(n ? n : 1, sizeof(*stats));
+	dirs = xcalloc(n ? n : 1, sizeof(*dirs));
+	for (i = 0; i < n; i++) {
+		struct run_output o;
+		struct strbuf why = STRBUF_INIT;
+		int r;
+
+		dirs[i] = xasprintf("%s/%d", group, nums[i]);
+		reduce_stats_init(&stats[i]);
+		run_output_init(&o);
+		r = parse_run(dirs[i], false, &o, &why);
+		if (!r && write_run_output(dirs[i], &o, &why))
+			r = -1;
+		if (r) {
+			/* one bad run does not stop its group */
+			error("%s", why.buf);
+			if (r == -2 || ret != -2)
+				ret = r;
+		} else {
+			stats[i] = o.stats;
+			reduce_stats_init(&o.stats);
+			items[nitems].dir = dirs[i];
+			items[nitems].number = nums[i];
+			items[nitems].complete = !run_is_incomplete(dirs[i]);
+			items[nitems].stats = &stats[i];
+			nitems++;
+		}
+		run_output_release(&o);
+		strbuf_release(&why);
+	}
+	lock = lock_group(group, err);
+	if (lock < 0 || rebuild_matrix(group, nums, n, err)) {
+		ret = -1;
+		goto out;
+	}
+	if (!below(rroot, group)) {
+		note("'%s' is not below the result root '%s': not indexed",
+		     group_dir, rroot);
+	} else if (index_runs(rroot, store_url, group, nums, n, items, nitems,
+			      err)) {
+		ret = -1;
+		goto out;
+	}
+	*done = nitems;
+out:
+	if (lock >= 0)
+		close(lock);
+	for (i = 0; i < n; i++) {
+		free(dirs[i]);
+		reduce_stats_release(&stats[i]);
+	}
+	free(dirs);
+	free(stats);
+	free(items);
+	free(nums);
+	free(group);
+	free(rroot);
+	return ret;
+}
+
+int result_prune_index(const char *root, const char *store_url,
+		       size_t *forgotten, struct strbuf *err)
+{
+	struct store st;
+	struct store_group_list l = {0};
+	size_t i;
+	int ret = -1;
+
+	*forgotten = 0;
+	if (store_open(&st, root, store_url, 0, err))
+		return -1;
+	if (store_find_groups_text(&st, NULL, &l, err))
+		goto out;
+	for (i = 0; i < l.n; i++) {
+		int *nums = NULL;
+		size_t n = 0;
+		struct strbuf why = STRBUF_INIT;
+
+		if (dir_exists(l.items[i].dir))
+			group_runs(l.items[i].dir, &nums, &n, &why);
+		free(nums);
+		strbuf_release(&why);
+		if (n)
+			continue;
+		if (store_forget_group(&st, l.items[i].id, err))
+			goto out;
+		(*forgotten)++;
+	}
+	ret = 0;
+out:
+	store_group_list_release(&l);
+	store_close(&st);
 	return ret;
 }

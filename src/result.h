@@ -83,4 +83,23 @@ void result_run_release(struct result_run *run);
 int result_restat(const char *run_dir, const char *root,
 		  const char *store_url, struct strbuf *err);
 
+/*
+ * result_restat() for every run of a group (its directories named by a
+ * number) with a single matrix.json rebuild and index session: what
+ * `perfsift stats --all` does per group.  A run with a bad raw file is
+ * reported with error() and skipped, its files untouched; the others are
+ * rebuilt.  Returns 0, -2 when some run had bad input, -1 on another
+ * failure (err says what, unless it was a run's, already reported);
+ * *done counts the runs rebuilt.
+ */
+int result_restat_group(const char *group_dir, const char *root,
+			const char *store_url, size_t *done, struct strbuf *err);
+
+/*
+ * Forget the indexed groups that have no run directory on disk any more
+ * (deleted, or moved away): `perfsift stats --all` over the whole root.
+ */
+int result_prune_index(const char *root, const char *store_url,
+		       size_t *forgotten, struct strbuf *err);
+
 #endif

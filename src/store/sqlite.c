@@ -768,6 +768,41 @@ out:
 	return ret;
 }
 
+static int sqlite_forget_group(struct store *st, int64_t group_id,
+			       struct strbuf *err)
+{
+	static const char *const sql[] = {
+		"DELETE FROM stat_values WHERE run_id IN"
+		" (SELECT id FROM runs WHERE group_id = ?)",
+		"DELETE FROM runs WHERE group_id = ?",
+		"DELETE FROM params WHERE group_id = ?",
+		"DELETE FROM groups WHERE id = ?",
+	};
+	sqlite3_stmt *stmt = NULL;
+	size_t i;
+
+	if (exec_sql(st, "BEGIN IMMEDIATE", err))
+		return -1;
+	for (i = 0; i < ARRAY_SIZE(sql); i++) {
+		if (prepare(st, &stmt, sql[i], err))
+			goto fail;
+		sqlite3_bind_int64(stmt, 1, group_id);
+		if (sqlite3_step(stmt) != SQLITE_DONE) {
+			db_error(st, err, "forget group");
+			goto fail;
+		}
+		sqlite3_finalize(stmt);
+		stmt = NULL;
+	}
+	if (exec_sql(st, "COMMIT", err))
+		goto fail;
+	return 0;
+fail:
+	sqlite3_finalize(stmt);
+	sqlite3_exec(db_of(st), "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
 const struct store_ops store_sqlite_ops = {
 	.name = "sqlite",
 	.open = sqlite_open,
@@ -778,4 +813,5 @@ const struct store_ops store_sqlite_ops = {
 	.group_runs = sqlite_group_runs,
 	.load_matrix = sqlite_load_matrix,
 	.run_stats = sqlite_run_stats,
+	.forget_group = sqlite_forget_group,
 };

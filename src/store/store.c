@@ -278,3 +278,8 @@ int store_run_stats(struct store *st, int64_t run_id, struct reduce_stats *out,
 {
 	return st->ops->run_stats(st, run_id, out, err);
 }
+
+int store_forget_group(struct store *st, int64_t group_id, struct strbuf *err)
+{
+	return st->ops->forget_group(st, group_id, err);
+}

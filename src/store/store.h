@@ -155,6 +155,9 @@ struct store_ops {
 	/* one run's stats, sorted by name */
 	int (*run_stats)(struct store *st, int64_t run_id,
 			 struct reduce_stats *out, struct strbuf *err);
+	/* drop a group, its parameters, runs and values (one transaction) */
+	int (*forget_group)(struct store *st, int64_t group_id,
+			    struct strbuf *err);
 };
 
 struct store {
@@ -202,6 +205,7 @@ int store_load_matrix(struct store *st, int64_t group_id, struct matrix *m,
 		      struct strbuf *err);
 int store_run_stats(struct store *st, int64_t run_id, struct reduce_stats *out,
 		    struct strbuf *err);
+int store_forget_group(struct store *st, int64_t group_id, struct strbuf *err);
 
 /* the backends (store/sqlite.c, store/pg.c) */
 extern const struct store_ops store_sqlite_ops;

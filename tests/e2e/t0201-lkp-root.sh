@@ -20,7 +20,7 @@ test_expect_success 'an LKP root with gzip and xz raw files' '
 test_expect_success 'stats --all parses and indexes every run' '
 	perfsift stats --all >out &&
 	test_grep "^3 runs$" out &&
-	test_grep "/10$" out &&
+	test_grep "0123456789abcdef0123456789abcdef01234567  3 runs$" out &&
 	test_grep "\"dd.time.elapsed_time\": 1.16," "$G/10/stats.json" &&
 	test_grep "\"time.elapsed_time\": 1.08," "$G/0/stats.json" &&
 	test_grep "\"time.elapsed_time.max\": 1.16," "$G/0/stats.json" &&
@@ -43,6 +43,21 @@ test_expect_success 'a raw file that does not decompress: exit 2, the others go 
 	test_cmp stats.before "$G/1/stats.json" &&
 	perfsift results --runs >out &&
 	test_grep "run 10  complete" out
+'
+
+test_expect_success 'stats --all forgets groups deleted from disk' '
+	H=$R/dd/defaults/lkp-tbox/debian-x86_64.cgz/x86_64-rhel/gcc-7/feedfeed &&
+	mkdir -p "$H/0" &&
+	cp "$TESTDATA/lkp-generated/time/1" "$H/0/dd.time" &&
+	perfsift stats -q "$H/0" &&
+	perfsift results feedfeed >out && test_grep "feedfeed  1 run$" out &&
+	rm -rf "$H" &&
+	rm "$G/1/time.xz" &&
+	perfsift stats --all >out &&
+	test_grep "^forgot 1 group no longer on disk$" out &&
+	perfsift results >out &&
+	test "$(wc -l <out)" -eq 1 &&
+	test_must_fail test -e "$H"
 '
 
 test_expect_success 'stats --all on a directory that is not there' '

@@ -42,11 +42,17 @@ struct report_box {
 	const char *memory;    /* "24G" */
 };
 
+/* a parameter both sides share (the table's header axes, one by one) */
+struct report_param {
+	const char *key, *value;
+};
+
 struct report {
 	const char *commit;     /* HEAD's commit id (or label) */
 	const char *subject;    /* its subject line from git, or NULL */
 	const char *base_label, *head_label;
-	const char *param_keys, *param_values; /* the common axes, or NULL */
+	const struct report_param *params; /* common axes but commit, env_* */
+	size_t nparams;
 	const struct report_stat *kpi;        /* the headline stat, or NULL */
 	const struct report_stat *const *explain; /* ranked, <= 10 */
 	size_t nexplain;

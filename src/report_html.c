@@ -90,33 +90,6 @@ static void add_effect(struct strbuf *out, const struct report_stat *s)
 	strbuf_release(&ch);
 }
 
-/* "k1/k2" and "v1/v2" side by side, one row per axis */
-static void add_params(struct strbuf *out, const char *keys, const char *values)
-{
-	const char *k = keys, *v = values;
-
-	strbuf_addstr(out, "<table class=\"params\">\n");
-	while (k && *k) {
-		const char *ke = strchrnul(k, '/');
-		const char *ve = v ? strchrnul(v, '/') : NULL;
-		struct strbuf kk = STRBUF_INIT, vv = STRBUF_INIT;
-
-		strbuf_add(&kk, k, (size_t)(ke - k));
-		if (v)
-			strbuf_add(&vv, v, (size_t)(ve - v));
-		strbuf_addstr(out, "<tr><td>");
-		strbuf_add_html(out, kk.buf);
-		strbuf_addstr(out, "</td><td><code>");
-		strbuf_add_html(out, vv.buf);
-		strbuf_addstr(out, "</code></td></tr>\n");
-		strbuf_release(&kk);
-		strbuf_release(&vv);
-		k = *ke ? ke + 1 : ke;
-		v = ve && *ve ? ve + 1 : NULL;
-	}
-	strbuf_addstr(out, "</table>\n");
-}
-
 static void add_rows(struct strbuf *out, const struct report *r)
 {
 	size_t i;
@@ -202,10 +175,17 @@ int report_html(const struct report *r, struct strbuf *out, struct strbuf *err)
 	}
 	strbuf_addstr(out, "</p>\n</header>\n");
 
-	if (r->param_keys) {
-		strbuf_addstr(out, "<section id=\"params\">\n<h2>Parameters</h2>\n");
-		add_params(out, r->param_keys, r->param_values);
-		strbuf_addstr(out, "</section>\n");
+	if (r->nparams) {
+		strbuf_addstr(out, "<section id=\"params\">\n<h2>Parameters</h2>\n"
+				   "<table class=\"params\">\n");
+		for (i = 0; i < r->nparams; i++) {
+			strbuf_addstr(out, "<tr><td>");
+			strbuf_add_html(out, r->params[i].key);
+			strbuf_addstr(out, "</td><td><code>");
+			strbuf_add_html(out, r->params[i].value);
+			strbuf_addstr(out, "</code></td></tr>\n");
+		}
+		strbuf_addstr(out, "</table>\n</section>\n");
 	}
 
 	strbuf_addstr(out, "<section id=\"explain\">\n<h2>What explains it</h2>\n");

@@ -39,6 +39,12 @@ static const char seed_table[] =
 	"\n";
 
 static struct report_stat rows[3];
+static const struct report_param params[] = {
+	{ "compiler", "gcc-4.9" },
+	{ "env_kernel_cmdline", "root=/dev/vda1 quiet" },
+	{ "runtime", "300s" },
+	{ "test", "anon-r-seq" },
+};
 
 static void seed_report(struct report *r, const struct report_stat **explain,
 			const struct report_stat **charts)
@@ -69,8 +75,8 @@ static void seed_report(struct report *r, const struct report_stat **explain,
 	r->subject = "thp: keep huge zero page pinned until tlb flush";
 	r->base_label = "v4.6-rc2";
 	r->head_label = "5f155ea5ab62b5321aa7315de6";
-	r->param_keys = "compiler/runtime/tbox_group/test/testcase";
-	r->param_values = "gcc-4.9/300s/lkp-hsx04/anon-r-seq/vm-scalability";
+	r->params = params;
+	r->nparams = ARRAY_SIZE(params);
 	r->kpi = &rows[0];
 	r->explain = explain;
 	r->nexplain = 1;
@@ -222,6 +228,8 @@ static void test_html(void **state)
 	assert_non_null(strstr(out.buf, "id=\"filter\""));
 	assert_non_null(strstr(out.buf, "id=\"sort-change\""));
 	assert_non_null(strstr(out.buf, "id=\"count\""));
+	/* a value with '/' stays whole */
+	assert_non_null(strstr(out.buf, "<td>env_kernel_cmdline</td><td><code>root=/dev/vda1 quiet</code>"));
 	strbuf_release(&out);
 	strbuf_release(&err);
 }

@@ -40,6 +40,8 @@ struct report_box {
 	const char *cpu_model; /* model */
 	const char *nr_cpu;
 	const char *memory;    /* "24G" */
+	/* the environment fingerprint (NULL when unknown) */
+	const char *thp_enabled, *thp_defrag, *governor, *cmdline;
 };
 
 /* a parameter both sides share (the table's header axes, one by one) */

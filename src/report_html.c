@@ -90,6 +90,15 @@ static void add_effect(struct strbuf *out, const struct report_stat *s)
 	strbuf_release(&ch);
 }
 
+static void add_fact(struct strbuf *out, const char *what, const char *v)
+{
+	if (!v)
+		return;
+	strbuf_addf(out, "<p>%s: <code>", what);
+	strbuf_add_html(out, v);
+	strbuf_addstr(out, "</code></p>\n");
+}
+
 static void add_rows(struct strbuf *out, const struct report *r)
 {
 	size_t i;
@@ -228,7 +237,12 @@ int report_html(const struct report *r, struct strbuf *out, struct strbuf *err)
 	}
 	strbuf_addstr(out, ", memory ");
 	strbuf_add_html(out, r->box.memory ? r->box.memory : "unknown");
-	strbuf_addstr(out, "</p>\n</section>\n");
+	strbuf_addstr(out, "</p>\n");
+	add_fact(out, "THP", r->box.thp_enabled);
+	add_fact(out, "THP defrag", r->box.thp_defrag);
+	add_fact(out, "cpufreq governor", r->box.governor);
+	add_fact(out, "kernel command line", r->box.cmdline);
+	strbuf_addstr(out, "</section>\n");
 
 	if (r->ncharts) {
 		strbuf_addstr(out, "<section id=\"charts\">\n<h2>Charts</h2>\n");

@@ -105,6 +105,13 @@ static void add_box(struct strbuf *out, const struct report_box *b)
 	if (b->nr_cpu)
 		strbuf_addf(out, "CPUs: %s\n", b->nr_cpu);
 	strbuf_addf(out, "Memory: %s\n", b->memory ? b->memory : "unknown");
+	if (b->thp_enabled)
+		strbuf_addf(out, "THP: %s (defrag: %s)\n", b->thp_enabled,
+			    b->thp_defrag ? b->thp_defrag : "unknown");
+	if (b->governor)
+		strbuf_addf(out, "cpufreq governor: %s\n", b->governor);
+	if (b->cmdline)
+		strbuf_addf(out, "Kernel command line: %s\n", b->cmdline);
 }
 
 int report_text(const struct report *r, struct strbuf *out, struct strbuf *err)

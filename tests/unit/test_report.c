@@ -87,7 +87,8 @@ static void seed_report(struct report *r, const struct report_stat **explain,
 	r->nstats = 1234;
 	r->table = seed_table;
 	r->box = (struct report_box){ "lkp-hsx04", "Brickland Haswell-EX",
-				      "144", "512G" };
+				      "144", "512G", "always", "madvise",
+				      "performance", "root=/dev/sda1 ro" };
 	r->job_file = "job.yaml";
 }
 
@@ -159,7 +160,9 @@ static void test_text(void **state)
 		"The stats that best explain it",
 		"   1.   +143.3%  numa-vmstat.node0.nr_active_anon  (28006 -> 68134)\n",
 		"=====\ncompiler/",
-		"lkp-hsx04: Brickland Haswell-EX\nCPUs: 144\nMemory: 512G\n",
+		"lkp-hsx04: Brickland Haswell-EX\nCPUs: 144\nMemory: 512G\n"
+		"THP: always (defrag: madvise)\ncpufreq governor: performance\n"
+		"Kernel command line: root=/dev/sda1 ro\n",
 		"vm-scalability.time.system_time\n  550 ++",
 		"numa-vmstat.node0.nr_active_anon\n",
 		"\t[*] bisect-good sample\n\t[O] bisect-bad  sample\n",

@@ -395,7 +395,11 @@ static enum run_outcome run_once(struct run_ctx *c, const struct job *atomic,
 		goto finish;
 	}
 	if (log.len) {
-		fputs(log.buf, stdout);
+		/* kept with the run (what was set, what could not be here) */
+		if (write_tmp_file(run.tmp_dir, "setup.log", &log, &err) < 0)
+			error("%s", err.buf);
+		if (c->run_index == 1)
+			fputs(log.buf, stdout); /* the same for every run: say it once */
 		fflush(stdout);
 	}
 	if (runner_stop_signal())

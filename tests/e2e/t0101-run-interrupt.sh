@@ -94,7 +94,9 @@ test_expect_success 'knobs are restored after SIGINT' '
 
 test_expect_success 'knobs are restored after a normal run' '
 	printf "testcase: knob2\nsysctl:\n  sc_overcommit_memory: 2\nmytest:\n  cmdline: \"true\"\n" >knob2.yaml &&
-	PERFSIFT_SYSROOT=$PWD/fake perfsift run knob2.yaml >out 2>err &&
+	PERFSIFT_SYSROOT=$PWD/fake perfsift run knob2.yaml -n 2 >out 2>err &&
+	test "$(grep -c "sysctl: vm/overcommit_memory 0 -> 2" out)" = 1 &&
+	test_grep "sysctl: vm/overcommit_memory 0 -> 2" "$(find "$PERFSIFT_RESULT_ROOT/knob2" -path "*/1/setup.log")" &&
 	test "$(cat fake/proc/sys/vm/overcommit_memory)" = 0 &&
 	! test -e "$PERFSIFT_RESULT_ROOT/.knobs-journal"
 '

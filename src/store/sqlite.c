@@ -350,97 +350,6 @@ static int prune_runs(struct store *st, int64_t gid,
 	return ret;
 }
 
-/*
- * A run's stats packed in one blob, so that loading a group's matrix reads
- * one row per run instead of one per value: "PSS1", the count (uint64),
- * the values (doubles), the is_int flags (bytes), then the names, each
- * NUL-terminated, sorted.  Host byte order: the index belongs to this
- * machine's result root.
- */
-#define PACK_MAGIC "PSS1"
-
-static void pack_stats(struct strbuf *blob, const struct reduce_stats *in)
-{
-	const struct reduce_stats *stats = in;
-	struct reduce_stats sorted;
-	uint64_t n = in ? in->n : 0;
-	size_t i;
-
-	reduce_stats_init(&sorted);
-	for (i = 1; i < n; i++)
-		if (strcmp(in->items[i - 1].name, in->items[i].name) >= 0)
-			break;
-	if (i < n) { /* the loader merges sorted lists: sort a copy */
-		for (i = 0; i < n; i++)
-			reduce_stats_add(&sorted, in->items[i].name,
-					 in->items[i].value, in->items[i].is_int);
-		reduce_stats_sort(&sorted);
-		stats = &sorted;
-		n = sorted.n;
-	}
-
-	strbuf_add(blob, PACK_MAGIC, 4);
-	strbuf_add(blob, &n, sizeof(n));
-	for (i = 0; i < n; i++)
-		strbuf_add(blob, &stats->items[i].value, sizeof(double));
-	for (i = 0; i < n; i++)
-		strbuf_addch(blob, stats->items[i].is_int);
-	for (i = 0; i < n; i++)
-		strbuf_add(blob, stats->items[i].name,
-			   strlen(stats->items[i].name) + 1);
-	reduce_stats_release(&sorted);
-}
-
-/* a packed run borrowed into a unite column (pointers into buf) */
-struct packed_run {
-	char *buf;
-	const char **names;
-	double *values;
-	unsigned char *is_int;
-	size_t n;
-};
-
-static int unpack_stats(struct packed_run *p, const void *data, size_t len)
-{
-	uint64_t n;
-	size_t i, off;
-	const char *q, *end;
-
-	if (len < 12 || memcmp(data, PACK_MAGIC, 4))
-		return -1;
-	memcpy(&n, (const char *)data + 4, sizeof(n));
-	if (n > (len - 12) / 10) /* 8 + 1 + at least a NUL each */
-		return -1;
-	p->buf = xmalloc(len + 1);
-	memcpy(p->buf, data, len);
-	p->buf[len] = '\0';
-	p->n = (size_t)n;
-	p->values = xcalloc(p->n ? p->n : 1, sizeof(double));
-	memcpy(p->values, p->buf + 12, p->n * sizeof(double));
-	p->is_int = (unsigned char *)p->buf + 12 + p->n * sizeof(double);
-	p->names = xcalloc(p->n ? p->n : 1, sizeof(*p->names));
-	off = 12 + p->n * 9;
-	q = p->buf + off;
-	end = p->buf + len;
-	for (i = 0; i < p->n; i++) {
-		const char *nul = memchr(q, '\0', (size_t)(end - q));
-
-		if (!nul)
-			return -1;
-		p->names[i] = q;
-		q = nul + 1;
-	}
-	return 0;
-}
-
-static void packed_run_release(struct packed_run *p)
-{
-	free(p->buf);
-	free(p->names);
-	free(p->values);
-	memset(p, 0, sizeof(*p));
-}
-
 static int sqlite_index_run(struct store *st, const struct store_run_record *rec,
 			    struct strbuf *err)
 {
@@ -471,7 +380,7 @@ static int sqlite_index_run(struct store *st, const struct store_run_record *rec
 	sqlite3_bind_int(stmt, 2, rec->number);
 	sqlite3_bind_int(stmt, 3, rec->complete);
 	bind_text(stmt, 4, rrel);
-	pack_stats(&blob, rec->stats);
+	store_pack_stats(&blob, rec->stats);
 	sqlite3_bind_blob64(stmt, 5, blob.buf, blob.len, SQLITE_TRANSIENT);
 	if (sqlite3_step(stmt) != SQLITE_ROW) {
 		db_error(st, err, "run");
@@ -680,7 +589,7 @@ static int sqlite_load_matrix(struct store *st, int64_t group_id,
 			      struct matrix *m, struct strbuf *err)
 {
 	sqlite3_stmt *stmt = NULL;
-	struct packed_run *runs = NULL;
+	struct store_packed *runs = NULL;
 	struct unite_column *cols = NULL;
 	struct reduce_stats *rows = NULL; /* runs indexed before the blob */
 	char **sources = NULL;
@@ -710,14 +619,14 @@ static int sqlite_load_matrix(struct store *st, int64_t group_id,
 		free(dir);
 		cols[n].source = sources[n];
 		n++;
-		if (blob && !unpack_stats(&runs[n - 1], blob, len)) {
+		if (blob && !store_unpack_stats(&runs[n - 1], blob, len)) {
 			cols[n - 1].names = runs[n - 1].names;
 			cols[n - 1].values = runs[n - 1].values;
 			cols[n - 1].is_int = runs[n - 1].is_int;
 			cols[n - 1].n = runs[n - 1].n;
 			continue;
 		}
-		packed_run_release(&runs[n - 1]);
+		store_packed_release(&runs[n - 1]);
 		if (sqlite_run_stats(st, sqlite3_column_int64(stmt, 0), &rows[n - 1],
 				     err))
 			goto out;
@@ -757,7 +666,7 @@ static int sqlite_load_matrix(struct store *st, int64_t group_id,
 out:
 	sqlite3_finalize(stmt);
 	for (i = 0; i < n; i++) {
-		packed_run_release(&runs[i]);
+		store_packed_release(&runs[i]);
 		reduce_stats_release(&rows[i]);
 		free(sources[i]);
 	}

@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include "reduce.h"
 #include "store/store.h"
 #include "util/fileutil.h"
 #include "util/strbuf.h"
@@ -172,9 +173,14 @@ int store_open(struct store *st, const char *root, const char *url,
 		strbuf_addstr(&loc, url + 7);
 	} else if (!strncmp(url, "postgresql://", 13) ||
 		   !strncmp(url, "postgres://", 11)) {
-		strbuf_addf(err, "store '%s': the PostgreSQL backend is not "
-			    "built into this perfsift yet", url);
+#ifdef HAVE_LIBPQ
+		st->ops = &store_pg_ops;
+		strbuf_addstr(&loc, url);
+#else
+		strbuf_addf(err, "store '%s': this perfsift was built without "
+			    "libpq (install libpq-dev and rebuild)", url);
 		goto fail;
+#endif
 	} else {
 		strbuf_addf(err, "store '%s': unknown kind (expected sqlite:PATH "
 			    "or postgresql://...)", url);
@@ -283,3 +289,86 @@ int store_forget_group(struct store *st, int64_t group_id, struct strbuf *err)
 {
 	return st->ops->forget_group(st, group_id, err);
 }
+
+/*
+ * A run's stats packed in one blob, so that loading a group's matrix reads
+ * one row per run instead of one per value: "PSS1", the count (uint64),
+ * the values (doubles), the is_int flags (bytes), then the names, each
+ * NUL-terminated, sorted.  Host byte order: the index belongs to this
+ * machine's result root.
+ */
+#define PACK_MAGIC "PSS1"
+
+void store_pack_stats(struct strbuf *blob, const struct reduce_stats *in)
+{
+	const struct reduce_stats *stats = in;
+	struct reduce_stats sorted;
+	uint64_t n = in ? in->n : 0;
+	size_t i;
+
+	reduce_stats_init(&sorted);
+	for (i = 1; i < n; i++)
+		if (strcmp(in->items[i - 1].name, in->items[i].name) >= 0)
+			break;
+	if (i < n) { /* the loader merges sorted lists: sort a copy */
+		for (i = 0; i < n; i++)
+			reduce_stats_add(&sorted, in->items[i].name,
+					 in->items[i].value, in->items[i].is_int);
+		reduce_stats_sort(&sorted);
+		stats = &sorted;
+		n = sorted.n;
+	}
+
+	strbuf_add(blob, PACK_MAGIC, 4);
+	strbuf_add(blob, &n, sizeof(n));
+	for (i = 0; i < n; i++)
+		strbuf_add(blob, &stats->items[i].value, sizeof(double));
+	for (i = 0; i < n; i++)
+		strbuf_addch(blob, stats->items[i].is_int);
+	for (i = 0; i < n; i++)
+		strbuf_add(blob, stats->items[i].name,
+			   strlen(stats->items[i].name) + 1);
+	reduce_stats_release(&sorted);
+}
+
+int store_unpack_stats(struct store_packed *p, const void *data, size_t len)
+{
+	uint64_t n;
+	size_t i, off;
+	const char *q, *end;
+
+	if (len < 12 || memcmp(data, PACK_MAGIC, 4))
+		return -1;
+	memcpy(&n, (const char *)data + 4, sizeof(n));
+	if (n > (len - 12) / 10) /* 8 + 1 + at least a NUL each */
+		return -1;
+	p->buf = xmalloc(len + 1);
+	memcpy(p->buf, data, len);
+	p->buf[len] = '\0';
+	p->n = (size_t)n;
+	p->values = xcalloc(p->n ? p->n : 1, sizeof(double));
+	memcpy(p->values, p->buf + 12, p->n * sizeof(double));
+	p->is_int = (unsigned char *)p->buf + 12 + p->n * sizeof(double);
+	p->names = xcalloc(p->n ? p->n : 1, sizeof(*p->names));
+	off = 12 + p->n * 9;
+	q = p->buf + off;
+	end = p->buf + len;
+	for (i = 0; i < p->n; i++) {
+		const char *nul = memchr(q, '\0', (size_t)(end - q));
+
+		if (!nul)
+			return -1;
+		p->names[i] = q;
+		q = nul + 1;
+	}
+	return 0;
+}
+
+void store_packed_release(struct store_packed *p)
+{
+	free(p->buf);
+	free(p->names);
+	free(p->values);
+	memset(p, 0, sizeof(*p));
+}
+

@@ -207,7 +207,27 @@ int store_run_stats(struct store *st, int64_t run_id, struct reduce_stats *out,
 		    struct strbuf *err);
 int store_forget_group(struct store *st, int64_t group_id, struct strbuf *err);
 
+/*
+ * For backends: a run's stats packed in one blob, so that loading a
+ * group's matrix reads one row per run instead of one per value (see
+ * store.c for the layout).  Unpacking borrows: names point into p->buf.
+ */
+struct store_packed {
+	char *buf;
+	const char **names;
+	double *values;
+	unsigned char *is_int;
+	size_t n;
+};
+void store_pack_stats(struct strbuf *blob, const struct reduce_stats *stats);
+/* 0, or -1 for a blob that is not one (p is then to be released) */
+int store_unpack_stats(struct store_packed *p, const void *data, size_t len);
+void store_packed_release(struct store_packed *p);
+
 /* the backends (store/sqlite.c, store/pg.c) */
 extern const struct store_ops store_sqlite_ops;
+#ifdef HAVE_LIBPQ
+extern const struct store_ops store_pg_ops;
+#endif
 
 #endif

@@ -1,0 +1,629 @@
+/*
+ * pg.c: the PostgreSQL store backend (see store.h), for a lab whose test
+ * boxes share one result root and one index: `--store postgresql://...`
+ * (or PERFSIFT_STORE).  The same tables as the SQLite backend; each run is
+ * indexed in one transaction, its values sent as arrays (unnest) rather
+ * than one statement per value, so a run of 50,000 stats is a handful of
+ * round trips.  Built when libpq is found (HAVE_LIBPQ).
+ */
+#include "util/compat.h"
+
+#ifdef HAVE_LIBPQ
+#include <endian.h>
+#include <libpq-fe.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "matrix.h"
+#include "reduce.h"
+#include "store/store.h"
+#include "unite.h"
+#include "util/fileutil.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+#define SCHEMA_VERSION "2"
+
+static const char schema[] =
+	"CREATE TABLE IF NOT EXISTS perfsift_meta ("
+	"  key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+	"CREATE TABLE IF NOT EXISTS groups ("
+	"  id BIGSERIAL PRIMARY KEY,"
+	"  dir TEXT NOT NULL UNIQUE,"
+	"  testcase TEXT NOT NULL, path_params TEXT NOT NULL,"
+	"  tbox_group TEXT NOT NULL, rootfs TEXT NOT NULL,"
+	"  kconfig TEXT NOT NULL, compiler TEXT NOT NULL,"
+	"  commit_id TEXT NOT NULL);"
+	"CREATE INDEX IF NOT EXISTS groups_commit ON groups(commit_id);"
+	"CREATE TABLE IF NOT EXISTS params ("
+	"  group_id BIGINT NOT NULL REFERENCES groups(id),"
+	"  key TEXT NOT NULL, value TEXT NOT NULL, kind INTEGER NOT NULL,"
+	"  PRIMARY KEY (group_id, key));"
+	"CREATE INDEX IF NOT EXISTS params_kv ON params(key, value);"
+	"CREATE TABLE IF NOT EXISTS runs ("
+	"  id BIGSERIAL PRIMARY KEY,"
+	"  group_id BIGINT NOT NULL REFERENCES groups(id),"
+	"  number INTEGER NOT NULL, complete INTEGER NOT NULL,"
+	"  dir TEXT NOT NULL, indexed_at BIGINT NOT NULL, stats BYTEA,"
+	"  UNIQUE (group_id, number));"
+	"CREATE TABLE IF NOT EXISTS stat_names ("
+	"  id BIGSERIAL PRIMARY KEY, name TEXT NOT NULL UNIQUE);"
+	"CREATE TABLE IF NOT EXISTS stat_values ("
+	"  run_id BIGINT NOT NULL REFERENCES runs(id),"
+	"  stat_id BIGINT NOT NULL REFERENCES stat_names(id),"
+	"  value DOUBLE PRECISION NOT NULL, is_int SMALLINT NOT NULL,"
+	"  PRIMARY KEY (run_id, stat_id));";
+
+static PGconn *conn_of(struct store *st)
+{
+	return st->priv;
+}
+
+/*
+ * Run one statement with text parameters (NULL entries are SQL NULL);
+ * the result, or NULL with err.  `binary` asks for binary results.
+ */
+static PGresult *run(struct store *st, const char *sql, int n,
+		     const char *const *params, bool binary, struct strbuf *err)
+{
+	/* the simple protocol takes several statements (the schema) */
+	PGresult *res = !n && !binary ? PQexec(conn_of(st), sql) :
+		PQexecParams(conn_of(st), sql, n, NULL, params, NULL, NULL,
+			     binary);
+	ExecStatusType s = PQresultStatus(res);
+
+	if (s == PGRES_COMMAND_OK || s == PGRES_TUPLES_OK)
+		return res;
+	strbuf_addf(err, "index: %s", PQresultErrorMessage(res));
+	strbuf_rtrim(err);
+	PQclear(res);
+	return NULL;
+}
+
+static int run_ok(struct store *st, const char *sql, int n,
+		  const char *const *params, struct strbuf *err)
+{
+	PGresult *res = run(st, sql, n, params, false, err);
+
+	PQclear(res);
+	return res ? 0 : -1;
+}
+
+/* a text[] literal: {"a","b\"c"} */
+static void add_array_str(struct strbuf *sb, const char *s)
+{
+	strbuf_addch(sb, sb->len ? ',' : '{');
+	strbuf_addch(sb, '"');
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			strbuf_addch(sb, '\\');
+		strbuf_addch(sb, *s);
+	}
+	strbuf_addch(sb, '"');
+}
+
+static void end_array(struct strbuf *sb)
+{
+	if (!sb->len)
+		strbuf_addch(sb, '{');
+	strbuf_addch(sb, '}');
+}
+
+static int pg_open(struct store *st, const char *location, unsigned flags,
+		   struct strbuf *err)
+{
+	PGconn *c = PQconnectdb(location);
+	PGresult *res;
+	const char *v;
+
+	st->priv = c;
+	if (PQstatus(c) != CONNECTION_OK) {
+		strbuf_addf(err, "cannot connect to '%s': %s", location,
+			    PQerrorMessage(c));
+		strbuf_rtrim(err);
+		goto fail;
+	}
+	res = PQexec(c, "SET client_min_messages = warning");
+	PQclear(res);
+	/* one creator at a time: CREATE ... IF NOT EXISTS is not atomic */
+	if (run_ok(st, "BEGIN", 0, NULL, err) ||
+	    run_ok(st, "SELECT pg_advisory_xact_lock(7234151)", 0, NULL, err))
+		goto fail_tx;
+	res = run(st, "SELECT to_regclass('perfsift_meta') IS NOT NULL", 0, NULL,
+		  false, err);
+	if (!res)
+		goto fail_tx;
+	v = PQgetvalue(res, 0, 0);
+	/*
+	 * A lab's database is perfsift's own: the tables are made on first
+	 * use, by readers too (flags does not matter here).
+	 */
+	(void)flags;
+	if (strcmp(v, "t")) {
+		PQclear(res);
+		if (run_ok(st, schema, 0, NULL, err) ||
+		    run_ok(st, "INSERT INTO perfsift_meta VALUES ('schema', '"
+			   SCHEMA_VERSION "')", 0, NULL, err))
+			goto fail_tx;
+	} else {
+		PQclear(res);
+		res = run(st, "SELECT value FROM perfsift_meta WHERE key = 'schema'",
+			  0, NULL, false, err);
+		if (!res)
+			goto fail_tx;
+		if (PQntuples(res) != 1 ||
+		    strcmp(PQgetvalue(res, 0, 0), SCHEMA_VERSION)) {
+			strbuf_addf(err, "index '%s' has schema %s, this perfsift "
+				    "reads %s", location,
+				    PQntuples(res) ? PQgetvalue(res, 0, 0) : "?",
+				    SCHEMA_VERSION);
+			PQclear(res);
+			goto fail_tx;
+		}
+		PQclear(res);
+	}
+	if (run_ok(st, "COMMIT", 0, NULL, err))
+		goto fail;
+	return 0;
+fail_tx:
+	PQclear(PQexec(c, "ROLLBACK"));
+fail:
+	PQfinish(c);
+	st->priv = NULL;
+	return -1;
+}
+
+static void pg_close(struct store *st)
+{
+	if (st->priv)
+		PQfinish(conn_of(st));
+	st->priv = NULL;
+}
+
+static const char *rel_path(const struct store *st, const char *path)
+{
+	size_t n = strlen(st->root);
+
+	if (!strncmp(path, st->root, n) && path[n] == '/')
+		return path + n + 1;
+	if (!strcmp(st->root, "/") && path[0] == '/')
+		return path + 1;
+	return NULL;
+}
+
+static char *abs_dir(const struct store *st, const char *rel)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (*rel)
+		path_join(&sb, st->root, rel);
+	else
+		strbuf_addstr(&sb, st->root);
+	return strbuf_detach(&sb, NULL);
+}
+
+/* names first, in their own short transaction: no lock held for long */
+static int put_names(struct store *st, const struct reduce_stats *stats,
+		     struct strbuf *err)
+{
+	struct strbuf names = STRBUF_INIT;
+	const char *p[1];
+	size_t i;
+	int ret;
+
+	for (i = 0; stats && i < stats->n; i++)
+		add_array_str(&names, stats->items[i].name);
+	end_array(&names);
+	p[0] = names.buf;
+	/* sorted names: concurrent writers take the same order, no deadlock */
+	ret = run_ok(st, "INSERT INTO stat_names (name) SELECT n FROM"
+		     " unnest($1::text[]) AS t(n) ORDER BY n"
+		     " ON CONFLICT (name) DO NOTHING", 1, p, err);
+	strbuf_release(&names);
+	return ret;
+}
+
+static int pg_index_run(struct store *st, const struct store_run_record *rec,
+			struct strbuf *err)
+{
+	const char *grel = rel_path(st, rec->group_dir);
+	const char *rrel = rel_path(st, rec->run_dir);
+	struct strbuf keys = STRBUF_INIT, vals = STRBUF_INIT, kinds = STRBUF_INIT;
+	struct strbuf present = STRBUF_INIT, snames = STRBUF_INIT;
+	struct strbuf svals = STRBUF_INIT, sints = STRBUF_INIT, blob = STRBUF_INIT;
+	char num[32], gid[32], rid[32], comp[8];
+	const char *p[9];
+	PGresult *res = NULL;
+	size_t i;
+	int a, ret = -1;
+
+	if (!grel || !rrel) {
+		strbuf_addf(err, "'%s' is not below the result root '%s'",
+			    grel ? rec->run_dir : rec->group_dir, st->root);
+		return -1;
+	}
+	if (put_names(st, rec->stats, err) || run_ok(st, "BEGIN", 0, NULL, err))
+		goto out;
+	p[0] = grel;
+	for (a = 0; a < STORE_NAXES; a++)
+		p[a + 1] = rec->axes[a] ? rec->axes[a] : "";
+	res = run(st, "INSERT INTO groups (dir, testcase, path_params, tbox_group,"
+		  " rootfs, kconfig, compiler, commit_id) VALUES ($1, $2, $3, $4,"
+		  " $5, $6, $7, $8) ON CONFLICT (dir) DO UPDATE SET testcase = $2,"
+		  " path_params = $3, tbox_group = $4, rootfs = $5, kconfig = $6,"
+		  " compiler = $7, commit_id = $8 RETURNING id", 8, p, false, err);
+	if (!res)
+		goto fail;
+	snprintf(gid, sizeof(gid), "%s", PQgetvalue(res, 0, 0));
+	PQclear(res);
+	res = NULL;
+
+	/* parameters, then axes (an axis of the same name wins) */
+	for (i = 0; i < rec->nparams; i++) {
+		bool shadowed = false;
+
+		for (a = 0; a < STORE_NAXES && !shadowed; a++)
+			shadowed = !strcmp(rec->params[i].key,
+					   store_axis_name((enum store_axis)a));
+		for (a = 0; (size_t)a < i && !shadowed; a++)
+			shadowed = !strcmp(rec->params[i].key, rec->params[a].key);
+		if (shadowed)
+			continue;
+		add_array_str(&keys, rec->params[i].key);
+		add_array_str(&vals, rec->params[i].value);
+		strbuf_addf(&kinds, "%s%d", kinds.len ? "," : "{",
+			    (int)rec->params[i].kind);
+	}
+	for (a = 0; a < STORE_NAXES; a++) {
+		add_array_str(&keys, store_axis_name((enum store_axis)a));
+		add_array_str(&vals, rec->axes[a] ? rec->axes[a] : "");
+		strbuf_addf(&kinds, "%s%d", kinds.len ? "," : "{",
+			    STORE_PARAM_AXIS);
+	}
+	end_array(&keys);
+	end_array(&vals);
+	end_array(&kinds);
+	p[0] = gid;
+	p[1] = keys.buf;
+	p[2] = vals.buf;
+	p[3] = kinds.buf;
+	if (run_ok(st, "DELETE FROM params WHERE group_id = $1", 1, p, err) ||
+	    run_ok(st, "INSERT INTO params (group_id, key, value, kind)"
+		   " SELECT $1, k, v, kd FROM unnest($2::text[], $3::text[],"
+		   " $4::int[]) AS t(k, v, kd)", 4, p, err))
+		goto fail;
+
+	/* this run replaces its old self; runs gone from disk go */
+	snprintf(num, sizeof(num), "%d", rec->number);
+	p[1] = num;
+	if (run_ok(st, "DELETE FROM stat_values WHERE run_id IN (SELECT id FROM"
+		   " runs WHERE group_id = $1 AND number = $2)", 2, p, err) ||
+	    run_ok(st, "DELETE FROM runs WHERE group_id = $1 AND number = $2",
+		   2, p, err))
+		goto fail;
+	if (rec->present_runs) {
+		for (i = 0; i < rec->npresent; i++)
+			strbuf_addf(&present, "%s%d", i ? "," : "{",
+				    rec->present_runs[i]);
+		end_array(&present);
+		p[1] = present.buf;
+		if (run_ok(st, "DELETE FROM stat_values WHERE run_id IN (SELECT id"
+			   " FROM runs WHERE group_id = $1 AND NOT"
+			   " (number = ANY($2::int[])))", 2, p, err) ||
+		    run_ok(st, "DELETE FROM runs WHERE group_id = $1 AND NOT"
+			   " (number = ANY($2::int[]))", 2, p, err))
+			goto fail;
+	}
+
+	/* the run, its packed stats (bytea as a binary parameter) */
+	store_pack_stats(&blob, rec->stats);
+	snprintf(comp, sizeof(comp), "%d", rec->complete ? 1 : 0);
+	{
+		const char *rp[5] = {gid, num, comp, rrel, blob.buf};
+		int lens[5] = {0, 0, 0, 0, (int)blob.len};
+		int fmts[5] = {0, 0, 0, 0, 1};
+
+		res = PQexecParams(conn_of(st),
+				   "INSERT INTO runs (group_id, number, complete,"
+				   " dir, indexed_at, stats) VALUES ($1, $2, $3, $4,"
+				   " extract(epoch from now())::bigint, $5)"
+				   " RETURNING id", 5, NULL, rp, lens, fmts, 0);
+		if (PQresultStatus(res) != PGRES_TUPLES_OK) {
+			strbuf_addf(err, "index: %s", PQresultErrorMessage(res));
+			strbuf_rtrim(err);
+			goto fail;
+		}
+		snprintf(rid, sizeof(rid), "%s", PQgetvalue(res, 0, 0));
+		PQclear(res);
+		res = NULL;
+	}
+	for (i = 0; rec->stats && i < rec->stats->n; i++) {
+		const struct reduce_stat *s = &rec->stats->items[i];
+
+		add_array_str(&snames, s->name);
+		strbuf_addf(&svals, "%s%.17g", svals.len ? "," : "{", s->value);
+		strbuf_addf(&sints, "%s%d", sints.len ? "," : "{", s->is_int);
+	}
+	end_array(&snames);
+	end_array(&svals);
+	end_array(&sints);
+	p[0] = rid;
+	p[1] = snames.buf;
+	p[2] = svals.buf;
+	p[3] = sints.buf;
+	if (run_ok(st, "INSERT INTO stat_values (run_id, stat_id, value, is_int)"
+		   " SELECT $1, n.id, t.v, t.i FROM unnest($2::text[],"
+		   " $3::float8[], $4::int2[]) AS t(name, v, i)"
+		   " JOIN stat_names n ON n.name = t.name"
+		   " ON CONFLICT (run_id, stat_id) DO UPDATE SET value = excluded.value,"
+		   " is_int = excluded.is_int", 4, p, err) ||
+	    run_ok(st, "COMMIT", 0, NULL, err))
+		goto fail;
+	ret = 0;
+	goto out;
+fail:
+	PQclear(res);
+	PQclear(PQexec(conn_of(st), "ROLLBACK"));
+out:
+	strbuf_release(&keys);
+	strbuf_release(&vals);
+	strbuf_release(&kinds);
+	strbuf_release(&present);
+	strbuf_release(&snames);
+	strbuf_release(&svals);
+	strbuf_release(&sints);
+	strbuf_release(&blob);
+	return ret;
+}
+
+static const char group_cols[] =
+	"SELECT g.id, g.dir, g.testcase, g.path_params, g.tbox_group, g.rootfs,"
+	" g.kconfig, g.compiler, g.commit_id,"
+	" (SELECT count(*) FROM runs r WHERE r.group_id = g.id AND r.complete = 1),"
+	" (SELECT count(*) FROM runs r WHERE r.group_id = g.id AND r.complete = 0)"
+	" FROM groups g";
+
+static int pg_find_groups(struct store *st, const struct store_selector *sel,
+			  struct store_group_list *out, struct strbuf *err)
+{
+	struct strbuf sql = STRBUF_INIT;
+	const char **p = NULL;
+	char *parent = NULL;
+	PGresult *res = NULL;
+	int n = 0, row, a, ret = -1;
+	size_t i;
+
+	p = xcalloc(2 * sel->nkv + 2, sizeof(*p));
+	strbuf_addstr(&sql, group_cols);
+	switch (sel->kind) {
+	case STORE_SEL_ALL:
+		break;
+	case STORE_SEL_DIR: {
+		const char *slash;
+
+		if (!sel->dir) {
+			ret = 0;
+			goto out;
+		}
+		slash = strrchr(sel->dir, '/');
+		if (slash && slash[1] && strspn(slash + 1, "0123456789") ==
+		    strlen(slash + 1))
+			parent = xstrndup(sel->dir, (size_t)(slash - sel->dir));
+		p[n++] = sel->dir;
+		p[n++] = parent ? parent : "";
+		strbuf_addstr(&sql, " WHERE $1::text = '' OR g.dir = $1::text"
+			      " OR ($2::text <> '' AND g.dir = $2::text)"
+			      " OR left(g.dir, length($1::text) + 1) = $1::text || '/'");
+		break;
+	}
+	case STORE_SEL_PARAMS:
+		strbuf_addstr(&sql, " WHERE g.id IN (");
+		for (i = 0; i < sel->nkv; i++) {
+			strbuf_addf(&sql, "%sSELECT group_id FROM params WHERE"
+				    " key = $%d AND value = $%d",
+				    i ? " INTERSECT " : "", n + 1, n + 2);
+			p[n++] = sel->kv[i].key;
+			p[n++] = sel->kv[i].value;
+		}
+		strbuf_addch(&sql, ')');
+		break;
+	case STORE_SEL_COMMIT:
+		p[n++] = sel->commit;
+		strbuf_addstr(&sql, " WHERE CASE WHEN EXISTS (SELECT 1 FROM groups"
+			      " WHERE commit_id = $1) THEN g.commit_id = $1"
+			      " ELSE left(g.commit_id, length($1)) = $1 END");
+		break;
+	}
+	strbuf_addstr(&sql, " ORDER BY g.dir COLLATE \"C\"");
+	res = run(st, sql.buf, n, p, false, err);
+	if (!res)
+		goto out;
+	for (row = 0; row < PQntuples(res); row++) {
+		struct store_group *g;
+
+		ALLOC_GROW(out->items, out->n + 1, out->alloc);
+		g = &out->items[out->n++];
+		memset(g, 0, sizeof(*g));
+		g->id = strtoll(PQgetvalue(res, row, 0), NULL, 10);
+		g->dir = abs_dir(st, PQgetvalue(res, row, 1));
+		for (a = 0; a < STORE_NAXES; a++)
+			g->axes[a] = xstrdup(PQgetvalue(res, row, a + 2));
+		g->nruns = (size_t)strtoull(PQgetvalue(res, row, 9), NULL, 10);
+		g->nincomplete = (size_t)strtoull(PQgetvalue(res, row, 10), NULL, 10);
+	}
+	ret = 0;
+out:
+	PQclear(res);
+	free(parent);
+	free(p);
+	strbuf_release(&sql);
+	return ret;
+}
+
+static int pg_group_params(struct store *st, int64_t group_id,
+			   struct store_param_list *out, struct strbuf *err)
+{
+	char id[32];
+	const char *p[1] = {id};
+	PGresult *res;
+	int row;
+
+	snprintf(id, sizeof(id), "%" PRId64, group_id);
+	res = run(st, "SELECT key, value, kind FROM params WHERE group_id = $1"
+		  " ORDER BY key COLLATE \"C\"", 1, p, false, err);
+	if (!res)
+		return -1;
+	for (row = 0; row < PQntuples(res); row++) {
+		ALLOC_GROW(out->items, out->n + 1, out->alloc);
+		out->items[out->n].key = xstrdup(PQgetvalue(res, row, 0));
+		out->items[out->n].value = xstrdup(PQgetvalue(res, row, 1));
+		out->items[out->n].kind =
+			(enum store_param_kind)atoi(PQgetvalue(res, row, 2));
+		out->n++;
+	}
+	PQclear(res);
+	return 0;
+}
+
+static int pg_group_runs(struct store *st, int64_t group_id,
+			 struct store_run_list *out, struct strbuf *err)
+{
+	char id[32];
+	const char *p[1] = {id};
+	PGresult *res;
+	int row;
+
+	snprintf(id, sizeof(id), "%" PRId64, group_id);
+	res = run(st, "SELECT id, number, complete, dir FROM runs"
+		  " WHERE group_id = $1 ORDER BY number", 1, p, false, err);
+	if (!res)
+		return -1;
+	for (row = 0; row < PQntuples(res); row++) {
+		struct store_run *r;
+
+		ALLOC_GROW(out->items, out->n + 1, out->alloc);
+		r = &out->items[out->n++];
+		r->id = strtoll(PQgetvalue(res, row, 0), NULL, 10);
+		r->number = atoi(PQgetvalue(res, row, 1));
+		r->complete = atoi(PQgetvalue(res, row, 2)) != 0;
+		r->dir = abs_dir(st, PQgetvalue(res, row, 3));
+	}
+	PQclear(res);
+	return 0;
+}
+
+static int pg_run_stats(struct store *st, int64_t run_id,
+			struct reduce_stats *out, struct strbuf *err)
+{
+	char id[32];
+	const char *p[1] = {id};
+	PGresult *res;
+	int row;
+
+	snprintf(id, sizeof(id), "%" PRId64, run_id);
+	res = run(st, "SELECT n.name, v.value, v.is_int FROM stat_values v"
+		  " JOIN stat_names n ON n.id = v.stat_id WHERE v.run_id = $1"
+		  " ORDER BY n.name COLLATE \"C\"", 1, p, false, err);
+	if (!res)
+		return -1;
+	for (row = 0; row < PQntuples(res); row++)
+		reduce_stats_add(out, PQgetvalue(res, row, 0),
+				 strtod(PQgetvalue(res, row, 1), NULL),
+				 atoi(PQgetvalue(res, row, 2)) != 0);
+	PQclear(res);
+	return 0;
+}
+
+static int pg_load_matrix(struct store *st, int64_t group_id, struct matrix *m,
+			  struct strbuf *err)
+{
+	char id[32];
+	const char *p[1] = {id};
+	PGresult *res;
+	struct store_packed *runs = NULL;
+	struct unite_column *cols = NULL;
+	char **sources = NULL;
+	int row, n = 0, ret = -1;
+
+	matrix_init(m);
+	snprintf(id, sizeof(id), "%" PRId64, group_id);
+	/* binary results: the packed stats as they were sent */
+	res = run(st, "SELECT id, dir, stats FROM runs WHERE group_id = $1"
+		  " AND complete = 1 ORDER BY number", 1, p, true, err);
+	if (!res)
+		return -1;
+	n = PQntuples(res);
+	runs = xcalloc((size_t)n + 1, sizeof(*runs));
+	cols = xcalloc((size_t)n + 1, sizeof(*cols));
+	sources = xcalloc((size_t)n + 1, sizeof(*sources));
+	for (row = 0; row < n; row++) {
+		struct strbuf dir = STRBUF_INIT;
+		char *adir;
+
+		strbuf_add(&dir, PQgetvalue(res, row, 1),
+			   (size_t)PQgetlength(res, row, 1));
+		adir = abs_dir(st, dir.buf);
+		sources[row] = xasprintf("%s/stats.json", adir);
+		free(adir);
+		strbuf_release(&dir);
+		cols[row].source = sources[row];
+		if (PQgetisnull(res, row, 2) ||
+		    store_unpack_stats(&runs[row], PQgetvalue(res, row, 2),
+				       (size_t)PQgetlength(res, row, 2))) {
+			strbuf_addf(err, "index: run %d of group %s has no packed "
+				    "stats (run `perfsift stats` on it)", row, id);
+			goto out;
+		}
+		cols[row].names = runs[row].names;
+		cols[row].values = runs[row].values;
+		cols[row].is_int = runs[row].is_int;
+		cols[row].n = runs[row].n;
+	}
+	unite_columns(cols, (size_t)n, m);
+	ret = 0;
+out:
+	PQclear(res);
+	for (row = 0; row < n; row++) {
+		store_packed_release(&runs[row]);
+		free(sources[row]);
+	}
+	free(runs);
+	free(cols);
+	free(sources);
+	return ret;
+}
+
+static int pg_forget_group(struct store *st, int64_t group_id,
+			   struct strbuf *err)
+{
+	char id[32];
+	const char *p[1] = {id};
+
+	snprintf(id, sizeof(id), "%" PRId64, group_id);
+	if (run_ok(st, "BEGIN", 0, NULL, err))
+		return -1;
+	if (run_ok(st, "DELETE FROM stat_values WHERE run_id IN"
+		   " (SELECT id FROM runs WHERE group_id = $1)", 1, p, err) ||
+	    run_ok(st, "DELETE FROM runs WHERE group_id = $1", 1, p, err) ||
+	    run_ok(st, "DELETE FROM params WHERE group_id = $1", 1, p, err) ||
+	    run_ok(st, "DELETE FROM groups WHERE id = $1", 1, p, err) ||
+	    run_ok(st, "COMMIT", 0, NULL, err)) {
+		PQclear(PQexec(conn_of(st), "ROLLBACK"));
+		return -1;
+	}
+	return 0;
+}
+
+const struct store_ops store_pg_ops = {
+	.name = "postgresql",
+	.open = pg_open,
+	.close = pg_close,
+	.index_run = pg_index_run,
+	.find_groups = pg_find_groups,
+	.group_params = pg_group_params,
+	.group_runs = pg_group_runs,
+	.load_matrix = pg_load_matrix,
+	.run_stats = pg_run_stats,
+	.forget_group = pg_forget_group,
+};
+#endif /* HAVE_LIBPQ */

@@ -1,0 +1,594 @@
+/*
+ * select.c: BASE / HEAD specs resolved to result groups (select.h).
+ * Directories are read directly: matrix.json (or the runs' stats.json)
+ * and the axes from a run's job.yaml.  Commit ids and key=value selectors
+ * are looked up by walking the result root for group directories.
+ */
+#include "util/compat.h"
+#include <dirent.h>
+#include <errno.h>
+#include <jansson.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <yaml.h>
+#include "matrix.h"
+#include "select.h"
+#include "util/fileutil.h"
+#include "util/strbuf.h"
+#include "util/strnum.h"
+#include "util/xalloc.h"
+
+void result_group_init(struct result_group *g)
+{
+	memset(g, 0, sizeof(*g));
+	matrix_init(&g->matrix);
+}
+
+void result_group_release(struct result_group *g)
+{
+	size_t i;
+
+	for (i = 0; i < g->naxes; i++) {
+		free(g->axes[i].key);
+		free(g->axes[i].value);
+	}
+	free(g->axes);
+	free(g->spec);
+	free(g->label);
+	free(g->dir);
+	matrix_release(&g->matrix);
+	result_group_init(g);
+}
+
+static ssize_t axis_index(const struct result_group *g, const char *key,
+			  size_t *insert_at)
+{
+	size_t lo = 0, hi = g->naxes;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(g->axes[mid].key, key);
+
+		if (!c)
+			return (ssize_t)mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (insert_at)
+		*insert_at = lo;
+	return -1;
+}
+
+const char *result_group_axis(const struct result_group *g, const char *key)
+{
+	ssize_t i = axis_index(g, key, NULL);
+
+	return i < 0 ? NULL : g->axes[i].value;
+}
+
+void result_group_set_axis(struct result_group *g, const char *key,
+			   const char *value)
+{
+	size_t at = 0;
+	ssize_t i = axis_index(g, key, &at);
+
+	if (i >= 0) {
+		free(g->axes[i].value);
+		g->axes[i].value = xstrdup(value);
+		return;
+	}
+	ALLOC_GROW(g->axes, g->naxes + 1, g->alloc_axes);
+	memmove(g->axes + at + 1, g->axes + at,
+		(g->naxes - at) * sizeof(*g->axes));
+	g->axes[at].key = xstrdup(key);
+	g->axes[at].value = xstrdup(value);
+	g->naxes++;
+}
+
+/* ---- axes from job.yaml ---- */
+
+/*
+ * Keys of a job file that describe the submission, not the test: they
+ * are no axes (LKP's axes are the machine facts and the job parameters).
+ */
+static bool not_an_axis(const char *key)
+{
+	static const char *const keys[] = {
+		"suite", "category", "testbox", "job_origin", "arch", "kernel",
+		"result_root", "LKP_SERVER", "queue", "user", "id", "job_file",
+		"nr_cpu", "memory", "timeout", "name", "host", "model",
+		"need_kconfig", "node_roles", "enqueue_time", "kmsg", "fingerprint",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(keys); i++)
+		if (!strcmp(key, keys[i]))
+			return true;
+	return false;
+}
+
+static const char *scalar(yaml_node_t *n)
+{
+	if (!n || n->type != YAML_SCALAR_NODE)
+		return NULL;
+	return (const char *)n->data.scalar.value;
+}
+
+/*
+ * The axes of a job: top-level scalars (machine facts, `runtime: 300s`,
+ * `cpufreq_governor: performance`) and the scalar options of programs
+ * (`vm-scalability: {test: anon-r-seq}` gives test=anon-r-seq); values
+ * left empty are no axes.
+ */
+static int read_job_axes(const char *path, struct result_group *g)
+{
+	FILE *fp = fopen(path, "r");
+	yaml_parser_t parser;
+	yaml_document_t doc;
+	yaml_node_t *root;
+	yaml_node_pair_t *pair;
+	int ret = -1;
+
+	if (!fp)
+		return -1;
+	yaml_parser_initialize(&parser);
+	yaml_parser_set_input_file(&parser, fp);
+	if (!yaml_parser_load(&parser, &doc))
+		goto out_parser;
+	root = yaml_document_get_root_node(&doc);
+	if (!root || root->type != YAML_MAPPING_NODE)
+		goto out_doc;
+	for (pair = root->data.mapping.pairs.start;
+	     pair < root->data.mapping.pairs.top; pair++) {
+		const char *key = scalar(yaml_document_get_node(&doc, pair->key));
+		yaml_node_t *v = yaml_document_get_node(&doc, pair->value);
+		const char *val = scalar(v);
+
+		if (!key || not_an_axis(key))
+			continue;
+		if (val) {
+			if (*val)
+				result_group_set_axis(g, key, val);
+		} else if (v && v->type == YAML_MAPPING_NODE) {
+			yaml_node_pair_t *p2;
+
+			for (p2 = v->data.mapping.pairs.start;
+			     p2 < v->data.mapping.pairs.top; p2++) {
+				const char *k2 = scalar(
+					yaml_document_get_node(&doc, p2->key));
+				const char *v2 = scalar(
+					yaml_document_get_node(&doc, p2->value));
+
+				if (k2 && v2 && *v2)
+					result_group_set_axis(g, k2, v2);
+			}
+		}
+	}
+	ret = 0;
+out_doc:
+	yaml_document_delete(&doc);
+out_parser:
+	yaml_parser_delete(&parser);
+	fclose(fp);
+	return ret;
+}
+
+/* ---- matrices from directories ---- */
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool is_run_name(const char *name)
+{
+	const char *p = name;
+
+	if (!*p)
+		return false;
+	for (; *p; p++)
+		if (*p < '0' || *p > '9')
+			return false;
+	return strlen(name) <= 2;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* the run numbers under dir holding stats.json, sorted */
+static size_t list_runs(const char *dir, int **runs)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	struct strbuf path = STRBUF_INIT;
+	size_t n = 0, alloc = 0;
+
+	*runs = NULL;
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		if (!is_run_name(de->d_name))
+			continue;
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%s/stats.json", dir, de->d_name);
+		if (!file_exists(path.buf))
+			continue;
+		ALLOC_GROW(*runs, n + 1, alloc);
+		(*runs)[n++] = (int)strtol(de->d_name, NULL, 10);
+	}
+	closedir(d);
+	strbuf_release(&path);
+	if (n)
+		qsort(*runs, n, sizeof(**runs), cmp_int);
+	return n;
+}
+
+/* LKP's last_state: is_incomplete_run: 1 leaves the run out */
+static bool run_incomplete(const char *rundir)
+{
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	bool bad = false;
+
+	strbuf_addf(&path, "%s/last_state", rundir);
+	if (!strbuf_read_file(&text, path.buf, 1 << 20))
+		bad = strstr(text.buf, "is_incomplete_run: 1") != NULL;
+	strbuf_release(&path);
+	strbuf_release(&text);
+	return bad;
+}
+
+/*
+ * No matrix.json: unite the complete runs' stats.json files as LKP's
+ * unite_to does (a stat missing from a run counts 0 there).
+ */
+static int matrix_from_runs(const char *dir, const int *runs, size_t nruns,
+			    struct matrix *m, struct strbuf *err)
+{
+	json_t **objs = xcalloc(nruns ? nruns : 1, sizeof(*objs));
+	struct strbuf path = STRBUF_INIT;
+	json_t *all = json_object();
+	size_t i, used = 0, s;
+	const char *key;
+	json_t *val;
+	int ret = -1;
+
+	matrix_init(m);
+	for (i = 0; i < nruns; i++) {
+		json_error_t jerr;
+
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%d", dir, runs[i]);
+		if (run_incomplete(path.buf))
+			continue;
+		strbuf_addstr(&path, "/stats.json");
+		objs[used] = json_load_file(path.buf, 0, &jerr);
+		if (!objs[used] || !json_is_object(objs[used])) {
+			strbuf_addf(err, "%s:%d: %s", path.buf, jerr.line,
+				    objs[used] ? "not an object" : jerr.text);
+			json_decref(objs[used]);
+			goto out;
+		}
+		json_object_foreach(objs[used], key, val)
+			json_object_set(all, key, json_true());
+		used++;
+	}
+	m->nruns = used;
+	m->nstats = json_object_size(all);
+	m->names = xcalloc(m->nstats ? m->nstats : 1, sizeof(*m->names));
+	s = 0;
+	json_object_foreach(all, key, val)
+		m->names[s++] = xstrdup(key);
+	qsort(m->names, m->nstats, sizeof(*m->names), cmp_str);
+	m->values = xcalloc(st_mult(m->nstats ? m->nstats : 1,
+				    used ? used : 1), sizeof(double));
+	m->is_int = xcalloc(m->nstats ? m->nstats : 1, 1);
+	for (s = 0; s < m->nstats; s++) {
+		m->is_int[s] = 1;
+		for (i = 0; i < used; i++) {
+			json_t *v = json_object_get(objs[i], m->names[s]);
+
+			if (json_is_real(v)) {
+				m->values[s * used + i] = json_real_value(v);
+				m->is_int[s] = 0;
+			} else if (json_is_integer(v)) {
+				m->values[s * used + i] =
+					(double)json_integer_value(v);
+			}
+		}
+	}
+	ret = 0;
+out:
+	for (i = 0; i < used; i++)
+		json_decref(objs[i]);
+	free(objs);
+	json_decref(all);
+	strbuf_release(&path);
+	if (ret)
+		matrix_release(m);
+	return ret;
+}
+
+static void set_runtime(struct result_group *g)
+{
+	const char *rt = result_group_axis(g, "runtime");
+	const char *why;
+	double s;
+
+	if (rt && !strnum_seconds(rt, &s, &why))
+		g->runtime_s = s;
+}
+
+int select_group_dir(const char *dir, struct result_group *g,
+		     struct strbuf *err)
+{
+	struct strbuf path = STRBUF_INIT, group = STRBUF_INIT;
+	char *abs;
+	int *runs = NULL;
+	size_t nruns, i;
+	int ret = -1;
+
+	abs = realpath(dir, NULL);
+	if (!abs) {
+		strbuf_addf(err, "cannot resolve '%s': %s", dir, strerror(errno));
+		return -1;
+	}
+	strbuf_addstr(&group, abs);
+	free(abs);
+	/* a run directory stands for its group */
+	path_join(&path, group.buf, "stats.json");
+	if (file_exists(path.buf) && is_run_name(path_basename(group.buf))) {
+		struct strbuf parent = STRBUF_INIT;
+
+		path_dirname(&parent, group.buf);
+		strbuf_reset(&group);
+		strbuf_addbuf(&group, &parent);
+		strbuf_release(&parent);
+	}
+	g->dir = xstrdup(group.buf);
+	nruns = list_runs(group.buf, &runs);
+	path_join(&path, group.buf, "matrix.json");
+	if (file_exists(path.buf)) {
+		if (matrix_load_json(&g->matrix, path.buf, err))
+			goto out;
+	} else if (nruns) {
+		if (matrix_from_runs(group.buf, runs, nruns, &g->matrix, err))
+			goto out;
+	} else {
+		strbuf_addf(err, "'%s' holds no matrix.json and no runs", dir);
+		goto out;
+	}
+	/* the axes: the first run's job.yaml, else one beside matrix.json */
+	for (i = 0; i < nruns; i++) {
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%d/job.yaml", group.buf, runs[i]);
+		if (!read_job_axes(path.buf, g))
+			break;
+	}
+	if (i == nruns) {
+		path_join(&path, group.buf, "job.yaml");
+		read_job_axes(path.buf, g);
+	}
+	if (!result_group_axis(g, "commit"))
+		result_group_set_axis(g, "commit", path_basename(group.buf));
+	g->label = xstrdup(result_group_axis(g, "commit"));
+	set_runtime(g);
+	ret = 0;
+out:
+	free(runs);
+	strbuf_release(&path);
+	strbuf_release(&group);
+	return ret;
+}
+
+/* ---- commit ids and selectors: a walk over the result root ---- */
+
+struct candidates {
+	char **dirs;
+	size_t n, alloc;
+};
+
+static void candidates_release(struct candidates *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++)
+		free(c->dirs[i]);
+	free(c->dirs);
+	memset(c, 0, sizeof(*c));
+}
+
+/* group directories: those holding matrix.json or numbered runs */
+static void find_groups(const char *dir, int depth, struct candidates *out)
+{
+	DIR *d;
+	struct dirent *de;
+	struct strbuf path = STRBUF_INIT;
+	bool is_group = false;
+
+	if (depth > 12)
+		return;
+	path_join(&path, dir, "matrix.json");
+	if (file_exists(path.buf))
+		is_group = true;
+	d = opendir(dir);
+	if (!d) {
+		strbuf_release(&path);
+		return;
+	}
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		path_join(&path, dir, de->d_name);
+		if (!dir_exists(path.buf))
+			continue;
+		if (is_run_name(de->d_name)) {
+			struct strbuf st = STRBUF_INIT;
+
+			path_join(&st, path.buf, "stats.json");
+			if (file_exists(st.buf))
+				is_group = true;
+			strbuf_release(&st);
+			continue;
+		}
+		find_groups(path.buf, depth + 1, out);
+	}
+	closedir(d);
+	strbuf_release(&path);
+	if (is_group) {
+		ALLOC_GROW(out->dirs, out->n + 1, out->alloc);
+		out->dirs[out->n++] = xstrdup(dir);
+	}
+}
+
+/* does the group match every key=value of sel? */
+static bool selector_matches(const struct result_group *g, const char *sel)
+{
+	char *copy = xstrdup(sel), *save = NULL, *tok;
+	bool ok = true;
+
+	for (tok = strtok_r(copy, ",", &save); tok && ok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(tok, '=');
+		const char *v;
+
+		*eq = '\0';
+		v = result_group_axis(g, tok);
+		ok = v && !strcmp(v, eq + 1);
+	}
+	free(copy);
+	return ok;
+}
+
+static bool valid_selector(const char *spec)
+{
+	const char *p = spec;
+
+	while (*p) {
+		const char *end = strchrnul(p, ',');
+		const char *eq = memchr(p, '=', (size_t)(end - p));
+
+		if (!eq || eq == p)
+			return false;
+		p = *end ? end + 1 : end;
+	}
+	return *spec != '\0';
+}
+
+static void list_candidates(struct strbuf *err, const struct candidates *c,
+			    const char *root)
+{
+	size_t i, rl = strlen(root);
+
+	for (i = 0; i < c->n && i < 20; i++) {
+		const char *d = c->dirs[i];
+
+		if (!strncmp(d, root, rl) && d[rl] == '/')
+			d += rl + 1;
+		strbuf_addf(err, "\n  %s", d);
+	}
+	if (c->n > 20)
+		strbuf_addf(err, "\n  ... and %zu more", c->n - 20);
+}
+
+int select_group(const struct select_ctx *ctx, const char *spec,
+		 struct result_group *g, struct strbuf *err)
+{
+	struct candidates all = { 0 }, hit = { 0 };
+	char *root = NULL;
+	bool selector;
+	size_t i;
+	int ret = -1;
+
+	result_group_init(g);
+	if (dir_exists(spec)) {
+		ret = select_group_dir(spec, g, err);
+		goto done;
+	}
+	selector = strchr(spec, '=') != NULL;
+	if (selector && !valid_selector(spec)) {
+		strbuf_addf(err, "'%s': expected key=value[,key=value...]", spec);
+		goto done;
+	}
+	root = realpath(ctx->result_root, NULL);
+	if (!root) {
+		strbuf_addf(err, "'%s' is not a directory, and the result root '%s' does not exist",
+			    spec, ctx->result_root);
+		goto done;
+	}
+	find_groups(root, 0, &all);
+	qsort(all.dirs, all.n, sizeof(*all.dirs), cmp_str);
+	for (i = 0; i < all.n; i++) {
+		bool match;
+
+		if (selector) {
+			struct result_group tmp;
+			struct strbuf ignore = STRBUF_INIT;
+
+			result_group_init(&tmp);
+			match = !select_group_dir(all.dirs[i], &tmp, &ignore) &&
+				selector_matches(&tmp, spec);
+			result_group_release(&tmp);
+			strbuf_release(&ignore);
+		} else {
+			const char *base = path_basename(all.dirs[i]);
+
+			match = !strncmp(base, spec, strlen(spec));
+		}
+		if (match) {
+			ALLOC_GROW(hit.dirs, hit.n + 1, hit.alloc);
+			hit.dirs[hit.n++] = xstrdup(all.dirs[i]);
+		}
+	}
+	/* exact commit names win over prefixes */
+	if (!selector) {
+		size_t exact = 0, k;
+
+		for (k = 0; k < hit.n; k++)
+			exact += !strcmp(path_basename(hit.dirs[k]), spec);
+		if (exact && exact < hit.n) {
+			size_t w = 0;
+
+			for (k = 0; k < hit.n; k++) {
+				if (!strcmp(path_basename(hit.dirs[k]), spec))
+					hit.dirs[w++] = hit.dirs[k];
+				else
+					free(hit.dirs[k]);
+			}
+			hit.n = w;
+		}
+	}
+	if (!hit.n) {
+		strbuf_addf(err, "'%s' matches no result group under '%s'", spec,
+			    root);
+		if (selector && all.n) {
+			strbuf_addstr(err, "; the groups are:");
+			list_candidates(err, &all, root);
+		}
+		goto done;
+	}
+	if (hit.n > 1) {
+		strbuf_addf(err, "'%s' is ambiguous: it matches %zu result groups:",
+			    spec, hit.n);
+		list_candidates(err, &hit, root);
+		goto done;
+	}
+	ret = select_group_dir(hit.dirs[0], g, err);
+done:
+	if (!ret)
+		g->spec = xstrdup(spec);
+	else
+		result_group_release(g);
+	candidates_release(&all);
+	candidates_release(&hit);
+	free(root);
+	return ret;
+}

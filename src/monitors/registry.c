@@ -8,8 +8,28 @@
 #include "monitors/parsers.h"
 
 static const struct monitor_ops monitors[] = {
+	{"buddyinfo", parse_buddyinfo},
+	{"cpuidle", parse_cpuidle},
+	{"diskstats", parse_diskstats},
+	{"interrupts", parse_interrupts},
+	{"kmsg", parse_kmsg},
+	{"latency_stats", parse_latency_stats},
+	{"meminfo", parse_meminfo},
 	{"mytest", parse_mytest},
+	{"numa-meminfo", parse_numa_meminfo},
+	{"numa-numastat", parse_numa_vmstat},
+	{"numa-vmstat", parse_numa_vmstat},
+	{"pagetypeinfo", parse_pagetypeinfo},
+	{"perf-profile", parse_perf_profile},
+	{"perf-stat", parse_perf_stat},
+	{"proc-stat", parse_proc_stat},
+	{"proc-vmstat", parse_proc_vmstat},
+	{"sched_debug", parse_sched_debug},
+	{"slabinfo", parse_slabinfo},
+	{"softirqs", parse_softirqs},
 	{"time", parse_time},
+	{"turbostat", parse_turbostat},
+	{"vmstat", parse_vmstat},
 	{"vm-scalability", parse_vm_scalability},
 };
 

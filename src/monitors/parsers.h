@@ -31,7 +31,7 @@ DECLARE_PARSER(parse_slabinfo);
 DECLARE_PARSER(parse_softirqs);
 DECLARE_PARSER(parse_time);
 DECLARE_PARSER(parse_turbostat);
-DECLARE_PARSER(parse_vmstat);
 DECLARE_PARSER(parse_vm_scalability);
+DECLARE_PARSER(parse_vmstat);
 
 #endif

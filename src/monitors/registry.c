@@ -29,8 +29,8 @@ static const struct monitor_ops monitors[] = {
 	{"softirqs", parse_softirqs},
 	{"time", parse_time},
 	{"turbostat", parse_turbostat},
-	{"vmstat", parse_vmstat},
 	{"vm-scalability", parse_vm_scalability},
+	{"vmstat", parse_vmstat},
 };
 
 const struct monitor_ops *monitor_find(const char *name)

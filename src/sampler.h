@@ -24,6 +24,17 @@ struct sampler;
  */
 struct sampler *sampler_start(const struct job *job, const char *out_dir,
 			      const char *sysroot, struct strbuf *err);
+/* the sampler's own cost so far, per monitor (bench/monitor-overhead) */
+struct sampler_stat {
+	const char *name;
+	unsigned long samples;
+	uint64_t cpu_ns;   /* CPU time the sampler spent on it */
+	bool periodic;     /* sampled on the clock (not only start and stop) */
+};
+/* *st is a new array of *n entries (caller frees); ticks of the clock */
+void sampler_stats(const struct sampler *s, struct sampler_stat **st,
+		   size_t *n, uint64_t *ticks, uint64_t *tick_cpu_ns);
+
 /* take the final sample, stop, close every source, free; 0 or -1 */
 int sampler_stop(struct sampler *s);
 

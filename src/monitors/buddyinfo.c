@@ -7,6 +7,7 @@
 #include <string.h>
 #include "monitors/monutil.h"
 #include "monitors/parsers.h"
+#include "monitors/sampling.h"
 
 DECLARE_PARSER(parse_buddyinfo)
 {
@@ -35,3 +36,6 @@ DECLARE_PARSER(parse_buddyinfo)
 	mon_lines_release(&it);
 	return 0;
 }
+
+/* sampled by perfsift: the file as it is, after a `time:` line */
+MON_SINGLE_FILE(sampling_buddyinfo, "proc/buddyinfo", 1, false);

@@ -12,6 +12,9 @@
 #include <string.h>
 #include "monitors/monutil.h"
 #include "monitors/parsers.h"
+#include "util/fileutil.h"
+#include "monitors/sampling.h"
+#include "util/xalloc.h"
 
 static void flush(struct mon_kv *kv, struct strbuf *out)
 {
@@ -56,3 +59,115 @@ DECLARE_PARSER(parse_cpuidle)
 	mon_lines_release(&it);
 	return 0;
 }
+
+/* ------------------------------------------------------------- sampling */
+
+struct idle_state {
+	char *label; /* "cpu0.C1E-HSW" */
+	struct mon_file time, usage;
+};
+
+struct idle_src {
+	struct idle_state *st;
+	size_t n, alloc;
+};
+
+static void idle_close(struct mon_inst *mi)
+{
+	struct idle_src *s = mi->priv;
+	size_t i;
+
+	if (!s)
+		return;
+	for (i = 0; i < s->n; i++) {
+		free(s->st[i].label);
+		mon_file_close(&s->st[i].time);
+		mon_file_close(&s->st[i].usage);
+	}
+	free(s->st);
+	FREE_AND_NULL(mi->priv);
+}
+
+static int idle_open(struct mon_inst *mi, struct strbuf *why)
+{
+	struct strbuf path = STRBUF_INIT, rel = STRBUF_INIT, name = STRBUF_INIT;
+	struct idle_src *s = xcalloc(1, sizeof(*s));
+	struct idle_state *st;
+	long cpu, state;
+	char *c;
+
+	mi->priv = s;
+	for (cpu = 0; cpu < 4096; cpu++) {
+		strbuf_reset(&rel);
+		strbuf_addf(&rel, "sys/devices/system/cpu/cpu%ld", cpu);
+		mon_path(&path, mi->sysroot, rel.buf);
+		if (!dir_exists(path.buf))
+			break;
+		for (state = 0; state < 64; state++) {
+			strbuf_reset(&rel);
+			strbuf_addf(&rel, "sys/devices/system/cpu/cpu%ld/cpuidle/state%ld/name",
+				    cpu, state);
+			mon_path(&path, mi->sysroot, rel.buf);
+			if (read_text_file(&name, path.buf, 256))
+				break;
+			for (c = name.buf; *c; c++)
+				if (*c == ' ' || *c == '\t')
+					*c = '-';
+			ALLOC_GROW(s->st, s->n + 1, s->alloc);
+			st = &s->st[s->n++];
+			st->label = xasprintf("cpu%ld.%s", cpu, name.buf);
+			st->time.fd = st->usage.fd = -1;
+			strbuf_setlen(&rel, rel.len - strlen("name"));
+			strbuf_addstr(&rel, "time");
+			if (mon_file_open(&st->time, mi->sysroot, rel.buf, why))
+				goto fail;
+			strbuf_setlen(&rel, rel.len - strlen("time"));
+			strbuf_addstr(&rel, "usage");
+			if (mon_file_open(&st->usage, mi->sysroot, rel.buf, why))
+				goto fail;
+		}
+	}
+	if (!s->n) {
+		strbuf_addstr(why, "no cpuidle driver");
+		goto fail;
+	}
+	strbuf_release(&path);
+	strbuf_release(&rel);
+	strbuf_release(&name);
+	return 0;
+fail:
+	idle_close(mi);
+	strbuf_release(&path);
+	strbuf_release(&rel);
+	strbuf_release(&name);
+	return -1;
+}
+
+static int idle_sample(struct mon_inst *mi, struct strbuf *out, bool final)
+{
+	struct idle_src *s = mi->priv;
+	struct strbuf v = STRBUF_INIT;
+	size_t i, start = out->len;
+	int ret = 0;
+
+	(void)final;
+	mon_add_time(out);
+	for (i = 0; i < s->n && !ret; i++) {
+		strbuf_reset(&v);
+		ret = mon_file_read(&s->st[i].time, &v);
+		strbuf_trim(&v);
+		strbuf_addf(out, "%s.time: %s\n", s->st[i].label, v.buf);
+		strbuf_reset(&v);
+		ret |= mon_file_read(&s->st[i].usage, &v);
+		strbuf_trim(&v);
+		strbuf_addf(out, "%s.usage: %s\n", s->st[i].label, v.buf);
+	}
+	if (ret)
+		strbuf_setlen(out, start);
+	strbuf_release(&v);
+	return ret;
+}
+
+const struct monitor_sampling sampling_cpuidle = {
+	0, true, idle_open, idle_sample, idle_close,
+};

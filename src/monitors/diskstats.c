@@ -9,6 +9,7 @@
 #include <string.h>
 #include "monitors/monutil.h"
 #include "monitors/parsers.h"
+#include "monitors/sampling.h"
 
 static const char *const fields[] = {
 	"read_ios", "read_merges", "read_sectors", "read_ticks",
@@ -47,3 +48,6 @@ DECLARE_PARSER(parse_diskstats)
 	mon_lines_release(&it);
 	return 0;
 }
+
+/* sampled by perfsift: the file as it is, after a `time:` line */
+MON_SINGLE_FILE(sampling_diskstats, "proc/diskstats", 1, true);

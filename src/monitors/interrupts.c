@@ -11,6 +11,7 @@
 #include <string.h>
 #include "monitors/monutil.h"
 #include "monitors/parsers.h"
+#include "monitors/sampling.h"
 
 static bool is_cpu_header(const struct mon_fields *f)
 {
@@ -120,3 +121,7 @@ DECLARE_PARSER(parse_softirqs)
 	(void)err;
 	return parse_irq_table(raw, len, out, true);
 }
+
+/* sampled by perfsift: the file as it is, after a `time:` line */
+MON_SINGLE_FILE(sampling_interrupts, "proc/interrupts", 0, true);
+MON_SINGLE_FILE(sampling_softirqs, "proc/softirqs", 0, true);

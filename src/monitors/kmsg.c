@@ -11,12 +11,18 @@
  * 101 oops regexes and 324-line deny list are not copied).
  */
 #include "util/compat.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <sys/stat.h>
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "monitors/monutil.h"
 #include "monitors/parsers.h"
+#include "monitors/sampling.h"
+#include "util/xalloc.h"
 
 static const char *const oops_heads[] = {
 	"WARNING:", "BUG:", "Oops", "kernel BUG at", "general protection fault",
@@ -184,3 +190,121 @@ DECLARE_PARSER(parse_kmsg)
 	mon_kv_release(&seen);
 	return 0;
 }
+
+/* ------------------------------------------------------------- sampling */
+
+/*
+ * Records come from /dev/kmsg, never /proc/kmsg (whose reads take the
+ * messages away from everyone else).  Each open has its own cursor; it is
+ * moved to the end at start, so the raw file holds what the kernel said
+ * during the run, written as `dmesg --decode` prints it.  A regular file
+ * in a test sysroot is read from its start.
+ */
+static const char *const facilities[] = {
+	"kern", "user", "mail", "daemon", "auth", "syslog", "lpr", "news",
+	"uucp", "cron", "authpriv", "ftp",
+};
+static const char *const levels[] = {
+	"emerg", "alert", "crit", "err", "warn", "notice", "info", "debug",
+};
+
+static int kmsg_open(struct mon_inst *mi, struct strbuf *why)
+{
+	struct strbuf path = STRBUF_INIT;
+	struct stat st;
+	int *fd = xmalloc(sizeof(*fd));
+
+	mon_path(&path, mi->sysroot, "dev/kmsg");
+	*fd = open(path.buf, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (*fd < 0) {
+		strbuf_addf(why, "cannot open '%s': %s", path.buf, strerror(errno));
+		strbuf_release(&path);
+		free(fd);
+		return -1;
+	}
+	if (!fstat(*fd, &st) && !S_ISREG(st.st_mode))
+		lseek(*fd, 0, SEEK_END);
+	strbuf_release(&path);
+	mi->priv = fd;
+	return 0;
+}
+
+/* one record: "prio,seq,usec,flags;text\n KEY=value\n..." */
+static void kmsg_format(struct strbuf *out, const char *rec, size_t len)
+{
+	unsigned long long prio, usec;
+	const char *semi = memchr(rec, ';', len), *text, *nl;
+	char *end;
+	unsigned fac;
+
+	if (!semi)
+		return;
+	prio = strtoull(rec, &end, 10);
+	if (*end != ',')
+		return;
+	end = strchr(end + 1, ',');
+	if (!end)
+		return;
+	usec = strtoull(end + 1, NULL, 10);
+	text = semi + 1;
+	nl = memchr(text, '\n', len - (size_t)(text - rec));
+	if (!nl)
+		nl = rec + len;
+	fac = (unsigned)(prio >> 3);
+	strbuf_addf(out, "%-6s:%-6s: [%5llu.%06llu] %.*s\n",
+		    fac < ARRAY_SIZE(facilities) ? facilities[fac] : "local",
+		    levels[prio & 7], usec / 1000000, usec % 1000000,
+		    (int)(nl - text), text);
+}
+
+static int kmsg_sample(struct mon_inst *mi, struct strbuf *out, bool final)
+{
+	int fd = *(int *)mi->priv;
+	char rec[8192];
+	struct stat st;
+	ssize_t n;
+
+	(void)final;
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode)) {
+		/* a test file: lines already in kmsg's record form */
+		struct strbuf all = STRBUF_INIT;
+		const char *p, *e;
+
+		if (strbuf_read_fd(&all, fd, 0) < 0) {
+			strbuf_release(&all);
+			return -1;
+		}
+		for (p = all.buf; p < all.buf + all.len; p = e + 1) {
+			e = strchr(p, '\n');
+			if (!e)
+				e = all.buf + all.len;
+			if (*p != ' ')
+				kmsg_format(out, p, (size_t)(e - p));
+		}
+		strbuf_release(&all);
+		return 0;
+	}
+	for (;;) {
+		n = read(fd, rec, sizeof(rec) - 1);
+		if (n < 0 && errno == EPIPE)
+			continue; /* overwritten records: go on with the next */
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		rec[n] = '\0';
+		kmsg_format(out, rec, (size_t)n);
+	}
+	return 0;
+}
+
+static void kmsg_close(struct mon_inst *mi)
+{
+	if (mi->priv)
+		close(*(int *)mi->priv);
+	FREE_AND_NULL(mi->priv);
+}
+
+const struct monitor_sampling sampling_kmsg = {
+	1, true, kmsg_open, kmsg_sample, kmsg_close,
+};

@@ -12,6 +12,7 @@
 #include "monitors/monutil.h"
 #include "monitors/parsers.h"
 #include "util/xalloc.h"
+#include "monitors/sampling.h"
 
 static void strip_clone(char *s)
 {
@@ -82,3 +83,6 @@ DECLARE_PARSER(parse_latency_stats)
 	mon_kv_release(&mx);
 	return 0;
 }
+
+/* sampled by perfsift: the file as it is, after a `time:` line */
+MON_SINGLE_FILE(sampling_latency_stats, "proc/latency_stats", -1, false);

@@ -10,6 +10,7 @@
 #include <string.h>
 #include "monitors/monutil.h"
 #include "monitors/parsers.h"
+#include "monitors/sampling.h"
 
 DECLARE_PARSER(parse_meminfo)
 {
@@ -44,3 +45,6 @@ DECLARE_PARSER(parse_meminfo)
 	mon_lines_release(&it);
 	return 0;
 }
+
+/* sampled by perfsift: the file as it is, after a `time:` line */
+MON_SINGLE_FILE(sampling_meminfo, "proc/meminfo", 1, true);

@@ -9,6 +9,7 @@
 #include "monitors/monutil.h"
 #include "monitors/parsers.h"
 #include "util/xalloc.h"
+#include "monitors/sampling.h"
 
 DECLARE_PARSER(parse_pagetypeinfo)
 {
@@ -56,3 +57,6 @@ DECLARE_PARSER(parse_pagetypeinfo)
 	mon_lines_release(&it);
 	return 0;
 }
+
+/* sampled by perfsift: the file as it is, after a `time:` line */
+MON_SINGLE_FILE(sampling_pagetypeinfo, "proc/pagetypeinfo", 1, false);

@@ -13,6 +13,7 @@
 #include <string.h>
 #include "monitors/monutil.h"
 #include "monitors/parsers.h"
+#include "monitors/sampling.h"
 
 static const char *const cpu_fields[] = {
 	"user", "nice", "system", "idle", "iowait", "irq", "softirq",
@@ -53,3 +54,6 @@ DECLARE_PARSER(parse_proc_stat)
 	mon_lines_release(&it);
 	return 0;
 }
+
+/* sampled by perfsift: the file as it is, after a `time:` line */
+MON_SINGLE_FILE(sampling_proc_stat, "proc/stat", 10, true);

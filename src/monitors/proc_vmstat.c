@@ -7,6 +7,7 @@
 #include <string.h>
 #include "monitors/monutil.h"
 #include "monitors/parsers.h"
+#include "monitors/sampling.h"
 
 DECLARE_PARSER(parse_proc_vmstat)
 {
@@ -30,3 +31,6 @@ DECLARE_PARSER(parse_proc_vmstat)
 	mon_lines_release(&it);
 	return 0;
 }
+
+/* sampled by perfsift: the file as it is, after a `time:` line */
+MON_SINGLE_FILE(sampling_proc_vmstat, "proc/vmstat", 1, true);

@@ -7,6 +7,13 @@
  * .max/.min/.avg/.stddev across CPUs, printed as Ruby floats.
  */
 #include "util/compat.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <unistd.h>
+#include <sys/mount.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
 #include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
@@ -14,6 +21,7 @@
 #include "monitors/monutil.h"
 #include "monitors/parsers.h"
 #include "util/xalloc.h"
+#include "monitors/sampling.h"
 
 struct sd_vec {
 	double *v;
@@ -180,3 +188,106 @@ DECLARE_PARSER(parse_sched_debug)
 	mon_lines_release(&it);
 	return 0;
 }
+
+/* ------------------------------------------------------------- sampling */
+
+/*
+ * The dump is in debugfs (/sys/kernel/debug/sched/debug) since 5.13,
+ * /proc/sched_debug before.  When debugfs is not mounted, a small child
+ * process unshares its mount namespace, mounts debugfs there, opens the
+ * file and hands the descriptor back over a socket (SCM_RIGHTS): the
+ * host's mount table never changes, and the open file keeps the private
+ * mount alive after the child exits.  (A child, because a multi-threaded
+ * process cannot unshare its mount namespace.)
+ */
+static int fd_from_private_debugfs(struct strbuf *why)
+{
+	int sv[2], fd = -1, status;
+	pid_t pid;
+	char cbuf[CMSG_SPACE(sizeof(int))], byte = 0;
+	struct iovec iov = {&byte, 1};
+	struct msghdr msg;
+	struct cmsghdr *cm;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv)) {
+		strbuf_addf(why, "socketpair: %s", strerror(errno));
+		return -1;
+	}
+	pid = fork();
+	if (pid < 0) {
+		strbuf_addf(why, "fork: %s", strerror(errno));
+		close(sv[0]);
+		close(sv[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		int f;
+
+		close(sv[0]);
+		if (unshare(CLONE_NEWNS) ||
+		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+		    mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL))
+			_exit(2);
+		f = open("/sys/kernel/debug/sched/debug", O_RDONLY | O_CLOEXEC);
+		if (f < 0)
+			_exit(3);
+		memset(&msg, 0, sizeof(msg));
+		msg.msg_iov = &iov;
+		msg.msg_iovlen = 1;
+		msg.msg_control = cbuf;
+		msg.msg_controllen = sizeof(cbuf);
+		cm = CMSG_FIRSTHDR(&msg);
+		cm->cmsg_level = SOL_SOCKET;
+		cm->cmsg_type = SCM_RIGHTS;
+		cm->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(cm), &f, sizeof(int));
+		_exit(sendmsg(sv[1], &msg, 0) == 1 ? 0 : 4);
+	}
+	close(sv[1]);
+	memset(&msg, 0, sizeof(msg));
+	msg.msg_iov = &iov;
+	msg.msg_iovlen = 1;
+	msg.msg_control = cbuf;
+	msg.msg_controllen = sizeof(cbuf);
+	if (recvmsg(sv[0], &msg, MSG_CMSG_CLOEXEC) == 1 &&
+	    (cm = CMSG_FIRSTHDR(&msg)) && cm->cmsg_type == SCM_RIGHTS)
+		memcpy(&fd, CMSG_DATA(cm), sizeof(int));
+	close(sv[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (fd < 0)
+		strbuf_addf(why, "no scheduler debug file (debugfs could not be mounted privately: step %d)",
+			    WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	return fd;
+}
+
+static int sd_open(struct mon_inst *mi, struct strbuf *why)
+{
+	struct strbuf ignore = STRBUF_INIT;
+	struct mon_file *f = xcalloc(1, sizeof(*f));
+	bool real_root = !strcmp(mi->sysroot, "/");
+
+	if (!mon_file_open(f, mi->sysroot, "sys/kernel/debug/sched/debug", &ignore) ||
+	    !mon_file_open(f, mi->sysroot, "proc/sched_debug", &ignore)) {
+		strbuf_release(&ignore);
+		mi->priv = f;
+		return 0;
+	}
+	strbuf_release(&ignore);
+	f->hint = 128 * 1024;
+	f->fd = -1;
+	if (real_root && geteuid() == 0)
+		f->fd = fd_from_private_debugfs(why);
+	else
+		strbuf_addstr(why, "no scheduler debug file (and debugfs can only be mounted privately as root on the real system)");
+	if (f->fd < 0) {
+		free(f);
+		return -1;
+	}
+	mi->priv = f;
+	return 0;
+}
+
+const struct monitor_sampling sampling_sched_debug = {
+	60, true, sd_open, mon_single_sample, mon_single_close,
+};

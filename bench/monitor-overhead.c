@@ -1,0 +1,173 @@
+/*
+ * monitor-overhead.c: what the monitors cost a benchmark.  A fixed CPU-
+ * and page-fault-bound workload (anonymous memory mapped, touched and
+ * unmapped in a loop, in a child process) runs with no monitor, with every
+ * default monitor of a benchmark job, and with perf-profile alone, the
+ * three interleaved run by run so that drift hits them alike.  Prints the
+ * median and spread of the workload's elapsed and system time per
+ * configuration, the difference to "none", and the sampler's own CPU time
+ * per sample.
+ *
+ *   build/bench/monitor-overhead [RUNS] [MIB] [LOOPS]     (defaults 10 64 8)
+ */
+#include "util/compat.h"
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "job.h"
+#include "sampler.h"
+#include "util/fileutil.h"
+#include "util/strbuf.h"
+#include "util/timeutil.h"
+
+struct result {
+	double elapsed, sys;
+};
+
+static void workload(size_t mib, int loops)
+{
+	size_t len = mib << 20, i;
+	volatile unsigned long sink = 0;
+	unsigned long x = 1;
+	int l;
+	char *p;
+
+	for (l = 0; l < loops; l++) {
+		p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			_exit(1);
+		for (i = 0; i < len; i += 4096) {
+			p[i] = (char)i;
+			x = x * 6364136223846793005ul + 1442695040888963407ul;
+		}
+		for (i = 0; i < 2000000; i++)
+			x = x * 6364136223846793005ul + 1442695040888963407ul;
+		sink += x;
+		munmap(p, len);
+	}
+	(void)sink;
+}
+
+static struct result run_once(size_t mib, int loops)
+{
+	struct result r = {0, 0};
+	struct rusage ru;
+	uint64_t t0 = time_mono_ns();
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		workload(mib, loops);
+		_exit(0);
+	}
+	if (pid < 0 || wait4(pid, &status, 0, &ru) < 0)
+		return r;
+	r.elapsed = (double)(time_mono_ns() - t0) / 1e9;
+	r.sys = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+	return r;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void summary(const char *name, double *v, int n, double base_median)
+{
+	double med;
+
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	printf("  %-22s median %8.4f  min %8.4f  max %8.4f", name, med, v[0],
+	       v[n - 1]);
+	if (base_median > 0)
+		printf("  (%+.2f%% vs none)", (med / base_median - 1) * 100);
+	printf("\n");
+}
+
+static double median_of(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+int main(int argc, char **argv)
+{
+	static const char *const conf_name[] = {"none", "default monitors", "perf-profile only"};
+	static const char *const conf_job[] = {
+		"monitors: none\n", "category: benchmark\n", "monitors: perf-profile\n",
+	};
+	int runs = argc > 1 ? (int)strtol(argv[1], NULL, 10) : 10;
+	size_t mib = argc > 2 ? (size_t)strtoul(argv[2], NULL, 10) : 64;
+	int loops = argc > 3 ? (int)strtol(argv[3], NULL, 10) : 8;
+	double *el[3], *sy[3], proc_cpu = 0, base;
+	unsigned long proc_samples = 0;
+	struct strbuf err = STRBUF_INIT;
+	char dir[] = "/tmp/perfsift-monbench.XXXXXX";
+	struct job **jobs[3];
+	size_t njobs[3], i, n;
+	int r, c;
+
+	if (runs < 1 || runs > 1000 || !mib || loops < 1)
+		return 2;
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	for (c = 0; c < 3; c++) {
+		el[c] = calloc((size_t)runs, sizeof(double));
+		sy[c] = calloc((size_t)runs, sizeof(double));
+		if (job_load_string(conf_job[c], "bench", &jobs[c], &njobs[c], &err)) {
+			fprintf(stderr, "%s\n", err.buf);
+			return 1;
+		}
+	}
+	printf("monitor-overhead: %d runs per configuration, interleaved; workload %zu MiB x %d loops\n",
+	       runs, mib, loops);
+	for (r = 0; r < runs; r++) {
+		for (c = 0; c < 3; c++) {
+			/* rotate the order so no configuration always goes first */
+			int k = (c + r) % 3;
+			struct sampler *s = sampler_start(jobs[k][0], dir, "/", &err);
+			struct result res = run_once(mib, loops);
+			struct sampler_stat *st;
+			uint64_t ticks, tick_cpu;
+
+			sampler_stats(s, &st, &n, &ticks, &tick_cpu);
+			for (i = 0; k == 1 && i < n; i++)
+				if (st[i].periodic && strcmp(st[i].name, "perf-profile") &&
+				    strcmp(st[i].name, "perf-stat") && strcmp(st[i].name, "sched_debug")) {
+					proc_cpu += (double)st[i].cpu_ns;
+					if (!strcmp(st[i].name, "proc-vmstat"))
+						proc_samples += st[i].samples;
+				}
+			free(st);
+			sampler_stop(s);
+			el[k][r] = res.elapsed;
+			sy[k][r] = res.sys;
+		}
+	}
+	printf("elapsed seconds:\n");
+	base = median_of(el[0], runs);
+	for (c = 0; c < 3; c++)
+		summary(conf_name[c], el[c], runs, c ? base : 0);
+	printf("system seconds:\n");
+	base = median_of(sy[0], runs);
+	for (c = 0; c < 3; c++)
+		summary(conf_name[c], sy[c], runs, c ? base : 0);
+	if (proc_samples)
+		printf("sampler CPU per sample, all default periodic /proc monitors together: %.1f us (%lu samples)\n",
+		       proc_cpu / (double)proc_samples / 1e3, proc_samples);
+	remove_tree(dir);
+	strbuf_release(&err);
+	return 0;
+}

@@ -30,7 +30,7 @@ static const struct monitor_ops monitors[] = {
 	{"slabinfo", parse_slabinfo, &sampling_slabinfo},
 	{"softirqs", parse_softirqs, &sampling_softirqs},
 	{"time", parse_time, NULL},
-	{"turbostat", parse_turbostat, NULL},
+	{"turbostat", parse_turbostat, &sampling_turbostat},
 	{"vm-scalability", parse_vm_scalability, NULL},
 	{"vmstat", parse_vmstat, &sampling_vmstat},
 };

@@ -99,6 +99,7 @@ extern const struct monitor_sampling sampling_proc_vmstat;
 extern const struct monitor_sampling sampling_sched_debug;
 extern const struct monitor_sampling sampling_slabinfo;
 extern const struct monitor_sampling sampling_softirqs;
+extern const struct monitor_sampling sampling_turbostat;
 extern const struct monitor_sampling sampling_vmstat;
 
 #endif

@@ -51,6 +51,7 @@ struct sampler {
 	atomic_bool stop;
 	struct strbuf buf;
 	uint64_t ticks, tick_cpu_ns;
+	uint64_t tick_cpu[1024]; /* the first ticks' costs, for a median */
 };
 
 static uint64_t thread_cpu_ns(void)
@@ -77,9 +78,15 @@ static int write_all(int fd, const char *p, size_t len)
 	return 0;
 }
 
-static void take_sample(struct sampler *s, struct sampler_mon *m, bool final)
+/*
+ * One sample of one monitor.  Its CPU time is measured only when asked
+ * (start and stop): reading a thread's CPU clock is a system call, and on
+ * the clock's path the tick as a whole is measured instead.
+ */
+static void take_sample(struct sampler *s, struct sampler_mon *m, bool final,
+			bool timed)
 {
-	uint64_t t0 = thread_cpu_ns();
+	uint64_t t0 = timed ? thread_cpu_ns() : 0;
 
 	strbuf_reset(&s->buf);
 	if (m->ops->sample(&m->mi, &s->buf, final)) {
@@ -94,7 +101,8 @@ static void take_sample(struct sampler *s, struct sampler_mon *m, bool final)
 		m->failed = true;
 	}
 	m->samples++;
-	m->cpu_ns += thread_cpu_ns() - t0;
+	if (timed)
+		m->cpu_ns += thread_cpu_ns() - t0;
 }
 
 static void wake_handler(int sig)
@@ -133,13 +141,16 @@ static void *sampler_main(void *arg)
 
 			if (!m->period_ns || m->next_ns > now)
 				continue;
-			take_sample(s, m, false);
+			take_sample(s, m, false, false);
 			/* fixed rate: the next tick of the grid, never a drift */
 			while (m->next_ns <= now)
 				m->next_ns += m->period_ns;
 		}
+		t0 = thread_cpu_ns() - t0;
+		if (s->ticks < ARRAY_SIZE(s->tick_cpu))
+			s->tick_cpu[s->ticks] = t0;
 		s->ticks++;
-		s->tick_cpu_ns += thread_cpu_ns() - t0;
+		s->tick_cpu_ns += t0;
 	}
 	return NULL;
 }
@@ -245,7 +256,7 @@ struct sampler *sampler_start(const struct job *job, const char *out_dir,
 	for (i = 0; i < s->n; i++) {
 		m = &s->m[i];
 		if (m->mi.interval >= 0 && m->ops->default_interval >= 0)
-			take_sample(s, m, false);
+			take_sample(s, m, false, true);
 		if (m->mi.interval > 0 && m->ops->default_interval >= 0) {
 			m->period_ns = (uint64_t)(m->mi.interval * 1e9);
 			if (!m->period_ns)
@@ -295,7 +306,7 @@ int sampler_stop(struct sampler *s)
 		}
 	}
 	for (i = 0; i < s->n; i++) {
-		take_sample(s, &s->m[i], true);
+		take_sample(s, &s->m[i], true, true);
 		if (s->m[i].failed)
 			ret = -1;
 		s->m[i].ops->close(&s->m[i].mi);
@@ -308,10 +319,18 @@ int sampler_stop(struct sampler *s)
 	return ret;
 }
 
-void sampler_stats(const struct sampler *s, struct sampler_stat **st,
-		   size_t *n, uint64_t *ticks, uint64_t *tick_cpu_ns)
+static int cmp_u64(const void *a, const void *b)
 {
-	size_t i;
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+void sampler_stats(const struct sampler *s, struct sampler_stat **st,
+		   size_t *n, struct sampler_ticks *ticks)
+{
+	uint64_t *sorted;
+	size_t i, k;
 
 	*st = xcalloc(s->n + 1, sizeof(**st));
 	for (i = 0; i < s->n; i++) {
@@ -321,6 +340,16 @@ void sampler_stats(const struct sampler *s, struct sampler_stat **st,
 		(*st)[i].periodic = s->m[i].period_ns != 0;
 	}
 	*n = s->n;
-	*ticks = s->ticks;
-	*tick_cpu_ns = s->tick_cpu_ns;
+	memset(ticks, 0, sizeof(*ticks));
+	ticks->n = s->ticks;
+	ticks->cpu_ns = s->tick_cpu_ns;
+	k = s->ticks < ARRAY_SIZE(s->tick_cpu) ? s->ticks : ARRAY_SIZE(s->tick_cpu);
+	if (k) {
+		sorted = xcalloc(k, sizeof(*sorted));
+		memcpy(sorted, s->tick_cpu, k * sizeof(*sorted));
+		qsort(sorted, k, sizeof(*sorted), cmp_u64);
+		ticks->median_ns = sorted[k / 2];
+		ticks->min_ns = sorted[0];
+		free(sorted);
+	}
 }

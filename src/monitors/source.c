@@ -89,6 +89,14 @@ int mon_file_read(struct mon_file *f, struct strbuf *out)
 			break;
 		strbuf_setlen(out, out->len + (size_t)n);
 		off += n;
+		/*
+		 * A short read is the end: seq_file and sysfs fill the buffer
+		 * when they can, and a read past the end would make a seq_file
+		 * generate the whole text again just to say so.  (Old
+		 * page-at-a-time files return whole pages: read on.)
+		 */
+		if (out->len + 1 < out->alloc && n % 4096)
+			break;
 	}
 	if (out->len - start + 1 > f->hint)
 		f->hint = out->len - start + 1;

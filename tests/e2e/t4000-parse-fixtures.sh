@@ -1,4 +1,5 @@
 #!/bin/sh
+# shellcheck disable=SC1091,SC2016
 # t4000: `perfsift parse` reproduces LKP's parsers byte for byte on the
 # shipped vectors (LKP's spec fixtures and the golden files made by LKP's
 # own parsers), except diskstats on 20-field kernels, which perfsift fixes
@@ -7,7 +8,7 @@
 
 for m in buddyinfo diskstats interrupts meminfo numa-meminfo numa-numastat \
 	numa-vmstat pagetypeinfo proc-vmstat sched_debug slabinfo softirqs vmstat; do
-	for want in "$TESTDATA"/lkp-generated/$m/*.yaml; do
+	for want in "$TESTDATA/lkp-generated/$m"/*.yaml; do
 		raw=${want%.yaml}
 		n=$(basename "$raw")
 		[ "$m/$n" = diskstats/1 ] && continue
@@ -19,7 +20,7 @@ for m in buddyinfo diskstats interrupts meminfo numa-meminfo numa-numastat \
 done
 
 for m in vmstat turbostat perf-stat perf-profile; do
-	for want in "$TESTDATA"/lkp/stats/$m/*.yaml; do
+	for want in "$TESTDATA/lkp/stats/$m"/*.yaml; do
 		raw=${want%.yaml}
 		n=$(basename "$raw")
 		test_expect_success "$m/$n (LKP spec fixture) matches LKP" "

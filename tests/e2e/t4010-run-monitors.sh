@@ -1,4 +1,5 @@
 #!/bin/sh
+# shellcheck disable=SC1091,SC2016
 # t4010: monitors beside a real `perfsift run`: every available default
 # monitor leaves its raw file and <monitor>.json, the reduced stats reach
 # stats.json; perf-profile yields kernel call chains of a page-fault-heavy

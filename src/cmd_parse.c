@@ -4,6 +4,7 @@
  * `key: value` stream, exactly what LKP's programs/<m>/parse prints.
  */
 #include "util/compat.h"
+#include <archive.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
@@ -17,10 +18,44 @@ static const char usage_text[] =
 	"usage: perfsift parse MONITOR [FILE]\n"
 	"\n"
 	"Print LKP's `key: value` stream for a monitor's raw file (stdin when\n"
-	"FILE is not given).  `perfsift parse --list` names every parser.\n"
+	"FILE is not given); FILE may be compressed (.gz, .xz, .bz2), as LKP\n"
+	"stores most raw files.  `perfsift parse --list` names every parser.\n"
 	"\n"
 	"  -l, --list   list the monitors and outputs that have a parser\n"
 	"  -h, --help   this text\n";
+
+static bool is_compressed(const char *path)
+{
+	static const char *const sfx[] = {".gz", ".xz", ".bz2"};
+	size_t i, n = strlen(path);
+
+	for (i = 0; i < ARRAY_SIZE(sfx); i++)
+		if (n > strlen(sfx[i]) && !strcmp(path + n - strlen(sfx[i]), sfx[i]))
+			return true;
+	return false;
+}
+
+/* LKP's proc-vmstat.gz and friends, through libarchive's raw format */
+static int read_compressed(struct strbuf *sb, const char *path)
+{
+	struct archive *a = archive_read_new();
+	struct archive_entry *e;
+	char buf[65536];
+	la_ssize_t got = -1;
+
+	archive_read_support_filter_all(a);
+	archive_read_support_format_raw(a);
+	if (archive_read_open_filename(a, path, sizeof(buf)) == ARCHIVE_OK &&
+	    archive_read_next_header(a, &e) == ARCHIVE_OK)
+		while ((got = archive_read_data(a, buf, sizeof(buf))) > 0)
+			strbuf_add(sb, buf, (size_t)got);
+	if (got < 0)
+		error("cannot decompress '%s': %s", path,
+		      archive_error_string(a) ? archive_error_string(a) :
+						"not compressed data");
+	archive_read_free(a);
+	return got < 0 ? -1 : 0;
+}
 
 int cmd_parse(int argc, char **argv, struct options *opts)
 {
@@ -59,7 +94,13 @@ int cmd_parse(int argc, char **argv, struct options *opts)
 	}
 	if (argc - optind == 2)
 		file = argv[optind + 1];
-	if (file ? strbuf_read_file(&raw, file, 0) : strbuf_read_fd(&raw, 0, 0)) {
+	if (file && is_compressed(file)) {
+		if (read_compressed(&raw, file)) {
+			ret = EXIT_RUNTIME;
+			goto out;
+		}
+	} else if (file ? strbuf_read_file(&raw, file, 0) :
+			  strbuf_read_fd(&raw, 0, 0)) {
 		error_errno("cannot read '%s'", file ? file : "<stdin>");
 		ret = EXIT_RUNTIME;
 		goto out;

@@ -35,6 +35,12 @@ test_expect_success 'stdin is read when no FILE is given' '
 	test_cmp "$TESTDATA/lkp-generated/proc-vmstat/1.yaml" out
 '
 
+test_expect_success 'a gzipped raw file (as LKP stores it) is read' '
+	gzip -c "$TESTDATA/lkp-generated/meminfo/1" >meminfo.gz &&
+	perfsift parse meminfo meminfo.gz >out &&
+	test_cmp "$TESTDATA/lkp-generated/meminfo/1.yaml" out
+'
+
 test_expect_success 'diskstats: 20-field lines are parsed (fix of LKP Q3)' '
 	perfsift parse diskstats "$TESTDATA/lkp-generated/diskstats/1" >out &&
 	test_cmp "$TESTDATA/monitors/diskstats-1.fixed.yaml" out &&

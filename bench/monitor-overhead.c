@@ -27,7 +27,7 @@
 #include "util/timeutil.h"
 
 struct result {
-	double elapsed, sys;
+	double elapsed, sys, cpu; /* cpu: user + system */
 };
 
 static void workload(size_t mib, int loops)
@@ -57,7 +57,7 @@ static void workload(size_t mib, int loops)
 
 static struct result run_once(size_t mib, int loops)
 {
-	struct result r = {0, 0};
+	struct result r = {0, 0, 0};
 	struct rusage ru;
 	uint64_t t0 = time_mono_ns();
 	int status;
@@ -71,6 +71,7 @@ static struct result run_once(size_t mib, int loops)
 		return r;
 	r.elapsed = (double)(time_mono_ns() - t0) / 1e9;
 	r.sys = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+	r.cpu = r.sys + (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;
 	return r;
 }
 
@@ -146,11 +147,11 @@ int main(int argc, char **argv)
 	int runs = argc > 1 ? (int)strtol(argv[1], NULL, 10) : 10;
 	size_t mib = argc > 2 ? (size_t)strtoul(argv[2], NULL, 10) : 64;
 	int loops = argc > 3 ? (int)strtol(argv[3], NULL, 10) : 4;
-	double *el[3], *sy[3], base;
+	double *el[3], *sy[3], *cp[3], base, own_cpu = 0, own_wall = 0;
 	struct strbuf err = STRBUF_INIT;
 	char dir[] = "/tmp/perfsift-monbench.XXXXXX";
 	struct job **jobs[3];
-	size_t njobs[3], n;
+	size_t njobs[3], n, i;
 	int r, c;
 
 	if (runs < 1 || runs > 1000 || !mib || loops < 1)
@@ -162,6 +163,7 @@ int main(int argc, char **argv)
 	for (c = 0; c < 3; c++) {
 		el[c] = calloc((size_t)runs, sizeof(double));
 		sy[c] = calloc((size_t)runs, sizeof(double));
+		cp[c] = calloc((size_t)runs, sizeof(double));
 		if (job_load_string(conf_job[c], "bench", &jobs[c], &njobs[c], &err)) {
 			fprintf(stderr, "%s\n", err.buf);
 			return 1;
@@ -179,20 +181,35 @@ int main(int argc, char **argv)
 			struct sampler_ticks ticks;
 
 			sampler_stats(s, &st, &n, &ticks);
+			if (k == 1) {
+				/* the sampler's own CPU: the clock's ticks and the start samples */
+				own_cpu += (double)ticks.cpu_ns / 1e9;
+				for (i = 0; i < n; i++)
+					own_cpu += (double)st[i].cpu_ns / 1e9;
+				own_wall += res.elapsed;
+			}
 			free(st);
 			sampler_stop(s);
 			el[k][r] = res.elapsed;
 			sy[k][r] = res.sys;
+			cp[k][r] = res.cpu;
 		}
 	}
 	printf("elapsed seconds:\n");
 	base = median_of(el[0], runs);
 	for (c = 0; c < 3; c++)
 		summary(conf_name[c], el[c], runs, c ? base : 0);
+	printf("workload CPU seconds (user + system; waiting for a CPU not counted):\n");
+	base = median_of(cp[0], runs);
+	for (c = 0; c < 3; c++)
+		summary(conf_name[c], cp[c], runs, c ? base : 0);
 	printf("system seconds:\n");
 	base = median_of(sy[0], runs);
 	for (c = 0; c < 3; c++)
 		summary(conf_name[c], sy[c], runs, c ? base : 0);
+	if (own_wall > 0)
+		printf("sampler CPU with the default monitors (start samples and clock, stop excluded): %.3f s in %.1f s of runs = %.3f%% of one CPU\n",
+		       own_cpu, own_wall, own_cpu / own_wall * 100);
 	proc_tick_cost(dir);
 	remove_tree(dir);
 	strbuf_release(&err);

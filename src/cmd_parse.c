@@ -1,11 +1,119 @@
 /*
- * cmd_parse.c: `perfsift parse` (not built yet on this branch).
+ * cmd_parse.c: `perfsift parse MONITOR [FILE]` -- run one monitor's (or
+ * benchmark output's) parser on a raw file, or on stdin, and print LKP's
+ * `key: value` stream, exactly what LKP's programs/<m>/parse prints.
  */
 #include "util/compat.h"
+#include <archive.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 #include "builtin.h"
+#include "monitor.h"
+#include "util/strbuf.h"
+#include "util/usage.h"
+
+static const char usage_text[] =
+	"usage: perfsift parse MONITOR [FILE]\n"
+	"\n"
+	"Print LKP's `key: value` stream for a monitor's raw file (stdin when\n"
+	"FILE is not given); FILE may be compressed (.gz, .xz, .bz2), as LKP\n"
+	"stores most raw files.  `perfsift parse --list` names every parser.\n"
+	"\n"
+	"  -l, --list   list the monitors and outputs that have a parser\n"
+	"  -h, --help   this text\n";
+
+static bool is_compressed(const char *path)
+{
+	static const char *const sfx[] = {".gz", ".xz", ".bz2"};
+	size_t i, n = strlen(path);
+
+	for (i = 0; i < ARRAY_SIZE(sfx); i++)
+		if (n > strlen(sfx[i]) && !strcmp(path + n - strlen(sfx[i]), sfx[i]))
+			return true;
+	return false;
+}
+
+/* LKP's proc-vmstat.gz and friends, through libarchive's raw format */
+static int read_compressed(struct strbuf *sb, const char *path)
+{
+	struct archive *a = archive_read_new();
+	struct archive_entry *e;
+	char buf[65536];
+	la_ssize_t got = -1;
+
+	archive_read_support_filter_all(a);
+	archive_read_support_format_raw(a);
+	if (archive_read_open_filename(a, path, sizeof(buf)) == ARCHIVE_OK &&
+	    archive_read_next_header(a, &e) == ARCHIVE_OK)
+		while ((got = archive_read_data(a, buf, sizeof(buf))) > 0)
+			strbuf_add(sb, buf, (size_t)got);
+	if (got < 0)
+		error("cannot decompress '%s': %s", path,
+		      archive_error_string(a) ? archive_error_string(a) :
+						"not compressed data");
+	archive_read_free(a);
+	return got < 0 ? -1 : 0;
+}
 
 int cmd_parse(int argc, char **argv, struct options *opts)
 {
+	static const struct option longopts[] = {
+		{"help", no_argument, NULL, 'h'},
+		{"list", no_argument, NULL, 'l'},
+		{NULL, 0, NULL, 0},
+	};
+	struct strbuf raw = STRBUF_INIT, out = STRBUF_INIT, err = STRBUF_INIT;
+	const struct monitor_ops *m;
+	const char *file = NULL;
+	int c, ret = EXIT_OK;
+	size_t i;
+
 	(void)opts;
-	return cmd_not_built("parse", argc, argv);
+	while ((c = getopt_long(argc, argv, "hl", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			return cmd_usage(usage_text, false);
+		case 'l':
+			for (i = 0; i < monitor_count(); i++)
+				if (monitor_at(i)->parse)
+					printf("%s\n", monitor_at(i)->name);
+			return EXIT_OK;
+		default:
+			return cmd_usage(usage_text, true);
+		}
+	}
+	if (optind >= argc || argc - optind > 2)
+		return cmd_usage(usage_text, true);
+	m = monitor_find(argv[optind]);
+	if (!m || !m->parse) {
+		error("'%s' is not a monitor with a parser (see --list)",
+		      argv[optind]);
+		return EXIT_USAGE;
+	}
+	if (argc - optind == 2)
+		file = argv[optind + 1];
+	if (file && is_compressed(file)) {
+		if (read_compressed(&raw, file)) {
+			ret = EXIT_RUNTIME;
+			goto out;
+		}
+	} else if (file ? strbuf_read_file(&raw, file, 0) :
+			  strbuf_read_fd(&raw, 0, 0)) {
+		error_errno("cannot read '%s'", file ? file : "<stdin>");
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
+	if (m->parse(raw.buf, raw.len, file, &out, &err)) {
+		error("%s", err.buf);
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
+	fwrite(out.buf, 1, out.len, stdout);
+out:
+	strbuf_release(&raw);
+	strbuf_release(&out);
+	strbuf_release(&err);
+	return ret;
 }

@@ -14,6 +14,7 @@
 #include "util/compat.h"
 
 struct strbuf;
+struct monitor_sampling; /* monitors/sampling.h */
 
 /*
  * parse raw text into `key: value` lines appended to out.  `path` is the
@@ -26,6 +27,8 @@ typedef int (*monitor_parse_fn)(const char *raw, size_t len, const char *path,
 struct monitor_ops {
 	const char *name;        /* LKP's name: "vmstat", "time", "vm-scalability" */
 	monitor_parse_fn parse;  /* NULL: no parser (raw kept, no stats) */
+	/* NULL: perfsift does not sample it (a benchmark output, time) */
+	const struct monitor_sampling *sampling;
 };
 
 /* the entry called name, or NULL */

@@ -81,6 +81,12 @@ static const struct program_option debug_mode_opts[] = {
 	OPT("debug_mode"), END,
 };
 
+/* perf-profile as perfsift samples it (monitors/perf_profile.c) */
+static const struct program_option perf_profile_opts[] = {
+	OPT("debug_mode"), OPT("freq"), OPT("period"), OPT("legacy_keys"),
+	OPT("interval"), END,
+};
+
 static const struct program_option perf_sched_opts[] = {
 	OPT("lite_mode"), END,
 };
@@ -105,7 +111,7 @@ static const struct program programs[] = {
 	MON("heartbeat", interval_opts),
 	MON("interrupts", interval_opts),
 	MON("iostat", interval_opts),
-	MON("kmsg", NULL),
+	MON("kmsg", interval_opts),
 	MON("latency_stats", interval_opts),
 	MON("lock_stat", NULL),
 	MON("meminfo", interval_opts),
@@ -117,7 +123,7 @@ static const struct program programs[] = {
 	MON("numa-vmstat", interval_opts),
 	MON("pagetypeinfo", interval_opts),
 	MON("perf-c2c", debug_mode_opts),
-	MON("perf-profile", debug_mode_opts),
+	MON("perf-profile", perf_profile_opts),
 	MON("perf-sched", perf_sched_opts),
 	MON("perf-stat", perf_stat_opts),
 	MON("proc-stat", interval_opts),

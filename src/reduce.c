@@ -98,6 +98,12 @@ static const struct reduce_rule {
 
 	/* Q2: LKP's prefix says softirq., the monitor is called softirqs */
 	{"softirqs.*", REDUCE_COUNTER, false},
+	/* perfsift's proc-stat keys (LKP has no parser): cumulative counts */
+	{"proc-stat.cpu.*", REDUCE_COUNTER, false},
+	{"proc-stat.intr", REDUCE_COUNTER, false},
+	{"proc-stat.softirq", REDUCE_COUNTER, false},
+	{"proc-stat.ctxt", REDUCE_COUNTER, false},
+	{"proc-stat.processes", REDUCE_COUNTER, false},
 	/* Q3: the diskstats fields of kernels >= 4.18, and time_in_queue */
 	{"diskstats.discard_*", REDUCE_COUNTER, false},
 	{"diskstats.flush_*", REDUCE_COUNTER, false},

@@ -11,8 +11,27 @@
 	int fn(const char *raw, size_t len, const char *path,                  \
 	       struct strbuf *out, struct strbuf *err)
 
+DECLARE_PARSER(parse_buddyinfo);
+DECLARE_PARSER(parse_cpuidle);
+DECLARE_PARSER(parse_diskstats);
+DECLARE_PARSER(parse_interrupts);
+DECLARE_PARSER(parse_kmsg);
+DECLARE_PARSER(parse_latency_stats);
+DECLARE_PARSER(parse_meminfo);
 DECLARE_PARSER(parse_mytest);
+DECLARE_PARSER(parse_numa_meminfo);
+DECLARE_PARSER(parse_numa_vmstat);
+DECLARE_PARSER(parse_pagetypeinfo);
+DECLARE_PARSER(parse_perf_profile);
+DECLARE_PARSER(parse_perf_stat);
+DECLARE_PARSER(parse_proc_stat);
+DECLARE_PARSER(parse_proc_vmstat);
+DECLARE_PARSER(parse_sched_debug);
+DECLARE_PARSER(parse_slabinfo);
+DECLARE_PARSER(parse_softirqs);
 DECLARE_PARSER(parse_time);
+DECLARE_PARSER(parse_turbostat);
 DECLARE_PARSER(parse_vm_scalability);
+DECLARE_PARSER(parse_vmstat);
 
 #endif

@@ -1,0 +1,127 @@
+/*
+ * interrupts.c: the interrupts and softirqs monitors -- /proc/interrupts and
+ * /proc/softirqs (spec/lkp-monitors.md 2.12, 2.13).  Both give per-CPU
+ * `CPU<i>.<id>` counts and a total `<id>`; interrupt ids carry their
+ * description (`24:IO-APIC.5-edge.ACPI:Ged`, `LOC:Local_timer_interrupts`).
+ * By default both take one snapshot at start and one at stop.
+ */
+#include "util/compat.h"
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include "monitors/monutil.h"
+#include "monitors/parsers.h"
+#include "monitors/sampling.h"
+
+static bool is_cpu_header(const struct mon_fields *f)
+{
+	size_t i;
+
+	if (!f->n)
+		return false;
+	for (i = 0; i < f->n; i++)
+		if (strncmp(f->v[i], "CPU", 3) ||
+		    !isdigit((unsigned char)f->v[i][3]))
+			return false;
+	return true;
+}
+
+static bool is_digits(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!isdigit((unsigned char)s[i]))
+			return false;
+	return n > 0;
+}
+
+static void emit_row(struct strbuf *out, const struct mon_fields *cpus,
+		     const struct mon_fields *f, size_t nval, const char *key)
+{
+	unsigned long long sum = 0;
+	size_t i;
+
+	for (i = 0; i < nval; i++) {
+		strbuf_addf(out, "%s.%s: %s\n", cpus->v[i], key, f->v[1 + i]);
+		sum += strtoull(f->v[1 + i], NULL, 10);
+	}
+	strbuf_addf(out, "%s: %llu\n", key, sum);
+}
+
+static int parse_irq_table(const char *raw, size_t len, struct strbuf *out,
+			   bool softirqs)
+{
+	struct mon_lines it;
+	struct mon_fields f, cpus;
+	struct strbuf key = STRBUF_INIT;
+	size_t i, nval, idlen;
+	char *p;
+
+	mon_lines_init(&it, raw, len);
+	mon_fields_init(&f);
+	mon_fields_init(&cpus);
+	while (mon_lines_next(&it)) {
+		mon_fields_split(&f, it.line.buf, NULL);
+		if (f.n == 2 && !strcmp(f.v[0], "time:")) {
+			strbuf_addf(out, "time: %s\n", f.v[1]);
+			continue;
+		}
+		if (is_cpu_header(&f)) {
+			mon_fields_split(&cpus, it.line.buf, NULL);
+			continue;
+		}
+		idlen = f.n ? strlen(f.v[0]) : 0;
+		if (!idlen || f.v[0][idlen - 1] != ':')
+			continue;
+		if (!softirqs && f.n == 2) {
+			strbuf_addf(out, "%s %s\n", f.v[0], f.v[1]);
+			continue;
+		}
+		for (nval = 0; nval < cpus.n && 1 + nval < f.n; nval++)
+			if (!is_digits(f.v[1 + nval], strlen(f.v[1 + nval])))
+				break;
+		strbuf_reset(&key);
+		strbuf_addstr(&key, f.v[0]);
+		if (!softirqs) {
+			bool numeric = is_digits(f.v[0], idlen - 1);
+
+			for (i = 1 + nval; i < f.n; i++) {
+				if (i > 1 + nval)
+					strbuf_addch(&key, numeric ? '.' : '_');
+				strbuf_addstr(&key, f.v[i]);
+			}
+			while ((p = strstr(key.buf, ",."))) {
+				memmove(p + 1, p + 2, strlen(p + 2) + 1);
+				key.len--;
+			}
+		} else {
+			/* softirqs keep the raw token, colon and all: "CPU0.HI" */
+			strbuf_setlen(&key, key.len - 1);
+		}
+		emit_row(out, &cpus, &f, nval, key.buf);
+	}
+	strbuf_release(&key);
+	mon_fields_release(&cpus);
+	mon_fields_release(&f);
+	mon_lines_release(&it);
+	return 0;
+}
+
+DECLARE_PARSER(parse_interrupts)
+{
+	(void)path;
+	(void)err;
+	return parse_irq_table(raw, len, out, false);
+}
+
+DECLARE_PARSER(parse_softirqs)
+{
+	(void)path;
+	(void)err;
+	return parse_irq_table(raw, len, out, true);
+}
+
+/* sampled by perfsift: the file as it is, after a `time:` line */
+MON_SINGLE_FILE(sampling_interrupts, "proc/interrupts", 0, true);
+MON_SINGLE_FILE(sampling_softirqs, "proc/softirqs", 0, true);

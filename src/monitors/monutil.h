@@ -1,0 +1,68 @@
+/*
+ * monutil.h: small helpers the monitor parsers share -- a line iterator
+ * over a raw buffer, awk-like whitespace splitting, first-seen-order key
+ * tables and Ruby's Float#to_s text (LKP's parsers are Ruby; where they
+ * print a float, perfsift prints the same characters).
+ */
+#ifndef PERFSIFT_MONUTIL_H
+#define PERFSIFT_MONUTIL_H
+
+#include "util/compat.h"
+#include "util/strbuf.h"
+
+/* lines of raw text, each copied into it->line without its newline */
+struct mon_lines {
+	const char *p, *end;
+	struct strbuf line;
+};
+void mon_lines_init(struct mon_lines *it, const char *raw, size_t len);
+bool mon_lines_next(struct mon_lines *it);
+void mon_lines_release(struct mon_lines *it);
+
+/* awk's default field splitting: runs of blanks separate, ends trimmed */
+struct mon_fields {
+	char **v;
+	size_t n, alloc;
+	struct strbuf copy;
+};
+void mon_fields_init(struct mon_fields *f);
+/* split line (with the given separators, or " \t\n\r\f\v" when NULL) */
+void mon_fields_split(struct mon_fields *f, const char *line, const char *seps);
+void mon_fields_release(struct mon_fields *f);
+
+/* Ruby's Float#to_s: shortest round-trip digits, ".0", e-notation rules */
+void mon_ruby_float(struct strbuf *sb, double v);
+
+/* true when s is a whole decimal number as Ruby's Float() accepts it */
+bool mon_is_number(const char *s);
+/* strtod of a leading number; false if none */
+bool mon_leading_double(const char *s, double *out);
+bool mon_has_prefix(const char *s, const char *prefix);
+
+/*
+ * A table of keys in first-seen order with a double each (Ruby's Hash
+ * keeps insertion order; several LKP parsers print in that order).
+ */
+struct mon_kv {
+	char **keys;
+	double *vals;
+	size_t n, alloc;
+	/* open-addressing index into keys, size a power of two */
+	size_t *slots;
+	size_t nslots;
+};
+void mon_kv_init(struct mon_kv *kv);
+void mon_kv_release(struct mon_kv *kv);
+void mon_kv_clear(struct mon_kv *kv);
+/* index of key, adding it with value 0 when absent */
+size_t mon_kv_slot(struct mon_kv *kv, const char *key);
+/* index of key or -1 */
+long mon_kv_find(const struct mon_kv *kv, const char *key);
+static inline void mon_kv_add(struct mon_kv *kv, const char *key, double v)
+{
+	size_t i = mon_kv_slot(kv, key); /* may move vals */
+
+	kv->vals[i] += v;
+}
+
+#endif

@@ -1,0 +1,582 @@
+/*
+ * perf_profile.c: the perf-profile monitor's parser -- `perf report
+ * --children --header -g folded` text (spec/lkp-monitors.md 2.9).  Entry
+ * lines give `children.<ev>.<sym>` and `self.<ev>.<sym>`, folded call
+ * chains `calltrace.<ev>.<first five frames>`; values are % of samples,
+ * `%.2f`, those under 0.05 dropped, keys sorted.  <ev> is the event in the
+ * `# Samples: ... of event 'X'` header with ':' made '-' (cycles-pp,
+ * cpu-clock-pp).  A `# legacy_keys: 1` header line (perfsift's sampler
+ * writes it) also yields the pre-2016 `<ev>.<frames>` form of each chain.
+ */
+#include "util/compat.h"
+#include <errno.h>
+#include <stdio.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/perf_event.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include "monitors/monutil.h"
+#include "monitors/parsers.h"
+#include "util/xalloc.h"
+#include "monitors/sampling.h"
+
+/* drop .isra.N, .constprop.N and .part.N (compiler clones) */
+static void normalise_sym(struct strbuf *sb, const char *sym, size_t len)
+{
+	static const char *const sfx[] = {".isra.", ".constprop.", ".part."};
+	size_t i, j, start = sb->len, k;
+
+	strbuf_add(sb, sym, len);
+	for (i = start; i < sb->len; i++) {
+		for (j = 0; j < ARRAY_SIZE(sfx); j++) {
+			k = strlen(sfx[j]);
+			if (i + k < sb->len && !strncmp(sb->buf + i, sfx[j], k) &&
+			    isdigit((unsigned char)sb->buf[i + k])) {
+				size_t e = i + k;
+
+				while (e < sb->len && isdigit((unsigned char)sb->buf[e]))
+					e++;
+				memmove(sb->buf + i, sb->buf + e, sb->len - e + 1);
+				sb->len -= e - i;
+				i--;
+				break;
+			}
+		}
+	}
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool parse_pct(const char *s, double *v, const char **end)
+{
+	char *e;
+
+	*v = strtod(s, &e);
+	if (e == s || *e != '%')
+		return false;
+	*end = e + 1;
+	return true;
+}
+
+DECLARE_PARSER(parse_perf_profile)
+{
+	struct mon_lines it;
+	struct mon_kv kv;
+	struct strbuf ev = STRBUF_INIT, key = STRBUF_INIT;
+	const char *p, *q, *e;
+	double c, s;
+	bool first = true, legacy = false;
+	size_t i, nframes, *order = NULL;
+	char **sorted = NULL;
+
+	(void)path;
+	(void)err;
+	mon_kv_init(&kv);
+	mon_lines_init(&it, raw, len);
+	strbuf_addstr(&ev, "cycles-pp");
+	while (mon_lines_next(&it)) {
+		const char *l = it.line.buf;
+
+		if (first) {
+			first = false;
+			if (strcmp(l, "# ========") && !strstr(l, "--header"))
+				break;
+		}
+		if (l[0] == '#') {
+			if (mon_has_prefix(l, "# legacy_keys: 1"))
+				legacy = true;
+			p = NULL;
+			if (mon_has_prefix(l, "# Samples: "))
+				p = strstr(l, " of event ");
+			else if (mon_has_prefix(l, "# Events: "))
+				p = strstr(l, " ");
+			if (p && (p = strstr(l, " of event ")) != NULL) {
+				p += strlen(" of event ");
+				strbuf_reset(&ev);
+				for (; *p; p++) {
+					if (*p == '\'' || *p == '"')
+						continue;
+					strbuf_addch(&ev, *p == ':' ? '-' : *p);
+				}
+				strbuf_trim(&ev);
+			}
+			continue;
+		}
+		p = l + strspn(l, " ");
+		if (!parse_pct(p, &c, &e))
+			continue;
+		if (p != l) {
+			/* entry: children% self% dso [x] symbol */
+			q = e + strspn(e, " ");
+			if (!parse_pct(q, &s, &e))
+				continue;
+			/* the symbol follows "[k] " or "[.] " */
+			for (q = strchr(e, '['); q && !(q[1] && q[2] == ']' && q[3] == ' ');)
+				q = strchr(q + 1, '[');
+			if (!q)
+				continue;
+			q += 4;
+			q += strspn(q, " ");
+			strbuf_reset(&key);
+			strbuf_addf(&key, "children.%s.", ev.buf);
+			normalise_sym(&key, q, strcspn(q, " "));
+			mon_kv_add(&kv, key.buf, c);
+			strbuf_reset(&key);
+			strbuf_addf(&key, "self.%s.", ev.buf);
+			normalise_sym(&key, q, strcspn(q, " "));
+			mon_kv_add(&kv, key.buf, s);
+			continue;
+		}
+		/* folded chain: pct% callee;caller;... */
+		q = e + strspn(e, " ");
+		strbuf_reset(&key);
+		strbuf_addf(&key, "calltrace.%s", ev.buf);
+		for (nframes = 0; *q && nframes < 5; nframes++) {
+			size_t n = strcspn(q, ";");
+
+			strbuf_addch(&key, '.');
+			normalise_sym(&key, q, n);
+			q += n;
+			if (*q == ';')
+				q++;
+		}
+		mon_kv_add(&kv, key.buf, c);
+		if (legacy)
+			mon_kv_add(&kv, key.buf + strlen("calltrace."), c);
+	}
+	sorted = xcalloc(kv.n + 1, sizeof(*sorted));
+	for (i = 0; i < kv.n; i++)
+		sorted[i] = kv.keys[i];
+	qsort(sorted, kv.n, sizeof(*sorted), cmp_str);
+	for (i = 0; i < kv.n; i++) {
+		s = kv.vals[mon_kv_find(&kv, sorted[i])];
+		if (s >= 0.05)
+			strbuf_addf(out, "%s: %.2f\n", sorted[i], s);
+	}
+	free(sorted);
+	free(order);
+	strbuf_release(&key);
+	strbuf_release(&ev);
+	mon_lines_release(&it);
+	mon_kv_release(&kv);
+	return 0;
+}
+
+/* ------------------------------------------------------------- sampling */
+
+/*
+ * System-wide sampling through perf_event_open: cycles (precise if the PMU
+ * allows) where there is a PMU, cpu-clock where there is none, with kernel
+ * call chains, one ring buffer per CPU drained on the sampler's clock.
+ * Frames are named from /proc/kallsyms as they arrive; at stop the samples
+ * are written as `perf report --children -g folded` text, the raw format
+ * LKP's parser reads.  User-space frames are not unwound: a sample taken
+ * in user mode counts as `[unknown]`.
+ */
+#define PP_PAGES 64 /* data pages per CPU ring (a power of two) */
+#define PP_MAX_FRAMES 128
+
+struct pp_sym {
+	uint64_t addr;
+	char *name;
+};
+
+struct pp_cpu {
+	int fd;
+	void *map;
+	size_t map_len;
+};
+
+struct pp_src {
+	struct pp_cpu *cpu;
+	int ncpu;
+	struct pp_sym *syms;
+	size_t nsyms;
+	struct mon_kv chains; /* "sym;caller;..." -> samples */
+	uint64_t samples, lost, period;
+	char event[32];       /* "cpu-clock:pp" */
+	bool legacy;
+	struct strbuf chain;
+	unsigned char *tmp;   /* a record that wraps the ring's end */
+};
+
+static int pp_cmp_sym(const void *a, const void *b)
+{
+	const struct pp_sym *x = a, *y = b;
+
+	return (x->addr > y->addr) - (x->addr < y->addr);
+}
+
+static int pp_load_kallsyms(struct pp_src *s, const char *sysroot,
+			    struct strbuf *why)
+{
+	struct strbuf path = STRBUF_INIT, line = STRBUF_INIT;
+	size_t alloc = 0;
+	unsigned long long addr;
+	char type, name[256];
+	FILE *fp;
+
+	mon_path(&path, sysroot, "proc/kallsyms");
+	fp = fopen(path.buf, "re");
+	if (!fp) {
+		strbuf_addf(why, "cannot open '%s': %s", path.buf, strerror(errno));
+		strbuf_release(&path);
+		return -1;
+	}
+	while (strbuf_getline(&line, fp) != EOF) {
+		if (sscanf(line.buf, "%llx %c %255s", &addr, &type, name) != 3)
+			continue;
+		if (type != 't' && type != 'T' && type != 'w' && type != 'W')
+			continue;
+		if (!addr)
+			continue;
+		ALLOC_GROW(s->syms, s->nsyms + 1, alloc);
+		s->syms[s->nsyms].addr = addr;
+		s->syms[s->nsyms].name = xstrdup(name);
+		s->nsyms++;
+	}
+	fclose(fp);
+	strbuf_release(&line);
+	strbuf_release(&path);
+	if (!s->nsyms) {
+		strbuf_addstr(why, "kernel symbols are hidden (kptr_restrict)");
+		return -1;
+	}
+	qsort(s->syms, s->nsyms, sizeof(*s->syms), pp_cmp_sym);
+	return 0;
+}
+
+static const char *pp_symbol(const struct pp_src *s, uint64_t ip)
+{
+	size_t lo = 0, hi = s->nsyms, mid;
+
+	if (!s->nsyms || ip < s->syms[0].addr)
+		return "[unknown]";
+	while (hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		if (s->syms[mid].addr <= ip)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return s->syms[lo].name;
+}
+
+static void pp_close(struct mon_inst *mi)
+{
+	struct pp_src *s = mi->priv;
+	size_t i;
+	int c;
+
+	if (!s)
+		return;
+	for (c = 0; s->cpu && c < s->ncpu; c++) {
+		if (s->cpu[c].map)
+			munmap(s->cpu[c].map, s->cpu[c].map_len);
+		if (s->cpu[c].fd >= 0)
+			close(s->cpu[c].fd);
+	}
+	free(s->cpu);
+	for (i = 0; i < s->nsyms; i++)
+		free(s->syms[i].name);
+	free(s->syms);
+	mon_kv_release(&s->chains);
+	strbuf_release(&s->chain);
+	free(s->tmp);
+	FREE_AND_NULL(mi->priv);
+}
+
+/* open one CPU's sampling event: cycles:pp, :p, plain, then cpu-clock */
+static int pp_open_cpu(struct pp_src *s, int cpu, double freq, int *kind)
+{
+	struct perf_event_attr attr;
+	int fd, k;
+
+	for (k = *kind; k < 4; k++) {
+		memset(&attr, 0, sizeof(attr));
+		attr.size = sizeof(attr);
+		if (k < 3) {
+			attr.type = PERF_TYPE_HARDWARE;
+			attr.config = PERF_COUNT_HW_CPU_CYCLES;
+			attr.precise_ip = (unsigned)(2 - k);
+			attr.sample_period = s->period ? s->period : 1000003;
+		} else {
+			attr.type = PERF_TYPE_SOFTWARE;
+			attr.config = PERF_COUNT_SW_CPU_CLOCK;
+			attr.sample_period = s->period ? s->period :
+				(uint64_t)(1e9 / freq);
+		}
+		attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+				   PERF_SAMPLE_CALLCHAIN;
+		attr.exclude_callchain_user = 1;
+		attr.disabled = 1;
+		attr.wakeup_events = 0;
+		fd = mon_perf_open(&attr, -1, cpu);
+		if (fd >= 0) {
+			*kind = k;
+			return fd;
+		}
+	}
+	return -1;
+}
+
+static int pp_open(struct mon_inst *mi, struct strbuf *why)
+{
+	static const char *const names[] = {"cycles:pp", "cycles:p", "cycles", "cpu-clock:pp"};
+	struct pp_src *s = xcalloc(1, sizeof(*s));
+	double freq = mon_param_double(mi, "freq", 1000);
+	const char *lk = mon_param(mi, "legacy_keys");
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	int c, kind = 0;
+
+	mi->priv = s;
+	mon_kv_init(&s->chains);
+	strbuf_init(&s->chain, 256);
+	s->legacy = !lk || strcmp(lk, "0");
+	s->period = (uint64_t)mon_param_double(mi, "period", 0);
+	if (freq <= 0)
+		freq = 1000;
+	s->ncpu = mon_nr_cpus(mi->sysroot);
+	s->cpu = xcalloc((size_t)s->ncpu, sizeof(*s->cpu));
+	for (c = 0; c < s->ncpu; c++)
+		s->cpu[c].fd = -1;
+	if (pp_load_kallsyms(s, mi->sysroot, why))
+		goto fail;
+	for (c = 0; c < s->ncpu; c++) {
+		s->cpu[c].fd = pp_open_cpu(s, c, freq, &kind);
+		if (s->cpu[c].fd < 0) {
+			strbuf_addf(why, "cannot sample cpu%d: %s", c, strerror(errno));
+			goto fail;
+		}
+		s->cpu[c].map_len = (1 + PP_PAGES) * page;
+		s->cpu[c].map = mmap(NULL, s->cpu[c].map_len, PROT_READ | PROT_WRITE,
+				     MAP_SHARED, s->cpu[c].fd, 0);
+		if (s->cpu[c].map == MAP_FAILED) {
+			s->cpu[c].map = NULL;
+			strbuf_addf(why, "cannot map the cpu%d ring: %s", c,
+				    strerror(errno));
+			goto fail;
+		}
+	}
+	snprintf(s->event, sizeof(s->event), "%s", names[kind]);
+	s->tmp = xmalloc(65536);
+	for (c = 0; c < s->ncpu; c++)
+		ioctl(s->cpu[c].fd, PERF_EVENT_IOC_ENABLE, 0);
+	return 0;
+fail:
+	pp_close(mi);
+	return -1;
+}
+
+static void pp_record(struct pp_src *s, const unsigned char *rec, size_t size)
+{
+	const struct perf_event_header *h = (const void *)rec;
+	uint64_t nr, ip, i;
+	const uint64_t *ips;
+	size_t nframes = 0;
+
+	if (h->type == PERF_RECORD_LOST && size >= sizeof(*h) + 16) {
+		memcpy(&nr, rec + sizeof(*h) + 8, 8);
+		s->lost += nr;
+		return;
+	}
+	if (h->type != PERF_RECORD_SAMPLE || size < sizeof(*h) + 24)
+		return;
+	/* ip, pid/tid, nr, ips[nr] */
+	memcpy(&nr, rec + sizeof(*h) + 16, 8);
+	if (sizeof(*h) + 24 + nr * 8 > size)
+		return;
+	ips = (const uint64_t *)(const void *)(rec + sizeof(*h) + 24);
+	s->samples++;
+	strbuf_reset(&s->chain);
+	for (i = 0; i < nr && nframes < PP_MAX_FRAMES; i++) {
+		memcpy(&ip, &ips[i], 8);
+		if (ip >= (uint64_t)PERF_CONTEXT_MAX)
+			continue; /* a context marker */
+		if (nframes++)
+			strbuf_addch(&s->chain, ';');
+		strbuf_addstr(&s->chain, pp_symbol(s, ip));
+	}
+	if (!nframes)
+		strbuf_addstr(&s->chain, "[unknown]");
+	mon_kv_add(&s->chains, s->chain.buf, 1);
+}
+
+static void pp_drain(struct pp_src *s)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), size = PP_PAGES * page;
+	struct perf_event_mmap_page *meta;
+	struct perf_event_header h;
+	unsigned char *data;
+	uint64_t head, tail;
+	size_t off, first;
+	int c;
+
+	for (c = 0; c < s->ncpu; c++) {
+		meta = s->cpu[c].map;
+		data = (unsigned char *)s->cpu[c].map + page;
+		head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
+		tail = meta->data_tail;
+		while (tail + sizeof(h) <= head) {
+			off = (size_t)(tail % size);
+			first = size - off;
+			if (first >= sizeof(h)) {
+				memcpy(&h, data + off, sizeof(h));
+			} else {
+				memcpy(&h, data + off, first);
+				memcpy((unsigned char *)&h + first, data, sizeof(h) - first);
+			}
+			if (!h.size || tail + h.size > head)
+				break;
+			if (first >= h.size) {
+				pp_record(s, data + off, h.size);
+			} else {
+				memcpy(s->tmp, data + off, first);
+				memcpy(s->tmp + first, data, h.size - first);
+				pp_record(s, s->tmp, h.size);
+			}
+			tail += h.size;
+		}
+		__atomic_store_n(&meta->data_tail, tail, __ATOMIC_RELEASE);
+	}
+}
+
+struct pp_entry {
+	const char *sym;
+	double children, self;
+};
+
+static int pp_cmp_entry(const void *a, const void *b)
+{
+	const struct pp_entry *x = a, *y = b;
+
+	if (x->children != y->children)
+		return x->children < y->children ? 1 : -1;
+	return strcmp(x->sym, y->sym);
+}
+
+/* does the ';'-separated chain contain sym as a frame?  offset or -1 */
+static long frame_at(const char *chain, const char *sym)
+{
+	size_t n = strlen(sym);
+	const char *p = chain;
+
+	while ((p = strstr(p, sym))) {
+		if ((p == chain || p[-1] == ';') && (p[n] == ';' || !p[n]))
+			return p - chain;
+		p += n;
+	}
+	return -1;
+}
+
+static void pp_report(struct pp_src *s, struct strbuf *out)
+{
+	struct mon_kv syms, folded;
+	struct pp_entry *e;
+	double total = (double)s->samples, min = total * 0.0005;
+	size_t i, j, n;
+	long at;
+	time_t now = time(NULL);
+	char date[64];
+	const char *p;
+
+	mon_kv_init(&syms);
+	mon_kv_init(&folded);
+	strftime(date, sizeof(date), "%a %b %e %H:%M:%S %Y", gmtime(&now));
+	strbuf_addf(out, "# ========\n# captured on: %s\n"
+		    "# perfsift perf-profile: perf_event_open, system wide, kernel call chains\n"
+		    "# legacy_keys: %d\n# ========\n#\n#\n"
+		    "# Total Lost Samples: %" PRIu64 "\n#\n"
+		    "# Samples: %" PRIu64 " of event '%s'\n#\n"
+		    "# Children      Self  Shared Object        Symbol\n"
+		    "# ........  ........  ...................  ..............................................\n#\n",
+		    date, s->legacy ? 1 : 0, s->lost, s->samples, s->event);
+	if (!s->samples)
+		goto out;
+	/* children: samples whose chain has the symbol; self: as the leaf */
+	for (i = 0; i < s->chains.n; i++) {
+		const char *ch = s->chains.keys[i];
+		double cnt = s->chains.vals[i];
+		struct mon_kv once;
+
+		mon_kv_init(&once);
+		for (p = ch; *p; p += n + (p[n] == ';')) {
+			n = strcspn(p, ";");
+			strbuf_reset(&s->chain);
+			strbuf_add(&s->chain, p, n);
+			if (mon_kv_find(&once, s->chain.buf) >= 0)
+				continue;
+			mon_kv_slot(&once, s->chain.buf);
+			mon_kv_add(&syms, s->chain.buf, 0);
+		}
+		for (j = 0; j < once.n; j++)
+			syms.vals[mon_kv_find(&syms, once.keys[j])] += cnt;
+		mon_kv_release(&once);
+	}
+	e = xcalloc(syms.n + 1, sizeof(*e));
+	for (i = 0; i < syms.n; i++) {
+		e[i].sym = syms.keys[i];
+		e[i].children = syms.vals[i];
+	}
+	for (i = 0; i < s->chains.n; i++) {
+		n = strcspn(s->chains.keys[i], ";");
+		for (j = 0; j < syms.n; j++)
+			if (strlen(e[j].sym) == n &&
+			    !strncmp(e[j].sym, s->chains.keys[i], n)) {
+				e[j].self += s->chains.vals[i];
+				break;
+			}
+	}
+	qsort(e, syms.n, sizeof(*e), pp_cmp_entry);
+	for (i = 0; i < syms.n; i++) {
+		if (e[i].children < min)
+			break;
+		strbuf_addf(out, "    %5.2f%%    %5.2f%%  %-19s  [%c] %s\n",
+			    e[i].children * 100 / total, e[i].self * 100 / total,
+			    strcmp(e[i].sym, "[unknown]") ? "[kernel.kallsyms]" : "[unknown]",
+			    strcmp(e[i].sym, "[unknown]") ? 'k' : '.', e[i].sym);
+		/* the chains from this symbol up to its callers, callee first */
+		mon_kv_clear(&folded);
+		for (j = 0; j < s->chains.n; j++) {
+			at = frame_at(s->chains.keys[j], e[i].sym);
+			if (at >= 0)
+				mon_kv_add(&folded, s->chains.keys[j] + at,
+					   s->chains.vals[j]);
+		}
+		for (j = 0; j < folded.n; j++)
+			if (folded.vals[j] * 100 / total >= 0.5)
+				strbuf_addf(out, "%.2f%% %s\n",
+					    folded.vals[j] * 100 / total,
+					    folded.keys[j]);
+	}
+	free(e);
+out:
+	mon_kv_release(&folded);
+	mon_kv_release(&syms);
+}
+
+static int pp_sample(struct mon_inst *mi, struct strbuf *out, bool final)
+{
+	struct pp_src *s = mi->priv;
+	int c;
+
+	if (final)
+		for (c = 0; c < s->ncpu; c++)
+			ioctl(s->cpu[c].fd, PERF_EVENT_IOC_DISABLE, 0);
+	pp_drain(s);
+	if (final)
+		pp_report(s, out);
+	return 0;
+}
+
+/* drained every half second: a 256 KiB ring per CPU holds about one second */
+const struct monitor_sampling sampling_perf_profile = {
+	0.5, true, pp_open, pp_sample, pp_close,
+};

@@ -1,0 +1,90 @@
+#!/bin/sh
+# shellcheck disable=SC1091,SC2016
+# t4010: monitors beside a real `perfsift run`: every available default
+# monitor leaves its raw file and <monitor>.json, the reduced stats reach
+# stats.json; perf-profile yields kernel call chains of a page-fault-heavy
+# workload; a SIGKILLed perfsift leaves raw files readable up to the last
+# whole sample.  (The killed run's `sleep 4` ends by itself.)
+. "$(dirname "$0")/lib.sh"
+
+if ! test_have_root; then
+	test_skip 'monitors beside perfsift run' 'needs root (/proc/slabinfo, perf events, debugfs)'
+	test_done
+fi
+
+cat >job.yaml <<'JOB'
+suite: faults
+testcase: faults
+category: benchmark
+mytest:
+  cmdline: sh -c 'i=0; while [ $i -lt 12 ]; do head -c 64m /dev/zero | tail -c 1 >/dev/null; i=$((i+1)); done'
+JOB
+
+test_expect_success 'a benchmark job runs with the default monitors' '
+	perfsift run job.yaml 2>err &&
+	run=$(dirname "$(find "$PERFSIFT_RESULT_ROOT" -name stats.json | head -1)") &&
+	test -n "$run" &&
+	echo "$run" >rundir &&
+	for m in kmsg vmstat proc-vmstat meminfo numa-meminfo numa-vmstat \
+		numa-numastat slabinfo interrupts softirqs proc-stat diskstats \
+		perf-stat perf-profile; do
+		test -f "$run/$m" || { echo "no raw $m"; return 1; }
+	done
+'
+
+test_expect_success 'parsed monitors have their json and reduced stats' '
+	run=$(cat rundir) &&
+	for m in vmstat proc-vmstat meminfo numa-vmstat interrupts softirqs \
+		proc-stat diskstats perf-stat perf-profile; do
+		test -f "$run/$m.json" || test -f "$run/$m.json.gz" ||
+			{ echo "no $m.json"; return 1; }
+	done &&
+	test_grep "\"proc-vmstat.pgfault\"" "$run/stats.json" &&
+	test_grep "\"interrupts.LOC:Local_timer_interrupts\"" "$run/stats.json" &&
+	test_grep "\"proc-stat.ctxt\"" "$run/stats.json" &&
+	test_grep "\"perf-stat.ps.page-faults\"" "$run/stats.json"
+'
+
+test_expect_success 'missing sources are reported once and skipped' '
+	if [ ! -e /sys/devices/system/cpu/cpu0/cpuidle/state0 ]; then
+		test "$(grep -c "cpuidle: not available" err)" -eq 1
+	fi
+'
+
+test_expect_success 'perf-profile names the sampled event and kernel call chains' '
+	run=$(cat rundir) &&
+	perfsift parse perf-profile "$run/perf-profile" >pp &&
+	if grep -q "of event .cpu-clock" "$run/perf-profile"; then
+		test_grep "^children\\.cpu-clock-pp\\." pp
+	else
+		test_grep "^children\\.cycles-pp\\." pp
+	fi &&
+	test_grep "^calltrace\\.[a-z-]*\\..*fault" pp
+'
+
+test_expect_success 'a killed perfsift leaves whole samples in the raw files' '
+	cat >slow.yaml <<-JOB &&
+	suite: slow
+	testcase: slow
+	monitors: proc-vmstat, meminfo
+	proc-vmstat:
+	  interval: 0.05
+	meminfo:
+	  interval: 0.05
+	mytest:
+	  cmdline: sleep 4
+	JOB
+	PERFSIFT_RESULT_ROOT=$PWD/killed perfsift run slow.yaml >/dev/null 2>&1 &
+	pid=$! &&
+	sleep 1.5 &&
+	kill -9 $pid &&
+	{ wait $pid || true; } &&
+	raw=$(find killed -name proc-vmstat | head -1) &&
+	test -n "$raw" &&
+	n=$(grep -c "^time: " "$raw") &&
+	test "$n" -ge 5 &&
+	perfsift parse proc-vmstat "$raw" >parsed &&
+	test "$(grep -c "^pgfault: " parsed)" -ge $((n - 1))
+'
+
+test_done

@@ -7,7 +7,9 @@
  * B = size/8 per mapping made + 8 per access, the clock started before
  * any mapping or fork, the runtime test on whole seconds, and the lines.
  * What is ours: the loop itself is a tight per-pattern loop checked for
- * the runtime every 65536 accesses, and a worker's repeat dots are put in
+ * the runtime every 65536 accesses (4096 when random: there almost every
+ * access can fault, and the suite's 65536 faults can outlast a short
+ * runtime many times over), and a worker's repeat dots are put in
  * front of its own stats line (so lines of many workers never mix).
  */
 #include "util/compat.h"
@@ -34,6 +36,7 @@
 #define USEMEM_HUGE_2MB (21 << MAP_HUGE_SHIFT)
 #define USEMEM_HPAGE (2u << 20)
 #define USEMEM_BLOCK 65536u  /* accesses between two runtime checks */
+#define USEMEM_BLOCK_RAND 4096u /* random: nearly every access may fault */
 #define USEMEM_KEEP 32       /* chunks remembered for the timed free */
 
 /* what every worker shares (read-only after usemem_run() set it up) */
@@ -104,7 +107,7 @@ void usemem_cmdline(const struct usemem_opts *o, struct strbuf *out)
 {
 	strbuf_addstr(out, "usemem");
 	if (o->runtime > 0)
-		strbuf_addf(out, " --runtime %.0f", o->runtime);
+		strbuf_addf(out, " --runtime %g", o->runtime);
 	if (o->sync_rw)
 		strbuf_addstr(out, " -y");
 	if (o->sync_free)
@@ -233,10 +236,11 @@ static int rw_once(struct usemem_task *t, uint64_t *p, uint64_t nr,
 	volatile uint64_t *vp = p;
 	uint64_t stride = o->step / 8 ? o->step / 8 : 1;
 	uint64_t count = (nr + stride - 1) / stride, done = 0;
+	uint64_t block = o->random ? USEMEM_BLOCK_RAND : USEMEM_BLOCK;
 	bool wr = !o->readonly;
 
 	while (done < count && !t->stop) {
-		uint64_t n = count - done < USEMEM_BLOCK ? count - done : USEMEM_BLOCK;
+		uint64_t n = count - done < block ? count - done : block;
 		uint64_t k, i = done * stride;
 
 		if (o->delay_ns) {

@@ -2,7 +2,8 @@
  * vm_scalability.c: the built-in `vm-scalability` test program -- LKP's
  * programs/vm-scalability/run in C.  prepare() reads LKP's parameters
  * (runtime, nr_task, test, size, unit_size, pre_setup, sync_rw,
- * bind_cpu, repeat, cpu_delay, sync_free; perfsift's mem and allow_oom),
+ * bind_cpu, repeat, cpu_delay, sync_free; perfsift's mem -- the memory
+ * hw_vars sees, a size or a share of MemTotal like "10%" -- and allow_oom),
  * sizes the case as hw_vars does, declines what this machine cannot run,
  * caps a footprint the machine cannot hold, writes the suite's sysctls
  * through knob.h and makes the tmpfs / sparse root; run() is LKP's
@@ -176,8 +177,24 @@ static int read_params(struct bench_ctx *ctx, struct vmscal_state *st,
 	if (get_nr_task(job, ctx->nr_cpu ? ctx->nr_cpu : 1, &p->nr_task, err) ||
 	    get_size(job, "size", &p->size, err) ||
 	    get_size(job, "unit_size", &p->unit_size, err) ||
-	    get_size(job, "mem", mem, err) || get_delay(job, &p->cpu_delay, err))
+	    get_delay(job, &p->cpu_delay, err))
 		return -1;
+	v = param(job, "mem");
+	if (v && v->text[strlen(v->text) - 1] == '%') {
+		/* a share of this machine: "10%" */
+		struct strbuf num = STRBUF_INIT;
+		long long pct;
+		int bad_pct;
+
+		strbuf_add(&num, v->text, strlen(v->text) - 1);
+		bad_pct = strnum_ll(num.buf, 1, 100, &pct, &why) < 0;
+		strbuf_release(&num);
+		if (bad_pct)
+			return bad(err, v, "mem", why);
+		*mem = (uint64_t)((long double)st->hw.mem * pct / 100);
+	} else if (get_size(job, "mem", mem, err) < 0) {
+		return -1;
+	}
 	if ((r = get_uint(job, "bind_cpu", &u, err)) < 0)
 		return -1;
 	p->bind_set = r > 0;
@@ -309,10 +326,9 @@ static int vmscal_prepare(struct bench_ctx *ctx, struct strbuf *err)
 
 	strbuf_init(&st->notes, 0);
 	ctx->priv = st;
-	if (read_params(ctx, st, &mem, err) < 0)
-		return BENCH_ERROR;
 	if (vmscal_hw_probe(&st->hw, ctx->sysroot ? ctx->sysroot : "/",
-			    ctx->nr_cpu, err) < 0)
+			    ctx->nr_cpu, err) < 0 ||
+	    read_params(ctx, st, &mem, err) < 0)
 		return BENCH_ERROR;
 	avail = st->hw.mem_avail;
 	if (mem)

@@ -299,6 +299,9 @@ int vmscal_plan(const struct vmscal_hw *hw, const struct vmscal_params *p,
 		o->unit = 40960;
 	pl->file_size = eval_size(c->file_size, hw, p, n);
 	pl->nfiles = c->file == VMF_NONE ? 0 : c->each ? n : 1;
+	/* a shared mapping read past the end of its file is SIGBUS: never map more */
+	if (pl->nfiles && o->size > pl->file_size)
+		o->size = pl->file_size;
 	pl->footprint = footprint(c, pl, n);
 
 	if (c->flags & C_HUGE) {

@@ -1077,7 +1077,25 @@ void job_set_opt(struct job *job, const char *prog, const char *opt,
 {
 	long i = map_index(job->root, prog);
 	struct jnode *p;
+	size_t k;
 
+	if (i >= 0 && job->root->kids[i]->type == JNODE_SEQ) {
+		/* a list of option hashes (not split yet): set it in each */
+		p = job->root->kids[i];
+		for (k = 0; k < p->n; k++) {
+			if (p->kids[k]->type != JNODE_MAP) {
+				int line = p->kids[k]->line;
+
+				jnode_free(p->kids[k]);
+				p->kids[k] = jnode_new(JNODE_MAP, job->file,
+						       line);
+			}
+			map_put(p->kids[k], opt,
+				jnode_scalar(value, job->file, 0));
+		}
+		if (p->n)
+			return;
+	}
 	if (i < 0 || job->root->kids[i]->type != JNODE_MAP) {
 		p = jnode_new(JNODE_MAP, job->file,
 			      i < 0 ? 0 : job->root->kids[i]->line);
@@ -1086,6 +1104,37 @@ void job_set_opt(struct job *job, const char *prog, const char *opt,
 		p = job->root->kids[i];
 	}
 	map_put(p, opt, jnode_scalar(value, job->file, 0));
+}
+
+/*
+ * The program of the job whose options already hold `opt`, when exactly
+ * one does: `--set test=x` then means vm-scalability's test, which would
+ * otherwise win over a top-level `test`.
+ */
+static const char *program_holding(const struct job *job, const char *opt)
+{
+	const struct jnode *r = job->root;
+	const char *found = NULL;
+	size_t i, k;
+
+	for (i = 0; i < r->n; i++) {
+		const struct jnode *v = r->kids[i];
+		bool has = false;
+
+		if (!program_find(r->keys[i]))
+			continue;
+		if (v->type == JNODE_MAP)
+			has = map_index(v, opt) >= 0;
+		else if (v->type == JNODE_SEQ)
+			for (k = 0; k < v->n && !has; k++)
+				has = map_index(v->kids[k], opt) >= 0;
+		if (has) {
+			if (found)
+				return NULL;
+			found = r->keys[i];
+		}
+	}
+	return found;
 }
 
 void job_set(struct job *job, const char *key, const char *value)
@@ -1164,7 +1213,12 @@ int job_apply_set(struct job *job, const char *kv, struct strbuf *err)
 				    kv, key, key);
 			goto out;
 		}
-		map_put(job->root, key, jnode_scalar(value, job->file, 0));
+		if (!p && map_index(job->root, key) < 0 &&
+		    program_holding(job, key))
+			job_set_opt(job, program_holding(job, key), key, value);
+		else
+			map_put(job->root, key,
+				jnode_scalar(value, job->file, 0));
 	}
 	ret = check_doc(job->file, job->root, err);
 out:

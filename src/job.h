@@ -85,7 +85,10 @@ bool job_unset(struct job *job, const char *key);
 
 /*
  * `--set` for the runner: "key=value" sets a top-level key,
- * "program.option=value" a program's option ("key=" means no value).  The
+ * "program.option=value" a program's option ("key=" means no value).
+ * A plain key that is not at the top level but is an option of exactly one
+ * program of the job sets that option (`test=x` for vm-scalability's test).
+ * A program given a list of option hashes gets the option in each.  The
  * job is checked again afterwards; on error fills err and returns -1.
  */
 int job_apply_set(struct job *job, const char *kv, struct strbuf *err);

@@ -241,6 +241,39 @@ static void test_read_lenient(void **state)
 	strbuf_release(&err);
 }
 
+static void test_apply_set_targets(void **state)
+{
+	struct job *job = load1("runtime: 300s\n"
+				"vm-scalability:\n"
+				"- test: [a, b]\n"
+				"-\n"
+				"mytest:\n");
+	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
+
+	(void)state;
+	/* an option of one program: set there, in every option hash */
+	assert_int_equal(job_apply_set(job, "test=c", &err), 0);
+	assert_int_equal(job_apply_set(job, "vm-scalability.nr_task=2", &err),
+			 0);
+	/* a top-level key stays one */
+	assert_int_equal(job_apply_set(job, "runtime=60", &err), 0);
+	/* neither: a new top-level key */
+	assert_int_equal(job_apply_set(job, "cmdline=x", &err), 0);
+	job_to_yaml(job, &out);
+	assert_string_equal(out.buf, "---\n"
+				     "runtime: 60\n"
+				     "vm-scalability:\n"
+				     "- test: c\n"
+				     "  nr_task: 2\n"
+				     "- test: c\n"
+				     "  nr_task: 2\n"
+				     "mytest:\n"
+				     "cmdline: x\n");
+	job_free(job);
+	strbuf_release(&err);
+	strbuf_release(&out);
+}
+
 static void test_set_and_yaml(void **state)
 {
 	struct job *job = load1("suite: s\n"
@@ -435,6 +468,7 @@ int main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_read_lenient),
 		cmocka_unit_test(test_set_and_yaml),
+		cmocka_unit_test(test_apply_set_targets),
 		cmocka_unit_test(test_path_params),
 		cmocka_unit_test(test_params),
 		cmocka_unit_test(test_programs),

@@ -8,7 +8,8 @@
  *    prefix lookup,
  * each repeated and reported as median and quartiles.
  *
- *   build/bench/results [STATS [RUNS [RECORDS]]]   (default 5000 10 600)
+ *   build/bench/results [STATS [RUNS [RECORDS [STORE_URL]]]]
+ *       (default 5000 10 600, the temporary root's SQLite file)
  */
 #include "util/compat.h"
 #include <stdio.h>
@@ -61,6 +62,7 @@ int main(int argc, char **argv)
 	int nstats = argc > 1 ? atoi(argv[1]) : 5000;
 	int nruns = argc > 2 ? atoi(argv[2]) : 10;
 	int nrec = argc > 3 ? atoi(argv[3]) : 600;
+	const char *url = argc > 4 ? argv[4] : NULL;
 	double t[REPEAT], t2[REPEAT], *ti;
 	struct unite_column *cols;
 	const char **names;
@@ -135,11 +137,13 @@ int main(int argc, char **argv)
 	report("unite (same stats in every run)", t, REPEAT);
 	report("matrix.json text", t2, REPEAT);
 
-	if (!mkdtemp(root) || store_open(&st, root, NULL, STORE_CREATE, &err)) {
+	if (!mkdtemp(root) || store_open(&st, root, url, STORE_CREATE, &err)) {
 		fprintf(stderr, "%s\n", err.buf);
 		return 1;
 	}
-	strbuf_addf(&group, "%s/bench/defaults/box/debian/defconfig/gcc-12/cafe", root);
+	/* a fresh commit id each time, for a shared PostgreSQL index */
+	strbuf_addf(&group, "%s/bench/defaults/box/debian/defconfig/gcc-12/cafe%ld",
+		    st.root, (long)getpid());
 	ti = calloc((size_t)nruns, sizeof(*ti));
 	for (r = 0; r < nruns; r++) {
 		struct store_run_record rec = {0};
@@ -149,7 +153,7 @@ int main(int argc, char **argv)
 		strbuf_addf(&run, "%s/%d", group.buf, r);
 		rec.group_dir = group.buf;
 		rec.axes[STORE_TESTCASE] = "bench";
-		rec.axes[STORE_COMMIT] = "cafe";
+		rec.axes[STORE_COMMIT] = path_basename(group.buf);
 		rec.number = r;
 		rec.complete = true;
 		rec.run_dir = run.buf;
@@ -162,8 +166,10 @@ int main(int argc, char **argv)
 		ti[r] = time_mono_s() - t0;
 	}
 	report("index one run (one transaction)", ti, nruns);
-	if (store_resolve(&st, "caf", &g, &err))
+	if (store_resolve(&st, path_basename(group.buf), &g, &err)) {
+		fprintf(stderr, "%s\n", err.buf);
 		return 1;
+	}
 	for (i = 0; i < REPEAT; i++) {
 		double t0 = time_mono_s();
 
@@ -177,12 +183,14 @@ int main(int argc, char **argv)
 		struct store_group h;
 		double t0 = time_mono_s();
 
-		if (store_resolve(&st, "caf", &h, &err))
+		if (store_resolve(&st, path_basename(group.buf), &h, &err))
 			return 1;
 		t[i] = time_mono_s() - t0;
 		store_group_release(&h);
 	}
-	report("resolve a commit prefix", t, REPEAT);
+	report("resolve a commit id", t, REPEAT);
+	if (url && store_forget_group(&st, g.id, &err))
+		fprintf(stderr, "%s\n", err.buf);
 	store_group_release(&g);
 	store_close(&st);
 	remove_tree(root);

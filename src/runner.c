@@ -49,6 +49,8 @@ void runner_block_signals(void)
 	 */
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
+	/* an inherited SIG_IGN for SIGCHLD would reap children behind our back */
+	signal(SIGCHLD, SIG_DFL);
 	wait_set(&set, true);
 	sigprocmask(SIG_BLOCK, &set, NULL);
 }
@@ -189,8 +191,15 @@ int runner_run(const struct runner_cmd *cmd, struct runner_result *res,
 
 		/* has the child ended?  look without reaping it */
 		memset(&si, 0, sizeof(si));
-		if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
-		    si.si_pid == pid)
+		if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0) {
+			if (errno == EINTR)
+				continue;
+			/* reaped by someone else: nothing to measure */
+			strbuf_addf(err, "lost the benchmark process: %s", strerror(errno));
+			kill(-pid, SIGKILL);
+			goto out;
+		}
+		if (si.si_pid == pid)
 			break;
 
 		now = time_mono_ns();

@@ -211,6 +211,28 @@ static void test_foreign_sigkill(void **state)
 	strbuf_release(&d);
 }
 
+/* started with SIGCHLD ignored (inherited): children must not vanish */
+static void test_inherited_sigchld_ignore(void **state)
+{
+	pid_t pid;
+	int st;
+
+	(void)state;
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		struct runner_result res;
+
+		signal(SIGCHLD, SIG_IGN);
+		runner_block_signals();
+		run_sh("exit 7", 0, &res);
+		_exit(WIFEXITED(res.wait_status) ? WEXITSTATUS(res.wait_status) : 1);
+	}
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 7);
+}
+
 static void interrupt_tick(void *arg, double elapsed_s)
 {
 	(void)arg;
@@ -257,6 +279,7 @@ int main(void)
 		cmocka_unit_test(test_timeout_ends_the_group),
 		cmocka_unit_test(test_leftovers_killed),
 		cmocka_unit_test(test_foreign_sigkill),
+		cmocka_unit_test(test_inherited_sigchld_ignore),
 		cmocka_unit_test(test_sigint_stops),
 	};
 

@@ -199,92 +199,6 @@ static int write_knob_file(const char *file, const char *value)
 	return ret;
 }
 
-static int journal_append(const char *file, const char *value,
-			  struct strbuf *err)
-{
-	struct strbuf path = STRBUF_INIT, line = STRBUF_INIT;
-	unsigned long long start = 0;
-	int lock = -1, fd = -1, ret = -1;
-
-	if (mkdir_p(knob_root, 0755) < 0) {
-		strbuf_addf(err, "cannot create '%s': %s", knob_root,
-			    strerror(errno));
-		goto out;
-	}
-	lock = lock_journal(knob_root);
-	path_join(&path, knob_root, JOURNAL);
-	if (lock < 0) {
-		strbuf_addf(err, "cannot lock the knob journal in '%s': %s",
-			    knob_root, strerror(errno));
-		goto out;
-	}
-	proc_start_time(getpid(), &start);
-	strbuf_addf(&line, "%ld\t%llu\t", (long)getpid(), start);
-	escape_field(&line, file);
-	strbuf_addch(&line, '\t');
-	escape_field(&line, value);
-	strbuf_addch(&line, '\n');
-	fd = open(path.buf, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
-	if (fd < 0 || write(fd, line.buf, line.len) != (ssize_t)line.len ||
-	    fsync(fd) < 0) {
-		strbuf_addf(err, "cannot write the knob journal '%s': %s",
-			    path.buf, strerror(errno));
-		goto out;
-	}
-	ret = 0;
-out:
-	if (fd >= 0)
-		close(fd);
-	unlock_journal(lock);
-	strbuf_release(&path);
-	strbuf_release(&line);
-	return ret;
-}
-
-static struct knob_saved *find_saved(const char *file)
-{
-	size_t i;
-
-	for (i = 0; i < nr_saved; i++)
-		if (!strcmp(saved[i].file, file))
-			return &saved[i];
-	return NULL;
-}
-
-int knob_set(const char *path, const char *value, struct strbuf *err)
-{
-	struct strbuf file = STRBUF_INIT, old = STRBUF_INIT;
-	int ret = -1;
-
-	if (!knob_root)
-		BUG("knob_set() before knob_init()");
-	real_path(&file, path);
-	if (!find_saved(file.buf)) {
-		if (read_knob_file(file.buf, &old) < 0) {
-			strbuf_addf(err, "cannot read '%s': %s", path,
-				    strerror(errno));
-			goto out;
-		}
-		if (journal_append(file.buf, old.buf, err) < 0)
-			goto out;
-		ALLOC_GROW(saved, nr_saved + 1, alloc_saved);
-		saved[nr_saved].file = strbuf_detach(&file, NULL);
-		saved[nr_saved].value = strbuf_detach(&old, NULL);
-		nr_saved++;
-		real_path(&file, path);
-	}
-	if (write_knob_file(file.buf, value) < 0) {
-		strbuf_addf(err, "cannot write '%s' to '%s': %s", value, path,
-			    strerror(errno));
-		goto out;
-	}
-	ret = 0;
-out:
-	strbuf_release(&file);
-	strbuf_release(&old);
-	return ret;
-}
-
 struct journal_line {
 	long pid;
 	unsigned long long start;
@@ -387,6 +301,111 @@ static int journal_load(const char *root, struct journal_line **l, size_t *n)
 	}
 	strbuf_release(&path);
 	strbuf_release(&text);
+	return ret;
+}
+
+static int journal_append(const char *file, const char *value,
+			  struct strbuf *err)
+{
+	struct strbuf path = STRBUF_INIT, line = STRBUF_INIT;
+	unsigned long long start = 0;
+	struct journal_line *l = NULL;
+	size_t n = 0, i;
+	int lock = -1, fd = -1, ret = -1;
+
+	if (mkdir_p(knob_root, 0755) < 0) {
+		strbuf_addf(err, "cannot create '%s': %s", knob_root,
+			    strerror(errno));
+		goto out;
+	}
+	lock = lock_journal(knob_root);
+	path_join(&path, knob_root, JOURNAL);
+	if (lock < 0) {
+		strbuf_addf(err, "cannot lock the knob journal in '%s': %s",
+			    knob_root, strerror(errno));
+		goto out;
+	}
+	proc_start_time(getpid(), &start);
+	/*
+	 * Two perfsift runs changing one knob would restore each other's
+	 * values, and the last to finish would leave it changed: refuse.
+	 */
+	if (journal_load(knob_root, &l, &n) < 0) {
+		strbuf_addf(err, "cannot read the knob journal in '%s'", knob_root);
+		goto out;
+	}
+	for (i = 0; i < n; i++)
+		if (!strcmp(l[i].file, file) &&
+		    !(l[i].pid == (long)getpid() && l[i].start == start) &&
+		    owner_alive(l[i].pid, l[i].start)) {
+			strbuf_addf(err, "'%s' is being changed by another perfsift (pid %ld, still running)",
+				    file, l[i].pid);
+			goto out;
+		}
+	strbuf_addf(&line, "%ld\t%llu\t", (long)getpid(), start);
+	escape_field(&line, file);
+	strbuf_addch(&line, '\t');
+	escape_field(&line, value);
+	strbuf_addch(&line, '\n');
+	fd = open(path.buf, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0 || write(fd, line.buf, line.len) != (ssize_t)line.len ||
+	    fsync(fd) < 0) {
+		strbuf_addf(err, "cannot write the knob journal '%s': %s",
+			    path.buf, strerror(errno));
+		goto out;
+	}
+	ret = 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	unlock_journal(lock);
+	journal_lines_free(l, n);
+	strbuf_release(&path);
+	strbuf_release(&line);
+	return ret;
+}
+
+static struct knob_saved *find_saved(const char *file)
+{
+	size_t i;
+
+	for (i = 0; i < nr_saved; i++)
+		if (!strcmp(saved[i].file, file))
+			return &saved[i];
+	return NULL;
+}
+
+int knob_set(const char *path, const char *value, struct strbuf *err)
+{
+	struct strbuf file = STRBUF_INIT, old = STRBUF_INIT;
+	int ret = -1;
+
+	if (!knob_root)
+		BUG("knob_set() before knob_init()");
+	real_path(&file, path);
+	if (!find_saved(file.buf)) {
+		if (read_knob_file(file.buf, &old) < 0) {
+			strbuf_addf(err, "cannot read '%s': %s", path,
+				    strerror(errno));
+			goto out;
+		}
+		if (journal_append(file.buf, old.buf, err) < 0)
+			goto out;
+		ALLOC_GROW(saved, nr_saved + 1, alloc_saved);
+		saved[nr_saved].file = strbuf_detach(&file, NULL);
+		saved[nr_saved].value = strbuf_detach(&old, NULL);
+		nr_saved++;
+		real_path(&file, path);
+	}
+	if (write_knob_file(file.buf, value) < 0) {
+		strbuf_addf(err, "cannot write '%s' to '%s': %s", value, path,
+			    strerror(errno));
+		goto out;
+	}
+	ret = 0;
+out:
+	strbuf_release(&file);
+	strbuf_release(&old);
 	return ret;
 }
 

@@ -158,6 +158,7 @@ static pid_t child_setting_knobs(struct fixture *f, int *rfd)
 static void test_journal_after_kill(void **state)
 {
 	struct fixture *f = *state;
+	struct strbuf err = STRBUF_INIT;
 	char c;
 	int fd, st;
 	pid_t pid = child_setting_knobs(f, &fd);
@@ -169,6 +170,12 @@ static void test_journal_after_kill(void **state)
 	assert_int_equal(knob_restore_journal(f->root.buf, false), 0);
 	expect(f, "/proc/sys/vm/overcommit_memory", "2");
 	assert_true(journal_exists(f));
+	/* nor may another perfsift change a knob it holds */
+	knob_init(f->root.buf, f->sysroot.buf);
+	assert_int_equal(knob_set("/proc/sys/vm/overcommit_memory", "0", &err), -1);
+	assert_non_null(strstr(err.buf, "another perfsift"));
+	expect(f, "/proc/sys/vm/overcommit_memory", "2");
+	assert_int_equal(knob_restore_all(), 0);
 
 	kill(pid, SIGKILL);
 	assert_int_equal(waitpid(pid, &st, 0), pid);
@@ -177,6 +184,7 @@ static void test_journal_after_kill(void **state)
 	expect(f, "/proc/sys/kernel/printk", "4\t4\t1\t7");
 	assert_false(journal_exists(f));
 	assert_int_equal(knob_restore_journal(f->root.buf, true), 0);
+	strbuf_release(&err);
 }
 
 static void test_no_journal_creates_nothing(void **state)

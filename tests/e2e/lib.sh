@@ -90,6 +90,15 @@ test_grep() {
 	fi
 }
 
+# test_exclusive: hold the machine-wide test lock until the script ends.
+# Scripts that change real kernel knobs, mounts or sysctls call it first,
+# so that two of them never run at once under `prove -j` (each would see
+# the other's changes as left behind).
+test_exclusive() {
+	exec 9>"${TMPDIR:-/tmp}/perfsift-tests.machine.lock"
+	flock 9
+}
+
 # test_have_root: true when running as root (kernel knobs, /proc files)
 test_have_root() {
 	[ "$(id -u)" -eq 0 ]

@@ -3,6 +3,7 @@
 # (scaled down further) -n 3 into matrix.json, a skipped case, a THP
 # setting split into two groups, and nothing changed on the machine after.
 . "$(dirname "$0")/lib.sh"
+test_exclusive
 
 # number of values of stat $2 in the matrix.json of the group matching $1
 nr_values() {

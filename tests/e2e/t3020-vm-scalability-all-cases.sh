@@ -4,6 +4,7 @@
 # each either runs and yields vm-scalability.throughput or says why it
 # is skipped; none fails, and nothing is left mounted or changed.
 . "$(dirname "$0")/lib.sh"
+test_exclusive
 
 if ! test_have_root; then
 	test_skip 'every vm-scalability case' 'needs root (tmpfs, sysctls)'

@@ -5,22 +5,17 @@
  * stat from DIR/<monitor>.json.  ASCII on stdout, or SVG with --svg.
  */
 #include "util/compat.h"
-#include <dirent.h>
 #include <getopt.h>
-#include <jansson.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "builtin.h"
-#include "matrix.h"
 #include "plot.h"
 #include "plot_input.h"
 #include "util/fileutil.h"
 #include "util/strbuf.h"
 #include "util/strnum.h"
 #include "util/usage.h"
-#include "util/xalloc.h"
 
 static const char plot_usage[] =
 	"usage: perfsift plot STAT BASE HEAD [--svg FILE] [--width W] [--height H]\n"

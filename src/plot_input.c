@@ -1,9 +1,7 @@
 /*
  * plot_input.c: gather the samples a chart draws, from result groups
- * (matrix.json: one value per run) or from one run's <monitor>.json (one
- * value per sample).  The group lookup is the simple directory form for
- * now; commit ids and key=value selectors come with the compare module's
- * select.h.
+ * (select.h: a directory, a commit id or key=value selectors; one value
+ * per run) or from one run's <monitor>.json (one value per sample).
  */
 #include "util/compat.h"
 #include <dirent.h>
@@ -12,36 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "plot_input.h"
+#include "select.h"
 #include "util/fileutil.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
-
-static int load_group(struct matrix *m, const char *arg, struct strbuf *err)
-{
-	struct strbuf path = STRBUF_INIT;
-	int ret;
-
-	if (dir_exists(arg)) {
-		path_join(&path, arg, "matrix.json");
-		if (!file_exists(path.buf)) {
-			strbuf_addf(err, "'%s': no matrix.json in this directory",
-				    arg);
-			strbuf_release(&path);
-			matrix_init(m);
-			return -1;
-		}
-	} else if (file_exists(arg)) {
-		strbuf_addstr(&path, arg);
-	} else {
-		strbuf_addf(err, "'%s': not a result directory or matrix.json",
-			    arg);
-		matrix_init(m);
-		return -1;
-	}
-	ret = matrix_load_json(m, path.buf, err);
-	strbuf_release(&path);
-	return ret;
-}
 
 static size_t take_stat(const struct matrix *m, const char *stat, double **out)
 {
@@ -61,15 +33,16 @@ int plot_sides_load(struct plot_sides *s, const char *root,
 		    const char *store_url, const char *base, const char *head,
 		    const char *stat, struct strbuf *err)
 {
-	(void)root;
-	(void)store_url;
+	struct select_ctx ctx = { root, store_url };
+
 	memset(s, 0, sizeof(*s));
-	matrix_init(&s->base);
-	matrix_init(&s->head);
-	if (load_group(&s->base, base, err) || load_group(&s->head, head, err))
+	result_group_init(&s->base);
+	result_group_init(&s->head);
+	if (select_group(&ctx, base, &s->base, err) ||
+	    select_group(&ctx, head, &s->head, err))
 		goto fail;
-	s->ngood = take_stat(&s->base, stat, &s->good);
-	s->nbad = take_stat(&s->head, stat, &s->bad);
+	s->ngood = take_stat(&s->base.matrix, stat, &s->good);
+	s->nbad = take_stat(&s->head.matrix, stat, &s->bad);
 	if (!s->ngood && !s->nbad) {
 		strbuf_addf(err, "'%s': no such stat in '%s' or '%s'", stat,
 			    base, head);
@@ -83,8 +56,8 @@ fail:
 
 void plot_sides_release(struct plot_sides *s)
 {
-	matrix_release(&s->base);
-	matrix_release(&s->head);
+	result_group_release(&s->base);
+	result_group_release(&s->head);
 	FREE_AND_NULL(s->good);
 	FREE_AND_NULL(s->bad);
 	s->ngood = s->nbad = 0;

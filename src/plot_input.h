@@ -7,18 +7,18 @@
 #define PERFSIFT_PLOT_INPUT_H
 
 #include "util/compat.h"
-#include "matrix.h"
+#include "select.h"
 
 struct strbuf;
 
 struct plot_sides {
-	struct matrix base, head;
+	struct result_group base, head;
 	double *good, *bad; /* STAT's values per run (base, head) */
 	size_t ngood, nbad;
 };
 
 /*
- * Resolve BASE and HEAD (a result group directory or a matrix.json) and
+ * Resolve BASE and HEAD as compare does (select.h) and
  * take STAT's per-run values from each; a side lacking the stat gives no
  * samples, a stat on neither side is an error.  -1 with err.
  */

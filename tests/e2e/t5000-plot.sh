@@ -59,6 +59,17 @@ test_expect_success '--svg writes the same chart as SVG' '
 	test_cmp c.svg out2
 '
 
+test_expect_success 'BASE and HEAD by commit id under the result root' '
+	G=$PERFSIFT_RESULT_ROOT/vm-scalability/anon-r-seq/lkp-hsx04/debian/x86_64-rhel/gcc-12 &&
+	mkdir -p "$G" &&
+	cp -R "$TESTDATA/report/base" "$G/v4.6-rc2" &&
+	cp -R "$TESTDATA/report/head" "$G/5f155ea5ab62b5321aa7315de62d21da59aa8c65" &&
+	perfsift plot vm-scalability.time.system_time v4.6-rc2 5f155ea5 >out &&
+	test_grep "^  250 O+" out &&
+	perfsift plot vm-scalability.time.system_time "$G/v4.6-rc2" "$G/5f155ea5ab62b5321aa7315de62d21da59aa8c65" >out2 &&
+	test_cmp out out2
+'
+
 test_expect_success 'plot STAT --run DIR draws a time series' '
 	perfsift plot "meminfo.Active(anon)" --run run >out &&
 	test_grep "meminfo.Active_anon_" out &&

@@ -1,0 +1,47 @@
+/*
+ * report_build.h: from two result groups to a struct report -- the
+ * comparison table (compare.h, LKP's default selection), the headline KPI,
+ * the ranked stats that explain it (compare.h's statistics over every
+ * stat), the charts, the test box -- and the commit's subject from git.
+ */
+#ifndef PERFSIFT_REPORT_BUILD_H
+#define PERFSIFT_REPORT_BUILD_H
+
+#include "util/compat.h"
+#include "compare.h"
+#include "report.h"
+#include "util/strbuf.h"
+
+struct job;
+struct result_group;
+
+/* owns everything its struct report points to */
+struct report_data {
+	struct report r;
+	struct compare_result table_res, all_res;
+	struct strbuf table;
+	struct report_stat *rows, *all;
+	struct report_param *params;
+	size_t nall;
+	const struct report_stat *explain[REPORT_MAX_EXPLAIN];
+	const struct report_stat *charts[REPORT_MAX_CHARTS];
+	struct job *head_job, *base_job;
+	char *commit, *subject;
+	bool kpi_regressed; /* exit status 1, as compare */
+};
+
+/*
+ * Compare head with base and fill d (initialised here; the groups must
+ * outlive it: the charts borrow their samples).  -1 with err.
+ */
+int report_build(struct report_data *d, const struct result_group *base,
+		 const struct result_group *head, struct strbuf *err);
+/* ask git in repo for the commit's full id and subject (best effort) */
+int report_git_commit(struct report_data *d, const char *repo,
+		      struct strbuf *err);
+void report_data_release(struct report_data *d);
+
+/* the rank of a stat among the explaining ones: |relative change| */
+double report_rank_score(const struct report_stat *s);
+
+#endif

@@ -320,6 +320,24 @@ static void env_push(char ***env, size_t *n, size_t *alloc, char *kv)
  * and where its results go (RESULT_ROOT, TMP_RESULT_ROOT: the run's
  * directory while it runs).  Caller frees with free_env().
  */
+/* the monitors, started by the runner once the benchmark is forked */
+struct monitors_start {
+	const struct job *job;
+	const char *out_dir;
+	const char *sysroot;
+	struct strbuf *why;
+	struct sampler *sampler;
+};
+
+static void start_monitors(void *arg)
+{
+	struct monitors_start *ms = arg;
+
+	ms->sampler = sampler_start(ms->job, ms->out_dir, ms->sysroot, ms->why);
+	if (!ms->sampler && ms->why->len)
+		warning("monitors: %s", ms->why->buf);
+}
+
 static char **job_env(const struct job *job, const char *prog,
 		      const struct result_run *run)
 {
@@ -365,6 +383,7 @@ static enum run_outcome run_once(struct run_ctx *c, const struct job *atomic,
 	struct bench_ctx bctx = {0};
 	struct bench_child bchild;
 	struct sampler *sampler = NULL;
+	struct monitors_start ms = {0};
 	char scratch[] = "/tmp/perfsift-scratch.XXXXXX";
 	bool prepared = false, have_scratch = false, ran = false;
 	bool complete = false;
@@ -453,9 +472,13 @@ static enum run_outcome run_once(struct run_ctx *c, const struct job *atomic,
 	cmd.tick_arg = c;
 	cmd.env = job_env(job, p->prog, &run);
 
-	sampler = sampler_start(job, run.tmp_dir, c->sysroot, &why);
-	if (!sampler && why.len)
-		warning("monitors: %s", why.buf);
+	ms.job = job;
+	ms.out_dir = run.tmp_dir;
+	ms.sysroot = c->sysroot;
+	ms.why = &why;
+	ms.sampler = NULL;
+	cmd.before_go = start_monitors;
+	cmd.before_go_arg = &ms;
 	progress_tick(c, 0);
 	if (runner_run(&cmd, &res, &err) < 0) {
 		error("%s", err.buf);
@@ -463,6 +486,7 @@ static enum run_outcome run_once(struct run_ctx *c, const struct job *atomic,
 	} else {
 		ran = !(res.stop_signal && res.wait_status == 0 && res.elapsed_s == 0);
 	}
+	sampler = ms.sampler;
 	if (sampler && sampler_stop(sampler) < 0)
 		warning("monitors: could not stop cleanly");
 	sampler = NULL;

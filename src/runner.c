@@ -151,7 +151,7 @@ int runner_run(const struct runner_cmd *cmd, struct runner_result *res,
 	const uint64_t sec = 1000000000u;
 	uint64_t start, now, next_tick, deadline = 0, kill_at = 0;
 	double grace = cmd->kill_grace_s > 0 ? cmd->kill_grace_s : 3.0;
-	int out_fd = -1, err_fd = -1, ret = -1;
+	int out_fd = -1, err_fd = -1, ret = -1, go[2] = {-1, -1};
 	bool term_sent = false, kill_sent = false;
 	long long oom_before;
 	sigset_t set;
@@ -169,15 +169,39 @@ int runner_run(const struct runner_cmd *cmd, struct runner_result *res,
 	oom_before = oom_kill_count();
 	fflush(NULL); /* nothing buffered twice */
 
+	if (cmd->before_go && pipe2(go, O_CLOEXEC) < 0) {
+		strbuf_addf(err, "cannot make a pipe: %s", strerror(errno));
+		goto out;
+	}
 	start = time_mono_ns();
 	pid = fork();
 	if (pid < 0) {
 		strbuf_addf(err, "cannot fork: %s", strerror(errno));
 		goto out;
 	}
-	if (!pid)
+	if (!pid) {
+		if (go[0] >= 0) {
+			char c;
+
+			close(go[1]);
+			/* wait for the go; EOF (perfsift gone) means go too */
+			while (read(go[0], &c, 1) < 0 && errno == EINTR)
+				;
+			close(go[0]);
+		}
 		child(cmd, out_fd, err_fd);
+	}
 	setpgid(pid, pid); /* both sides: whichever runs first */
+	if (go[0] >= 0) {
+		close(go[0]);
+		go[0] = -1;
+		cmd->before_go(cmd->before_go_arg);
+		/* a failed write means the child died already: the wait
+		 * loop below sees that */
+		(void)!write(go[1], "g", 1);
+		close(go[1]);
+		go[1] = -1;
+	}
 
 	if (cmd->timeout_s > 0)
 		deadline = start + (uint64_t)llround(cmd->timeout_s * 1e9);
@@ -262,6 +286,10 @@ out:
 		close(out_fd);
 	if (err_fd >= 0)
 		close(err_fd);
+	if (go[0] >= 0)
+		close(go[0]);
+	if (go[1] >= 0)
+		close(go[1]);
 	return ret;
 }
 

@@ -33,6 +33,15 @@ struct runner_cmd {
 	/* called about once a second while the child runs; may be NULL */
 	void (*tick)(void *tick_arg, double elapsed_s);
 	void *tick_arg;
+	/*
+	 * Called in perfsift after the fork, before the child may start:
+	 * threads (the monitor sampler) are started here, so that the child is
+	 * forked from a single-threaded process and inherits no lock another
+	 * thread held (the sanitizers' allocator, for one, is not fork-safe).
+	 * May be NULL.
+	 */
+	void (*before_go)(void *arg);
+	void *before_go_arg;
 };
 
 struct runner_result {

@@ -24,11 +24,6 @@ if ! test_have_root; then
 	test_skip 'vm-scalability runs' 'needs root (tmpfs, sysctls)'
 	test_done
 fi
-# These tests change real kernel knobs for a moment and check that they
-# are put back: one such script at a time on this machine (worktrees and
-# prove -j2 alike), or one would see the other's knobs.
-exec 9>"${TMPDIR:-/tmp}/perfsift-vm-scalability-e2e.lock"
-flock 9
 knobs >knobs.before
 
 test_expect_success 'the quick job -n 3: throughput, system time, time.* x3' '

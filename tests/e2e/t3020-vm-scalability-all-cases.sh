@@ -10,11 +10,6 @@ if ! test_have_root; then
 	test_skip 'every vm-scalability case' 'needs root (tmpfs, sysctls)'
 	test_done
 fi
-# These tests change real kernel knobs for a moment and check that they
-# are put back: one such script at a time on this machine (worktrees and
-# prove -j2 alike), or one would see the other's knobs.
-exec 9>"${TMPDIR:-/tmp}/perfsift-vm-scalability-e2e.lock"
-flock 9
 
 test_expect_success 'all 41 cases run or are skipped with a reason' '
 	perfsift run "$SRCDIR/jobs/vm-scalability.yaml" --set vm-scalability.mem=4M \

@@ -6,7 +6,6 @@
  */
 #include "util/compat.h"
 #include <errno.h>
-#include <glob.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +15,7 @@
 #include "bisect_exec.h"
 #include "bisect_git.h"
 #include "matrix.h"
+#include "store/store.h"
 #include "util/fileutil.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
@@ -247,61 +247,66 @@ static int x_measure(void *data, int slot, const char *sha, struct strbuf *err)
 }
 
 /*
- * The commit's matrix.json in the result root (LKP layout:
- * <root>/<testcase>/<params>/<tbox>/<rootfs>/<kconfig>/<compiler>/<commit>).
- * Once one is found, the same group is used for every other commit.
+ * The commit's samples from the index: its result group for this job.
+ * Several jobs may have results for one commit; once this bisect's group
+ * is known (the first commit found), the others are told apart by their
+ * directory, which differs from it only in the commit component.
  */
 int bisect_exec_samples(struct bisect_exec *x, const char *sha,
 			struct matrix *m, struct strbuf *err)
 {
-	struct strbuf path = STRBUF_INIT;
-	glob_t g;
-	int ret = -1, gr;
+	struct store st;
+	struct store_selector sel;
+	struct store_group_list groups = {0};
+	const struct store_group *g = NULL;
+	struct strbuf want = STRBUF_INIT;
+	size_t i;
+	int ret = -1;
 
 	matrix_init(m);
-	if (x->group) {
-		strbuf_addf(&path, "%s/%s/matrix.json", x->group, sha);
-		if (!file_exists(path.buf)) {
-			ret = 0;
+	memset(&sel, 0, sizeof(sel));
+	sel.kind = STORE_SEL_COMMIT;
+	sel.commit = (char *)sha;
+	if (store_open(&st, x->result_root, x->store_url, 0, err) < 0)
+		return -1;
+	if (store_find_groups(&st, &sel, &groups, err) < 0)
+		goto out;
+	if (x->group)
+		strbuf_addf(&want, "%s/%s", x->group, sha);
+	for (i = 0; i < groups.n; i++) {
+		const struct store_group *c = &groups.items[i];
+
+		if (!c->axes[STORE_COMMIT] || strcmp(c->axes[STORE_COMMIT], sha))
+			continue;
+		if (x->group && strcmp(c->dir, want.buf))
+			continue;
+		if (g) {
+			strbuf_addf(err,
+				    "several result groups hold commit %.12s "
+				    "('%s', '%s'); use a result root of its own "
+				    "for this bisect",
+				    sha, g->dir, c->dir);
 			goto out;
 		}
-		ret = matrix_load_json(m, path.buf, err);
-		goto out;
+		g = c;
 	}
-	strbuf_addf(&path, "%s/*/*/*/*/*/*/%s/matrix.json", x->result_root,
-		    sha);
-	memset(&g, 0, sizeof(g));
-	gr = glob(path.buf, 0, NULL, &g);
-	if (gr == GLOB_NOMATCH) {
+	if (!g || !g->nruns) {
 		ret = 0;
-		globfree(&g);
 		goto out;
 	}
-	if (gr) {
-		strbuf_addf(err, "cannot search '%s'", x->result_root);
-		globfree(&g);
+	if (store_load_matrix(&st, g->id, m, err) < 0)
 		goto out;
-	}
-	if (g.gl_pathc > 1) {
-		strbuf_addf(err,
-			    "several result groups hold commit %.12s (%s, %s); "
-			    "use a result root of its own for this bisect",
-			    sha, g.gl_pathv[0], g.gl_pathv[1]);
-		globfree(&g);
-		goto out;
-	}
-	ret = matrix_load_json(m, g.gl_pathv[0], err);
-	if (!ret) {
-		struct strbuf dir = STRBUF_INIT, grp = STRBUF_INIT;
+	if (!x->group) {
+		struct strbuf dir = STRBUF_INIT;
 
-		path_dirname(&dir, g.gl_pathv[0]);
-		path_dirname(&grp, dir.buf);
-		x->group = strbuf_detach(&grp, NULL);
-		strbuf_release(&dir);
+		path_dirname(&dir, g->dir);
+		x->group = strbuf_detach(&dir, NULL);
 	}
-	globfree(&g);
+	ret = 0;
 out:
-	strbuf_release(&path);
+	store_group_list_release(&groups);
+	store_close(&st);
+	strbuf_release(&want);
 	return ret;
 }
 

@@ -69,13 +69,9 @@ int main(void)
 PROG
 }
 
-# a job for `perfsift run JOB -- ./prog`
+# a job for `perfsift run JOB -- ./prog` (LKP's mytest: an external command)
 write_job() {
-	cat >"$1" <<'JOB'
-suite: bisect-e2e
-testcase: bisect-e2e
-category: benchmark
-JOB
+	printf 'testcase: bisect-e2e\nmytest:\n' >"$1"
 }
 
 # true when this build has `perfsift run` (bisect measures through it)
@@ -83,8 +79,19 @@ have_runner() {
 	perfsift run --help >/dev/null 2>&1
 }
 
-# how many commits between good and bad were measured ("(N runs)" lines)
-measured_steps() {
-	grep -c '^perfsift bisect: bisect: \[[0-9]*/[0-9]*\] .* ([0-9]* runs)' "$1" ||
-	grep -c '^bisect: \[[0-9]*/[0-9]*\] .* ([0-9]* runs)' "$1"
+# the bisect's step lines for commits measured now ("(N runs)", not
+# "(N runs from the index)") in stderr file $1
+step_lines() {
+	grep '^bisect: \[[0-9]*/[0-9]*\] [0-9a-f]* [a-z]*.* ([0-9]* runs)  ' "$1"
+}
+
+# "commits tested: T of N between good and bad (M measured now, ...)"
+measured_now() {
+	sed -n 's/^commits tested: .*(\([0-9]*\) measured now.*/\1/p' "$1"
+}
+
+# the run directories of commit $1 in the result root
+runs_of() {
+	ls -d "$PERFSIFT_RESULT_ROOT"/bisect-e2e/*/*/*/*/*/"$1"/[0-9]* 2>/dev/null |
+	wc -l
 }

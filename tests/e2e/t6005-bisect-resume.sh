@@ -1,0 +1,71 @@
+#!/bin/sh
+# t6005: a bisect interrupted with SIGINT after 3 steps, started again
+# with the same arguments, finishes without measuring those 3 again.
+. "$(dirname "$0")/lib.sh"
+. "$SRCDIR/tests/e2e/lib-bisect.sh"
+
+if ! have_runner; then
+	test_skip 'bisect resumes' 'perfsift run is not in this build'
+	test_done
+fi
+
+bisect() {
+	perfsift bisect --repo repo --good c1 --bad c40 --build "sh build.sh" \
+		--stat mytest.time.user_time job.yaml -- ./prog
+}
+
+test_expect_success 'setup: 40 commits, twice the work from c31' '
+	make_repo repo 40 31 &&
+	write_job job.yaml
+'
+
+test_expect_success 'SIGINT after 3 steps: stops, exit 130' '
+	bisect >out1 2>err1 &
+	pid=$! &&
+	i=0 &&
+	while [ "$(step_lines err1 | wc -l)" -lt 3 ] && [ $i -lt 1200 ]; do
+		sleep 0.1; i=$((i + 1))
+	done &&
+	kill -INT $pid &&
+	{ wait $pid; echo $? >status; } &&
+	cat err1 &&
+	test "$(cat status)" -eq 130 &&
+	test_grep "interrupted; run the same command again" err1 &&
+	step_lines err1 | head -3 | sed "s/^bisect: \[[0-9]*\/[0-9]*\] \([0-9a-f]*\) .*/\1/" >first3 &&
+	test "$(wc -l <first3)" -eq 3
+'
+
+test_expect_success 'the interrupted run left the worktree for the resume' '
+	test "$(git -C repo worktree list | wc -l)" -ge 2
+'
+
+test_expect_success 'started again: those 3 come from the index, c31 is found' '
+	for s in $(cat first3); do
+		runs_of "$(git -C repo rev-parse "$s")" || return 1
+	done >runs.before &&
+	bisect >out2 2>err2 &&
+	cat out2 &&
+	test_grep "^first bad commit: $(git -C repo rev-parse c31) change 31\$" out2 &&
+	test_grep "^confirmation: confirmed" out2 &&
+	for s in $(cat first3); do
+		test_grep "^bisect: \[[0-9]*/39\] $s [a-z]*: .* runs from the index)" err2 &&
+		! step_lines err2 | grep -q " $s " || return 1
+	done
+'
+
+test_expect_success 'no commit was measured twice (but the confirmation pair)' '
+	c30=$(git -C repo rev-parse --short=12 c30) &&
+	c31=$(git -C repo rev-parse --short=12 c31) &&
+	for s in $(cat first3); do
+		runs_of "$(git -C repo rev-parse "$s")" || return 1
+	done >runs.after &&
+	if ! grep -q "$c30\|$c31" first3; then
+		test_cmp runs.before runs.after
+	fi &&
+	step_lines err1 | sed "s/^bisect: \[[0-9]*\/[0-9]*\] \([0-9a-f]*\) .*/\1/" >m1 &&
+	step_lines err2 | sed "s/^bisect: \[[0-9]*\/[0-9]*\] \([0-9a-f]*\) .*/\1/" >m2 &&
+	test -z "$(sort m1 m2 | uniq -d)" &&
+	test "$(git -C repo worktree list | wc -l)" -eq 1
+'
+
+test_done

@@ -76,6 +76,18 @@ bool bisect_changed(const double *a, size_t na, const double *b, size_t nb,
 	       gap > fabs(sb.median - sa.median) / BISECT_GAP_DISTANCE;
 }
 
+bool bisect_separated(const double *a, size_t na, const double *b, size_t nb)
+{
+	struct bisect_summary sa, sb;
+
+	if (!na || !nb)
+		return false;
+	bisect_summarize(a, na, &sa);
+	bisect_summarize(b, nb, &sb);
+	return (sb.min > sa.median && sb.median > sa.max) ||
+	       (sa.min > sb.median && sa.median > sb.max);
+}
+
 const char *bisect_verdict_name(enum bisect_verdict v)
 {
 	switch (v) {
@@ -113,11 +125,11 @@ enum bisect_verdict bisect_classify(const double *g, size_t ng,
 	p = (sc.median - sg.median) / (sb.median - sg.median);
 	if (position)
 		*position = p;
+	(void)is_int;
 	if (p >= 0.5)
-		return bisect_changed(g, ng, c, nc, BISECT_DISTANCE, is_int) ?
-			       BISECT_BAD : BISECT_UNCLEAR;
-	return bisect_changed(b, nb, c, nc, BISECT_DISTANCE, is_int) ?
-		       BISECT_GOOD : BISECT_UNCLEAR;
+		return bisect_separated(g, ng, c, nc) ? BISECT_BAD :
+							BISECT_UNCLEAR;
+	return bisect_separated(b, nb, c, nc) ? BISECT_GOOD : BISECT_UNCLEAR;
 }
 
 /* ---- search ---- */
@@ -258,6 +270,7 @@ struct driver {
 	struct strbuf *err;
 	double *good, *bad; /* the references: the endpoints' KPI samples */
 	size_t ngood, nbad;
+	const char *slot_sha[BISECT_SLOTS]; /* what each slot holds, built */
 };
 
 static void progress(struct driver *d, const char *fmt, ...)
@@ -313,6 +326,24 @@ static int load(struct driver *d, const char *sha, struct matrix *m)
 	return d->ops->samples(d->ops->data, sha, m, d->err);
 }
 
+/*
+ * Make sure slot holds commit c, built and installed: 0, 1 when it cannot
+ * be used (why filled), -1 on error (why filled).
+ */
+static int ensure_slot(struct driver *d, int slot, struct bisect_commit *c,
+		       struct strbuf *why)
+{
+	int r;
+
+	if (d->slot_sha[slot] && !strcmp(d->slot_sha[slot], c->sha))
+		return 0;
+	d->slot_sha[slot] = NULL;
+	r = d->ops->prepare(d->ops->data, slot, c->sha, why);
+	if (!r)
+		d->slot_sha[slot] = c->sha;
+	return r;
+}
+
 static int measure_once(struct driver *d, int slot, struct bisect_commit *c)
 {
 	if (interrupted(d))
@@ -331,14 +362,14 @@ static int measure_once(struct driver *d, int slot, struct bisect_commit *c)
  * must run.  0 ok, 1 one side could not be prepared or gave no samples
  * (err says), -1 error / interrupted.
  */
-static int measure_pair(struct driver *d, struct bisect_commit *a,
-			struct matrix *ma, struct bisect_commit *b,
+static int measure_pair(struct driver *d, struct bisect_commit *a, int slot_a,
+			struct matrix *ma, struct bisect_commit *b, int slot_b,
 			struct matrix *mb, size_t want, size_t base_a,
 			size_t base_b)
 {
 	struct bisect_commit *side[2] = {a, b};
 	struct matrix *mat[2] = {ma, mb};
-	bool ready[2] = {false, false};
+	int slot[2] = {slot_a, slot_b};
 	size_t base[2];
 	int k, r;
 
@@ -349,30 +380,24 @@ static int measure_pair(struct driver *d, struct bisect_commit *a,
 
 		for (k = 0; k < 2; k++) {
 			size_t have = mat[k]->nruns - base[k], prev;
+			struct strbuf why = STRBUF_INIT;
 
 			if (have >= want)
 				continue;
 			any = true;
-			if (!ready[k]) {
-				struct strbuf why = STRBUF_INIT;
-
-				r = d->ops->prepare(d->ops->data, k,
-						    side[k]->sha, &why);
-				if (r) {
-					if (r > 0)
-						strbuf_addf(d->err,
-							    "cannot use %.12s: %s",
-							    side[k]->sha, why.buf);
-					else
-						strbuf_addbuf(d->err, &why);
-					strbuf_release(&why);
-					return r > 0 ? 1 : -1;
-				}
+			r = ensure_slot(d, slot[k], side[k], &why);
+			if (r) {
+				if (r > 0)
+					strbuf_addf(d->err, "cannot use %.12s: %s",
+						    side[k]->sha, why.buf);
+				else
+					strbuf_addbuf(d->err, &why);
 				strbuf_release(&why);
-				ready[k] = true;
+				return r > 0 ? 1 : -1;
 			}
+			strbuf_release(&why);
 			prev = mat[k]->nruns;
-			if (measure_once(d, k, side[k]) < 0 ||
+			if (measure_once(d, slot[k], side[k]) < 0 ||
 			    load(d, side[k]->sha, mat[k]) < 0)
 				return -1;
 			if (mat[k]->nruns <= prev) {
@@ -395,9 +420,22 @@ static double rel_change(double ma, double mb)
 	return den > 0 ? fabs(mb - ma) / den : 0;
 }
 
+/*
+ * Do good and bad differ in v?  LKP's distance mode, the test that starts
+ * LKP's bisects; once both endpoints have had every run they may get
+ * (last), LKP's default test, which more samples make trustworthy.
+ */
+static bool endpoints_differ(const double *g, size_t ng, const double *b,
+			     size_t nb, bool is_int, bool last)
+{
+	if (bisect_changed(g, ng, b, nb, BISECT_DISTANCE, is_int))
+		return true;
+	return last && bisect_separated(g, ng, b, nb);
+}
+
 /* choose the KPI: the best-ranked, most changed stat that differs */
 static char *choose_stat(struct driver *d, const struct matrix *g,
-			 const struct matrix *b, bool *is_int)
+			 const struct matrix *b, bool last, bool *is_int)
 {
 	size_t i, r;
 	ssize_t best = -1;
@@ -426,8 +464,7 @@ static char *choose_stat(struct driver *d, const struct matrix *g,
 			vb[r] = matrix_at(b, (size_t)j, r);
 		isint = g->is_int && b->is_int && g->is_int[i] &&
 			b->is_int[j];
-		if (!bisect_changed(vg, g->nruns, vb, b->nruns,
-				    BISECT_DISTANCE, isint))
+		if (!endpoints_differ(vg, g->nruns, vb, b->nruns, isint, last))
 			continue;
 		bisect_summarize(vg, g->nruns, &sg);
 		bisect_summarize(vb, b->nruns, &sb);
@@ -548,7 +585,7 @@ static int setup_endpoints(struct driver *d)
 	cg->reused = mg.nruns >= want;
 	cb->reused = mb.nruns >= want;
 	for (;;) {
-		r = measure_pair(d, cg, &mg, cb, &mb, want, 0, 0);
+		r = measure_pair(d, cg, 1, &mg, cb, 2, &mb, want, 0, 0);
 		if (r) {
 			ret = r > 0 ? -1 : r;
 			goto out;
@@ -557,7 +594,9 @@ static int setup_endpoints(struct driver *d)
 			st->stat = xstrdup(d->opt->stat);
 		if (!d->opt->stat) {
 			free(st->stat);
-			st->stat = choose_stat(d, &mg, &mb, &st->kpi_is_int);
+			st->stat = choose_stat(d, &mg, &mb,
+					       want >= d->opt->max_runs,
+					       &st->kpi_is_int);
 			st->stat_chosen = true;
 		}
 		if (st->stat) {
@@ -574,8 +613,9 @@ static int setup_endpoints(struct driver *d)
 				ret = 1;
 				goto out;
 			}
-			if (bisect_changed(d->good, d->ngood, d->bad, d->nbad,
-					   BISECT_DISTANCE, st->kpi_is_int))
+			if (endpoints_differ(d->good, d->ngood, d->bad, d->nbad,
+					     st->kpi_is_int,
+					     want >= d->opt->max_runs))
 				break;
 		}
 		/* not clear yet: more samples of both, up to the cap */
@@ -617,14 +657,60 @@ out:
 	return ret;
 }
 
-/* test commit i: classify from the index, measuring only what it lacks */
+/*
+ * One run of the good (bad_side false) or bad endpoint, right after a
+ * commit was judged the other way: a burst of load on the machine that
+ * shifted the commit's runs shifts this one too, and the commit turns
+ * unclear instead of wrong.  The endpoint's samples (the reference) are
+ * re-read with it.  0, or -1 with err.
+ */
+static int verify(struct driver *d, bool bad_side)
+{
+	struct bisect_state *st = d->st;
+	struct bisect_commit *e = bad_side ? &st->commits[st->ncommits - 1] :
+					     &st->commits[0];
+	struct strbuf why = STRBUF_INIT;
+	struct matrix m;
+	int r, ret = -1;
+
+	matrix_init(&m);
+	r = ensure_slot(d, bad_side ? 2 : 1, e, &why);
+	if (r) {
+		strbuf_addf(d->err, "cannot use %.12s again: %s", e->sha,
+			    why.buf);
+		goto out;
+	}
+	if (measure_once(d, bad_side ? 2 : 1, e) < 0 || load(d, e->sha, &m) < 0)
+		goto out;
+	if (!kpi_values(&m, st->stat, bad_side ? &d->bad : &d->good,
+			bad_side ? &d->nbad : &d->ngood, NULL)) {
+		strbuf_addf(d->err, "'%s' is gone from the results of %.12s",
+			    st->stat, e->sha);
+		goto out;
+	}
+	free(e->kpi);
+	e->nkpi = bad_side ? d->nbad : d->ngood;
+	e->kpi = xmalloc(st_mult(e->nkpi, sizeof(double)));
+	memcpy(e->kpi, bad_side ? d->bad : d->good, e->nkpi * sizeof(double));
+	ret = 0;
+out:
+	strbuf_release(&why);
+	matrix_release(&m);
+	return ret;
+}
+
+/*
+ * Test commit i: classify from the index, measuring only what it lacks.
+ * A verdict reached on runs made now is checked against one fresh run of
+ * the other side (verify()); a verdict from the index alone stands.
+ */
 static int test_commit(struct driver *d, size_t i)
 {
 	struct bisect_state *st = d->st;
 	struct bisect_commit *c = &st->commits[i];
 	struct matrix m;
 	size_t target = d->opt->runs, prev;
-	bool prepared = false;
+	bool verified = false;
 	double pos = NAN;
 	int ret = -1;
 	char sha[13];
@@ -633,19 +719,36 @@ static int test_commit(struct driver *d, size_t i)
 	matrix_init(&m);
 	if (load(d, c->sha, &m) < 0)
 		goto out;
+	if (d->ops->recall &&
+	    d->ops->recall(d->ops->data, c->sha, st->stat, &c->verdict, &c->why,
+			   false)) {
+		/* judged before this bisect was interrupted */
+		kpi_values(&m, st->stat, &c->kpi, &c->nkpi, NULL);
+		goto judged;
+	}
 	for (;;) {
 		if (m.nruns >= target) {
+			enum bisect_verdict v;
+
 			if (!kpi_values(&m, st->stat, &c->kpi, &c->nkpi, NULL)) {
 				c->verdict = BISECT_SKIP;
 				c->why = xasprintf("its results lack '%s'",
 						   st->stat);
 				break;
 			}
-			c->verdict = bisect_classify(d->good, d->ngood, d->bad,
-						     d->nbad, c->kpi, c->nkpi,
-						     st->kpi_is_int, &pos);
-			if (c->verdict != BISECT_UNCLEAR)
+			v = bisect_classify(d->good, d->ngood, d->bad, d->nbad,
+					    c->kpi, c->nkpi, st->kpi_is_int,
+					    &pos);
+			if (v != BISECT_UNCLEAR && (!c->runs || verified)) {
+				c->verdict = v;
 				break;
+			}
+			if (v != BISECT_UNCLEAR) {
+				if (verify(d, v == BISECT_GOOD) < 0)
+					goto out;
+				verified = true;
+				continue;
+			}
 			if (m.nruns >= d->opt->max_runs) {
 				c->verdict = BISECT_SKIP;
 				c->why = xasprintf("still unclear after %zu runs",
@@ -655,13 +758,14 @@ static int test_commit(struct driver *d, size_t i)
 			target = m.nruns + d->opt->runs;
 			if (target > d->opt->max_runs)
 				target = d->opt->max_runs;
+			verified = false;
 			progress(d, "%s unclear (at %.2f between good and bad), "
 				    "%zu runs",
 				 sha, pos, target);
 		}
-		if (!prepared) {
+		{
 			struct strbuf why = STRBUF_INIT;
-			int r = d->ops->prepare(d->ops->data, 0, c->sha, &why);
+			int r = ensure_slot(d, 0, c, &why);
 
 			if (r < 0) {
 				strbuf_addbuf(d->err, &why);
@@ -674,7 +778,6 @@ static int test_commit(struct driver *d, size_t i)
 				break;
 			}
 			strbuf_release(&why);
-			prepared = true;
 		}
 		prev = m.nruns;
 		if (measure_once(d, 0, c) < 0 || load(d, c->sha, &m) < 0)
@@ -685,6 +788,10 @@ static int test_commit(struct driver *d, size_t i)
 			break;
 		}
 	}
+	if (d->ops->recall)
+		d->ops->recall(d->ops->data, c->sha, st->stat, &c->verdict,
+			       &c->why, true);
+judged:
 	c->reused = !c->runs;
 	if (c->runs)
 		st->measured++;
@@ -703,7 +810,8 @@ static int test_commit(struct driver *d, size_t i)
 			strbuf_addf(&sb, ": median %.6g", s.median);
 		}
 		if (c->why)
-			strbuf_addf(&sb, " (%s)", c->why);
+			strbuf_addf(&sb, " (%s%s)", c->why,
+				    c->reused ? ", from the index" : "");
 		else if (c->reused)
 			strbuf_addf(&sb, " (%zu runs from the index)", c->nkpi);
 		else
@@ -749,7 +857,7 @@ static int confirm(struct driver *d)
 					     &base_a, &base_b, true);
 	}
 	progress(d, "confirming: %.12s vs %.12s, interleaved", a->sha, b->sha);
-	r = measure_pair(d, a, &ma, b, &mb, d->opt->runs, base_a, base_b);
+	r = measure_pair(d, a, 0, &ma, b, 2, &mb, d->opt->runs, base_a, base_b);
 	if (r < 0)
 		goto out;
 	st->confirm = BISECT_NOT_REPRODUCIBLE;
@@ -777,8 +885,8 @@ static int confirm(struct driver *d)
 	bisect_summarize(d->good, d->ngood, &sg);
 	bisect_summarize(d->bad, d->nbad, &sbad);
 	/* the change must show again, and in the good -> bad direction */
-	if (bisect_changed(st->confirm_a, st->nconfirm_a, st->confirm_b,
-			   st->nconfirm_b, BISECT_DISTANCE, st->kpi_is_int) &&
+	if (bisect_separated(st->confirm_a, st->nconfirm_a, st->confirm_b,
+			     st->nconfirm_b) &&
 	    (sb.median - sa.median) * (sbad.median - sg.median) > 0)
 		st->confirm = BISECT_CONFIRMED;
 	ret = 0;
@@ -792,7 +900,7 @@ enum bisect_outcome bisect_run(struct bisect_state *st,
 			       const struct bisect_options *opt,
 			       const struct bisect_ops *ops, struct strbuf *err)
 {
-	struct driver d = {st, opt, ops, err, NULL, NULL, 0, 0};
+	struct driver d = {st, opt, ops, err, NULL, NULL, 0, 0, {NULL}};
 	struct bisect_search s;
 	enum bisect_outcome outcome = BISECT_ERROR;
 	ssize_t next;
@@ -888,7 +996,9 @@ void bisect_format_result(const struct bisect_state *st,
 		    "commits tested: %zu of %zu between good and bad "
 		    "(%zu measured now, %zu from the index)\n",
 		    st->tested, st->ncommits - 2, st->measured, st->reused);
-	strbuf_addf(out, "runs spent: %zu (%zu on commits between good and bad)\n",
+	strbuf_addf(out,
+		    "runs spent: %zu (%zu on commits between good and bad, "
+		    "the confirmation included)\n",
 		    st->runs, runs_measured);
 	for (i = 1; i + 1 < st->ncommits; i++) {
 		const struct bisect_commit *c = &st->commits[i];

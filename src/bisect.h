@@ -47,6 +47,15 @@ void bisect_summarize(const double *v, size_t n, struct bisect_summary *out);
 bool bisect_changed(const double *a, size_t na, const double *b, size_t nb,
 		    double distance, bool is_int);
 
+/*
+ * LKP's default change test (LKP::ChangedStat without distance): each
+ * set's median lies outside the other's whole range, and the nearer
+ * extreme passes the other's median.  Looser than the distance mode: it is
+ * what judges a tested commit against the good and the bad samples once
+ * the distance mode has shown that those two differ.
+ */
+bool bisect_separated(const double *a, size_t na, const double *b, size_t nb);
+
 enum bisect_verdict {
 	BISECT_UNTESTED = 0,
 	BISECT_GOOD,
@@ -61,7 +70,7 @@ const char *bisect_verdict_name(enum bisect_verdict v);
  * Classify the samples c of a commit against the good and bad references
  * g and b (lkp-compare.md §5 [rec]): bad when c's median lies on the bad
  * side of the midpoint between the good and bad medians and c is
- * separated from g by the change test; good when symmetric; otherwise
+ * separated from g (bisect_separated()); good when symmetric; otherwise
  * BISECT_UNCLEAR.  *position (may be NULL) receives where c's median lies
  * on the good (0) -> bad (1) axis.
  */
@@ -108,13 +117,16 @@ void bisect_search_result(const struct bisect_search *s, size_t *lo,
 int bisect_kpi_rank(const char *stat);
 
 /*
- * What the driver needs from the world.  Two "slots" (checkouts) exist so
- * that two commits can be measured interleaved (ABAB) without rebuilding
- * between runs: the endpoints, and the confirmation's parent and culprit.
+ * What the driver needs from the world.  Three "slots" (checkouts) exist,
+ * so that the candidate, the good and the bad commit can be measured in
+ * turn without rebuilding between runs: slot 0 holds the commit under
+ * test (and the confirmation's parent), slot 1 the good commit, slot 2 the
+ * bad one (and the confirmation's culprit).
  */
+#define BISECT_SLOTS 3
 struct bisect_ops {
 	/*
-	 * Check out commit sha in slot (0 or 1), build and install it.
+	 * Check out commit sha in slot (0..2), build and install it.
 	 * 0 ready; 1 skip this commit (why says because of what); -1 error.
 	 */
 	int (*prepare)(void *data, int slot, const char *sha,
@@ -146,6 +158,14 @@ struct bisect_ops {
 	 */
 	bool (*confirm_base)(void *data, const char *a, const char *b,
 			     size_t *base_a, size_t *base_b, bool save);
+	/*
+	 * Keep (save) or find (!save) the verdict on commit sha for stat,
+	 * like git's BISECT_LOG: a resumed bisect takes the verdicts it had
+	 * reached instead of judging again against references that have
+	 * grown since.  May be NULL; true when found / saved.
+	 */
+	bool (*recall)(void *data, const char *sha, const char *stat,
+		       enum bisect_verdict *v, char **why, bool save);
 	void *data;
 };
 

@@ -60,7 +60,7 @@ int bisect_exec_init(struct bisect_exec *x, const char *wt_base,
 	}
 	buf[n] = '\0';
 	x->self = xstrdup(buf);
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < BISECT_SLOTS; i++) {
 		x->prepared[i] = NULL;
 		x->wt[i] = wt_base ? xasprintf("%s/wt%d", wt_base, i) : NULL;
 	}
@@ -78,7 +78,7 @@ void bisect_exec_release(struct bisect_exec *x)
 	FREE_AND_NULL(x->group);
 	FREE_AND_NULL(x->state_dir);
 	FREE_AND_NULL(x->installed);
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < BISECT_SLOTS; i++) {
 		FREE_AND_NULL(x->wt[i]);
 		FREE_AND_NULL(x->prepared[i]);
 	}
@@ -89,7 +89,7 @@ void bisect_exec_cleanup(struct bisect_exec *x)
 	struct strbuf err = STRBUF_INIT;
 	int i;
 
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < BISECT_SLOTS; i++) {
 		if (!x->wt[i])
 			continue;
 		if (bisect_git_worktree_remove(x->repo, x->wt[i], &err) < 0)
@@ -101,6 +101,8 @@ void bisect_exec_cleanup(struct bisect_exec *x)
 		struct strbuf path = STRBUF_INIT;
 
 		path_join(&path, x->state_dir, "confirm");
+		unlink(path.buf);
+		path_join(&path, x->state_dir, "log");
 		unlink(path.buf);
 		strbuf_release(&path);
 		rmdir(x->state_dir);
@@ -345,6 +347,58 @@ static bool x_confirm_base(void *data, const char *a, const char *b,
 	return ok;
 }
 
+/*
+ * The verdicts of this bisect, one line each in <state_dir>/log:
+ * "<sha> <stat> <verdict>\t<why>" (git keeps a BISECT_LOG the same way).
+ */
+static bool x_recall(void *data, const char *sha, const char *stat,
+		     enum bisect_verdict *v, char **why, bool save)
+{
+	struct bisect_exec *x = data;
+	struct strbuf path = STRBUF_INIT, sb = STRBUF_INIT, key = STRBUF_INIT;
+	bool found = false;
+	char *line, *next;
+
+	if (!x->state_dir)
+		return false;
+	path_join(&path, x->state_dir, "log");
+	strbuf_addf(&key, "%s %s ", sha, stat);
+	if (strbuf_read_file(&sb, path.buf, 0) < 0)
+		strbuf_reset(&sb);
+	if (save) {
+		strbuf_addf(&sb, "%s%s\t%s\n", key.buf, bisect_verdict_name(*v),
+			    *why ? *why : "");
+		found = !write_file_atomic(path.buf, sb.buf, sb.len);
+		goto out;
+	}
+	for (line = sb.buf; *line; line = next) {
+		char *tab;
+		enum bisect_verdict k;
+
+		next = strchrnul(line, '\n');
+		if (*next)
+			*next++ = '\0';
+		if (strncmp(line, key.buf, key.len))
+			continue;
+		tab = strchr(line, '\t');
+		if (!tab)
+			continue;
+		*tab = '\0';
+		for (k = BISECT_GOOD; k <= BISECT_SKIP; k++)
+			if (!strcmp(line + key.len, bisect_verdict_name(k))) {
+				*v = k;
+				free(*why);
+				*why = *(tab + 1) ? xstrdup(tab + 1) : NULL;
+				found = true;
+			}
+	}
+out:
+	strbuf_release(&path);
+	strbuf_release(&sb);
+	strbuf_release(&key);
+	return found;
+}
+
 static bool x_interrupted(void *data)
 {
 	(void)data;
@@ -367,5 +421,6 @@ void bisect_exec_ops(struct bisect_exec *x, struct bisect_ops *ops)
 	ops->interrupted = x_interrupted;
 	ops->progress = x_progress;
 	ops->confirm_base = x_confirm_base;
+	ops->recall = x_recall;
 	ops->data = x;
 }

@@ -10,6 +10,7 @@
 #define PERFSIFT_BISECT_EXEC_H
 
 #include "util/compat.h"
+#include "bisect.h"
 
 struct bisect_ops;
 struct matrix;
@@ -24,8 +25,8 @@ struct bisect_exec {
 	const char *result_root;  /* absolute */
 	const char *store_url;    /* NULL = the result root's SQLite */
 	char *self;               /* the perfsift binary */
-	char *wt[2];              /* worktree per slot (NULL: run in cwd) */
-	char *prepared[2];        /* sha checked out and built in each slot */
+	char *wt[BISECT_SLOTS];   /* worktree per slot (NULL: run in cwd) */
+	char *prepared[BISECT_SLOTS]; /* sha checked out and built per slot */
 	char *group;              /* result group prefix, once known */
 	char *state_dir;          /* where bisect keeps its own notes */
 	char *installed;          /* sha whose --install ran last (this process) */

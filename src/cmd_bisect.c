@@ -17,6 +17,7 @@
 #include "bisect_exec.h"
 #include "bisect_git.h"
 #include "builtin.h"
+#include "plot.h"
 #include "util/fileutil.h"
 #include "util/strbuf.h"
 #include "util/strnum.h"
@@ -77,6 +78,27 @@ static char *absolute(const char *path)
 	char *r = realpath(path, NULL);
 
 	return r ? r : NULL;
+}
+
+/* the e-mail's chart: every bisect-good sample ('*') vs bisect-bad ('O') */
+static void add_chart(const struct bisect_state *st, struct strbuf *out)
+{
+	struct strbuf err = STRBUF_INIT;
+	double *good, *bad;
+	size_t ng, nb;
+	struct plot p;
+
+	bisect_collect(st, BISECT_GOOD, &good, &ng);
+	bisect_collect(st, BISECT_BAD, &bad, &nb);
+	plot_init_bisect(&p, st->stat, good, ng, bad, nb);
+	strbuf_addch(out, '\n');
+	if (plot_ascii(&p, out, &err) < 0)
+		warning("no chart: %s", err.buf);
+	else
+		plot_ascii_legend(out);
+	free(good);
+	free(bad);
+	strbuf_release(&err);
 }
 
 int cmd_bisect(int argc, char **argv, struct options *opts)
@@ -278,6 +300,14 @@ int cmd_bisect(int argc, char **argv, struct options *opts)
 	case BISECT_FOUND:
 	case BISECT_RANGE:
 		bisect_format_result(&st, outcome, &out);
+		add_chart(&st, &out);
+		if (outcome == BISECT_FOUND)
+			strbuf_addf(&out,
+				    "\nthe full report: perfsift --result-root %s "
+				    "report --repo %s %s %s\n",
+				    root, top.buf,
+				    st.commits[st.first_bad - 1].sha,
+				    st.commits[st.first_bad].sha);
 		fputs(out.buf, stdout);
 		status = outcome == BISECT_FOUND &&
 					 st.confirm != BISECT_NOT_REPRODUCIBLE ?

@@ -38,19 +38,23 @@ make_repo() {
 	git -C "$dir" checkout -q -f master
 }
 
-# the busy loop: BISECT_BASE iterations (about 60-80 ms of CPU time here)
+# The program: it takes BISECT_MS (150) milliseconds, twice that with
+# WORK 2, each run varied by +-NOISE_PCT percent.  It waits rather than
+# spins, as an I/O-bound program would: on these shared 2-CPU machines
+# CPU time itself swings by 2x with the load, while a wait is only
+# lengthened by a roughly constant start-up cost, so the 2x step stays a
+# 2x step and the tests stay fast and deterministic.
 write_prog() {
 	cat >"$1" <<PROG
-#include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 #define WORK $2
 #define NOISE_PCT $3
-#define BASE ${BISECT_BASE:-150000000}ULL
+#define BASE_MS ${BISECT_MS:-150}
 int main(void)
 {
-	double f = 1;
-	volatile uint64_t x = 0;
-	uint64_t i, n;
+	double f = 1, ns;
+	struct timespec ts;
 
 	if (NOISE_PCT) {
 		unsigned r = 0;
@@ -61,10 +65,10 @@ int main(void)
 		fclose(fp);
 		f += NOISE_PCT / 100.0 * (2.0 * (r / 4294967295.0) - 1);
 	}
-	n = (uint64_t)(BASE * WORK * f);
-	for (i = 0; i < n; i++)
-		x += i * i;
-	return 0;
+	ns = BASE_MS * 1e6 * WORK * f;
+	ts.tv_sec = (time_t)(ns / 1e9);
+	ts.tv_nsec = (long)(ns - ts.tv_sec * 1e9);
+	return nanosleep(&ts, NULL) ? 1 : 0;
 }
 PROG
 }
@@ -92,6 +96,6 @@ measured_now() {
 
 # the run directories of commit $1 in the result root
 runs_of() {
-	ls -d "$PERFSIFT_RESULT_ROOT"/bisect-e2e/*/*/*/*/*/"$1"/[0-9]* 2>/dev/null |
-	wc -l
+	find "$PERFSIFT_RESULT_ROOT/bisect-e2e" -path "*/$1/[0-9]*" -prune \
+		-type d 2>/dev/null | wc -l
 }

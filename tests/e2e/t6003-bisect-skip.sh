@@ -9,21 +9,21 @@ if ! have_runner; then
 	test_done
 fi
 
-test_expect_success 'setup: c20 (the first midpoint) does not build; change at c27' '
-	make_repo repo 40 27 0 20 &&
+test_expect_success 'setup: 20 commits, c10 (the first midpoint) does not build, change at c14' '
+	make_repo repo 20 14 0 10 &&
 	write_job job.yaml
 '
 
-test_expect_success 'bisect skips c20 and names c27' '
-	perfsift bisect --repo repo --good c1 --bad c40 --build "sh build.sh" \
-		--stat mytest.time.user_time job.yaml -- ./prog >out 2>err &&
+test_expect_success 'bisect skips c10 and names c14' '
+	perfsift bisect --repo repo --good c1 --bad c20 --build "sh build.sh" \
+		--stat mytest.time.elapsed_time job.yaml -- ./prog >out 2>err &&
 	cat out &&
-	test_grep "^first bad commit: $(git -C repo rev-parse c27) change 27\$" out &&
-	c20=$(git -C repo rev-parse --short=12 c20) &&
-	test_grep "^bisect: \[19/39\] $c20 skip (the build exited 125)" err &&
-	test_grep "^  skip $c20 .*\[the build exited 125\]" out &&
-	test "$(runs_of "$(git -C repo rev-parse c20)")" -eq 0 &&
-	test "$(measured_now out)" -le 8
+	test_grep "^first bad commit: $(git -C repo rev-parse c14) change 14\$" out &&
+	c10=$(git -C repo rev-parse --short=12 c10) &&
+	test_grep "^bisect: \[9/19\] $c10 skip (the build exited 125)" err &&
+	test_grep "^  skip $c10 .*\[the build exited 125\]" out &&
+	test "$(runs_of "$(git -C repo rev-parse c10)")" -eq 0 &&
+	test "$(measured_now out)" -le 7
 '
 
 test_done

@@ -16,10 +16,10 @@ test_expect_success 'setup: 10 commits, no change' '
 
 test_expect_success 'bisect --stat refuses with the medians, exit 2' '
 	test_must_fail --status=2 perfsift bisect --repo repo --good c1 \
-		--bad c10 --build "sh build.sh" --stat mytest.time.user_time \
+		--bad c10 --build "sh build.sh" --stat mytest.time.elapsed_time \
 		--max-runs 4 job.yaml -- ./prog >out 2>err &&
 	cat err &&
-	test_grep "do not differ significantly in .mytest.time.user_time." err &&
+	test_grep "do not differ significantly in .mytest.time.elapsed_time." err &&
 	test_grep "good .*: median .* (4 runs)" err &&
 	test_grep "bad .*: median .* (4 runs)" err &&
 	! test -s out

@@ -38,7 +38,8 @@ struct world {
 	size_t interrupt_after;  /* nonzero: interrupted after that many runs */
 	bool stop;
 	char sha[MAXC][41];
-	char slot_sha[2][41];
+	char slot_sha[BISECT_SLOTS][41];
+	enum bisect_verdict log[MAXC]; /* verdicts kept for a resume */
 	bool have_cbase;        /* the confirmation's saved starting counts */
 	char cbase_sha[2][41];
 	size_t cbase[2];
@@ -84,7 +85,7 @@ static int w_prepare(void *data, int slot, const char *sha, struct strbuf *why)
 	struct world *w = data;
 	int i = sha_index(w, sha);
 
-	assert_true(slot == 0 || slot == 1);
+	assert_true(slot >= 0 && slot < BISECT_SLOTS);
 	w->prepares[i]++;
 	if (w->skip_build && (size_t)i == w->skip_build) {
 		strbuf_addstr(why, "the build exited 125");
@@ -176,9 +177,28 @@ static bool w_confirm_base(void *data, const char *a, const char *b,
 	return true;
 }
 
+static bool w_recall(void *data, const char *sha, const char *stat,
+		     enum bisect_verdict *v, char **why, bool save)
+{
+	struct world *w = data;
+	int i = sha_index(w, sha);
+
+	assert_non_null(stat);
+	if (save) {
+		w->log[i] = *v;
+		return true;
+	}
+	if (w->log[i] == BISECT_UNTESTED)
+		return false;
+	*v = w->log[i];
+	if (*v == BISECT_SKIP)
+		*why = xstrdup("kept");
+	return true;
+}
+
 static const struct bisect_ops world_ops = {
 	w_prepare, w_measure, w_samples, w_interrupted, NULL, NULL,
-	w_confirm_base, NULL,
+	w_confirm_base, w_recall, NULL,
 };
 
 static void fill_state(struct bisect_state *st, struct world *w)
@@ -239,6 +259,23 @@ static void test_changed_lkp_vector(void **state)
 	assert_true(fabs(s.median - 7415950.517791) < 1e-6);
 }
 
+static void test_separated(void **state)
+{
+	static const double a[] = {0.133, 0.137, 0.181};
+	static const double b[] = {0.22, 0.224, 0.35};
+	static const double c[] = {0.15, 0.17, 0.3};
+
+	(void)state;
+	/* the distance mode says no (gap 0.039 < 0.087 / 2), LKP's default yes */
+	assert_false(bisect_changed(a, 3, b, 3, 5, false));
+	assert_true(bisect_separated(a, 3, b, 3));
+	assert_true(bisect_separated(b, 3, a, 3));
+	/* c straddles both: its median is inside a's range, b's inside its */
+	assert_false(bisect_separated(c, 3, b, 3));
+	assert_false(bisect_separated(a, 3, c, 3));
+	assert_false(bisect_separated(a, 0, b, 3));
+}
+
 static void test_changed_rules(void **state)
 {
 	static const double lo[] = {1, 2, 3}, hi[] = {4, 5, 6};
@@ -294,7 +331,8 @@ static void test_classify(void **state)
 	static const double mid[] = {0.152, 0.153, 0.151};
 	static const double wide[] = {0.10, 0.20, 0.16};
 	static const double hiccup[] = {0.101, 0.099, 0.16};
-	static const double hiccup6[] = {0.101, 0.099, 0.16, 0.1, 0.102, 0.1};
+	static const double far[] = {0.101, 0.099, 0.203};
+	static const double far6[] = {0.101, 0.099, 0.203, 0.1, 0.102, 0.1};
 	double pos;
 
 	(void)state;
@@ -310,11 +348,14 @@ static void test_classify(void **state)
 	/* spread over both: unclear */
 	assert_int_equal(bisect_classify(g, 3, b, 3, wide, 3, false, NULL),
 			 BISECT_UNCLEAR);
-	/* good median but one sample far out: gap 0.037 < half of ~0.1 */
+	/* good median, one sample out of line: still below bad's median */
 	assert_int_equal(bisect_classify(g, 3, b, 3, hiccup, 3, false, NULL),
+			 BISECT_GOOD);
+	/* ... but past it: unclear */
+	assert_int_equal(bisect_classify(g, 3, b, 3, far, 3, false, NULL),
 			 BISECT_UNCLEAR);
-	/* three more runs: the hiccup is trimmed, the commit is good */
-	assert_int_equal(bisect_classify(g, 3, b, 3, hiccup6, 6, false, NULL),
+	/* three more runs: the outlier is trimmed, the commit is good */
+	assert_int_equal(bisect_classify(g, 3, b, 3, far6, 6, false, NULL),
 			 BISECT_GOOD);
 	/* improvements work the same way (lower is the bad side) */
 	assert_int_equal(bisect_classify(b, 3, g, 3, cg, 3, false, NULL),
@@ -545,8 +586,9 @@ static void test_driver_resume(void **state)
 
 	(void)state;
 	world_init(&w, 40, k, 0.03);
-	/* endpoints (3 + 3) and three commits (3 x 3): then ^C */
-	w.interrupt_after = 15;
+	/* endpoints (3 + 3), three commits (3 x 3, each checked by one run
+	 * of the other side): then ^C */
+	w.interrupt_after = 18;
 	assert_int_equal(run_world(&w, &st, KPI, &err), BISECT_INTERRUPTED);
 	assert_int_equal(between_measured(&w), 3);
 	bisect_state_release(&st);
@@ -557,14 +599,42 @@ static void test_driver_resume(void **state)
 	assert_int_equal(run_world(&w, &st, KPI, &err), BISECT_FOUND);
 	assert_int_equal(st.first_bad, k);
 	assert_int_equal(st.reused, 3);
-	/* nothing measured twice, except the confirmation's pair */
-	for (i = 0; i < w.n; i++) {
+	/*
+	 * nothing measured twice, except the confirmation's pair and the
+	 * endpoints, whose single reference-check runs follow each verdict
+	 */
+	for (i = 1; i + 1 < w.n; i++) {
 		if (i == k || i == k - 1)
 			continue;
 		if (first[i])
 			assert_int_equal(w.measures[i], 0);
 	}
 	assert_int_equal(w.measures[k], first[k] ? 3 : 6);
+	bisect_state_release(&st);
+	strbuf_release(&err);
+}
+
+static void test_driver_resume_skip(void **state)
+{
+	struct world w;
+	struct bisect_state st;
+	struct strbuf err = STRBUF_INIT;
+
+	(void)state;
+	world_init(&w, 40, 23, 0);
+	w.skip_build = 19;
+	w.interrupt_after = 10;
+	assert_int_equal(run_world(&w, &st, KPI, &err), BISECT_INTERRUPTED);
+	bisect_state_release(&st);
+	assert_int_equal(w.prepares[19], 1);
+	assert_int_equal(w.log[19], BISECT_SKIP);
+	w.interrupt_after = 0;
+	w.stop = false;
+	assert_int_equal(run_world(&w, &st, KPI, &err), BISECT_FOUND);
+	assert_int_equal(st.first_bad, 23);
+	/* the unbuildable commit is not built again */
+	assert_int_equal(w.prepares[19], 1);
+	assert_int_equal(st.commits[19].verdict, BISECT_SKIP);
 	bisect_state_release(&st);
 	strbuf_release(&err);
 }
@@ -631,6 +701,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_changed_lkp_vector),
 		cmocka_unit_test(test_changed_rules),
+		cmocka_unit_test(test_separated),
 		cmocka_unit_test(test_summary_trim),
 		cmocka_unit_test(test_classify),
 		cmocka_unit_test(test_search_plain),
@@ -642,6 +713,7 @@ int main(void)
 		cmocka_unit_test(test_driver_no_change),
 		cmocka_unit_test(test_driver_missing_stat),
 		cmocka_unit_test(test_driver_resume),
+		cmocka_unit_test(test_driver_resume_skip),
 		cmocka_unit_test(test_driver_resume_confirmation),
 		cmocka_unit_test(test_collect),
 	};

@@ -710,7 +710,7 @@ static int test_commit(struct driver *d, size_t i)
 	struct bisect_commit *c = &st->commits[i];
 	struct matrix m;
 	size_t target = d->opt->runs, prev;
-	bool verified = false;
+	bool verified = false, tried = false;
 	double pos = NAN;
 	int ret = -1;
 	char sha[13];
@@ -724,6 +724,7 @@ static int test_commit(struct driver *d, size_t i)
 			   false)) {
 		/* judged before this bisect was interrupted */
 		kpi_values(&m, st->stat, &c->kpi, &c->nkpi, NULL);
+		c->reused = true;
 		goto judged;
 	}
 	for (;;) {
@@ -767,6 +768,7 @@ static int test_commit(struct driver *d, size_t i)
 			struct strbuf why = STRBUF_INIT;
 			int r = ensure_slot(d, 0, c, &why);
 
+			tried = true;
 			if (r < 0) {
 				strbuf_addbuf(d->err, &why);
 				strbuf_release(&why);
@@ -791,11 +793,11 @@ static int test_commit(struct driver *d, size_t i)
 	if (d->ops->recall)
 		d->ops->recall(d->ops->data, c->sha, st->stat, &c->verdict,
 			       &c->why, true);
+	c->reused = !tried;
 judged:
-	c->reused = !c->runs;
 	if (c->runs)
 		st->measured++;
-	else
+	else if (c->reused)
 		st->reused++;
 	st->tested++;
 	{

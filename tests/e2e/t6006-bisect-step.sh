@@ -52,11 +52,11 @@ test_expect_success 'git bisect run with bisect-step finds c9' '
 	git -C repo checkout -q master &&
 	git -C repo bisect start c16 c1 >/dev/null &&
 	(cd repo && git bisect run sh -c "sh build.sh || exit 125; \
-		perfsift bisect-step --stat mytest.time.elapsed_time -n 3 \
+		\"$PERFSIFT\" bisect-step --stat mytest.time.elapsed_time -n 3 \
 		--good-value $g --bad-value $b ../job.yaml -- ./prog") >out 2>err &&
 	cat out &&
 	test_grep "^$(git -C repo rev-parse c9) is the first bad commit" out &&
-	git -C repo bisect reset -q
+	git -C repo bisect reset >/dev/null 2>&1
 '
 
 test_done

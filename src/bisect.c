@@ -7,6 +7,7 @@
  * index already holds is classified from them and never run again.
  */
 #include "util/compat.h"
+#include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -19,6 +20,8 @@
 
 /* LKP's distance for bisects (`compare -s`, lkp-compare.md §2.4) */
 #define BISECT_DISTANCE 5.0
+/* the significance level of "good and bad differ" (before Bonferroni) */
+#define BISECT_ALPHA 0.01
 /* LKP's gap_distance: the gap must exceed |median delta| / 2 */
 #define BISECT_GAP_DISTANCE 2.0
 
@@ -421,42 +424,96 @@ static double rel_change(double ma, double mb)
 }
 
 /*
- * Do good and bad differ in v?  LKP's distance mode, the test that starts
- * LKP's bisects; once both endpoints have had every run they may get
- * (last), LKP's default test, which more samples make trustworthy.
+ * Welch's t-test, two-sided p (GSL's t distribution); 1 when undefined.
+ * (The compare module has the same; bisect keeps its own few lines so
+ * that it does not wait for it.)
  */
-static bool endpoints_differ(const double *g, size_t ng, const double *b,
-			     size_t nb, bool is_int, bool last)
+double bisect_welch_p(const double *a, size_t na, const double *b, size_t nb)
 {
-	if (bisect_changed(g, ng, b, nb, BISECT_DISTANCE, is_int))
-		return true;
-	return last && bisect_separated(g, ng, b, nb);
+	double ma = 0, mb = 0, va = 0, vb = 0, se2, t, df;
+	size_t i;
+
+	if (na < 2 || nb < 2)
+		return 1;
+	for (i = 0; i < na; i++)
+		ma += a[i];
+	for (i = 0; i < nb; i++)
+		mb += b[i];
+	ma /= (double)na;
+	mb /= (double)nb;
+	for (i = 0; i < na; i++)
+		va += (a[i] - ma) * (a[i] - ma);
+	for (i = 0; i < nb; i++)
+		vb += (b[i] - mb) * (b[i] - mb);
+	va /= (double)(na - 1);
+	vb /= (double)(nb - 1);
+	se2 = va / (double)na + vb / (double)nb;
+	if (se2 <= 0)
+		return ma == mb ? 1 : 0;
+	t = fabs(ma - mb) / sqrt(se2);
+	df = se2 * se2 /
+	     ((va / (double)na) * (va / (double)na) / (double)(na - 1) +
+	      (vb / (double)nb) * (vb / (double)nb) / (double)(nb - 1));
+	return 2 * gsl_cdf_tdist_Q(t, df);
 }
 
-/* choose the KPI: the best-ranked, most changed stat that differs */
+/*
+ * Do good and bad differ in this stat, one of `family` looked at?  LKP's
+ * distance mode (the test that starts LKP's bisects) or, once both
+ * endpoints have had every run they may get (last), LKP's default test;
+ * and in both cases Welch's test at 1% / family (Bonferroni): with dozens
+ * of stats, the range tests alone find a "change" in one of them by
+ * chance more often than not (docs/lkp-compat.md).
+ */
+static bool endpoints_differ(const double *g, size_t ng, const double *b,
+			     size_t nb, bool is_int, bool last, size_t family)
+{
+	if (!bisect_changed(g, ng, b, nb, BISECT_DISTANCE, is_int) &&
+	    !(last && bisect_separated(g, ng, b, nb)))
+		return false;
+	return bisect_welch_p(g, ng, b, nb) <
+	       BISECT_ALPHA / (double)(family ? family : 1);
+}
+
+static int stat_rank(struct driver *d, const char *name)
+{
+	return d->ops->kpi_rank ? d->ops->kpi_rank(d->ops->data, name) :
+				  bisect_kpi_rank(name);
+}
+
+/*
+ * Choose the KPI: among the stats of the best rank both endpoints have
+ * (a program's run time before any monitor stat), the one whose medians
+ * moved most, of those that differ.
+ */
 static char *choose_stat(struct driver *d, const struct matrix *g,
 			 const struct matrix *b, bool last, bool *is_int)
 {
-	size_t i, r;
+	size_t i, r, family = 0;
 	ssize_t best = -1;
-	int best_rank = -1;
+	int top = -1;
 	double best_change = -1;
 	double *vg = xmalloc(st_mult(g->nruns + 1, sizeof(double)));
 	double *vb = xmalloc(st_mult(b->nruns + 1, sizeof(double)));
 
 	for (i = 0; i < g->nstats; i++) {
+		int rank = stat_rank(d, g->names[i]);
+
+		if (matrix_find(b, g->names[i]) < 0 || rank < top)
+			continue;
+		if (rank > top) {
+			top = rank;
+			family = 0;
+		}
+		family++;
+	}
+	for (i = 0; top >= 0 && i < g->nstats; i++) {
 		ssize_t j = matrix_find(b, g->names[i]);
 		struct bisect_summary sg, sb;
 		bool isint;
-		int rank;
 		double ch;
 
-		if (j < 0)
-			continue;
-		rank = d->ops->kpi_rank ?
-			       d->ops->kpi_rank(d->ops->data, g->names[i]) :
-			       bisect_kpi_rank(g->names[i]);
-		if (rank < 0 || rank < best_rank)
+		if (j < 0 || stat_rank(d, g->names[i]) != top)
 			continue;
 		for (r = 0; r < g->nruns; r++)
 			vg[r] = matrix_at(g, i, r);
@@ -464,14 +521,14 @@ static char *choose_stat(struct driver *d, const struct matrix *g,
 			vb[r] = matrix_at(b, (size_t)j, r);
 		isint = g->is_int && b->is_int && g->is_int[i] &&
 			b->is_int[j];
-		if (!endpoints_differ(vg, g->nruns, vb, b->nruns, isint, last))
+		if (!endpoints_differ(vg, g->nruns, vb, b->nruns, isint, last,
+				      family))
 			continue;
 		bisect_summarize(vg, g->nruns, &sg);
 		bisect_summarize(vb, b->nruns, &sb);
 		ch = rel_change(sg.median, sb.median);
-		if (rank > best_rank || ch > best_change) {
+		if (ch > best_change) {
 			best = (ssize_t)i;
-			best_rank = rank;
 			best_change = ch;
 			*is_int = isint;
 		}
@@ -615,7 +672,7 @@ static int setup_endpoints(struct driver *d)
 			}
 			if (endpoints_differ(d->good, d->ngood, d->bad, d->nbad,
 					     st->kpi_is_int,
-					     want >= d->opt->max_runs))
+					     want >= d->opt->max_runs, 1))
 				break;
 		}
 		/* not clear yet: more samples of both, up to the cap */

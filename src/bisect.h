@@ -56,6 +56,9 @@ bool bisect_changed(const double *a, size_t na, const double *b, size_t nb,
  */
 bool bisect_separated(const double *a, size_t na, const double *b, size_t nb);
 
+/* Welch's t-test, two-sided p; 1 when undefined (fewer than 2 each) */
+double bisect_welch_p(const double *a, size_t na, const double *b, size_t nb);
+
 enum bisect_verdict {
 	BISECT_UNTESTED = 0,
 	BISECT_GOOD,
@@ -110,7 +113,8 @@ void bisect_search_result(const struct bisect_search *s, size_t *lo,
 /* ---- the driver ---- */
 
 /*
- * The built-in KPI rank: 2 for a program's run time
+ * The built-in KPI rank (the automatic choice looks only at the best rank
+ * present): 2 for a program's run time
  * (`*.time.elapsed_time`, `*.time.user_time`, `*.time.system_time`), 1 for
  * any other stat, -1 for LKP's never-bisect stats (`time.*`, timestamps).
  */

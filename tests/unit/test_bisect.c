@@ -276,6 +276,21 @@ static void test_separated(void **state)
 	assert_false(bisect_separated(a, 0, b, 3));
 }
 
+static void test_welch(void **state)
+{
+	static const double x[] = {1, 2, 3, 4}, y[] = {2, 3, 4, 5};
+	static const double k[] = {1, 1, 1}, l[] = {2, 2, 2};
+	double p;
+
+	(void)state;
+	/* t = 1.0954, df = 6: two-sided p = 0.3153 */
+	p = bisect_welch_p(x, 4, y, 4);
+	assert_true(p > 0.315 && p < 0.316);
+	assert_true(bisect_welch_p(k, 3, l, 3) == 0);
+	assert_true(bisect_welch_p(k, 3, k, 3) == 1);
+	assert_true(bisect_welch_p(x, 1, y, 4) == 1);
+}
+
 static void test_changed_rules(void **state)
 {
 	static const double lo[] = {1, 2, 3}, hi[] = {4, 5, 6};
@@ -702,6 +717,7 @@ int main(void)
 		cmocka_unit_test(test_changed_lkp_vector),
 		cmocka_unit_test(test_changed_rules),
 		cmocka_unit_test(test_separated),
+		cmocka_unit_test(test_welch),
 		cmocka_unit_test(test_summary_trim),
 		cmocka_unit_test(test_classify),
 		cmocka_unit_test(test_search_plain),

@@ -895,7 +895,7 @@ static int confirm(struct driver *d)
 	struct bisect_commit *a = &st->commits[st->first_bad - 1];
 	struct bisect_commit *b = &st->commits[st->first_bad];
 	struct matrix ma, mb;
-	size_t base_a, base_b;
+	size_t base_a, base_b, want;
 	struct bisect_summary sa, sb, sg, sbad;
 	int r, ret = -1;
 
@@ -916,38 +916,54 @@ static int confirm(struct driver *d)
 					     &base_a, &base_b, true);
 	}
 	progress(d, "confirming: %.12s vs %.12s, interleaved", a->sha, b->sha);
-	r = measure_pair(d, a, 0, &ma, b, 2, &mb, d->opt->runs, base_a, base_b);
-	if (r < 0)
-		goto out;
-	st->confirm = BISECT_NOT_REPRODUCIBLE;
-	if (r > 0) {
-		progress(d, "confirmation impossible: %s", d->err->buf);
-		strbuf_reset(d->err);
-		ret = 0;
-		goto out;
-	}
-	kpi_values(&ma, st->stat, &st->confirm_a, &st->nconfirm_a, NULL);
-	kpi_values(&mb, st->stat, &st->confirm_b, &st->nconfirm_b, NULL);
-	/* only this confirmation's runs: the newest columns */
-	if (st->nconfirm_a > base_a) {
-		memmove(st->confirm_a, st->confirm_a + base_a,
-			(st->nconfirm_a - base_a) * sizeof(double));
-		st->nconfirm_a -= base_a;
-	}
-	if (st->nconfirm_b > base_b) {
-		memmove(st->confirm_b, st->confirm_b + base_b,
-			(st->nconfirm_b - base_b) * sizeof(double));
-		st->nconfirm_b -= base_b;
-	}
-	bisect_summarize(st->confirm_a, st->nconfirm_a, &sa);
-	bisect_summarize(st->confirm_b, st->nconfirm_b, &sb);
 	bisect_summarize(d->good, d->ngood, &sg);
 	bisect_summarize(d->bad, d->nbad, &sbad);
-	/* the change must show again, and in the good -> bad direction */
-	if (bisect_separated(st->confirm_a, st->nconfirm_a, st->confirm_b,
-			     st->nconfirm_b) &&
-	    (sb.median - sa.median) * (sbad.median - sg.median) > 0)
-		st->confirm = BISECT_CONFIRMED;
+	/*
+	 * -n runs each, A B A B; while the change does not show, -n more
+	 * each, up to --max-runs: a confirmation must not fail on one burst
+	 * of load any more than a verdict may.
+	 */
+	for (want = d->opt->runs;; want += d->opt->runs) {
+		if (want > d->opt->max_runs)
+			want = d->opt->max_runs;
+		r = measure_pair(d, a, 0, &ma, b, 2, &mb, want, base_a,
+				 base_b);
+		if (r < 0)
+			goto out;
+		st->confirm = BISECT_NOT_REPRODUCIBLE;
+		if (r > 0) {
+			progress(d, "confirmation impossible: %s", d->err->buf);
+			strbuf_reset(d->err);
+			break;
+		}
+		kpi_values(&ma, st->stat, &st->confirm_a, &st->nconfirm_a,
+			   NULL);
+		kpi_values(&mb, st->stat, &st->confirm_b, &st->nconfirm_b,
+			   NULL);
+		/* only this confirmation's runs: the newest columns */
+		if (st->nconfirm_a > base_a) {
+			memmove(st->confirm_a, st->confirm_a + base_a,
+				(st->nconfirm_a - base_a) * sizeof(double));
+			st->nconfirm_a -= base_a;
+		}
+		if (st->nconfirm_b > base_b) {
+			memmove(st->confirm_b, st->confirm_b + base_b,
+				(st->nconfirm_b - base_b) * sizeof(double));
+			st->nconfirm_b -= base_b;
+		}
+		bisect_summarize(st->confirm_a, st->nconfirm_a, &sa);
+		bisect_summarize(st->confirm_b, st->nconfirm_b, &sb);
+		/* the change must show again, in the good -> bad direction */
+		if (bisect_separated(st->confirm_a, st->nconfirm_a,
+				     st->confirm_b, st->nconfirm_b) &&
+		    (sb.median - sa.median) * (sbad.median - sg.median) > 0) {
+			st->confirm = BISECT_CONFIRMED;
+			break;
+		}
+		if (want >= d->opt->max_runs)
+			break;
+		progress(d, "not clear yet: %zu runs each", want + d->opt->runs);
+	}
 	ret = 0;
 out:
 	matrix_release(&ma);

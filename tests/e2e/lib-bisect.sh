@@ -38,7 +38,7 @@ make_repo() {
 	git -C "$dir" checkout -q -f master
 }
 
-# The program: it takes BISECT_MS (150) milliseconds, twice that with
+# The program: it takes BISECT_MS (200) milliseconds, twice that with
 # WORK 2, each run varied by +-NOISE_PCT percent.  It waits rather than
 # spins, as an I/O-bound program would: on these shared 2-CPU machines
 # CPU time itself swings by 2x with the load, while a wait is only
@@ -50,7 +50,7 @@ write_prog() {
 #include <time.h>
 #define WORK $2
 #define NOISE_PCT $3
-#define BASE_MS ${BISECT_MS:-150}
+#define BASE_MS ${BISECT_MS:-200}
 int main(void)
 {
 	double f = 1, ns;

@@ -19,8 +19,8 @@ test_expect_success 'setup: 40 commits, twice the work from c23' '
 
 test_expect_success 'bisect names c23 and confirms it' '
 	perfsift bisect --repo repo --good c1 --bad c40 --build "sh build.sh" \
-		--stat mytest.time.elapsed_time -n 3 job.yaml -- ./prog >out 2>err &&
-	cat out &&
+		--stat mytest.time.elapsed_time -n 3 job.yaml -- ./prog >out 2>err;
+	st=$?; cat out; grep "^bisect\|error\|warning" err; test $st -eq 0 &&
 	test_grep "^first bad commit: $(git -C repo rev-parse c23) change 23\$" out &&
 	test_grep "^confirmation: confirmed" out &&
 	test_grep "^KPI: mytest.time.elapsed_time\$" out &&

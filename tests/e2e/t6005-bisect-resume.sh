@@ -45,8 +45,8 @@ test_expect_success 'started again: those 3 come from the index, c19 is found' '
 	for s in $(cat first3); do
 		runs_of "$(git -C repo rev-parse "$s")" || return 1
 	done >runs.before &&
-	bisect >out2 2>err2 &&
-	cat out2 &&
+	bisect >out2 2>err2;
+	st=$?; cat out2; grep "^bisect\|error\|warning" err2; test $st -eq 0 &&
 	test_grep "^first bad commit: $(git -C repo rev-parse c19) change 19\$" out2 &&
 	test_grep "^confirmation: confirmed" out2 &&
 	for s in $(cat first3); do

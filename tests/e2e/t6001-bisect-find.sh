@@ -18,8 +18,8 @@ test_expect_success 'setup: 40 commits, twice the work from c23' '
 '
 
 test_expect_success 'bisect names c23 and confirms it' '
-	perfsift bisect --repo repo --good c1 --bad c40 --build "sh build.sh" \
-		--stat mytest.time.elapsed_time -n 3 job.yaml -- ./prog >out 2>err;
+	run_bisect --repo repo --good c1 --bad c40 --build "sh build.sh" \
+		--stat mytest.time.elapsed_time -n 3 job.yaml -- ./prog;
 	st=$?; cat out; grep "^bisect\|error\|warning" err; test $st -eq 0 &&
 	test_grep "^first bad commit: $(git -C repo rev-parse c23) change 23\$" out &&
 	test_grep "^confirmation: confirmed" out &&
@@ -47,6 +47,8 @@ test_expect_success 'the user checkout is untouched, the worktrees are gone' '
 '
 
 test_expect_success 'a second bisect reuses the samples of the first' '
+	PERFSIFT_RESULT_ROOT=$(cat root.used) &&
+	export PERFSIFT_RESULT_ROOT &&
 	perfsift bisect --repo repo --good c1 --bad c40 --build "sh build.sh" \
 		--stat mytest.time.elapsed_time --no-confirm job.yaml -- ./prog \
 		>out2 2>err2 &&

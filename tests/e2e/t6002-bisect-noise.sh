@@ -15,8 +15,8 @@ test_expect_success 'setup: 40 commits, 3% noise, twice the work from c14' '
 '
 
 test_expect_success 'bisect (KPI chosen) names c14' '
-	perfsift bisect --repo repo --good c1 --bad c40 --build "sh build.sh" \
-		job.yaml -- ./prog >out 2>err;
+	run_bisect --repo repo --good c1 --bad c40 --build "sh build.sh" \
+		job.yaml -- ./prog;
 	st=$?; cat out; grep "^bisect\|error\|warning" err; test $st -eq 0 &&
 	test_grep "^first bad commit: $(git -C repo rev-parse c14) change 14\$" out &&
 	test_grep "^KPI: mytest\.time\.[a-z]*_time (chosen automatically)\$" out &&

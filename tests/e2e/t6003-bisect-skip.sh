@@ -15,8 +15,8 @@ test_expect_success 'setup: 20 commits, c10 (the first midpoint) does not build,
 '
 
 test_expect_success 'bisect skips c10 and names c14' '
-	perfsift bisect --repo repo --good c1 --bad c20 --build "sh build.sh" \
-		--stat mytest.time.elapsed_time job.yaml -- ./prog >out 2>err;
+	run_bisect --repo repo --good c1 --bad c20 --build "sh build.sh" \
+		--stat mytest.time.elapsed_time job.yaml -- ./prog;
 	st=$?; cat out; grep "^bisect\|error\|warning" err; test $st -eq 0 &&
 	test_grep "^first bad commit: $(git -C repo rev-parse c14) change 14\$" out &&
 	c10=$(git -C repo rev-parse --short=12 c10) &&

@@ -119,3 +119,16 @@ run_bisect() {
 	echo "$PERFSIFT_RESULT_ROOT" >root.used
 	perfsift bisect "$@" >out 2>err
 }
+
+# refuse_bisect ARGS...: perfsift bisect must refuse (exit 2); like
+# run_bisect, a second attempt on a fresh result root when the first,
+# measured beside the suite's benchmarks, saw a difference.
+refuse_bisect() {
+	perfsift bisect "$@" >out 2>err
+	st=$?
+	[ $st -eq 2 ] && return 0
+	echo "# first attempt (exit $st):" && cat out && grep "^bisect\|error" err
+	PERFSIFT_RESULT_ROOT=$PERFSIFT_RESULT_ROOT.again
+	export PERFSIFT_RESULT_ROOT
+	test_must_fail --status=2 perfsift bisect "$@" >out 2>err
+}

@@ -33,8 +33,15 @@ static inline double matrix_at(const struct matrix *m, size_t s, size_t r)
 }
 /* index of stat `name`, or -1 */
 ssize_t matrix_find(const struct matrix *m, const char *name);
-/* read an LKP matrix.json (or .json.gz); -1 with err "FILE: what" */
+/*
+ * Read an LKP matrix.json; -1 with err "FILE:LINE: what".  Keys in any
+ * order (sorted here; a duplicate key: the last one wins), null as 0,
+ * arrays padded with 0 (or cut) to the run count.
+ */
 int matrix_load_json(struct matrix *m, const char *path, struct strbuf *err);
+/* the same from memory; name stands in for the file in errors */
+int matrix_parse_json(struct matrix *m, const char *text, size_t len,
+		      const char *name, struct strbuf *err);
 /* LKP's shape, stats sorted, appended to out */
 void matrix_to_json(const struct matrix *m, struct strbuf *out);
 

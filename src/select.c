@@ -13,9 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <yaml.h>
+#include "job.h"
 #include "matrix.h"
 #include "select.h"
+#include "store/store.h"
 #include "util/fileutil.h"
 #include "util/strbuf.h"
 #include "util/strnum.h"
@@ -92,90 +93,43 @@ void result_group_set_axis(struct result_group *g, const char *key,
 
 /* ---- axes from job.yaml ---- */
 
-/*
- * Keys of a job file that describe the submission, not the test: they
- * are no axes (LKP's axes are the machine facts and the job parameters).
- */
-static bool not_an_axis(const char *key)
-{
-	static const char *const keys[] = {
-		"suite", "category", "testbox", "job_origin", "arch", "kernel",
-		"result_root", "LKP_SERVER", "queue", "user", "id", "job_file",
-		"nr_cpu", "memory", "timeout", "name", "host", "model",
-		"need_kconfig", "node_roles", "enqueue_time", "kmsg", "fingerprint",
-	};
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(keys); i++)
-		if (!strcmp(key, keys[i]))
-			return true;
-	return false;
-}
-
-static const char *scalar(yaml_node_t *n)
-{
-	if (!n || n->type != YAML_SCALAR_NODE)
-		return NULL;
-	return (const char *)n->data.scalar.value;
-}
+/* the machine facts LKP counts among the axes (lib/job.rb:742-763) */
+static const char *const fixed_axes[] = {
+	"testcase", "tbox_group", "rootfs", "kconfig", "compiler", "commit",
+};
 
 /*
- * The axes of a job: top-level scalars (machine facts, `runtime: 300s`,
- * `cpufreq_governor: performance`) and the scalar options of programs
- * (`vm-scalability: {test: anon-r-seq}` gives test=anon-r-seq); values
- * left empty are no axes.
+ * The axes of a run's job.yaml: the machine facts and every job parameter
+ * with a value (job_params(): program options and value-programs such as
+ * `cpufreq_governor: performance`), as LKP's DataStore indexes them.
  */
 static int read_job_axes(const char *path, struct result_group *g)
 {
-	FILE *fp = fopen(path, "r");
-	yaml_parser_t parser;
-	yaml_document_t doc;
-	yaml_node_t *root;
-	yaml_node_pair_t *pair;
-	int ret = -1;
+	struct strbuf err = STRBUF_INIT;
+	struct job **jobs = NULL;
+	struct job_param *jp = NULL;
+	size_t njobs = 0, njp = 0, i;
 
-	if (!fp)
+	if (!file_exists(path) || job_read_file(path, &jobs, &njobs, &err) ||
+	    !njobs) {
+		strbuf_release(&err);
+		job_free_all(jobs, njobs);
 		return -1;
-	yaml_parser_initialize(&parser);
-	yaml_parser_set_input_file(&parser, fp);
-	if (!yaml_parser_load(&parser, &doc))
-		goto out_parser;
-	root = yaml_document_get_root_node(&doc);
-	if (!root || root->type != YAML_MAPPING_NODE)
-		goto out_doc;
-	for (pair = root->data.mapping.pairs.start;
-	     pair < root->data.mapping.pairs.top; pair++) {
-		const char *key = scalar(yaml_document_get_node(&doc, pair->key));
-		yaml_node_t *v = yaml_document_get_node(&doc, pair->value);
-		const char *val = scalar(v);
-
-		if (!key || not_an_axis(key))
-			continue;
-		if (val) {
-			if (*val)
-				result_group_set_axis(g, key, val);
-		} else if (v && v->type == YAML_MAPPING_NODE) {
-			yaml_node_pair_t *p2;
-
-			for (p2 = v->data.mapping.pairs.start;
-			     p2 < v->data.mapping.pairs.top; p2++) {
-				const char *k2 = scalar(
-					yaml_document_get_node(&doc, p2->key));
-				const char *v2 = scalar(
-					yaml_document_get_node(&doc, p2->value));
-
-				if (k2 && v2 && *v2)
-					result_group_set_axis(g, k2, v2);
-			}
-		}
 	}
-	ret = 0;
-out_doc:
-	yaml_document_delete(&doc);
-out_parser:
-	yaml_parser_delete(&parser);
-	fclose(fp);
-	return ret;
+	for (i = 0; i < ARRAY_SIZE(fixed_axes); i++) {
+		const char *v = job_get(jobs[0], fixed_axes[i]);
+
+		if (v && *v)
+			result_group_set_axis(g, fixed_axes[i], v);
+	}
+	job_params(jobs[0], &jp, &njp);
+	for (i = 0; i < njp; i++)
+		if (jp[i].value && *jp[i].value)
+			result_group_set_axis(g, jp[i].key, jp[i].value);
+	job_params_free(jp, njp);
+	job_free_all(jobs, njobs);
+	strbuf_release(&err);
+	return 0;
 }
 
 /* ---- matrices from directories ---- */
@@ -499,6 +453,60 @@ static void list_candidates(struct strbuf *err, const struct candidates *c,
 		strbuf_addf(err, "\n  ... and %zu more", c->n - 20);
 }
 
+/*
+ * Resolve through the index when the root has one (or --store names
+ * one): 0 when the index answered (*ret: 0 resolved, -1 with err), 1
+ * when there is no index to ask (walk the tree instead).
+ */
+static int select_from_store(const struct select_ctx *ctx, const char *spec,
+			     struct result_group *g, struct strbuf *err,
+			     int *ret)
+{
+	struct strbuf db = STRBUF_INIT;
+	struct store st;
+	struct store_group sg;
+	struct store_param_list params = { 0 };
+	size_t i;
+	bool have;
+
+	path_join(&db, ctx->result_root, "perfsift.db");
+	have = ctx->store_url || file_exists(db.buf);
+	strbuf_release(&db);
+	if (!have)
+		return 1;
+	*ret = -1;
+	if (store_open(&st, ctx->result_root, ctx->store_url, 0, err))
+		return 0;
+	if (store_resolve(&st, spec, &sg, err))
+		goto out_store;
+	if (store_load_matrix(&st, sg.id, &g->matrix, err) ||
+	    store_group_params(&st, sg.id, &params, err))
+		goto out_group;
+	for (i = 0; i < params.n; i++) {
+		const struct store_param *p = &params.items[i];
+
+		/* the header's axes: job parameters and machine facts */
+		if (p->kind == STORE_PARAM_FACT || !strcmp(p->key, "path_params") ||
+		    !p->value || !*p->value)
+			continue;
+		result_group_set_axis(g, p->key, p->value);
+	}
+	if (sg.axes[STORE_COMMIT] && *sg.axes[STORE_COMMIT])
+		result_group_set_axis(g, "commit", sg.axes[STORE_COMMIT]);
+	if (!result_group_axis(g, "commit"))
+		result_group_set_axis(g, "commit", path_basename(sg.dir));
+	g->dir = xstrdup(sg.dir);
+	g->label = xstrdup(result_group_axis(g, "commit"));
+	set_runtime(g);
+	*ret = 0;
+	store_param_list_release(&params);
+out_group:
+	store_group_release(&sg);
+out_store:
+	store_close(&st);
+	return 0;
+}
+
 int select_group(const struct select_ctx *ctx, const char *spec,
 		 struct result_group *g, struct strbuf *err)
 {
@@ -513,6 +521,8 @@ int select_group(const struct select_ctx *ctx, const char *spec,
 		ret = select_group_dir(spec, g, err);
 		goto done;
 	}
+	if (!select_from_store(ctx, spec, g, err, &ret))
+		goto done;
 	selector = strchr(spec, '=') != NULL;
 	if (selector && !valid_selector(spec)) {
 		strbuf_addf(err, "'%s': expected key=value[,key=value...]", spec);

@@ -1,0 +1,329 @@
+/*
+ * bench/compare.c: how fast `perfsift compare` is.  Generates two result
+ * groups (2 commits x 10 runs x N stats with real-looking names, 1%
+ * noise, a known 5% of the stats shifted by 5-20%), writes them as LKP
+ * result groups (matrix.json + runs) and indexes them in a store, then
+ * runs the real binary on them -- from the matrix.json directories and
+ * from the index (commit ids) -- and reports the median and spread of
+ * the wall time and the peak RSS over several runs.
+ *
+ *   build/bench/compare [--stats N]... [--runs R] [--repeat K] [--keep DIR]
+ *   (default: --stats 5000 --stats 50000, 10 runs, 5 repeats; add
+ *    --stats 500000 for the linearity figure)
+ */
+#include "util/compat.h"
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "matrix.h"
+#include "reduce.h"
+#include "store/store.h"
+#include "util/fileutil.h"
+#include "util/strbuf.h"
+#include "util/timeutil.h"
+#include "util/xalloc.h"
+
+static const char *const prefixes[] = {
+	"proc-vmstat.", "perf-stat.", "numa-vmstat.node0.", "numa-meminfo.node1.",
+	"slabinfo.", "interrupts.CPU3.", "softirqs.CPU1.", "meminfo.",
+	"sched_debug.cpu.", "perf-profile.children.cycles-pp.", "vmstat.",
+	"turbostat.", "cpuidle.", "latency_stats.sum.", "vm-scalability.",
+	"iostat.sda.", "mpstat.cpu.all.", "lock_stat.", "pagetypeinfo.",
+	"buddyinfo.",
+};
+
+static uint64_t rng_state = 0x5eed;
+
+static double uniform(void)
+{
+	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	z ^= z >> 31;
+	return ((double)(z >> 11) + 0.5) / 9007199254740992.0;
+}
+
+static double gauss(void)
+{
+	return sqrt(-2 * log(uniform())) * cos(2 * M_PI * uniform());
+}
+
+/* the two groups' matrices: same names, base and head values */
+static void make_matrices(size_t nstats, size_t nruns, struct matrix *m0,
+			  struct matrix *m1)
+{
+	struct matrix *ms[2] = { m0, m1 };
+	size_t s, r, k;
+
+	for (k = 0; k < 2; k++) {
+		matrix_init(ms[k]);
+		ms[k]->nstats = nstats;
+		ms[k]->nruns = nruns;
+		ms[k]->names = xcalloc(nstats, sizeof(char *));
+		ms[k]->values = xcalloc(nstats * nruns, sizeof(double));
+		ms[k]->is_int = xcalloc(nstats, 1);
+		ms[k]->sources = xcalloc(nruns, sizeof(char *));
+		for (r = 0; r < nruns; r++)
+			ms[k]->sources[r] = xasprintf("/bench/%zu/%zu/stats.json", k, r);
+	}
+	for (s = 0; s < nstats; s++) {
+		double mean = exp(uniform() * 20); /* 1 .. 5e8 */
+		bool shifted = s % 20 == 7;        /* a known 5% */
+		double shift = shifted ? 1 + 0.05 + 0.15 * uniform() : 1;
+		char name[128];
+
+		snprintf(name, sizeof(name), "%s%s_%06zu",
+			 prefixes[s % ARRAY_SIZE(prefixes)],
+			 s % 3 ? "nr_pages" : "event", s);
+		for (k = 0; k < 2; k++) {
+			ms[k]->names[s] = xstrdup(name);
+			for (r = 0; r < nruns; r++)
+				ms[k]->values[s * nruns + r] =
+					mean * (k ? shift : 1) * (1 + 0.01 * gauss());
+		}
+	}
+	/* names sorted: matrix.h's invariant */
+	for (k = 0; k < 2; k++) {
+		struct strbuf sb = STRBUF_INIT;
+		struct strbuf err = STRBUF_INIT;
+		struct matrix sorted;
+
+		matrix_to_json(ms[k], &sb);
+		if (matrix_parse_json(&sorted, sb.buf, sb.len, "gen", &err))
+			fprintf(stderr, "bench: %s\n", err.buf), exit(3);
+		matrix_release(ms[k]);
+		*ms[k] = sorted;
+		strbuf_release(&sb);
+		strbuf_release(&err);
+	}
+}
+
+/* write a group: matrix.json, job.yaml, and runs indexed in the store */
+static int write_group(struct store *st, const char *root, const char *commit,
+		       const struct matrix *m, struct strbuf *dir)
+{
+	static const char *const axes_fmt[STORE_NAXES] = {
+		"bench", "defaults", "box", "debian", "defconfig", "gcc-12", NULL,
+	};
+	struct strbuf sb = STRBUF_INIT, err = STRBUF_INIT, path = STRBUF_INIT;
+	int *present = xcalloc(m->nruns, sizeof(int));
+	size_t r, s;
+	int ret = -1;
+
+	strbuf_reset(dir);
+	strbuf_addf(dir, "%s/bench/defaults/box/debian/defconfig/gcc-12/%s",
+		    root, commit);
+	if (mkdir_p(dir->buf, 0755))
+		goto out;
+	matrix_to_json(m, &sb);
+	path_join(&path, dir->buf, "matrix.json");
+	if (write_file_atomic(path.buf, sb.buf, sb.len))
+		goto out;
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "testcase: bench\ntbox_group: box\ncommit: %s\n", commit);
+	path_join(&path, dir->buf, "job.yaml");
+	if (write_file_atomic(path.buf, sb.buf, sb.len))
+		goto out;
+	for (r = 0; r < m->nruns; r++)
+		present[r] = (int)r;
+	for (r = 0; r < m->nruns; r++) {
+		struct reduce_stats rs;
+		struct store_run_record rec;
+		struct strbuf run = STRBUF_INIT;
+
+		reduce_stats_init(&rs);
+		for (s = 0; s < m->nstats; s++)
+			reduce_stats_add(&rs, m->names[s], matrix_at(m, s, r), false);
+		strbuf_addf(&run, "%s/%zu", dir->buf, r);
+		mkdir_p(run.buf, 0755);
+		memset(&rec, 0, sizeof(rec));
+		rec.group_dir = dir->buf;
+		for (s = 0; s < STORE_NAXES; s++)
+			rec.axes[s] = axes_fmt[s] ? axes_fmt[s] : commit;
+		rec.number = (int)r;
+		rec.complete = true;
+		rec.run_dir = run.buf;
+		rec.stats = &rs;
+		rec.present_runs = present;
+		rec.npresent = m->nruns;
+		if (store_index_run(st, &rec, &err)) {
+			fprintf(stderr, "bench: %s\n", err.buf);
+			reduce_stats_release(&rs);
+			strbuf_release(&run);
+			goto out;
+		}
+		reduce_stats_release(&rs);
+		strbuf_release(&run);
+	}
+	ret = 0;
+out:
+	free(present);
+	strbuf_release(&sb);
+	strbuf_release(&err);
+	strbuf_release(&path);
+	return ret;
+}
+
+/* run perfsift with args; wall seconds, CPU seconds (user + system) and
+ * peak RSS (MB) of the child */
+static int run_timed(char *const argv[], double *wall, double *cpu,
+		     double *rss_mb)
+{
+	double t0 = time_mono_s();
+	struct rusage ru;
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		if (!freopen("/dev/null", "w", stdout))
+			_exit(127);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	if (wait4(pid, &status, 0, &ru) < 0)
+		return -1;
+	*wall = time_mono_s() - t0;
+	*rss_mb = (double)ru.ru_maxrss / 1024.0;
+	*cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+	return WIFEXITED(status) && WEXITSTATUS(status) <= 1 ? 0 : -1;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void report(const char *what, size_t nstats, double *wall, double *cpu,
+		   double *rss, int k)
+{
+	qsort(wall, (size_t)k, sizeof(*wall), cmp_double);
+	qsort(cpu, (size_t)k, sizeof(*cpu), cmp_double);
+	qsort(rss, (size_t)k, sizeof(*rss), cmp_double);
+	printf("%-30s %7zu stats: wall %.3f s (%.3f-%.3f), CPU %.3f s (%.3f-%.3f), "
+	       "peak RSS %.0f MB\n",
+	       what, nstats, wall[k / 2], wall[0], wall[k - 1], cpu[k / 2],
+	       cpu[0], cpu[k - 1], rss[k - 1]);
+	fflush(stdout);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "stats", required_argument, NULL, 's' },
+		{ "runs", required_argument, NULL, 'r' },
+		{ "repeat", required_argument, NULL, 'k' },
+		{ "keep", required_argument, NULL, 'K' },
+		{ NULL, 0, NULL, 0 },
+	};
+	size_t sizes[8], nsizes = 0, nruns = 10, i;
+	int repeat = 5, c;
+	const char *keep = NULL;
+	char tmpl[] = "/tmp/perfsift-bench-compare.XXXXXX";
+	const char *bin = getenv("PERFSIFT");
+	char *root;
+
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			if (nsizes < ARRAY_SIZE(sizes))
+				sizes[nsizes++] = strtoul(optarg, NULL, 10);
+			break;
+		case 'r': nruns = strtoul(optarg, NULL, 10); break;
+		case 'k': repeat = atoi(optarg); break;
+		case 'K': keep = optarg; break;
+		default:
+			fprintf(stderr, "usage: bench/compare [--stats N]... [--runs R] [--repeat K] [--keep DIR]\n");
+			return 2;
+		}
+	}
+	if (!nsizes) {
+		sizes[nsizes++] = 5000;
+		sizes[nsizes++] = 50000;
+	}
+	if (repeat < 1 || repeat > 50 || nruns < 1)
+		return 2;
+	if (!bin)
+		bin = "build/perfsift";
+	root = keep ? xstrdup(keep) : xstrdup(mkdtemp(tmpl));
+	printf("bench/compare: 2 commits x %zu runs, 5%% of stats shifted, %d repeats, binary %s\n",
+	       nruns, repeat, bin);
+	for (i = 0; i < nsizes; i++) {
+		struct matrix m0, m1;
+		struct store st;
+		struct strbuf err = STRBUF_INIT, d0 = STRBUF_INIT, d1 = STRBUF_INIT;
+		struct strbuf rootarg = STRBUF_INIT;
+		double wall[50], cpu[50], rss[50];
+		int k;
+
+		remove_tree(root);
+		mkdir_p(root, 0755);
+		make_matrices(sizes[i], nruns, &m0, &m1);
+		if (store_open(&st, root, NULL, STORE_CREATE, &err)) {
+			fprintf(stderr, "bench: %s\n", err.buf);
+			return 3;
+		}
+		if (write_group(&st, root, "c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0", &m0, &d0) ||
+		    write_group(&st, root, "d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1", &m1, &d1)) {
+			fprintf(stderr, "bench: cannot write the groups under %s\n", root);
+			return 3;
+		}
+		store_close(&st);
+		matrix_release(&m0);
+		matrix_release(&m1);
+		strbuf_addf(&rootarg, "--result-root=%s", root);
+		{
+			char *files[] = { (char *)bin, (char *)"compare", d0.buf, d1.buf, NULL };
+			char *index[] = { (char *)bin, rootarg.buf, (char *)"compare",
+					  (char *)"c0c0c0", (char *)"d1d1d1", NULL };
+			char *stats[] = { (char *)bin, (char *)"compare", (char *)"--method=stats",
+					  d0.buf, d1.buf, NULL };
+			char *json[] = { (char *)bin, (char *)"compare", (char *)"--method=stats",
+					 (char *)"--all", (char *)"--json", d0.buf, d1.buf, NULL };
+			struct {
+				const char *what;
+				char **argv;
+			} cases[] = {
+				{ "text table, matrix.json files", files },
+				{ "text table, from the index", index },
+				{ "--method stats, matrix.json", stats },
+				{ "--method stats --all --json", json },
+			};
+			size_t ci;
+
+			for (ci = 0; ci < ARRAY_SIZE(cases); ci++) {
+				for (k = 0; k < repeat; k++)
+					if (run_timed(cases[ci].argv, &wall[k], &cpu[k],
+						      &rss[k])) {
+						fprintf(stderr, "bench: %s failed\n",
+							cases[ci].what);
+						return 3;
+					}
+				report(cases[ci].what, sizes[i], wall, cpu, rss,
+				       repeat);
+			}
+		}
+		strbuf_release(&err);
+		strbuf_release(&d0);
+		strbuf_release(&d1);
+		strbuf_release(&rootarg);
+	}
+	if (!keep)
+		remove_tree(root);
+	free(root);
+	return 0;
+}

@@ -1,0 +1,434 @@
+/*
+ * test_compare.c: detection quality of `perfsift compare` on synthetic
+ * groups with fixed seeds (A/A, planted shifts, bimodal stats), the row
+ * order and the table's number formats.
+ */
+#include "util/compat.h"
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "compare.h"
+#include "matrix.h"
+#include "reduce.h"
+#include "select.h"
+#include "store/store.h"
+#include "util/fileutil.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+static uint64_t rng;
+
+static double uniform(void)
+{
+	uint64_t z = (rng += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	z ^= z >> 31;
+	return ((double)(z >> 11) + 0.5) / 9007199254740992.0;
+}
+
+static double gauss(void)
+{
+	return sqrt(-2 * log(uniform())) * cos(2 * M_PI * uniform());
+}
+
+enum shape { NORMAL, BIMODAL };
+
+/* names like real ones; the benchmark's own stats are KPIs */
+static char *stat_name(size_t s)
+{
+	static const char *const prefixes[] = {
+		"proc-vmstat.nr_", "perf-stat.ps.", "vm-scalability.",
+		"proc-vmstat.pg", "perf-stat.overall.",
+	};
+
+	return xasprintf("%s%05zu", prefixes[s % ARRAY_SIZE(prefixes)], s);
+}
+
+/*
+ * Two groups of n stats x runs; stats [0, nshift) of the head are
+ * multiplied by 1 + shift.  Noise: 1% relative, normal.
+ */
+static void make_groups(struct result_group *g, size_t n, size_t runs,
+			size_t nshift, double shift, enum shape shape,
+			uint64_t seed)
+{
+	size_t k, s, r;
+
+	rng = seed;
+	for (k = 0; k < 2; k++) {
+		struct matrix *m = &g[k].matrix;
+
+		result_group_init(&g[k]);
+		result_group_set_axis(&g[k], "testcase", "vm-scalability");
+		result_group_set_axis(&g[k], "commit", k ? "head" : "base");
+		g[k].label = xstrdup(k ? "head" : "base");
+		m->nstats = n;
+		m->nruns = runs;
+		m->names = xcalloc(n, sizeof(char *));
+		m->values = xcalloc(n * runs, sizeof(double));
+		m->is_int = xcalloc(n, 1);
+	}
+	/* names sorted: zero-padded numbers within each prefix, then sort */
+	for (s = 0; s < n; s++) {
+		double mean = 1e4 * exp(uniform() * 5); /* 1e4 .. 1.5e6 */
+
+		for (k = 0; k < 2; k++) {
+			double f = k && s < nshift ? 1 + shift : 1;
+
+			g[k].matrix.names[s] = stat_name(s);
+			for (r = 0; r < runs; r++) {
+				double c = mean;
+
+				/* same mixture on both sides: half the runs in
+				 * a second cluster at twice the value */
+				if (shape == BIMODAL && (r + s + k) % 2)
+					c *= 2;
+				g[k].matrix.values[s * runs + r] =
+					c * f * (1 + 0.01 * gauss());
+			}
+		}
+	}
+	for (k = 0; k < 2; k++) {
+		struct strbuf sb = STRBUF_INIT, err = STRBUF_INIT;
+		struct matrix sorted;
+
+		matrix_to_json(&g[k].matrix, &sb);
+		assert_int_equal(matrix_parse_json(&sorted, sb.buf, sb.len, "t",
+						   &err), 0);
+		matrix_release(&g[k].matrix);
+		g[k].matrix = sorted;
+		strbuf_release(&sb);
+		strbuf_release(&err);
+	}
+}
+
+/* how many of the stats [0, nshift) resp. the others were flagged */
+static void count_flags(struct result_group *g, enum compare_method method,
+			size_t nshift, size_t *hit, size_t *false_hit,
+			size_t *not_unknown_or_same)
+{
+	const struct result_group *gp[2] = { &g[0], &g[1] };
+	struct compare_options o;
+	struct compare_result res;
+	struct strbuf err = STRBUF_INIT;
+	size_t i;
+
+	compare_options_init(&o);
+	o.method = method;
+	o.all = not_unknown_or_same != NULL;
+	o.more = true;
+	assert_int_equal(compare_groups(gp, 2, &o, &res, &err), 0);
+	*hit = *false_hit = 0;
+	if (not_unknown_or_same)
+		*not_unknown_or_same = 0;
+	for (i = 0; i < res.nrows; i++) {
+		const struct compare_row *row = &res.rows[i];
+		size_t idx = strtoul(strpbrk(row->name, "0123456789"), NULL, 10);
+
+		if (row->changed) {
+			if (idx < nshift)
+				(*hit)++;
+			else
+				(*false_hit)++;
+		}
+		if (not_unknown_or_same && idx < nshift &&
+		    row->cells[1].verdict == VERDICT_CHANGED)
+			(*not_unknown_or_same)++;
+	}
+	compare_result_release(&res);
+	strbuf_release(&err);
+}
+
+static void release_groups(struct result_group *g)
+{
+	result_group_release(&g[0]);
+	result_group_release(&g[1]);
+}
+
+/*
+ * A/A, 2,000 stats, 1% noise.  Stats mode keeps the FDR at 0.05 (all
+ * nulls: FDR = the share of replications with any discovery).  LKP mode
+ * flags under 1% with 10 runs; with 5 runs LKP's own rules flag about
+ * 3.5% -- each median outside the other's range happens with probability
+ * 4.8% for 5 + 5 exchangeable runs, 3.5% after the 1.01 ratio floor
+ * (perf metrics) -- so the issue's "< 1% at 5 runs" contradicts LKP's
+ * rules: recorded here, explained in docs/lkp-compat.md.
+ */
+static void test_aa(void **state)
+{
+	struct result_group g[2];
+	size_t hit, false_hit, lkp5 = 0, lkp10 = 0, runs_with_discovery = 0;
+	uint64_t seed;
+
+	(void)state;
+	for (seed = 1; seed <= 20; seed++) {
+		make_groups(g, 2000, 5, 0, 0, NORMAL, seed);
+		count_flags(g, COMPARE_LKP, 0, &hit, &false_hit, NULL);
+		lkp5 += false_hit;
+		count_flags(g, COMPARE_STATS, 0, &hit, &false_hit, NULL);
+		runs_with_discovery += false_hit > 0;
+		release_groups(g);
+	}
+	for (seed = 1; seed <= 5; seed++) {
+		make_groups(g, 2000, 10, 0, 0, NORMAL, 100 + seed);
+		count_flags(g, COMPARE_LKP, 0, &hit, &false_hit, NULL);
+		lkp10 += false_hit;
+		release_groups(g);
+	}
+	print_message("A/A: LKP flagged %zu of 40000 (5 runs), %zu of 10000 (10 runs); "
+		      "stats mode discovered in %zu of 20 replications\n",
+		      lkp5, lkp10, runs_with_discovery);
+	assert_true(lkp10 < 100);                 /* < 1% */
+	assert_true(lkp5 > 1000 && lkp5 < 1800);  /* LKP's 3.5% (2.5-4.5%) */
+	/* expected at most 1 of 20 at level 0.05; 3 allows for chance */
+	assert_true(runs_with_discovery <= 3);
+}
+
+/* a 5% shift with 1% noise and 5 runs is flagged in both modes
+ * (LKP: every one; stats mode: at Welch's power, >= 95 of 100) */
+static void test_planted_5pct(void **state)
+{
+	struct result_group g[2];
+	size_t hit, false_hit;
+
+	(void)state;
+	make_groups(g, 2000, 5, 100, 0.05, NORMAL, 77);
+	count_flags(g, COMPARE_LKP, 100, &hit, &false_hit, NULL);
+	print_message("5%%: LKP %zu/100 (%zu false)\n", hit, false_hit);
+	assert_int_equal(hit, 100);
+	assert_true(false_hit < 95); /* LKP's A/A rate at 5 runs, see test_aa */
+	count_flags(g, COMPARE_STATS, 100, &hit, &false_hit, NULL);
+	print_message("5%%: stats %zu/100 (%zu false)\n", hit, false_hit);
+	/*
+	 * Welch with 5 runs has 4-8 degrees of freedom: a planted stat
+	 * whose samples came out noisy can miss BH's threshold (about
+	 * 0.0025 here).  The power at this size is ~96%; FDR stays <= 5%.
+	 */
+	assert_true(hit >= 95);
+	assert_true((double)false_hit / (double)(hit + false_hit) <= 0.05);
+	release_groups(g);
+}
+
+/*
+ * 0.5%: unknown or same in stats mode.  LKP mode flags none with 10
+ * runs; with 5 runs its range test passes by chance as in A/A (about
+ * 8 of 100 here), the disagreement recorded in test_aa.
+ */
+static void test_planted_half_pct(void **state)
+{
+	struct result_group g[2];
+	size_t hit, false_hit, changed;
+
+	(void)state;
+	make_groups(g, 2000, 5, 100, 0.005, NORMAL, 78);
+	count_flags(g, COMPARE_LKP, 100, &hit, &false_hit, NULL);
+	print_message("0.5%%, 5 runs: LKP %zu/100\n", hit);
+	assert_true(hit <= 15);
+	count_flags(g, COMPARE_STATS, 100, &hit, &false_hit, &changed);
+	print_message("0.5%%, 5 runs: stats changed %zu/100\n", changed);
+	assert_int_equal(changed, 0);
+	release_groups(g);
+	make_groups(g, 2000, 10, 100, 0.005, NORMAL, 79);
+	count_flags(g, COMPARE_LKP, 100, &hit, &false_hit, NULL);
+	print_message("0.5%%, 10 runs: LKP %zu/100\n", hit);
+	assert_true(hit <= 1);
+	release_groups(g);
+}
+
+/* bimodal stats with the same mixture on both sides: not changed */
+static void test_bimodal(void **state)
+{
+	struct result_group g[2];
+	size_t hit, false_hit;
+
+	(void)state;
+	make_groups(g, 400, 6, 0, 0, BIMODAL, 99);
+	count_flags(g, COMPARE_LKP, 0, &hit, &false_hit, NULL);
+	assert_int_equal(false_hit, 0);
+	count_flags(g, COMPARE_STATS, 0, &hit, &false_hit, NULL);
+	assert_int_equal(false_hit, 0);
+	release_groups(g);
+}
+
+static void test_formats(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	compare_format_mean(&sb, 0);
+	compare_format_mean(&sb, 999.994);
+	compare_format_mean(&sb, 1694.99);
+	compare_format_mean(&sb, 100000000);
+	compare_format_mean(&sb, 2.002e9);
+	compare_format_mean(&sb, -5.5);
+	assert_string_equal(sb.buf, "      0.00    999.99      1694 100000000 2.002e+09     -5.50");
+	strbuf_reset(&sb);
+	compare_format_stddev(&sb, 10, 0);
+	compare_format_stddev(&sb, 1694, 1694 * 1.7399);
+	compare_format_stddev(&sb, 10, -1);
+	compare_format_stddev(&sb, -10, 1);
+	assert_string_equal(sb.buf, " \xc2\xb1  0% \xc2\xb1" "173%       \xc2\xb1 10%");
+	strbuf_reset(&sb);
+	compare_format_change(&sb, -50.97);
+	compare_format_change(&sb, 9.94);
+	compare_format_change(&sb, 5e105);
+	assert_string_equal(sb.buf, "     -51.0%       +9.9%    +5e+105% ");
+	strbuf_release(&sb);
+}
+
+/* failure rows: fails:runs and %reproduction, printed first */
+static void test_failure_block(void **state)
+{
+	struct result_group g[2];
+	const struct result_group *gp[2] = { &g[0], &g[1] };
+	struct compare_options o;
+	struct compare_result res;
+	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
+	size_t k;
+
+	(void)state;
+	for (k = 0; k < 2; k++) {
+		struct matrix *m = &g[k].matrix;
+		size_t r;
+
+		result_group_init(&g[k]);
+		g[k].label = xstrdup(k ? "head" : "base");
+		m->nstats = 2;
+		m->nruns = 5;
+		m->names = xcalloc(2, sizeof(char *));
+		m->names[0] = xstrdup("dmesg.WARNING:at_mm/page_alloc.c");
+		m->names[1] = xstrdup("vm-scalability.throughput");
+		m->values = xcalloc(10, sizeof(double));
+		m->is_int = xcalloc(2, 1);
+		for (r = 0; r < 5; r++) {
+			m->values[r] = k && r < 4 ? 1 : 0;
+			m->values[5 + r] = k ? 7496683 : 5006238;
+		}
+	}
+	result_group_set_axis(&g[0], "testcase", "vm-scalability");
+	result_group_set_axis(&g[1], "testcase", "vm-scalability");
+	compare_options_init(&o);
+	assert_int_equal(compare_groups(gp, 2, &o, &res, &err), 0);
+	assert_int_equal(res.nrows, 2);
+	compare_render_text(&res, &out);
+	assert_non_null(strstr(out.buf,
+		"       fail:runs  %reproduction    fail:runs\n"
+		"           |             |             |    \n"
+		"           :5           80%           4:5     dmesg.WARNING:at_mm/page_alloc.c\n"
+		"         %stddev     %change         %stddev\n"
+		"             \\          |                \\  \n"
+		"   5006238 \xc2\xb1  0%     +49.7%    7496683 \xc2\xb1  0%  vm-scalability.throughput\n"));
+	/* the throughput rose: an improvement, exit status 0 */
+	assert_false(res.kpi_regressed);
+	compare_result_release(&res);
+	/* swapped: a KPI regression */
+	gp[0] = &g[1];
+	gp[1] = &g[0];
+	assert_int_equal(compare_groups(gp, 2, &o, &res, &err), 0);
+	assert_true(res.kpi_regressed);
+	compare_result_release(&res);
+	release_groups(g);
+	strbuf_release(&out);
+	strbuf_release(&err);
+}
+
+/* BASE/HEAD through the index: commit prefixes and key=value selectors */
+static void test_select_store(void **state)
+{
+	char tmpl[] = "/tmp/perfsift-test-select.XXXXXX";
+	char *root = mkdtemp(tmpl);
+	struct store st;
+	struct strbuf err = STRBUF_INIT, dir = STRBUF_INIT;
+	struct select_ctx ctx;
+	struct result_group g;
+	static const char *const commits[] = { "aaaa1111", "bbbb2222" };
+	size_t c, r;
+
+	(void)state;
+	assert_non_null(root);
+	assert_int_equal(store_open(&st, root, NULL, STORE_CREATE, &err), 0);
+	for (c = 0; c < 2; c++) {
+		int present[3] = { 0, 1, 2 };
+
+		strbuf_reset(&dir);
+		strbuf_addf(&dir, "%s/tc/defaults/box/debian/defconfig/gcc/%s",
+			    root, commits[c]);
+		for (r = 0; r < 3; r++) {
+			struct reduce_stats rs;
+			struct store_run_record rec;
+			struct store_param param = { (char *)"thp", (char *)(c ? "never" : "always"),
+						     STORE_PARAM_JOB };
+			char *run = xasprintf("%s/%zu", dir.buf, r);
+
+			reduce_stats_init(&rs);
+			reduce_stats_add(&rs, "tc.throughput", 100.0 * (double)(c + 1) + (double)r, false);
+			reduce_stats_add(&rs, "proc-vmstat.nr_x", 5, true);
+			reduce_stats_sort(&rs);
+			memset(&rec, 0, sizeof(rec));
+			rec.group_dir = dir.buf;
+			rec.axes[STORE_TESTCASE] = "tc";
+			rec.axes[STORE_PATH_PARAMS] = "defaults";
+			rec.axes[STORE_TBOX_GROUP] = "box";
+			rec.axes[STORE_ROOTFS] = "debian";
+			rec.axes[STORE_KCONFIG] = "defconfig";
+			rec.axes[STORE_COMPILER] = "gcc";
+			rec.axes[STORE_COMMIT] = commits[c];
+			rec.params = &param;
+			rec.nparams = 1;
+			rec.number = (int)r;
+			rec.complete = true;
+			rec.run_dir = run;
+			rec.stats = &rs;
+			rec.present_runs = present;
+			rec.npresent = 3;
+			assert_int_equal(store_index_run(&st, &rec, &err), 0);
+			reduce_stats_release(&rs);
+			free(run);
+		}
+	}
+	store_close(&st);
+	ctx.result_root = root;
+	ctx.store_url = NULL;
+	assert_int_equal(select_group(&ctx, "bbbb", &g, &err), 0);
+	assert_string_equal(g.label, "bbbb2222");
+	assert_int_equal(g.matrix.nruns, 3);
+	assert_int_equal(g.matrix.nstats, 2);
+	assert_string_equal(result_group_axis(&g, "testcase"), "tc");
+	assert_string_equal(result_group_axis(&g, "thp"), "never");
+	assert_null(result_group_axis(&g, "path_params"));
+	result_group_release(&g);
+	assert_int_equal(select_group(&ctx, "thp=always", &g, &err), 0);
+	assert_string_equal(g.label, "aaaa1111");
+	result_group_release(&g);
+	strbuf_reset(&err);
+	assert_int_equal(select_group(&ctx, "testcase=tc", &g, &err), -1);
+	assert_non_null(strstr(err.buf, "ambiguous"));
+	assert_non_null(strstr(err.buf, "aaaa1111"));
+	strbuf_reset(&err);
+	assert_int_equal(select_group(&ctx, "cccc", &g, &err), -1);
+	assert_non_null(strstr(err.buf, "matches no result group"));
+	remove_tree(root);
+	strbuf_release(&err);
+	strbuf_release(&dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_formats),
+		cmocka_unit_test(test_failure_block),
+		cmocka_unit_test(test_select_store),
+		cmocka_unit_test(test_bimodal),
+		cmocka_unit_test(test_planted_5pct),
+		cmocka_unit_test(test_planted_half_pct),
+		cmocka_unit_test(test_aa),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

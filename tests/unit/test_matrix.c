@@ -1,0 +1,173 @@
+/*
+ * test_matrix.c: the lean matrix.json reader -- LKP's shape in any valid
+ * JSON spelling, numbers rounded exactly as strtod (checked against
+ * jansson on random numbers), padding, duplicates, errors with lines --
+ * and the writer's round trip.
+ */
+#include "util/compat.h"
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include <jansson.h>
+#include "matrix.h"
+#include "util/strbuf.h"
+
+static int parse(struct matrix *m, const char *text, struct strbuf *err)
+{
+	strbuf_reset(err);
+	return matrix_parse_json(m, text, strlen(text), "m.json", err);
+}
+
+static void test_shape(void **state)
+{
+	struct matrix m;
+	struct strbuf err = STRBUF_INIT;
+
+	(void)state;
+	assert_int_equal(parse(&m,
+		"{\"b.x\": [1, 2.5, -3e2],\n \"a\\u00e9\\n\": [null, 4],"
+		" \"stats_source\": [\"s0\", \"s1\", \"s\\\"2\", \"s3\"],\n"
+		" \"b.x\": [7, 8, 9, 10, 11]}", &err), 0);
+	/* sorted, the duplicate's last value wins, run count = sources */
+	assert_int_equal(m.nstats, 2);
+	assert_int_equal(m.nruns, 4);
+	assert_string_equal(m.names[0], "a\xc3\xa9\n");
+	assert_string_equal(m.names[1], "b.x");
+	assert_true(matrix_at(&m, 0, 0) == 0 && matrix_at(&m, 0, 1) == 4);
+	assert_true(matrix_at(&m, 0, 2) == 0 && matrix_at(&m, 0, 3) == 0);
+	assert_true(matrix_at(&m, 1, 0) == 7 && matrix_at(&m, 1, 3) == 10);
+	assert_true(m.is_int[0] && m.is_int[1]);
+	assert_string_equal(m.sources[2], "s\"2");
+	assert_int_equal(matrix_find(&m, "b.x"), 1);
+	assert_int_equal(matrix_find(&m, "c"), -1);
+	matrix_release(&m);
+
+	/* no stats_source: the longest array; floats flagged */
+	assert_int_equal(parse(&m, "{\"x\": [1.0], \"y\": [1, 2, 3]}", &err), 0);
+	assert_int_equal(m.nruns, 3);
+	assert_null(m.sources);
+	assert_false(m.is_int[0]);
+	matrix_release(&m);
+	assert_int_equal(parse(&m, " { } ", &err), 0);
+	assert_int_equal(m.nstats, 0);
+	matrix_release(&m);
+	strbuf_release(&err);
+}
+
+static void test_errors(void **state)
+{
+	struct matrix m;
+	struct strbuf err = STRBUF_INIT;
+
+	(void)state;
+	assert_int_equal(parse(&m, "[1]", &err), -1);
+	assert_string_equal(err.buf, "m.json:1: not an LKP matrix (expected an object)");
+	assert_int_equal(parse(&m, "{\n\"a\": [1,\n 2,\n x]}", &err), -1);
+	assert_string_equal(err.buf, "m.json:4: a: expected a number");
+	assert_int_equal(parse(&m, "{\"a\": \"text\"}", &err), -1);
+	assert_string_equal(err.buf, "m.json:1: a: expected an array of numbers");
+	assert_int_equal(parse(&m, "{\"a\": [1]} x", &err), -1);
+	assert_string_equal(err.buf, "m.json:1: trailing text after the object");
+	assert_int_equal(parse(&m, "{\"a\": [01]}", &err), -1);
+	assert_int_equal(parse(&m, "{\"a\": [1.]}", &err), -1);
+	assert_int_equal(parse(&m, "{\"a\": [1]", &err), -1);
+	assert_int_equal(parse(&m, "{\"a\\q\": [1]}", &err), -1);
+	assert_int_equal(parse(&m, "{\"a\": [1,]}", &err), -1);
+	assert_int_equal(matrix_load_json(&m, "/nonexistent/matrix.json", &err), -1);
+	strbuf_release(&err);
+}
+
+/* every number as strtod rounds it (jansson uses strtod as well) */
+static void test_numbers_exact(void **state)
+{
+	struct strbuf text = STRBUF_INIT, err = STRBUF_INIT;
+	struct matrix m;
+	json_t *root, *arr;
+	json_error_t jerr;
+	uint64_t x = 12345;
+	size_t i, n = 20000;
+
+	(void)state;
+	strbuf_addstr(&text, "{\"v\": [");
+	for (i = 0; i < n; i++) {
+		double d;
+		int prec;
+
+		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+		d = ldexp((double)(x >> 11), (int)(x % 80) - 70);
+		prec = 1 + (int)((x >> 7) % 17);
+		if (i)
+			strbuf_addstr(&text, ", ");
+		if (i % 5 == 0)
+			strbuf_addf(&text, "%.*f", prec % 8, d * (x & 1 ? -1 : 1));
+		else
+			strbuf_addf(&text, "%.*g", prec, d * (x & 1 ? -1 : 1));
+	}
+	strbuf_addstr(&text, ", 2.5E+3]}");
+	assert_int_equal(matrix_parse_json(&m, text.buf, text.len, "r", &err), 0);
+	root = json_loads(text.buf, JSON_DECODE_ANY, &jerr);
+	assert_non_null(root);
+	arr = json_object_get(root, "v");
+	assert_int_equal(json_array_size(arr), m.nruns);
+	for (i = 0; i < m.nruns; i++) {
+		json_t *v = json_array_get(arr, i);
+		double want = json_is_integer(v) ? (double)json_integer_value(v)
+						 : json_real_value(v);
+
+		if (matrix_at(&m, 0, i) != want) {
+			fprintf(stderr, "value %zu: got %.17g want %.17g\n", i,
+				matrix_at(&m, 0, i), want);
+			fail();
+		}
+	}
+	json_decref(root);
+	matrix_release(&m);
+	/* beyond jansson: huge integers and subnormals go through strtod */
+	strbuf_reset(&text);
+	strbuf_addstr(&text, "{\"v\": [123456789012345678901234567890, 1e-320, -0.0]}");
+	assert_int_equal(matrix_parse_json(&m, text.buf, text.len, "r", &err), 0);
+	assert_true(matrix_at(&m, 0, 0) == strtod("123456789012345678901234567890", NULL));
+	assert_true(matrix_at(&m, 0, 1) == strtod("1e-320", NULL));
+	assert_true(matrix_at(&m, 0, 2) == 0);
+	matrix_release(&m);
+	strbuf_release(&text);
+	strbuf_release(&err);
+}
+
+static void test_round_trip(void **state)
+{
+	struct matrix m, m2;
+	struct strbuf out = STRBUF_INIT, out2 = STRBUF_INIT, err = STRBUF_INIT;
+
+	(void)state;
+	assert_int_equal(parse(&m, "{\"z\": [0.1, 1e300, -2], \"y\": [5, 6, 7],"
+				   " \"stats_source\": [\"a\", \"b\", \"c\"]}", &err), 0);
+	matrix_to_json(&m, &out);
+	assert_int_equal(matrix_parse_json(&m2, out.buf, out.len, "o", &err), 0);
+	matrix_to_json(&m2, &out2);
+	assert_string_equal(out.buf, out2.buf);
+	assert_string_equal(out.buf,
+		"{\n  \"y\": [5, 6, 7],\n  \"z\": [0.1, 1e+300, -2.0],\n"
+		"  \"stats_source\": [\"a\", \"b\", \"c\"]\n}\n");
+	matrix_release(&m);
+	matrix_release(&m2);
+	strbuf_release(&out);
+	strbuf_release(&out2);
+	strbuf_release(&err);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_shape),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_numbers_exact),
+		cmocka_unit_test(test_round_trip),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -4,7 +4,7 @@
 # monitor leaves its raw file and <monitor>.json, the reduced stats reach
 # stats.json; perf-profile yields kernel call chains of a page-fault-heavy
 # workload; a SIGKILLed perfsift leaves raw files readable up to the last
-# whole sample.  (The killed run's `sleep 4` ends by itself.)
+# whole sample.
 . "$(dirname "$0")/lib.sh"
 
 if ! test_have_root; then
@@ -63,6 +63,7 @@ test_expect_success 'perf-profile names the sampled event and kernel call chains
 '
 
 test_expect_success 'a killed perfsift leaves whole samples in the raw files' '
+	printf "echo \$\$ >%s/bench.pid\nexec sleep 60\n" "$PWD" >bench.sh &&
 	cat >slow.yaml <<-JOB &&
 	suite: slow
 	testcase: slow
@@ -72,17 +73,26 @@ test_expect_success 'a killed perfsift leaves whole samples in the raw files' '
 	meminfo:
 	  interval: 0.05
 	mytest:
-	  cmdline: sleep 4
+	  cmdline: sh $PWD/bench.sh
 	JOB
-	PERFSIFT_RESULT_ROOT=$PWD/killed perfsift run slow.yaml >/dev/null 2>&1 &
+	PERFSIFT_RESULT_ROOT=$PWD/killed "$PERFSIFT" run slow.yaml >/dev/null 2>&1 &
 	pid=$! &&
-	sleep 1.5 &&
+	# however slow the machine, wait for some samples, then kill -9
+	i=0 &&
+	while [ $i -lt 600 ]; do
+		raw=$(find killed -name proc-vmstat 2>/dev/null | head -1)
+		if [ -n "$raw" ] && [ "$(grep -c "^time: " "$raw")" -ge 6 ]; then
+			break
+		fi
+		sleep 0.1
+		i=$((i + 1))
+	done &&
 	kill -9 $pid &&
 	{ wait $pid || true; } &&
-	raw=$(find killed -name proc-vmstat | head -1) &&
+	{ kill "$(cat bench.pid)" 2>/dev/null || true; } &&
 	test -n "$raw" &&
 	n=$(grep -c "^time: " "$raw") &&
-	test "$n" -ge 5 &&
+	test "$n" -ge 6 &&
 	perfsift parse proc-vmstat "$raw" >parsed &&
 	test "$(grep -c "^pgfault: " parsed)" -ge $((n - 1))
 '

@@ -41,6 +41,8 @@ void compare_options_init(struct compare_options *o)
 	o->margin = 2.0;
 	o->boot_iters = 1000;
 	o->seed = 20160405; /* fixed: the same data give the same interval */
+	o->guard_level = 0.001;
+	o->guard_runs = 10;
 }
 
 void compare_result_init(struct compare_result *res)
@@ -262,6 +264,8 @@ struct walk {
 	/* rows kept, with their index in the union for p_all */
 	size_t *row_union;
 	size_t alloc_row_union;
+	/* the noise guard's prior per column (NULL: guard off) */
+	struct stats_noise_prior *prior;
 	struct compare_row cur;
 };
 
@@ -278,7 +282,7 @@ static void cell_numbers(struct compare_cell *cell, const double *v, size_t n,
 	if (is_func && present)
 		for (i = 0; i < n; i++)
 			cell->fails += v[i];
-	cell->p_welch = cell->p_mwu = cell->q = NAN;
+	cell->p_welch = cell->p_mwu = cell->q = cell->p_guard = NAN;
 	cell->ci_lo = cell->ci_hi = NAN;
 	cell->verdict = VERDICT_UNKNOWN;
 	cell->more_runs = 0;
@@ -435,6 +439,68 @@ static void lkp_order(struct compare_result *res, const struct stat_rules *r,
 	free(scores);
 }
 
+/* the noise guard: which columns it covers, and their priors */
+static void guard_init(struct walk *w)
+{
+	size_t c, nb = w->g[0]->matrix.nruns;
+
+	if (w->o->lkp_exact || w->o->guard_level <= 0)
+		return;
+	w->prior = xcalloc(w->n, sizeof(*w->prior));
+	for (c = 1; c < w->n; c++) {
+		size_t na = w->g[c]->matrix.nruns;
+
+		stats_noise_prior_init(&w->prior[c], na, nb);
+		if (na >= w->o->guard_runs && nb >= w->o->guard_runs)
+			w->prior[c].d = 0; /* enough runs: no guard */
+	}
+}
+
+static bool guard_on(const struct walk *w, size_t c)
+{
+	return w->prior && w->prior[c].d > 0;
+}
+
+/*
+ * Fit each column's prior, then test the rows LKP's rules selected:
+ * those whose moderated p is not below the level are no longer changed
+ * in LKP mode (the p is reported in every mode).
+ */
+static void guard_apply(struct walk *w, struct compare_result *res)
+{
+	size_t c, i;
+
+	if (!w->prior)
+		return;
+	for (c = 1; c < w->n; c++)
+		if (guard_on(w, c))
+			stats_noise_prior_fit(&w->prior[c]);
+	for (i = 0; i < res->nrows; i++) {
+		struct compare_row *row = &res->rows[i];
+		ssize_t ib;
+
+		if (row->is_function)
+			continue;
+		ib = matrix_find(&w->g[0]->matrix, row->name);
+		for (c = 1; c < w->n; c++) {
+			struct compare_cell *cell = &row->cells[c];
+			ssize_t ia;
+
+			if (!guard_on(w, c) || cell->lkp != LKP_CHANGED || ib < 0)
+				continue;
+			ia = matrix_find(&w->g[c]->matrix, row->name);
+			if (ia < 0)
+				continue;
+			cell->p_guard = stats_moderated_p(&w->prior[c],
+				values_of(w->g[c], ia, w->zeros),
+				values_of(w->g[0], ib, w->zeros));
+			if (w->o->method == COMPARE_LKP &&
+			    !(cell->p_guard < w->o->guard_level))
+				cell->changed = false;
+		}
+	}
+}
+
 int compare_groups(const struct result_group *const *groups, size_t ngroups,
 		   const struct compare_options *o, struct compare_result *res,
 		   struct strbuf *err)
@@ -490,6 +556,7 @@ int compare_groups(const struct result_group *const *groups, size_t ngroups,
 	stats_scratch_init(&w.scratch);
 	w.zeros = xcalloc(maxruns ? maxruns : 1, sizeof(double));
 	build_header(res, groups, ngroups);
+	guard_init(&w);
 
 	idx = xcalloc(ngroups, sizeof(*idx));
 	u.g = groups;
@@ -518,6 +585,10 @@ int compare_groups(const struct result_group *const *groups, size_t ngroups,
 					  idx[0] >= 0, &w.lkp, &rec);
 			is_func = rec.is_function;
 			classified = true;
+			if (guard_on(&w, c) && !is_func && idx[0] >= 0 &&
+			    idx[c] >= 0)
+				stats_noise_prior_add(&w.prior[c],
+					stats_rel_var(a, na, b, nb));
 			if (need_stats)
 				w.p_all[nunion * (ngroups - 1) + c - 1] =
 					stats_welch_p(a, na, b, nb);
@@ -558,6 +629,7 @@ int compare_groups(const struct result_group *const *groups, size_t ngroups,
 		nunion++;
 	}
 	res->nstats = nunion;
+	guard_apply(&w, res);
 
 	/* q-values over every stat of the comparison, per column */
 	if (need_stats && nunion) {
@@ -643,6 +715,7 @@ int compare_groups(const struct result_group *const *groups, size_t ngroups,
 	free(w.zeros);
 	free(w.p_all);
 	free(w.row_union);
+	free(w.prior);
 	stats_scratch_release(&w.scratch);
 	stat_rules_release(&w.rules);
 	if (w.have_stat_re)
@@ -804,6 +877,13 @@ void compare_render_json(const struct compare_result *res,
 	json_num(out, o->margin);
 	strbuf_addf(out, ",\n  \"bootstrap\": {\"iterations\": %u, \"seed\": %" PRIu64 "},\n",
 		    o->boot_iters, o->seed);
+	if (o->lkp_exact || o->guard_level <= 0) {
+		strbuf_addstr(out, "  \"noise_guard\": null,\n");
+	} else {
+		strbuf_addstr(out, "  \"noise_guard\": {\"test\": \"moderated-t\", \"level\": ");
+		json_num(out, o->guard_level);
+		strbuf_addf(out, ", \"below_runs\": %zu},\n", o->guard_runs);
+	}
 	strbuf_addf(out, "  \"nstats\": %zu,\n  \"kpi_regressed\": %s,\n",
 		    res->nstats, res->kpi_regressed ? "true" : "false");
 	strbuf_addstr(out, "  \"compare_axes\": ");
@@ -877,6 +957,8 @@ void compare_render_json(const struct compare_result *res,
 			json_num(out, cell->p_mwu);
 			strbuf_addstr(out, ", \"q\": ");
 			json_num(out, cell->q);
+			strbuf_addstr(out, ", \"p_guard\": ");
+			json_num(out, cell->p_guard);
 			strbuf_addf(out, ", \"verdict\": \"%s\", \"more_runs\": %u, \"lkp\": \"%s\", \"changed\": %s, \"effect\": \"%s\"}",
 				    stats_verdict_name(cell->verdict),
 				    cell->more_runs, lkp_outcome_name(cell->lkp),

@@ -42,6 +42,16 @@ struct compare_options {
 	/* skip the statistics (p, q, interval, verdict) when nothing needs
 	 * them: the default text table */
 	bool no_statistics;
+	/*
+	 * LKP mode's noise guard: when either side has fewer than
+	 * guard_runs runs, a stat LKP's rules select must also have a
+	 * moderated-t p (stats.h) below guard_level.  LKP's range test passes
+	 * by chance for 4.8% of stats at 5 + 5 runs.  lkp_exact turns the
+	 * guard off: LKP's rules alone, as its own reports.
+	 */
+	bool lkp_exact;
+	double guard_level;  /* 0.001 */
+	size_t guard_runs;   /* 10 */
 };
 void compare_options_init(struct compare_options *o);
 
@@ -58,6 +68,7 @@ struct compare_cell {
 	bool changed;      /* selected by the method in this column */
 	enum lkp_outcome lkp;   /* LKP's test */
 	double p_welch, p_mwu, q; /* NAN when not computed */
+	double p_guard;         /* the noise guard's p, NAN when not applied */
 	double ci_lo, ci_hi;    /* bootstrap 95% interval of %change */
 	enum stats_verdict verdict;
 	unsigned more_runs;     /* for VERDICT_UNKNOWN */

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_sf_psi.h>
 #include "lkp_tables.h"
 #include "matrix.h"
 #include "stats.h"
@@ -953,6 +954,112 @@ double stats_welch_p(const double *a, size_t na, const double *b, size_t nb)
 	t = (ma - mb) / sqrt(se2);
 	df = se2 * se2 / (sa * sa / (double)(na - 1) +
 			  sb * sb / (double)(nb - 1));
+	return fmin(1, 2 * gsl_cdf_tdist_Q(fabs(t), df));
+}
+
+/* ---- the noise guard: a moderated t (stats.h) ---- */
+
+void stats_noise_prior_init(struct stats_noise_prior *np, size_t na,
+			    size_t nb)
+{
+	memset(np, 0, sizeof(*np));
+	np->na = na;
+	np->nb = nb;
+	np->d = na + nb >= 2 ? (double)(na + nb - 2) : 0;
+}
+
+double stats_rel_var(const double *a, size_t na, const double *b, size_t nb)
+{
+	double ma, va, mb, vb;
+
+	if (na < 2 || nb < 2)
+		return -1;
+	mean_var(a, na, &ma, &va);
+	mean_var(b, nb, &mb, &vb);
+	if (mb == 0 || !isfinite(va) || !isfinite(vb))
+		return -1;
+	return (va * (double)(na - 1) + vb * (double)(nb - 1)) /
+	       (double)(na + nb - 2) / (mb * mb);
+}
+
+void stats_noise_prior_add(struct stats_noise_prior *np, double rel_var)
+{
+	double z;
+
+	if (!(rel_var > 0) || !isfinite(rel_var))
+		return; /* constant stats carry no noise to learn from */
+	z = log(rel_var);
+	np->sum_z += z;
+	np->sum_z2 += z * z;
+	np->n++;
+}
+
+/* the y with trigamma(y) = x: Newton's method as in limma */
+static double trigamma_inverse(double x)
+{
+	double y;
+	int i;
+
+	if (x > 1e7)
+		return 1 / sqrt(x);
+	if (x < 1e-6)
+		return 1 / x;
+	y = 0.5 + 1 / x;
+	for (i = 0; i < 50; i++) {
+		double tri = gsl_sf_psi_1(y);
+		double dif = tri * (1 - tri / x) / gsl_sf_psi_n(2, y);
+
+		y += dif;
+		if (-dif / y < 1e-8)
+			break;
+	}
+	return y;
+}
+
+/*
+ * Smyth's moment estimate: log s^2 has mean log s0^2 + psi(d/2) -
+ * log(d/2) - psi(d0/2) + log(d0/2) and variance psi'(d/2) + psi'(d0/2).
+ */
+void stats_noise_prior_fit(struct stats_noise_prior *np)
+{
+	double n = (double)np->n, zmean, zvar, emean, evar;
+
+	np->d0 = 0;
+	np->s02 = 0;
+	if (np->n < 3 || np->d <= 0)
+		return;
+	zmean = np->sum_z / n;
+	zvar = (np->sum_z2 - n * zmean * zmean) / (n - 1);
+	emean = zmean - gsl_sf_psi(np->d / 2) + log(np->d / 2);
+	evar = zvar - gsl_sf_psi_1(np->d / 2);
+	if (evar > 0) {
+		np->d0 = 2 * trigamma_inverse(evar);
+		np->s02 = exp(emean + gsl_sf_psi(np->d0 / 2) - log(np->d0 / 2));
+	} else {
+		np->d0 = INFINITY;
+		np->s02 = exp(emean);
+	}
+}
+
+double stats_moderated_p(const struct stats_noise_prior *np, const double *a,
+			 const double *b)
+{
+	double ma = stats_mean(a, np->na), mb = stats_mean(b, np->nb);
+	double s2 = stats_rel_var(a, np->na, b, np->nb), post, t, df;
+
+	if (s2 < 0)
+		return stats_welch_p(a, np->na, b, np->nb);
+	if (isinf(np->d0))
+		post = np->s02;
+	else
+		post = (np->d0 * np->s02 + np->d * s2) / (np->d0 + np->d);
+	if (!(post > 0))
+		return ma == mb ? 1 : 0;
+	t = (ma - mb) / fabs(mb) /
+	    sqrt(post * (1 / (double)np->na + 1 / (double)np->nb));
+	df = np->d + np->d0;
+	if (isinf(df))
+		return fmin(1, 2 * gsl_cdf_ugaussian_Q(fabs(t)));
 	return fmin(1, 2 * gsl_cdf_tdist_Q(fabs(t), df));
 }
 

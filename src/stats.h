@@ -183,6 +183,34 @@ void stats_bootstrap_ci(struct stats_scratch *s, const double *a, size_t na,
 			const double *b, size_t nb, const char *name,
 			uint64_t seed, unsigned iters, double *lo, double *hi);
 
+/*
+ * The noise guard of LKP mode (compare.h): a moderated t-test (Smyth's
+ * empirical Bayes, as limma) on the relative change.  Every stat of a
+ * comparison contributes its pooled relative variance to a scaled
+ * inverse-chi-square prior (d0 degrees of freedom around s0^2); a stat's
+ * variance is then shrunk towards s0^2, which gives the test d + d0
+ * degrees of freedom instead of the 8 of 5 + 5 runs.  Usage: init with
+ * the sample sizes, add every stat, fit, then ask p for each candidate.
+ */
+struct stats_noise_prior {
+	size_t na, nb;      /* runs per side (the same for every stat) */
+	double d;           /* na + nb - 2 */
+	size_t n;           /* stats with a positive variance */
+	double sum_z, sum_z2; /* of log(relative variance) */
+	double d0, s02;     /* fitted: prior df (INFINITY allowed), scale */
+};
+void stats_noise_prior_init(struct stats_noise_prior *np, size_t na,
+			    size_t nb);
+/* the pooled relative variance of a (na runs) and b (nb runs) around
+ * their own means, relative to b's mean; -1 when undefined */
+double stats_rel_var(const double *a, size_t na, const double *b, size_t nb);
+void stats_noise_prior_add(struct stats_noise_prior *np, double rel_var);
+/* fit d0 and s0^2; with fewer than 3 usable stats d0 = 0 (plain t) */
+void stats_noise_prior_fit(struct stats_noise_prior *np);
+/* two-sided p of the moderated t for one stat (1 when undefined) */
+double stats_moderated_p(const struct stats_noise_prior *np, const double *a,
+			 const double *b);
+
 /* Benjamini-Hochberg: q[i] for p[i], over n tests */
 void stats_bh_qvalues(const double *p, size_t n, double *q);
 

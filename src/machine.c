@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 #include "job.h"
@@ -210,6 +211,49 @@ static uint64_t mem_total(const char *sysroot)
 	return kb * 1024;
 }
 
+/* resident pages of this process (the second field of /proc/self/statm) */
+static long resident_pages(void)
+{
+	long size, rss;
+	FILE *f = fopen("/proc/self/statm", "r");
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld %ld", &size, &rss) != 2)
+		rss = -1;
+	fclose(f);
+	return rss;
+}
+
+/*
+ * Does a read fault on private anonymous memory map the shared zero page?
+ * It normally does, and vm-scalability's anon-r-* cases measure exactly
+ * that; some hypervisor kernels forbid it (PVM's pvm_no_zero_page=1), and
+ * then every read fault allocates and clears a page.  Read 64 fresh pages
+ * and see whether the resident set grew: the zero page is not counted.
+ */
+static const char *zero_page_probe(void)
+{
+	const long pages = 64;
+	long page = sysconf(_SC_PAGESIZE), before, after, i;
+	volatile const char *p;
+	void *map;
+
+	map = mmap(NULL, (size_t)(pages * page), PROT_READ,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (map == MAP_FAILED)
+		return "unknown";
+	p = map;
+	before = resident_pages();
+	for (i = 0; i < pages; i++)
+		(void)p[i * page];
+	after = resident_pages();
+	munmap(map, (size_t)(pages * page));
+	if (before < 0 || after < 0)
+		return "unknown";
+	return after - before >= pages / 2 ? "no" : "yes";
+}
+
 char *machine_tbox_group(const char *testbox)
 {
 	const char *dash = strrchr(testbox, '-');
@@ -266,6 +310,9 @@ void machine_probe(struct machine *m, const char *sysroot)
 	if (!m->governor)
 		m->governor = xstrdup("none");
 	m->kconfig_hash = kconfig_hash(sysroot, m->kernel_release);
+	/* a property of the running kernel, not of a file: only probed live */
+	m->zero_page = !sysroot || !*sysroot || strcmp(sysroot, "/") == 0 ?
+		zero_page_probe() : "unknown";
 }
 
 void machine_release(struct machine *m)
@@ -318,4 +365,5 @@ void machine_fill_job(const struct machine *m, struct job *job,
 	job_set(job, "env_thp_defrag", m->thp_defrag);
 	job_set(job, "env_cpufreq_governor", m->governor);
 	job_set(job, "env_kconfig_hash", m->kconfig_hash);
+	job_set(job, "env_zero_page", m->zero_page);
 }

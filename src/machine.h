@@ -4,7 +4,8 @@
  * arch, kconfig, commit, rootfs, compiler, nr_cpu, memory) plus what a
  * performance engineer needs to trust a comparison: the CPU model and an
  * environment fingerprint (kernel command line, THP settings, cpufreq
- * governor, a hash of the running kernel's config).  Saved in the run's
+ * governor, a hash of the running kernel's config, whether read faults map
+ * the zero page).  Saved in the run's
  * job.yaml.
  */
 #ifndef PERFSIFT_MACHINE_H
@@ -30,6 +31,7 @@ struct machine {
 	char *thp_defrag;
 	char *governor;       /* cpu0's scaling_governor, or "none" */
 	char *kconfig_hash;   /* "fnv1a64:<hex>" of the kernel config, or "unavailable" */
+	const char *zero_page; /* read faults map the zero page: "yes", "no", "unknown" */
 };
 
 /*

@@ -219,8 +219,8 @@ static uint64_t min_u64(uint64_t a, uint64_t b)
 }
 
 /* what the case holds in memory at once (page cache does not count: it is reclaimable) */
-static uint64_t footprint(const struct vms_case *c, const struct vmscal_plan *pl,
-			  unsigned n)
+static uint64_t footprint(const struct vmscal_hw *hw, const struct vms_case *c,
+			  const struct vmscal_plan *pl, unsigned n)
 {
 	uint64_t size = pl->um.size;
 	uint64_t copies = (c->flags & C_MT) ? 1 : n;
@@ -238,6 +238,9 @@ static uint64_t footprint(const struct vms_case *c, const struct vmscal_plan *pl
 		uint64_t va = (c->flags & C_PRE) && (c->flags & C_MT) ? size : size * n;
 		uint64_t ft = va / 512;
 
+		/* no zero page: every page read is a page allocated and kept */
+		if (hw->no_zero_page)
+			ft += va;
 		if (c->flags & C_U40K)
 			ft += va / 40960 * 256;
 		return ft;
@@ -302,7 +305,7 @@ int vmscal_plan(const struct vmscal_hw *hw, const struct vmscal_params *p,
 	/* a shared mapping read past the end of its file is SIGBUS: never map more */
 	if (pl->nfiles && o->size > pl->file_size)
 		o->size = pl->file_size;
-	pl->footprint = footprint(c, pl, n);
+	pl->footprint = footprint(hw, c, pl, n);
 
 	if (c->flags & C_HUGE) {
 		uint64_t per = (o->size + (2u << 20) - 1) / (2u << 20);

@@ -24,6 +24,7 @@ struct vmscal_hw {
 	uint64_t swap_total;
 	uint64_t shm_size;     /* size of the tmpfs (size=100% = MemTotal) */
 	uint64_t hugepages_free;  /* free 2 MiB hugetlb pages in the pool */
+	bool no_zero_page;     /* read faults allocate (env_zero_page: no) */
 };
 
 /* hw_vars' derived limits */

@@ -86,9 +86,27 @@ static void test_probe_fake_sysroot(void **state)
 	assert_string_equal(m.rootfs, "unknown");
 	assert_string_equal(m.compiler, "unknown");
 	assert_string_equal(m.kconfig_hash, "unavailable");
+	assert_string_equal(m.zero_page, "unknown"); /* a fake tree: not probed */
 	machine_release(&m);
 	remove_tree(dir);
 	strbuf_release(&link);
+}
+
+/*
+ * The live zero-page probe: a kernel forbids the zero page only when told
+ * to (PVM's pvm_no_zero_page=1 on the command line); elsewhere a read
+ * fault maps it and the probe must say so.
+ */
+static void test_zero_page_probe(void **state)
+{
+	struct machine m;
+	bool forbidden;
+
+	(void)state;
+	machine_probe(&m, "/");
+	forbidden = strstr(m.cmdline, "pvm_no_zero_page=1") != NULL;
+	assert_string_equal(m.zero_page, forbidden ? "no" : "yes");
+	machine_release(&m);
 }
 
 static void test_fill_job(void **state)
@@ -147,6 +165,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tbox_group),
 		cmocka_unit_test(test_probe_fake_sysroot),
+		cmocka_unit_test(test_zero_page_probe),
 		cmocka_unit_test(test_fill_job),
 	};
 

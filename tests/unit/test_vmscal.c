@@ -183,6 +183,12 @@ static void test_hw_vars(void **state)
 	assert_null(pl.skip);
 	/* its footprint is page tables: 8 bytes per 4 KiB */
 	assert_int_equal(pl.footprint, 6367307890688ull / 2 * 2 / 512);
+	/* where the kernel maps no zero page, every page read is kept */
+	hw.no_zero_page = true;
+	plan_of(&hw, "anon-r-seq", &pl);
+	assert_int_equal(pl.footprint, 6367307890688ull / 2 * 2 / 512 +
+					6367307890688ull / 2 * 2);
+	hw.no_zero_page = false;
 
 	/* -mt: threads, same size */
 	plan_of(&hw, "anon-r-seq-mt", &pl);

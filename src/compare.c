@@ -91,7 +91,7 @@ static void build_header(struct compare_result *res,
 	struct strbuf keys = STRBUF_INIT, values = STRBUF_INIT;
 	struct strbuf ckeys = STRBUF_INIT;
 	size_t i, c;
-	bool any_diff = false;
+	bool any_diff = false, commits_differ = false;
 
 	/* common axes (commit excluded), alphabetical as LKP's DataStore */
 	for (i = 0; i < g[0]->naxes; i++) {
@@ -117,9 +117,15 @@ static void build_header(struct compare_result *res,
 	/*
 	 * The compare axes: those that are not common, commit aside.  Two
 	 * settings of one commit are labelled by their differing parameters
-	 * (`thp_enabled`), everything else by commit, as LKP.
+	 * (`thp_enabled`), everything else by commit, as LKP -- groups of
+	 * different commits too, even when a plain LKP matrix.json directory
+	 * (no axes but its name) is one of them.
 	 */
-	for (c = 0; c < n; c++)
+	for (c = 1; c < n; c++)
+		if (strcmp(g[0]->label ? g[0]->label : "",
+			   g[c]->label ? g[c]->label : ""))
+			commits_differ = true;
+	for (c = 0; c < n && !commits_differ; c++)
 		for (i = 0; i < g[c]->naxes; i++) {
 			const struct group_axis *ax = &g[c]->axes[i];
 

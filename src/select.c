@@ -99,6 +99,27 @@ static const char *const fixed_axes[] = {
 };
 
 /*
+ * The machine fingerprint `run` writes into job.yaml (machine.c): facts
+ * about the box, not parameters of the job, so never axes of the header
+ * (LKP's shows job parameters only).  A job that names one as a program
+ * option still does not make it an axis: the box is the tbox_group axis.
+ */
+static bool is_fingerprint(const char *key)
+{
+	static const char *const facts[] = {
+		"testbox", "arch", "nr_cpu", "memory", "model", "nr_node",
+	};
+	size_t i;
+
+	if (!strncmp(key, "env_", 4))
+		return true;
+	for (i = 0; i < ARRAY_SIZE(facts); i++)
+		if (!strcmp(key, facts[i]))
+			return true;
+	return false;
+}
+
+/*
  * The axes of a run's job.yaml: the machine facts and every job parameter
  * with a value (job_params(): program options and value-programs such as
  * `cpufreq_governor: performance`), as LKP's DataStore indexes them.
@@ -124,7 +145,7 @@ static int read_job_axes(const char *path, struct result_group *g)
 	}
 	job_params(jobs[0], &jp, &njp);
 	for (i = 0; i < njp; i++)
-		if (jp[i].value && *jp[i].value)
+		if (jp[i].value && *jp[i].value && !is_fingerprint(jp[i].key))
 			result_group_set_axis(g, jp[i].key, jp[i].value);
 	job_params_free(jp, njp);
 	job_free_all(jobs, njobs);
@@ -487,7 +508,7 @@ static int select_from_store(const struct select_ctx *ctx, const char *spec,
 
 		/* the header's axes: job parameters and machine facts */
 		if (p->kind == STORE_PARAM_FACT || !strcmp(p->key, "path_params") ||
-		    !p->value || !*p->value)
+		    !p->value || !*p->value || is_fingerprint(p->key))
 			continue;
 		result_group_set_axis(g, p->key, p->value);
 	}

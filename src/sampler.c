@@ -251,6 +251,15 @@ struct sampler *sampler_start(const struct job *job, const char *out_dir,
 		}
 		s->n++;
 	}
+	/* monitors the job names that perfsift has no sampler for */
+	for (i = 0; job && i < job->root->n; i++) {
+		const struct program *p = program_find(job->root->keys[i]);
+
+		ops = monitor_find(job->root->keys[i]);
+		if (p && p->kind == PROG_MONITOR && (!ops || !ops->sampling))
+			note("%s: not available: perfsift does not sample this monitor",
+			     p->name);
+	}
 	/* the start snapshot of every monitor that samples before stop */
 	now = time_mono_ns();
 	for (i = 0; i < s->n; i++) {

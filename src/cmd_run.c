@@ -75,6 +75,8 @@ struct run_ctx {
 	const char *name;
 	int run_index, run_total;
 	double runtime_s;
+	/* the monitors' "not available" notes: said once per command */
+	struct sampler_notes monitor_notes;
 	/* the outcome */
 	int nr_ok, nr_failed, nr_skipped, nr_incomplete;
 };
@@ -326,6 +328,7 @@ struct monitors_start {
 	const char *out_dir;
 	const char *sysroot;
 	struct strbuf *why;
+	struct sampler_notes *notes;
 	struct sampler *sampler;
 };
 
@@ -333,7 +336,8 @@ static void start_monitors(void *arg)
 {
 	struct monitors_start *ms = arg;
 
-	ms->sampler = sampler_start(ms->job, ms->out_dir, ms->sysroot, ms->why);
+	ms->sampler = sampler_start(ms->job, ms->out_dir, ms->sysroot, ms->notes,
+				    ms->why);
 	if (!ms->sampler && ms->why->len)
 		warning("monitors: %s", ms->why->buf);
 }
@@ -476,6 +480,7 @@ static enum run_outcome run_once(struct run_ctx *c, const struct job *atomic,
 	ms.out_dir = run.tmp_dir;
 	ms.sysroot = c->sysroot;
 	ms.why = &why;
+	ms.notes = &c->monitor_notes;
 	ms.sampler = NULL;
 	cmd.before_go = start_monitors;
 	cmd.before_go_arg = &ms;
@@ -740,6 +745,7 @@ int cmd_run(int argc, char **argv, struct options *opts)
 		status = EXIT_RUNTIME;
 	}
 	machine_release(&c.machine);
+	sampler_notes_release(&c.monitor_notes);
 out:
 	for (i = 0; i < nr_atomic; i++)
 		plan_release(&plans[i]);

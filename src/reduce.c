@@ -362,6 +362,27 @@ void reduce_samples(const struct samples *s, const struct reduce_window *w,
 	strbuf_release(&tk);
 }
 
+void reduce_derived(struct reduce_stats *st)
+{
+	const struct reduce_stat *ins, *work = NULL;
+	size_t i, n, nwork = 0;
+
+	reduce_stats_sort(st);
+	for (i = 0; i < st->n; i++) {
+		n = strlen(st->items[i].name);
+		if (n > 9 && !strcmp(st->items[i].name + n - 9, ".workload")) {
+			work = &st->items[i];
+			nwork++;
+		}
+	}
+	ins = reduce_stats_find(st, "perf-stat.total.instructions");
+	if (!ins || nwork != 1 || work->value == 0)
+		return;
+	reduce_stats_add(st, "perf-stat.overall.path-length",
+			 ins->value / work->value, false);
+	reduce_stats_sort(st);
+}
+
 void reduce_stats_to_json(const struct reduce_stats *st, struct strbuf *out)
 {
 	size_t i;

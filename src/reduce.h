@@ -66,6 +66,14 @@ struct reduce_window {
 void reduce_samples(const struct samples *s, const struct reduce_window *w,
 		    struct reduce_stats *out);
 
+/*
+ * The run's derived stats, after every monitor is reduced (LKP's
+ * create_stats_matrix): perf-stat.overall.path-length =
+ * perf-stat.total.instructions / <test>.workload, when the run has that
+ * counter and exactly one `*.workload` stat.  st sorted on return.
+ */
+void reduce_derived(struct reduce_stats *st);
+
 /* stats.json in LKP's shape (pretty, no final newline); st sorted */
 void reduce_stats_to_json(const struct reduce_stats *st, struct strbuf *out);
 /* read a stats.json (flat object of numbers); -1 with err "FILE: what" */

@@ -511,7 +511,7 @@ bad:
 		}
 		warning("%s (left out of this cut run's stats)", why.buf);
 	}
-	reduce_stats_sort(&o->stats);
+	reduce_derived(&o->stats);
 	ret = 0;
 out:
 	for (i = 0; i < n; i++)

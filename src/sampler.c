@@ -47,9 +47,11 @@ struct sampler {
 	struct sampler_mon *m;
 	size_t n;
 	pthread_t thread;
+	pthread_mutex_t lock; /* a tick: the clock's, or sampler_tick_now()'s */
 	bool running;
 	atomic_bool stop;
 	struct strbuf buf;
+	struct mon_share share; /* sources read by several monitors */
 	uint64_t ticks, tick_cpu_ns;
 	uint64_t tick_cpu[1024]; /* the first ticks' costs, for a median */
 };
@@ -134,8 +136,10 @@ static void *sampler_main(void *arg)
 			continue; /* woken by sampler_stop, or spurious */
 		if (atomic_load(&s->stop))
 			break;
+		pthread_mutex_lock(&s->lock);
 		t0 = thread_cpu_ns();
 		now = time_mono_ns();
+		s->share.tick++;
 		for (i = 0; i < s->n; i++) {
 			struct sampler_mon *m = &s->m[i];
 
@@ -151,8 +155,27 @@ static void *sampler_main(void *arg)
 			s->tick_cpu[s->ticks] = t0;
 		s->ticks++;
 		s->tick_cpu_ns += t0;
+		pthread_mutex_unlock(&s->lock);
 	}
 	return NULL;
+}
+
+void sampler_tick_now(struct sampler *s, uint64_t *cost_ns)
+{
+	uint64_t t0;
+	size_t i;
+
+	pthread_mutex_lock(&s->lock);
+	s->share.tick++;
+	for (i = 0; i < s->n; i++) {
+		if (!s->m[i].period_ns)
+			continue;
+		t0 = cost_ns ? thread_cpu_ns() : 0;
+		take_sample(s, &s->m[i], false, false);
+		if (cost_ns)
+			cost_ns[i] = thread_cpu_ns() - t0;
+	}
+	pthread_mutex_unlock(&s->lock);
 }
 
 /* ------------------------------------------------------ which monitors */
@@ -177,11 +200,13 @@ static bool in_list(const char *list, const char *name)
  * names the set ("none" for none); plus every monitor key the job has;
  * minus those in `disable_monitors:`.
  */
-static bool wanted(const struct job *job, const struct monitor_ops *ops)
+static bool wanted(const struct job *job, const struct monitor_ops *ops,
+		   bool *named)
 {
 	const char *cat, *list, *off;
 	bool benchmark;
 
+	*named = false;
 	if (!ops->sampling)
 		return false;
 	if (!job)
@@ -189,11 +214,11 @@ static bool wanted(const struct job *job, const struct monitor_ops *ops)
 	off = job_get(job, "disable_monitors");
 	if (off && in_list(off, ops->name))
 		return false;
-	if (jnode_get(job->root, ops->name))
-		return true;
 	list = job_get(job, "monitors");
+	if (jnode_get(job->root, ops->name) || (list && in_list(list, ops->name)))
+		return *named = true;
 	if (list)
-		return in_list(list, ops->name);
+		return false;
 	cat = job_get(job, "category");
 	benchmark = cat && !strcmp(cat, "benchmark");
 	return benchmark && ops->sampling->in_default_set;
@@ -209,23 +234,51 @@ static double interval_of(const struct mon_inst *mi,
 	return mon_param_double(mi, "interval", ops->default_interval);
 }
 
+void sampler_notes_release(struct sampler_notes *notes)
+{
+	strbuf_release(&notes->said);
+}
+
+/* note one monitor's absence: in the run's log, and on stderr once */
+static void not_available(struct sampler_notes *notes, struct strbuf *log,
+			  const char *name, const char *why)
+{
+	size_t start = log->len;
+	const char *line, *p;
+
+	strbuf_addf(log, "%s: not available: %s\n", name, why);
+	line = log->buf + start;
+	if (notes) {
+		/* said before in this command (whole lines only) */
+		for (p = notes->said.buf; p && (p = strstr(p, line)); p++)
+			if (p == notes->said.buf || p[-1] == '\n')
+				return;
+		strbuf_addstr(&notes->said, line);
+	}
+	note("%s: not available: %s", name, why);
+}
+
 struct sampler *sampler_start(const struct job *job, const char *out_dir,
-			      const char *sysroot, struct strbuf *err)
+			      const char *sysroot, struct sampler_notes *notes,
+			      struct strbuf *err)
 {
 	struct sampler *s = xcalloc(1, sizeof(*s));
-	struct strbuf why = STRBUF_INIT, path = STRBUF_INIT;
+	struct strbuf why = STRBUF_INIT, path = STRBUF_INIT, log = STRBUF_INIT;
 	const struct monitor_ops *ops;
 	struct sampler_mon *m;
 	struct sigaction sa;
 	uint64_t now;
 	size_t i, alloc = 0;
+	bool named;
 
 	(void)err;
 	strbuf_init(&s->buf, 64 * 1024);
 	atomic_init(&s->stop, false);
+	pthread_mutex_init(&s->lock, NULL);
+	mon_share_init(&s->share);
 	for (i = 0; i < monitor_count(); i++) {
 		ops = monitor_at(i);
-		if (!wanted(job, ops))
+		if (!wanted(job, ops, &named))
 			continue;
 		ALLOC_GROW(s->m, s->n + 1, alloc);
 		m = &s->m[s->n];
@@ -233,11 +286,13 @@ struct sampler *sampler_start(const struct job *job, const char *out_dir,
 		m->mi.ops = ops;
 		m->mi.sysroot = sysroot ? sysroot : "/";
 		m->mi.job = job;
+		m->mi.named = named;
+		m->mi.share = &s->share;
 		m->ops = ops->sampling;
 		m->mi.interval = interval_of(&m->mi, m->ops);
 		strbuf_reset(&why);
 		if (m->ops->open(&m->mi, &why)) {
-			note("%s: not available: %s", ops->name, why.buf);
+			not_available(notes, &log, ops->name, why.buf);
 			continue;
 		}
 		path_join(&path, out_dir, ops->name);
@@ -257,11 +312,17 @@ struct sampler *sampler_start(const struct job *job, const char *out_dir,
 
 		ops = monitor_find(job->root->keys[i]);
 		if (p && p->kind == PROG_MONITOR && (!ops || !ops->sampling))
-			note("%s: not available: perfsift does not sample this monitor",
-			     p->name);
+			not_available(notes, &log, p->name,
+				      "perfsift does not sample this monitor");
+	}
+	if (log.len) {
+		path_join(&path, out_dir, "monitors.log");
+		if (write_file_atomic(path.buf, log.buf, log.len))
+			warning("cannot write '%s': %s", path.buf, strerror(errno));
 	}
 	/* the start snapshot of every monitor that samples before stop */
 	now = time_mono_ns();
+	s->share.tick++;
 	for (i = 0; i < s->n; i++) {
 		m = &s->m[i];
 		if (m->mi.interval >= 0 && m->ops->default_interval >= 0)
@@ -288,6 +349,7 @@ struct sampler *sampler_start(const struct job *job, const char *out_dir,
 	}
 	strbuf_release(&why);
 	strbuf_release(&path);
+	strbuf_release(&log);
 	return s;
 }
 
@@ -314,8 +376,10 @@ int sampler_stop(struct sampler *s)
 				break;
 		}
 	}
-	for (i = 0; i < s->n; i++) {
+	s->share.tick++;
+	for (i = 0; i < s->n; i++)
 		take_sample(s, &s->m[i], true, true);
+	for (i = 0; i < s->n; i++) {
 		if (s->m[i].failed)
 			ret = -1;
 		s->m[i].ops->close(&s->m[i].mi);
@@ -323,7 +387,9 @@ int sampler_stop(struct sampler *s)
 			ret = -1;
 	}
 	free(s->m);
+	mon_share_release(&s->share);
 	strbuf_release(&s->buf);
+	pthread_mutex_destroy(&s->lock);
 	free(s);
 	return ret;
 }

@@ -11,19 +11,33 @@
 #define PERFSIFT_SAMPLER_H
 
 #include "util/compat.h"
+#include "util/strbuf.h"
 
 struct job;
-struct strbuf;
 struct sampler;
 
 /*
+ * What the sampler has said about monitors it cannot sample here, kept by
+ * the caller across the runs of one command so that each is said once.
+ */
+struct sampler_notes {
+	struct strbuf said; /* one "<monitor>: not available: <why>\n" each */
+};
+#define SAMPLER_NOTES_INIT { STRBUF_INIT }
+void sampler_notes_release(struct sampler_notes *notes);
+
+/*
  * Start the monitors the job names (or the default set for benchmark
- * jobs), reading sources under sysroot ("/" normally).  Monitors whose
- * source is missing are reported once and skipped.  NULL with err only
- * when nothing can be started for a reason the user must hear about.
+ * jobs), reading sources under sysroot ("/" normally).  A monitor whose
+ * source is missing is skipped, never fatal: `<m>: not available: <why>`
+ * goes to stderr unless notes show it was said before (notes NULL: always
+ * said), and into <out_dir>/monitors.log, so every run records it.  NULL
+ * with err only when nothing can be started for a reason the user must
+ * hear about.
  */
 struct sampler *sampler_start(const struct job *job, const char *out_dir,
-			      const char *sysroot, struct strbuf *err);
+			      const char *sysroot, struct sampler_notes *notes,
+			      struct strbuf *err);
 /* the sampler's own cost so far, per monitor (bench/monitor-overhead) */
 struct sampler_stat {
 	const char *name;
@@ -38,6 +52,14 @@ struct sampler_ticks {
 /* *st is a new array of *n entries (caller frees) */
 void sampler_stats(const struct sampler *s, struct sampler_stat **st,
 		   size_t *n, struct sampler_ticks *ticks);
+
+/*
+ * Benchmarks: sample every periodic monitor now, in the calling thread,
+ * as a tick of the clock does (never at the same time as one); when
+ * cost_ns is not NULL, cost_ns[i] gets the CPU time of monitor i (in
+ * sampler_stats() order, periodic monitors only).
+ */
+void sampler_tick_now(struct sampler *s, uint64_t *cost_ns);
 
 /* take the final sample, stop, close every source, free; 0 or -1 */
 int sampler_stop(struct sampler *s);

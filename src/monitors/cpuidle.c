@@ -25,38 +25,37 @@ static void flush(struct mon_kv *kv, struct strbuf *out)
 	mon_kv_clear(kv);
 }
 
-DECLARE_PARSER(parse_cpuidle)
+/* a sample's `cpu<N>.<state>.<field>: v` lines, summed over CPUs */
+static void row(struct mon_row *r)
 {
-	struct mon_lines it;
-	struct mon_fields f;
-	struct mon_kv kv;
+	struct mon_fields *f = r->f;
 	const char *dot;
 	size_t klen;
+
+	if (f->n != 2)
+		return;
+	if (!strcmp(f->v[0], "time:")) {
+		flush(r->data, r->out);
+		return;
+	}
+	klen = strlen(f->v[0]);
+	dot = strchr(f->v[0], '.');
+	if (!mon_has_prefix(f->v[0], "cpu") || !dot || f->v[0][klen - 1] != ':')
+		return;
+	f->v[0][klen - 1] = '\0';
+	mon_kv_add(r->data, dot + 1, strtod(f->v[1], NULL));
+}
+
+DECLARE_PARSER(parse_cpuidle)
+{
+	struct mon_kv kv;
 
 	(void)path;
 	(void)err;
 	mon_kv_init(&kv);
-	mon_lines_init(&it, raw, len);
-	mon_fields_init(&f);
-	while (mon_lines_next(&it)) {
-		mon_fields_split(&f, it.line.buf, NULL);
-		if (f.n != 2)
-			continue;
-		if (!strcmp(f.v[0], "time:")) {
-			flush(&kv, out);
-			continue;
-		}
-		klen = strlen(f.v[0]);
-		dot = strchr(f.v[0], '.');
-		if (!mon_has_prefix(f.v[0], "cpu") || !dot || f.v[0][klen - 1] != ':')
-			continue;
-		f.v[0][klen - 1] = '\0';
-		mon_kv_add(&kv, dot + 1, strtod(f.v[1], NULL));
-	}
+	mon_each_row(raw, len, out, MON_ROWS_OWN_TIME, row, &kv);
 	flush(&kv, out);
 	mon_kv_release(&kv);
-	mon_fields_release(&f);
-	mon_lines_release(&it);
 	return 0;
 }
 
@@ -115,6 +114,7 @@ static int idle_open(struct mon_inst *mi, struct strbuf *why)
 					*c = '-';
 			ALLOC_GROW(s->st, s->n + 1, s->alloc);
 			st = &s->st[s->n++];
+			memset(st, 0, sizeof(*st));
 			st->label = xasprintf("cpu%ld.%s", cpu, name.buf);
 			st->time.fd = st->usage.fd = -1;
 			strbuf_setlen(&rel, rel.len - strlen("name"));

@@ -19,35 +19,22 @@ static const char *const fields[] = {
 	"flush_ios", "flush_ticks",
 };
 
-DECLARE_PARSER(parse_diskstats)
+static void row(struct mon_row *r)
 {
-	struct mon_lines it;
-	struct mon_fields f;
+	struct mon_fields *f = r->f;
 	size_t i, nstat;
 
-	(void)path;
-	(void)err;
-	mon_lines_init(&it, raw, len);
-	mon_fields_init(&f);
-	while (mon_lines_next(&it)) {
-		mon_fields_split(&f, it.line.buf, NULL);
-		if (f.n == 2 && !strcmp(f.v[0], "time:")) {
-			strbuf_addf(out, "time: %s\n", f.v[1]);
-			continue;
-		}
-		/* 3 id fields + 11, 15 or 17 counters; newer kernels may add more */
-		if (f.n != 14 && f.n != 18 && f.n < 20)
-			continue;
-		nstat = f.n - 3;
-		if (nstat > ARRAY_SIZE(fields))
-			nstat = ARRAY_SIZE(fields);
-		for (i = 0; i < nstat; i++)
-			strbuf_addf(out, "%s.%s: %s\n", fields[i], f.v[2], f.v[3 + i]);
-	}
-	mon_fields_release(&f);
-	mon_lines_release(&it);
-	return 0;
+	/* 3 id fields + 11, 15 or 17 counters; newer kernels may add more */
+	if (f->n != 14 && f->n != 18 && f->n < 20)
+		return;
+	nstat = f->n - 3;
+	if (nstat > ARRAY_SIZE(fields))
+		nstat = ARRAY_SIZE(fields);
+	for (i = 0; i < nstat; i++)
+		strbuf_addf(r->out, "%s.%s: %s\n", fields[i], f->v[2], f->v[3 + i]);
 }
+
+MON_ROW_PARSER(parse_diskstats, 0, row)
 
 /* sampled by perfsift: the file as it is, after a `time:` line */
 MON_SINGLE_FILE(sampling_diskstats, "proc/diskstats", 1, true);

@@ -49,62 +49,66 @@ static void emit_row(struct strbuf *out, const struct mon_fields *cpus,
 	strbuf_addf(out, "%s: %llu\n", key, sum);
 }
 
-static int parse_irq_table(const char *raw, size_t len, struct strbuf *out,
-			   bool softirqs)
+struct irq_state {
+	struct mon_fields cpus; /* the CPU<n> header */
+	struct strbuf key;
+	bool softirqs;
+};
+
+static void irq_row(struct mon_row *r)
 {
-	struct mon_lines it;
-	struct mon_fields f, cpus;
-	struct strbuf key = STRBUF_INIT;
+	struct irq_state *st = r->data;
+	struct mon_fields *f = r->f;
+	struct strbuf *key = &st->key;
 	size_t i, nval, idlen;
 	char *p;
 
-	mon_lines_init(&it, raw, len);
-	mon_fields_init(&f);
-	mon_fields_init(&cpus);
-	while (mon_lines_next(&it)) {
-		mon_fields_split(&f, it.line.buf, NULL);
-		if (f.n == 2 && !strcmp(f.v[0], "time:")) {
-			strbuf_addf(out, "time: %s\n", f.v[1]);
-			continue;
-		}
-		if (is_cpu_header(&f)) {
-			mon_fields_split(&cpus, it.line.buf, NULL);
-			continue;
-		}
-		idlen = f.n ? strlen(f.v[0]) : 0;
-		if (!idlen || f.v[0][idlen - 1] != ':')
-			continue;
-		if (!softirqs && f.n == 2) {
-			strbuf_addf(out, "%s %s\n", f.v[0], f.v[1]);
-			continue;
-		}
-		for (nval = 0; nval < cpus.n && 1 + nval < f.n; nval++)
-			if (!is_digits(f.v[1 + nval], strlen(f.v[1 + nval])))
-				break;
-		strbuf_reset(&key);
-		strbuf_addstr(&key, f.v[0]);
-		if (!softirqs) {
-			bool numeric = is_digits(f.v[0], idlen - 1);
-
-			for (i = 1 + nval; i < f.n; i++) {
-				if (i > 1 + nval)
-					strbuf_addch(&key, numeric ? '.' : '_');
-				strbuf_addstr(&key, f.v[i]);
-			}
-			while ((p = strstr(key.buf, ",."))) {
-				memmove(p + 1, p + 2, strlen(p + 2) + 1);
-				key.len--;
-			}
-		} else {
-			/* softirqs keep the raw token, colon and all: "CPU0.HI" */
-			strbuf_setlen(&key, key.len - 1);
-		}
-		emit_row(out, &cpus, &f, nval, key.buf);
+	if (is_cpu_header(f)) {
+		mon_fields_split(&st->cpus, r->line, NULL);
+		return;
 	}
-	strbuf_release(&key);
-	mon_fields_release(&cpus);
-	mon_fields_release(&f);
-	mon_lines_release(&it);
+	idlen = f->n ? strlen(f->v[0]) : 0;
+	if (!idlen || f->v[0][idlen - 1] != ':')
+		return;
+	if (!st->softirqs && f->n == 2) {
+		strbuf_addf(r->out, "%s %s\n", f->v[0], f->v[1]);
+		return;
+	}
+	for (nval = 0; nval < st->cpus.n && 1 + nval < f->n; nval++)
+		if (!is_digits(f->v[1 + nval], strlen(f->v[1 + nval])))
+			break;
+	strbuf_reset(key);
+	strbuf_addstr(key, f->v[0]);
+	if (!st->softirqs) {
+		bool numeric = is_digits(f->v[0], idlen - 1);
+
+		for (i = 1 + nval; i < f->n; i++) {
+			if (i > 1 + nval)
+				strbuf_addch(key, numeric ? '.' : '_');
+			strbuf_addstr(key, f->v[i]);
+		}
+		while ((p = strstr(key->buf, ",."))) {
+			memmove(p + 1, p + 2, strlen(p + 2) + 1);
+			key->len--;
+		}
+	} else {
+		/* softirqs keep the raw token, colon and all: "CPU0.HI" */
+		strbuf_setlen(key, key->len - 1);
+	}
+	emit_row(r->out, &st->cpus, f, nval, key->buf);
+}
+
+static int parse_irq_table(const char *raw, size_t len, struct strbuf *out,
+			   bool softirqs)
+{
+	struct irq_state st;
+
+	mon_fields_init(&st.cpus);
+	strbuf_init(&st.key, 0);
+	st.softirqs = softirqs;
+	mon_each_row(raw, len, out, 0, irq_row, &st);
+	strbuf_release(&st.key);
+	mon_fields_release(&st.cpus);
 	return 0;
 }
 

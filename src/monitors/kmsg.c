@@ -212,7 +212,8 @@ static int kmsg_open(struct mon_inst *mi, struct strbuf *why)
 {
 	struct strbuf path = STRBUF_INIT;
 	struct stat st;
-	int *fd = xmalloc(sizeof(*fd));
+	/* the descriptor, and 1 when it is a test's regular file */
+	int *fd = xcalloc(2, sizeof(*fd));
 
 	mon_path(&path, mi->sysroot, "dev/kmsg");
 	*fd = open(path.buf, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -222,7 +223,9 @@ static int kmsg_open(struct mon_inst *mi, struct strbuf *why)
 		free(fd);
 		return -1;
 	}
-	if (!fstat(*fd, &st) && !S_ISREG(st.st_mode))
+	if (!fstat(*fd, &st) && S_ISREG(st.st_mode))
+		fd[1] = 1;
+	else
 		lseek(*fd, 0, SEEK_END);
 	strbuf_release(&path);
 	mi->priv = fd;
@@ -259,13 +262,12 @@ static void kmsg_format(struct strbuf *out, const char *rec, size_t len)
 
 static int kmsg_sample(struct mon_inst *mi, struct strbuf *out, bool final)
 {
-	int fd = *(int *)mi->priv;
+	int fd = ((int *)mi->priv)[0];
 	char rec[8192];
-	struct stat st;
 	ssize_t n;
 
 	(void)final;
-	if (!fstat(fd, &st) && S_ISREG(st.st_mode)) {
+	if (((int *)mi->priv)[1]) {
 		/* a test file: lines already in kmsg's record form */
 		struct strbuf all = STRBUF_INIT;
 		const char *p, *e;

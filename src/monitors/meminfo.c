@@ -12,37 +12,41 @@
 #include "monitors/parsers.h"
 #include "monitors/sampling.h"
 
+struct meminfo_state {
+	long long total, max_used;
+	bool have_max;
+};
+
+static void row(struct mon_row *r)
+{
+	struct meminfo_state *st = r->data;
+	struct mon_fields *f = r->f;
+	long long used;
+
+	if (f->n < 2 || mon_has_prefix(f->v[0], "test_klp_atomic_replace:") ||
+	    mon_has_prefix(f->v[0], "entries"))
+		return;
+	strbuf_addf(r->out, "%s %s\n", f->v[0], f->v[1]);
+	if (!strcmp(f->v[0], "MemTotal:"))
+		st->total = strtoll(f->v[1], NULL, 10);
+	if (!strcmp(f->v[0], "MemFree:")) {
+		used = st->total - strtoll(f->v[1], NULL, 10);
+		if (!st->have_max || used > st->max_used)
+			st->max_used = used;
+		st->have_max = true;
+		strbuf_addf(r->out, "Memused: %lld\n", used);
+		strbuf_addf(r->out, "max_used_%s: %lld\n",
+			    f->n > 2 ? f->v[2] : "", st->max_used);
+	}
+}
+
 DECLARE_PARSER(parse_meminfo)
 {
-	struct mon_lines it;
-	struct mon_fields f;
-	long long total = 0, max_used = 0, used;
-	bool have_max = false;
+	struct meminfo_state st = {0, 0, false};
 
 	(void)path;
 	(void)err;
-	mon_lines_init(&it, raw, len);
-	mon_fields_init(&f);
-	while (mon_lines_next(&it)) {
-		mon_fields_split(&f, it.line.buf, NULL);
-		if (f.n < 2 || mon_has_prefix(f.v[0], "test_klp_atomic_replace:") ||
-		    mon_has_prefix(f.v[0], "entries"))
-			continue;
-		strbuf_addf(out, "%s %s\n", f.v[0], f.v[1]);
-		if (!strcmp(f.v[0], "MemTotal:"))
-			total = strtoll(f.v[1], NULL, 10);
-		if (!strcmp(f.v[0], "MemFree:")) {
-			used = total - strtoll(f.v[1], NULL, 10);
-			if (!have_max || used > max_used)
-				max_used = used;
-			have_max = true;
-			strbuf_addf(out, "Memused: %lld\n", used);
-			strbuf_addf(out, "max_used_%s: %lld\n",
-				    f.n > 2 ? f.v[2] : "", max_used);
-		}
-	}
-	mon_fields_release(&f);
-	mon_lines_release(&it);
+	mon_each_row(raw, len, out, 0, row, &st);
 	return 0;
 }
 

@@ -38,6 +38,32 @@ void mon_lines_release(struct mon_lines *it)
 	strbuf_release(&it->line);
 }
 
+void mon_each_row(const char *raw, size_t len, struct strbuf *out,
+		  unsigned flags, void (*row)(struct mon_row *r), void *data)
+{
+	struct mon_lines it;
+	struct mon_fields f;
+	struct mon_row r;
+
+	mon_lines_init(&it, raw, len);
+	mon_fields_init(&f);
+	r.f = &f;
+	r.out = out;
+	r.data = data;
+	while (mon_lines_next(&it)) {
+		mon_fields_split(&f, it.line.buf, NULL);
+		if (!(flags & MON_ROWS_OWN_TIME) && f.n == 2 &&
+		    !strcmp(f.v[0], "time:")) {
+			strbuf_addf(out, "time: %s\n", f.v[1]);
+			continue;
+		}
+		r.line = it.line.buf;
+		row(&r);
+	}
+	mon_fields_release(&f);
+	mon_lines_release(&it);
+}
+
 void mon_fields_init(struct mon_fields *f)
 {
 	f->v = NULL;

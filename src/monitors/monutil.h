@@ -30,6 +30,32 @@ void mon_fields_init(struct mon_fields *f);
 void mon_fields_split(struct mon_fields *f, const char *line, const char *seps);
 void mon_fields_release(struct mon_fields *f);
 
+/*
+ * The loop most /proc parsers share: every line of raw, split into fields
+ * awk's way, goes to row(), except that a `time: <t>` line (two fields) is
+ * copied to out as `time: <t>` unless flags has MON_ROWS_OWN_TIME.  So a
+ * monitor's parser says only what it does with one line of its source.
+ */
+struct mon_row {
+	const char *line;     /* without its newline */
+	struct mon_fields *f; /* its fields; row() may change them */
+	struct strbuf *out;
+	void *data;           /* the parser's own state */
+};
+#define MON_ROWS_OWN_TIME 1u /* time: lines go to row() too */
+void mon_each_row(const char *raw, size_t len, struct strbuf *out,
+		  unsigned flags, void (*row)(struct mon_row *r), void *data);
+
+/* a parser that is only a row function: parse_<name> calling mon_each_row */
+#define MON_ROW_PARSER(fn, flags, row)                                         \
+	DECLARE_PARSER(fn)                                                     \
+	{                                                                      \
+		(void)path;                                                    \
+		(void)err;                                                     \
+		mon_each_row(raw, len, out, flags, row, NULL);                 \
+		return 0;                                                      \
+	}
+
 /* Ruby's Float#to_s: shortest round-trip digits, ".0", e-notation rules */
 void mon_ruby_float(struct strbuf *sb, double v);
 

@@ -2,8 +2,10 @@
  * numa.c: numa-meminfo, numa-vmstat and numa-numastat -- the per-node files
  * under /sys/devices/system/node/node<N>/ (spec/lkp-monitors.md 2.5).
  * Raw: `time: <epoch.ns>`, then per node a `node: N` line and the file.
- * Deliberate fix (LKP quirk Q14): node0 is sampled on one-node machines
- * too (LKP's monitor exits there), the raw format is LKP's.
+ * On a one-node machine they are sampled only when the job names them
+ * (LKP quirk Q14: LKP's monitor exits there): node0's files repeat
+ * /proc/meminfo and /proc/vmstat, and reading them would add a third to
+ * the cost of each tick of the default monitors for no new number.
  */
 #include "util/compat.h"
 #include <dirent.h>
@@ -16,60 +18,44 @@
 #include "util/xalloc.h"
 
 /* `Node 0 MemTotal:  123 kB` -> `node0.MemTotal: 123` */
-DECLARE_PARSER(parse_numa_meminfo)
+static void meminfo_row(struct mon_row *r)
 {
-	struct mon_lines it;
-	struct mon_fields f;
+	struct mon_fields *f = r->f;
 	char *c;
 
-	(void)path;
-	(void)err;
-	mon_lines_init(&it, raw, len);
-	mon_fields_init(&f);
-	while (mon_lines_next(&it)) {
-		mon_fields_split(&f, it.line.buf, NULL);
-		if (f.n == 2 && !strcmp(f.v[0], "time:")) {
-			strbuf_addf(out, "time: %s\n", f.v[1]);
-			continue;
-		}
-		if (f.n < 4)
-			continue;
-		for (c = f.v[0]; *c; c++)
-			*c = (char)tolower((unsigned char)*c);
-		strbuf_addf(out, "%s%s.%s %s\n", f.v[0], f.v[1], f.v[2], f.v[3]);
-	}
-	mon_fields_release(&f);
-	mon_lines_release(&it);
-	return 0;
+	if (f->n < 4)
+		return;
+	for (c = f->v[0]; *c; c++)
+		*c = (char)tolower((unsigned char)*c);
+	strbuf_addf(r->out, "%s%s.%s %s\n", f->v[0], f->v[1], f->v[2], f->v[3]);
 }
 
+MON_ROW_PARSER(parse_numa_meminfo, 0, meminfo_row)
+
 /* numa-vmstat and numa-numastat: `name value` under `node: N` */
+static void vmstat_row(struct mon_row *r)
+{
+	struct mon_fields *f = r->f;
+	struct strbuf *node = r->data;
+
+	if (f->n != 2)
+		return;
+	if (!strcmp(f->v[0], "node:")) {
+		strbuf_reset(node);
+		strbuf_addf(node, "node%s", f->v[1]);
+	} else {
+		strbuf_addf(r->out, "%s.%s: %s\n", node->buf, f->v[0], f->v[1]);
+	}
+}
+
 DECLARE_PARSER(parse_numa_vmstat)
 {
-	struct mon_lines it;
-	struct mon_fields f;
 	struct strbuf node = STRBUF_INIT;
 
 	(void)path;
 	(void)err;
-	mon_lines_init(&it, raw, len);
-	mon_fields_init(&f);
-	while (mon_lines_next(&it)) {
-		mon_fields_split(&f, it.line.buf, NULL);
-		if (f.n != 2)
-			continue;
-		if (!strcmp(f.v[0], "time:")) {
-			strbuf_addf(out, "time: %s\n", f.v[1]);
-		} else if (!strcmp(f.v[0], "node:")) {
-			strbuf_reset(&node);
-			strbuf_addf(&node, "node%s", f.v[1]);
-		} else {
-			strbuf_addf(out, "%s.%s: %s\n", node.buf, f.v[0], f.v[1]);
-		}
-	}
+	mon_each_row(raw, len, out, 0, vmstat_row, &node);
 	strbuf_release(&node);
-	mon_fields_release(&f);
-	mon_lines_release(&it);
 	return 0;
 }
 
@@ -115,6 +101,10 @@ static int numa_open(struct mon_inst *mi, const char *file, bool dedup,
 		closedir(d);
 	if (!s->n) {
 		strbuf_addstr(why, "no NUMA node directories in sysfs");
+		goto fail;
+	}
+	if (s->n == 1 && !mi->named) {
+		strbuf_addstr(why, "one NUMA node (node0 repeats /proc/meminfo and /proc/vmstat; name the monitor in the job to sample it anyway)");
 		goto fail;
 	}
 	qsort(s->nodes, s->n, sizeof(*s->nodes), cmp_long);

@@ -11,50 +11,51 @@
 #include "util/xalloc.h"
 #include "monitors/sampling.h"
 
+struct pt_state {
+	struct mon_fields types; /* of the `Number of blocks type` header */
+	bool ttypes;             /* in the block-count table */
+};
+
+static void row(struct mon_row *r)
+{
+	struct pt_state *st = r->data;
+	struct mon_fields *f = r->f;
+	size_t i, nlen, zlen;
+
+	if (mon_has_prefix(r->line, "Number of blocks type")) {
+		mon_fields_split(&st->types, r->line + strlen("Number of blocks type"), NULL);
+		st->ttypes = true;
+		return;
+	}
+	if (mon_has_prefix(r->line, "Free pages count"))
+		st->ttypes = false;
+	if (f->n < 5 || strcmp(f->v[0], "Node") || strcmp(f->v[2], "zone"))
+		return;
+	nlen = strcspn(f->v[1], ",");
+	zlen = strcspn(f->v[3], ",");
+	if (f->n > 6 && !strcmp(f->v[4], "type")) {
+		for (i = 6; i < f->n; i++)
+			strbuf_addf(r->out, "Node%.*s.%.*s.%s.%zu: %s\n",
+				    (int)nlen, f->v[1], (int)zlen, f->v[3],
+				    f->v[5], i - 6, f->v[i]);
+	} else if (st->ttypes) {
+		for (i = 4; i < f->n && i - 4 < st->types.n; i++)
+			strbuf_addf(r->out, "Node%.*s.%.*s.%s: %s\n",
+				    (int)nlen, f->v[1], (int)zlen, f->v[3],
+				    st->types.v[i - 4], f->v[i]);
+	}
+}
+
 DECLARE_PARSER(parse_pagetypeinfo)
 {
-	struct mon_lines it;
-	struct mon_fields f, types;
-	size_t i, nlen, zlen;
-	bool ttypes = false;
+	struct pt_state st;
 
 	(void)path;
 	(void)err;
-	mon_lines_init(&it, raw, len);
-	mon_fields_init(&f);
-	mon_fields_init(&types);
-	while (mon_lines_next(&it)) {
-		mon_fields_split(&f, it.line.buf, NULL);
-		if (f.n == 2 && !strcmp(f.v[0], "time:")) {
-			strbuf_addf(out, "time: %s\n", f.v[1]);
-			continue;
-		}
-		if (mon_has_prefix(it.line.buf, "Number of blocks type")) {
-			mon_fields_split(&types, it.line.buf + strlen("Number of blocks type"), NULL);
-			ttypes = true;
-			continue;
-		}
-		if (mon_has_prefix(it.line.buf, "Free pages count"))
-			ttypes = false;
-		if (f.n < 5 || strcmp(f.v[0], "Node") || strcmp(f.v[2], "zone"))
-			continue;
-		nlen = strcspn(f.v[1], ",");
-		zlen = strcspn(f.v[3], ",");
-		if (f.n > 6 && !strcmp(f.v[4], "type")) {
-			for (i = 6; i < f.n; i++)
-				strbuf_addf(out, "Node%.*s.%.*s.%s.%zu: %s\n",
-					    (int)nlen, f.v[1], (int)zlen, f.v[3],
-					    f.v[5], i - 6, f.v[i]);
-		} else if (ttypes) {
-			for (i = 4; i < f.n && i - 4 < types.n; i++)
-				strbuf_addf(out, "Node%.*s.%.*s.%s: %s\n",
-					    (int)nlen, f.v[1], (int)zlen, f.v[3],
-					    types.v[i - 4], f.v[i]);
-		}
-	}
-	mon_fields_release(&types);
-	mon_fields_release(&f);
-	mon_lines_release(&it);
+	mon_fields_init(&st.types);
+	st.ttypes = false;
+	mon_each_row(raw, len, out, 0, row, &st);
+	mon_fields_release(&st.types);
 	return 0;
 }
 

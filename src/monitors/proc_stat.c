@@ -24,36 +24,25 @@ static const char *const counters[] = {
 	"intr", "ctxt", "processes", "procs_running", "procs_blocked", "softirq",
 };
 
-DECLARE_PARSER(parse_proc_stat)
+static void row(struct mon_row *r)
 {
-	struct mon_lines it;
-	struct mon_fields f;
+	struct mon_fields *f = r->f;
 	size_t i;
 
-	(void)path;
-	(void)err;
-	mon_lines_init(&it, raw, len);
-	mon_fields_init(&f);
-	while (mon_lines_next(&it)) {
-		mon_fields_split(&f, it.line.buf, NULL);
-		if (f.n < 2)
-			continue;
-		if (!strcmp(f.v[0], "time:")) {
-			strbuf_addf(out, "time: %s\n", f.v[1]);
-		} else if (!strcmp(f.v[0], "cpu")) {
-			for (i = 1; i < f.n && i - 1 < ARRAY_SIZE(cpu_fields); i++)
-				strbuf_addf(out, "cpu.%s: %s\n", cpu_fields[i - 1],
-					    f.v[i]);
-		} else {
-			for (i = 0; i < ARRAY_SIZE(counters); i++)
-				if (!strcmp(f.v[0], counters[i]))
-					strbuf_addf(out, "%s: %s\n", f.v[0], f.v[1]);
-		}
+	if (f->n < 2)
+		return;
+	if (!strcmp(f->v[0], "cpu")) {
+		for (i = 1; i < f->n && i - 1 < ARRAY_SIZE(cpu_fields); i++)
+			strbuf_addf(r->out, "cpu.%s: %s\n", cpu_fields[i - 1],
+				    f->v[i]);
+		return;
 	}
-	mon_fields_release(&f);
-	mon_lines_release(&it);
-	return 0;
+	for (i = 0; i < ARRAY_SIZE(counters); i++)
+		if (!strcmp(f->v[0], counters[i]))
+			strbuf_addf(r->out, "%s: %s\n", f->v[0], f->v[1]);
 }
+
+MON_ROW_PARSER(parse_proc_stat, 0, row)
 
 /* sampled by perfsift: the file as it is, after a `time:` line */
 MON_SINGLE_FILE(sampling_proc_stat, "proc/stat", 10, true);

@@ -9,28 +9,13 @@
 #include "monitors/parsers.h"
 #include "monitors/sampling.h"
 
-DECLARE_PARSER(parse_proc_vmstat)
+static void row(struct mon_row *r)
 {
-	struct mon_lines it;
-	struct mon_fields f;
-
-	(void)path;
-	(void)err;
-	mon_lines_init(&it, raw, len);
-	mon_fields_init(&f);
-	while (mon_lines_next(&it)) {
-		mon_fields_split(&f, it.line.buf, NULL);
-		if (f.n != 2)
-			continue;
-		if (!strcmp(f.v[0], "time:"))
-			strbuf_addf(out, "time: %s\n", f.v[1]);
-		else
-			strbuf_addf(out, "%s: %s\n", f.v[0], f.v[1]);
-	}
-	mon_fields_release(&f);
-	mon_lines_release(&it);
-	return 0;
+	if (r->f->n == 2)
+		strbuf_addf(r->out, "%s: %s\n", r->f->v[0], r->f->v[1]);
 }
+
+MON_ROW_PARSER(parse_proc_vmstat, 0, row)
 
 /* sampled by perfsift: the file as it is, after a `time:` line */
 MON_SINGLE_FILE(sampling_proc_vmstat, "proc/vmstat", 1, true);

@@ -13,12 +13,29 @@
 
 struct job;
 struct monitor_ops;
+struct mon_slot;
+
+/*
+ * The sources of one sampler that several monitors read (vmstat computes
+ * its columns from /proc/stat, meminfo and vmstat, which proc-stat,
+ * meminfo and proc-vmstat dump): within one tick the kernel makes each
+ * text once, and the second reader copies it.
+ */
+struct mon_share {
+	uint64_t tick; /* bumped by the sampler before each round of samples */
+	struct mon_slot **slots;
+	size_t n, alloc;
+};
+void mon_share_init(struct mon_share *sh);
+void mon_share_release(struct mon_share *sh);
 
 struct mon_inst {
 	const struct monitor_ops *ops;
 	const char *sysroot;   /* "/" normally */
 	const struct job *job; /* for the monitor's parameters; may be NULL */
 	double interval;       /* seconds; 0: start and stop snapshots only */
+	bool named;            /* the job names it (not only the default set) */
+	struct mon_share *share; /* NULL: nothing shared */
 	void *priv;            /* the monitor's own state, open -> close */
 };
 
@@ -48,13 +65,17 @@ void mon_add_time(struct strbuf *out);
 /* a source file opened once and re-read from offset 0 with pread */
 struct mon_file {
 	int fd;
-	size_t hint; /* the size last read, to read in one call next time */
+	size_t hint;   /* the largest size read, to have room for it next time */
+	bool one_show; /* a sysfs attribute: one read returns all of it */
+	struct mon_slot *slot; /* shared with other monitors, or NULL */
 };
 int mon_file_open(struct mon_file *f, const char *sysroot, const char *rel,
 		  struct strbuf *why);
 /* append the whole file to out; -1 on a read error */
 int mon_file_read(struct mon_file *f, struct strbuf *out);
 void mon_file_close(struct mon_file *f);
+/* let monitors that read rel in the same tick share one read (mi->share) */
+void mon_file_share(struct mon_inst *mi, struct mon_file *f, const char *rel);
 
 /* the absolute path of rel under sysroot into sb */
 void mon_path(struct strbuf *sb, const char *sysroot, const char *rel);

@@ -14,53 +14,61 @@ static const char *const wanted[] = {
 	"active_objs", "num_objs", "active_slabs", "num_slabs",
 };
 
+struct slab_state {
+	long col[ARRAY_SIZE(wanted)]; /* their positions, -1: none */
+	size_t ncols;                 /* of the header; 0: none yet */
+	bool version_ok;
+};
+
+static void row(struct mon_row *r)
+{
+	struct slab_state *st = r->data;
+	struct mon_fields *f = r->f;
+	size_t i, j;
+	char name[64];
+
+	if (mon_has_prefix(r->line, "time:")) {
+		strbuf_addf(r->out, "%s\n", r->line);
+		return;
+	}
+	if (mon_has_prefix(r->line, "slabinfo - version:")) {
+		st->version_ok = strstr(r->line, "2.1") != NULL;
+		return;
+	}
+	if (!st->version_ok)
+		return;
+	if (f->n && !strcmp(f->v[0], "#")) {
+		/* header: positions counted without the leading '#' */
+		st->ncols = f->n - 1;
+		for (j = 1; j < f->n; j++)
+			for (i = 0; i < ARRAY_SIZE(wanted); i++) {
+				snprintf(name, sizeof(name), "<%s>", wanted[i]);
+				if (!strcmp(f->v[j], name))
+					st->col[i] = (long)j - 1;
+			}
+		return;
+	}
+	if (!st->ncols || f->n != st->ncols)
+		return;
+	for (i = 0; i < ARRAY_SIZE(wanted); i++)
+		if (st->col[i] >= 0)
+			strbuf_addf(r->out, "%s.%s: %s\n", f->v[0], wanted[i],
+				    f->v[st->col[i]]);
+}
+
 DECLARE_PARSER(parse_slabinfo)
 {
-	struct mon_lines it;
-	struct mon_fields f;
-	long col[ARRAY_SIZE(wanted)];
-	size_t ncols = 0, i, j;
-	bool version_ok = false;
-	char name[64];
+	struct slab_state st;
+	size_t i;
 
 	(void)path;
 	(void)err;
 	for (i = 0; i < ARRAY_SIZE(wanted); i++)
-		col[i] = -1;
-	mon_lines_init(&it, raw, len);
-	mon_fields_init(&f);
-	while (mon_lines_next(&it)) {
-		if (mon_has_prefix(it.line.buf, "time:")) {
-			strbuf_addf(out, "%s\n", it.line.buf);
-			continue;
-		}
-		if (mon_has_prefix(it.line.buf, "slabinfo - version:")) {
-			version_ok = strstr(it.line.buf, "2.1") != NULL;
-			continue;
-		}
-		if (!version_ok)
-			continue;
-		mon_fields_split(&f, it.line.buf, NULL);
-		if (f.n && !strcmp(f.v[0], "#")) {
-			/* header: positions counted without the leading '#' */
-			ncols = f.n - 1;
-			for (j = 1; j < f.n; j++)
-				for (i = 0; i < ARRAY_SIZE(wanted); i++) {
-					snprintf(name, sizeof(name), "<%s>", wanted[i]);
-					if (!strcmp(f.v[j], name))
-						col[i] = (long)j - 1;
-				}
-			continue;
-		}
-		if (!ncols || f.n != ncols)
-			continue;
-		for (i = 0; i < ARRAY_SIZE(wanted); i++)
-			if (col[i] >= 0)
-				strbuf_addf(out, "%s.%s: %s\n", f.v[0], wanted[i],
-					    f.v[col[i]]);
-	}
-	mon_fields_release(&f);
-	mon_lines_release(&it);
+		st.col[i] = -1;
+	st.ncols = 0;
+	st.version_ok = false;
+	/* the raw `time:` line is kept as it is, spacing and all */
+	mon_each_row(raw, len, out, MON_ROWS_OWN_TIME, row, &st);
 	return 0;
 }
 

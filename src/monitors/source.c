@@ -58,6 +58,9 @@ int mon_file_open(struct mon_file *f, const char *sysroot, const char *rel,
 
 	mon_path(&path, sysroot, rel);
 	f->hint = 4096;
+	f->slot = NULL;
+	/* sysfs device attributes: one show() of at most a page */
+	f->one_show = !strncmp(rel, "sys/devices/", 12);
 	f->fd = open(path.buf, O_RDONLY | O_CLOEXEC);
 	if (f->fd < 0) {
 		strbuf_addf(why, "cannot open '%s': %s", path.buf,
@@ -69,16 +72,16 @@ int mon_file_open(struct mon_file *f, const char *sysroot, const char *rel,
 	return 0;
 }
 
-int mon_file_read(struct mon_file *f, struct strbuf *out)
+static int file_pread(struct mon_file *f, struct strbuf *out)
 {
-	size_t start = out->len;
+	size_t start = out->len, room;
 	off_t off = 0;
 	ssize_t n;
 
 	for (;;) {
 		strbuf_grow(out, f->hint + 1);
-		n = pread(f->fd, out->buf + out->len,
-			  out->alloc - out->len - 1, off);
+		room = out->alloc - out->len - 1;
+		n = pread(f->fd, out->buf + out->len, room, off);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -90,12 +93,16 @@ int mon_file_read(struct mon_file *f, struct strbuf *out)
 		strbuf_setlen(out, out->len + (size_t)n);
 		off += n;
 		/*
-		 * A short read is the end: seq_file and sysfs fill the buffer
-		 * when they can, and a read past the end would make a seq_file
-		 * generate the whole text again just to say so.  (Old
-		 * page-at-a-time files return whole pages: read on.)
+		 * A sysfs attribute is made by one show() of at most a page,
+		 * so a read shorter than the buffer got all of it.  A /proc
+		 * seq_file hands out one buffer (a page, more if one record
+		 * needs it) per read whatever the room, so a short read says
+		 * nothing: it is read until it says end of file.  Reading on
+		 * at the offset where the previous read stopped continues the
+		 * text where the kernel left it (no regeneration), and the
+		 * final empty read costs about one system call.
 		 */
-		if (out->len + 1 < out->alloc && n % 4096)
+		if (f->one_show && (size_t)n < room)
 			break;
 	}
 	if (out->len - start + 1 > f->hint)
@@ -105,11 +112,84 @@ int mon_file_read(struct mon_file *f, struct strbuf *out)
 	return 0;
 }
 
+struct mon_slot {
+	char *rel;
+	unsigned refs;      /* mon_files reading it */
+	uint64_t tick;      /* the tick of text; 0: none */
+	const uint64_t *now;
+	struct strbuf text;
+};
+
+void mon_share_init(struct mon_share *sh)
+{
+	memset(sh, 0, sizeof(*sh));
+	sh->tick = 1;
+}
+
+void mon_share_release(struct mon_share *sh)
+{
+	size_t i;
+
+	for (i = 0; i < sh->n; i++) {
+		free(sh->slots[i]->rel);
+		strbuf_release(&sh->slots[i]->text);
+		free(sh->slots[i]);
+	}
+	free(sh->slots);
+	memset(sh, 0, sizeof(*sh));
+}
+
+void mon_file_share(struct mon_inst *mi, struct mon_file *f, const char *rel)
+{
+	struct mon_share *sh = mi->share;
+	struct mon_slot *sl;
+	size_t i;
+
+	if (!sh)
+		return;
+	for (i = 0; i < sh->n; i++)
+		if (!strcmp(sh->slots[i]->rel, rel))
+			break;
+	if (i == sh->n) {
+		sl = xcalloc(1, sizeof(*sl));
+		sl->rel = xstrdup(rel);
+		sl->now = &sh->tick;
+		strbuf_init(&sl->text, 0);
+		ALLOC_GROW(sh->slots, sh->n + 1, sh->alloc);
+		sh->slots[sh->n++] = sl;
+	}
+	f->slot = sh->slots[i];
+	f->slot->refs++;
+}
+
+/* the text of f: from a shared read of this tick, or from the kernel */
+int mon_file_read(struct mon_file *f, struct strbuf *out)
+{
+	struct mon_slot *sl = f->slot && f->slot->refs > 1 ? f->slot : NULL;
+	size_t start = out->len;
+
+	if (sl && sl->tick == *sl->now) {
+		strbuf_addbuf(out, &sl->text);
+		return 0;
+	}
+	if (file_pread(f, out))
+		return -1;
+	if (sl) {
+		strbuf_reset(&sl->text);
+		strbuf_add(&sl->text, out->buf + start, out->len - start);
+		sl->tick = *sl->now;
+	}
+	return 0;
+}
+
 void mon_file_close(struct mon_file *f)
 {
 	if (f->fd >= 0)
 		close(f->fd);
 	f->fd = -1;
+	if (f->slot)
+		f->slot->refs--;
+	f->slot = NULL;
 }
 
 int mon_single_open(struct mon_inst *mi, const char *rel, struct strbuf *why)
@@ -120,6 +200,7 @@ int mon_single_open(struct mon_inst *mi, const char *rel, struct strbuf *why)
 		free(f);
 		return -1;
 	}
+	mon_file_share(mi, f, rel);
 	mi->priv = f;
 	return 0;
 }

@@ -178,6 +178,10 @@ static int vm_open(struct mon_inst *mi, struct strbuf *why)
 		vm_close(mi);
 		return -1;
 	}
+	/* the texts proc-stat, meminfo and proc-vmstat read in the same tick */
+	mon_file_share(mi, &s->stat, "proc/stat");
+	mon_file_share(mi, &s->meminfo, "proc/meminfo");
+	mon_file_share(mi, &s->vmstat, "proc/vmstat");
 	return 0;
 }
 

@@ -265,6 +265,41 @@ static void test_stats_json_roundtrip(void **state)
 	strbuf_release(&err);
 }
 
+/* LKP's path-length: instructions per unit of work, when both exist once */
+static void test_path_length(void **state)
+{
+	struct reduce_stats st;
+	const struct reduce_stat *pl;
+
+	(void)state;
+	reduce_stats_init(&st);
+	reduce_stats_add(&st, "perf-stat.total.instructions", 6e9, false);
+	reduce_stats_add(&st, "vm-scalability.workload", 3e6, false);
+	reduce_stats_add(&st, "vm-scalability.throughput", 42, true);
+	reduce_derived(&st);
+	pl = reduce_stats_find(&st, "perf-stat.overall.path-length");
+	assert_non_null(pl);
+	assert_true(pl->value == 2000);
+	reduce_stats_release(&st);
+
+	/* no PMU: no instructions, no path-length */
+	reduce_stats_init(&st);
+	reduce_stats_add(&st, "perf-stat.ps.page-faults", 100, false);
+	reduce_stats_add(&st, "vm-scalability.workload", 3e6, false);
+	reduce_derived(&st);
+	assert_null(reduce_stats_find(&st, "perf-stat.overall.path-length"));
+	reduce_stats_release(&st);
+
+	/* two workloads: which one is ambiguous, so none (as LKP) */
+	reduce_stats_init(&st);
+	reduce_stats_add(&st, "perf-stat.total.instructions", 6e9, false);
+	reduce_stats_add(&st, "a.workload", 3e6, false);
+	reduce_stats_add(&st, "b.workload", 1e6, false);
+	reduce_derived(&st);
+	assert_null(reduce_stats_find(&st, "perf-stat.overall.path-length"));
+	reduce_stats_release(&st);
+}
+
 static void test_unite(void **state)
 {
 	struct reduce_stats r0, r1, r2;
@@ -337,6 +372,7 @@ int main(void)
 		cmocka_unit_test(test_window),
 		cmocka_unit_test(test_stats_json_roundtrip),
 		cmocka_unit_test(test_unite),
+		cmocka_unit_test(test_path_length),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 #include "job.h"
 #include "monitor.h"
+#include "monitors/sampling.h"
 #include "sampler.h"
 #include "util/fileutil.h"
 #include "util/strbuf.h"
@@ -153,7 +154,7 @@ static void test_periodic_and_snapshots(void **state)
 		"monitors: proc-vmstat, meminfo, vmstat, interrupts, cpuidle, numa-vmstat, kmsg, proc-stat, sched_debug\n"
 		"proc-vmstat:\n  interval: 0.05\n"
 		"vmstat:\n  interval: 0.05\n");
-	struct sampler *s = sampler_start(job, f->out, f->sys, &err);
+	struct sampler *s = sampler_start(job, f->out, f->sys, NULL, &err);
 	char *t, *p;
 
 	assert_non_null(s);
@@ -250,7 +251,7 @@ static void test_kill_leaves_whole_samples(void **state)
 		struct strbuf err = STRBUF_INIT;
 		struct job *job = load("monitors: proc-vmstat\nproc-vmstat:\n  interval: 0.01\n");
 
-		sampler_start(job, f->out, f->sys, &err);
+		sampler_start(job, f->out, f->sys, NULL, &err);
 		for (;;)
 			pause();
 	}
@@ -283,7 +284,7 @@ static void test_default_set(void **state)
 	struct fixture *f = *state;
 	struct strbuf err = STRBUF_INIT;
 	struct job *job = load("category: benchmark\ndisable_monitors: perf-profile, perf-stat\n");
-	struct sampler *s = sampler_start(job, f->out, f->sys, &err);
+	struct sampler *s = sampler_start(job, f->out, f->sys, NULL, &err);
 	char *t;
 
 	assert_int_equal(sampler_stop(s), 0);
@@ -331,7 +332,7 @@ static void test_turbostat_msr(void **state)
 	put_msr(f, 0x10, 0);  /* TSC */
 	put_msr(f, 0xe8, 0);  /* APERF, and byte 0xef */
 	put_msr(f, 0xe7, 0);  /* MPERF */
-	s = sampler_start(job, f->out, f->sys, &err);
+	s = sampler_start(job, f->out, f->sys, NULL, &err);
 	assert_non_null(s);
 	/* busy a quarter of the TSC's cycles */
 	put_msr(f, 0x10, 1ull << 34);
@@ -349,6 +350,53 @@ static void test_turbostat_msr(void **state)
 	strbuf_release(&err);
 }
 
+/*
+ * Two monitors reading one source in the same tick share one read (vmstat
+ * and proc-vmstat): the second gets the first's text, a new tick reads
+ * anew; without a share every read goes to the file.
+ */
+static void test_shared_reads(void **state)
+{
+	struct fixture *f = *state;
+	struct mon_share sh;
+	struct mon_inst mi;
+	struct mon_file a, b, c;
+	struct strbuf why = STRBUF_INIT, ta = STRBUF_INIT, tb = STRBUF_INIT;
+
+	memset(&mi, 0, sizeof(mi));
+	mi.sysroot = f->sys;
+	mon_share_init(&sh);
+	mi.share = &sh;
+	assert_int_equal(mon_file_open(&a, f->sys, "proc/vmstat", &why), 0);
+	assert_int_equal(mon_file_open(&b, f->sys, "proc/vmstat", &why), 0);
+	assert_int_equal(mon_file_open(&c, f->sys, "proc/vmstat", &why), 0);
+	mon_file_share(&mi, &a, "proc/vmstat");
+	mon_file_share(&mi, &b, "proc/vmstat");
+	sh.tick++;
+	assert_int_equal(mon_file_read(&a, &ta), 0);
+	overwrite(f, "proc/vmstat", "nr_free_pages 5\npgfault 9\n");
+	assert_int_equal(mon_file_read(&b, &tb), 0);
+	assert_string_equal(tb.buf, "nr_free_pages 100\npgfault 1\n");
+	/* c is not shared: it sees the file as it is now */
+	strbuf_reset(&tb);
+	assert_int_equal(mon_file_read(&c, &tb), 0);
+	assert_string_equal(tb.buf, "nr_free_pages 5\npgfault 9\n");
+	sh.tick++;
+	strbuf_reset(&tb);
+	assert_int_equal(mon_file_read(&b, &tb), 0);
+	assert_string_equal(tb.buf, "nr_free_pages 5\npgfault 9\n");
+	strbuf_reset(&ta);
+	assert_int_equal(mon_file_read(&a, &ta), 0);
+	assert_string_equal(ta.buf, tb.buf);
+	mon_file_close(&a);
+	mon_file_close(&b);
+	mon_file_close(&c);
+	mon_share_release(&sh);
+	strbuf_release(&why);
+	strbuf_release(&ta);
+	strbuf_release(&tb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -356,6 +404,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_kill_leaves_whole_samples, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_default_set, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_turbostat_msr, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_shared_reads, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

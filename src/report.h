@@ -53,6 +53,12 @@ struct report {
 	const char *commit;     /* HEAD's commit id (or label) */
 	const char *subject;    /* its subject line from git, or NULL */
 	const char *base_label, *head_label;
+	/*
+	 * the parameters that differ between the sides ("thp_enabled=always"
+	 * for head, "thp_enabled=never" for base), NULL when none: a report
+	 * of two settings on one commit says which settings
+	 */
+	const char *base_setting, *head_setting;
 	const struct report_param *params; /* common axes but commit, env_* */
 	size_t nparams;
 	const struct report_stat *kpi;        /* the headline stat, or NULL */

@@ -101,11 +101,34 @@ static bool is_param(const char *key)
 	return true;
 }
 
+/* one side's "key=value,..." of the parameters the other side lacks or differs in */
+static void add_setting(struct strbuf *out, const struct result_group *g,
+			const struct result_group *other)
+{
+	size_t i;
+
+	for (i = 0; i < g->naxes; i++) {
+		const struct group_axis *a = &g->axes[i];
+		const char *ov = result_group_axis(other, a->key);
+
+		if (!is_param(a->key) || (ov && !strcmp(ov, a->value)))
+			continue;
+		strbuf_addf(out, "%s%s=%s", out->len ? "," : "", a->key, a->value);
+	}
+}
+
 /* the axes both sides share with the same value, by key (the header's) */
 static void add_params(struct report_data *d, const struct result_group *base,
 		       const struct result_group *head)
 {
 	size_t i;
+
+	add_setting(&d->base_setting, base, head);
+	add_setting(&d->head_setting, head, base);
+	if (d->base_setting.len)
+		d->r.base_setting = d->base_setting.buf;
+	if (d->head_setting.len)
+		d->r.head_setting = d->head_setting.buf;
 
 	d->params = xcalloc(head->naxes ? head->naxes : 1, sizeof(*d->params));
 	for (i = 0; i < head->naxes; i++) {
@@ -133,6 +156,8 @@ int report_build(struct report_data *d, const struct result_group *base,
 	compare_result_init(&d->table_res);
 	compare_result_init(&d->all_res);
 	strbuf_init(&d->table, 0);
+	strbuf_init(&d->base_setting, 0);
+	strbuf_init(&d->head_setting, 0);
 
 	/* the table: LKP's rules, as the e-mail shows them */
 	compare_options_init(&o);
@@ -297,6 +322,8 @@ void report_data_release(struct report_data *d)
 	compare_result_release(&d->table_res);
 	compare_result_release(&d->all_res);
 	strbuf_release(&d->table);
+	strbuf_release(&d->base_setting);
+	strbuf_release(&d->head_setting);
 	free(d->rows);
 	free(d->all);
 	free(d->params);

@@ -27,6 +27,7 @@ struct report_data {
 	const struct report_stat *charts[REPORT_MAX_CHARTS];
 	struct job *head_job, *base_job;
 	char *commit, *subject;
+	struct strbuf base_setting, head_setting;
 	bool kpi_regressed; /* exit status 1, as compare */
 };
 

@@ -74,6 +74,16 @@ static void add_sd(struct strbuf *out, double mean, double sd)
 		strbuf_addf(out, "&#177;%d%%", (int)(100 * sd / fabs(mean)));
 }
 
+/* " with <code>thp_enabled=always</code>" when the sides differ in settings */
+static void add_setting_html(struct strbuf *out, const char *setting)
+{
+	if (!setting)
+		return;
+	strbuf_addstr(out, " with <code>");
+	strbuf_add_html(out, setting);
+	strbuf_addstr(out, "</code>");
+}
+
 static void add_effect(struct strbuf *out, const struct report_stat *s)
 {
 	struct strbuf ch = STRBUF_INIT;
@@ -177,10 +187,12 @@ int report_html(const struct report *r, struct strbuf *out, struct strbuf *err)
 		strbuf_add_html(out, r->subject);
 		strbuf_addstr(out, "&quot;)");
 	}
+	add_setting_html(out, r->head_setting);
 	if (r->base_label) {
 		strbuf_addstr(out, "<br>against <code>");
 		strbuf_add_html(out, r->base_label);
 		strbuf_addstr(out, "</code>");
+		add_setting_html(out, r->base_setting);
 	}
 	strbuf_addstr(out, "</p>\n</header>\n");
 

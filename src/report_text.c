@@ -49,6 +49,8 @@ void report_subject(struct strbuf *out, const struct report *r)
 {
 	strbuf_addstr(out, "[perfsift] ");
 	report_short_commit(out, r->commit);
+	if (r->head_setting)
+		strbuf_addf(out, " (%s)", r->head_setting);
 	strbuf_addstr(out, ": ");
 	if (r->kpi) {
 		strbuf_addf(out, "%s ", r->kpi->name);
@@ -131,9 +133,15 @@ int report_text(const struct report *r, struct strbuf *out, struct strbuf *err)
 	strbuf_addf(out, "commit %s", r->commit ? r->commit : "unknown");
 	if (r->subject)
 		strbuf_addf(out, " (\"%s\")", r->subject);
+	if (r->head_setting)
+		strbuf_addf(out, " with %s", r->head_setting);
 	strbuf_addstr(out, "\n");
-	if (r->base_label)
-		strbuf_addf(out, "against %s\n", r->base_label);
+	if (r->base_label) {
+		strbuf_addf(out, "against %s", r->base_label);
+		if (r->base_setting)
+			strbuf_addf(out, " with %s", r->base_setting);
+		strbuf_addstr(out, "\n");
+	}
 	strbuf_addstr(out, "\n\n");
 
 	add_explain(out, r);

@@ -139,6 +139,24 @@ test_expect_success 'BASE and HEAD by commit id or key=value under the result ro
 	test_cmp byid bykv
 '
 
+test_expect_success 'two settings on one commit: the report says which settings' '
+	cp -R "$B" never && cp -R "$H" always &&
+	for r in never/[0-9]*; do
+		sed -i "s/^commit: .*/commit: v4.6-rc2/" $r/job.yaml &&
+		printf "transparent_hugepage:\n  thp_enabled: never\n" >>$r/job.yaml || return 1
+	done &&
+	for r in always/[0-9]*; do
+		sed -i "s/^commit: .*/commit: v4.6-rc2/" $r/job.yaml &&
+		printf "transparent_hugepage:\n  thp_enabled: always\n" >>$r/job.yaml || return 1
+	done &&
+	perfsift report never always >settings &&
+	test_grep "^Subject: \[perfsift\] v4.6-rc2 (thp_enabled=always): " settings &&
+	test_grep "^commit v4.6-rc2 with thp_enabled=always\$" settings &&
+	test_grep "^against v4.6-rc2 with thp_enabled=never\$" settings &&
+	perfsift report "$B" "$H" >plain &&
+	! grep " with " plain
+'
+
 test_expect_success 'a bad BASE is a usage error and writes nothing' '
 	test_must_fail --status=2 perfsift report nowhere "$H" -o bad --html bad.html 2>err &&
 	test_grep "nowhere" err &&

@@ -9,7 +9,9 @@
  *
  *   build/bench/compare [--stats N]... [--runs R] [--repeat K] [--keep DIR]
  *   (default: --stats 5000 --stats 50000, 10 runs, 5 repeats; add
- *    --stats 500000 for the linearity figure)
+ *    --stats 500000 for the linearity figure.  --keep DIR keeps the
+ *    generated result roots, DIR/<stats>x<runs>, and reuses them on the
+ *    next run: generating and indexing 500,000 stats takes minutes)
  */
 #include "util/compat.h"
 #include <errno.h>
@@ -105,6 +107,13 @@ static void make_matrices(size_t nstats, size_t nruns, struct matrix *m0,
 	}
 }
 
+static void group_dir(const char *root, const char *commit, struct strbuf *dir)
+{
+	strbuf_reset(dir);
+	strbuf_addf(dir, "%s/bench/defaults/box/debian/defconfig/gcc-12/%s",
+		    root, commit);
+}
+
 /* write a group: matrix.json, job.yaml, and runs indexed in the store */
 static int write_group(struct store *st, const char *root, const char *commit,
 		       const struct matrix *m, struct strbuf *dir)
@@ -117,9 +126,7 @@ static int write_group(struct store *st, const char *root, const char *commit,
 	size_t r, s;
 	int ret = -1;
 
-	strbuf_reset(dir);
-	strbuf_addf(dir, "%s/bench/defaults/box/debian/defconfig/gcc-12/%s",
-		    root, commit);
+	group_dir(root, commit, dir);
 	if (mkdir_p(dir->buf, 0755))
 		goto out;
 	matrix_to_json(m, &sb);
@@ -215,9 +222,25 @@ static void report(const char *what, size_t nstats, double *wall, double *cpu,
 	qsort(cpu, (size_t)k, sizeof(*cpu), cmp_double);
 	qsort(rss, (size_t)k, sizeof(*rss), cmp_double);
 	printf("%-30s %7zu stats: wall %.3f s (%.3f-%.3f), CPU %.3f s (%.3f-%.3f), "
-	       "peak RSS %.0f MB\n",
+	       "peak RSS %.0f MB (%.0f-%.0f)\n",
 	       what, nstats, wall[k / 2], wall[0], wall[k - 1], cpu[k / 2],
-	       cpu[0], cpu[k - 1], rss[k - 1]);
+	       cpu[0], cpu[k - 1], rss[k / 2], rss[0], rss[k - 1]);
+	fflush(stdout);
+}
+
+/* the load average, to print next to the figures */
+static void print_load(const char *when)
+{
+	char buf[128] = "";
+	FILE *f = fopen("/proc/loadavg", "r");
+
+	if (f) {
+		if (!fgets(buf, sizeof(buf), f))
+			buf[0] = '\0';
+		fclose(f);
+	}
+	buf[strcspn(buf, "\n")] = '\0';
+	printf("load average %s: %s\n", when, buf);
 	fflush(stdout);
 }
 
@@ -260,8 +283,14 @@ int main(int argc, char **argv)
 	if (!bin)
 		bin = "build/perfsift";
 	root = keep ? xstrdup(keep) : xstrdup(mkdtemp(tmpl));
-	printf("bench/compare: 2 commits x %zu runs, 5%% of stats shifted, %d repeats, binary %s\n",
+	if (mkdir_p(root, 0755)) {
+		fprintf(stderr, "bench: cannot create %s\n", root);
+		return 3;
+	}
+	printf("bench/compare: 2 commits x %zu runs, 5%% of stats shifted, %d repeats, binary %s\n"
+	       "(median and range of the repeats; CPU = user + system of the child)\n",
 	       nruns, repeat, bin);
+	print_load("at start");
 	for (i = 0; i < nsizes; i++) {
 		struct matrix m0, m1;
 		struct store st;
@@ -270,22 +299,39 @@ int main(int argc, char **argv)
 		double wall[50], cpu[50], rss[50];
 		int k;
 
-		remove_tree(root);
-		mkdir_p(root, 0755);
-		make_matrices(sizes[i], nruns, &m0, &m1);
-		if (store_open(&st, root, NULL, STORE_CREATE, &err)) {
-			fprintf(stderr, "bench: %s\n", err.buf);
-			return 3;
+		struct strbuf sroot = STRBUF_INIT, done = STRBUF_INIT;
+		static const char *const c0 = "c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0";
+		static const char *const c1 = "d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1";
+
+		/* one result root per size; --keep reuses a complete one */
+		strbuf_addf(&sroot, "%s/%zux%zu", root, sizes[i], nruns);
+		strbuf_addf(&done, "%s/complete", sroot.buf);
+		group_dir(sroot.buf, c0, &d0);
+		group_dir(sroot.buf, c1, &d1);
+		if (!keep || !file_exists(done.buf)) {
+			double t0 = time_mono_s();
+
+			remove_tree(sroot.buf);
+			mkdir_p(sroot.buf, 0755);
+			make_matrices(sizes[i], nruns, &m0, &m1);
+			if (store_open(&st, sroot.buf, NULL, STORE_CREATE, &err)) {
+				fprintf(stderr, "bench: %s\n", err.buf);
+				return 3;
+			}
+			if (write_group(&st, sroot.buf, c0, &m0, &d0) ||
+			    write_group(&st, sroot.buf, c1, &m1, &d1)) {
+				fprintf(stderr, "bench: cannot write the groups under %s\n",
+					sroot.buf);
+				return 3;
+			}
+			store_close(&st);
+			matrix_release(&m0);
+			matrix_release(&m1);
+			write_file_atomic(done.buf, "", 0);
+			printf("(%zu stats generated and indexed in %.1f s)\n",
+			       sizes[i], time_mono_s() - t0);
 		}
-		if (write_group(&st, root, "c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0", &m0, &d0) ||
-		    write_group(&st, root, "d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1d1", &m1, &d1)) {
-			fprintf(stderr, "bench: cannot write the groups under %s\n", root);
-			return 3;
-		}
-		store_close(&st);
-		matrix_release(&m0);
-		matrix_release(&m1);
-		strbuf_addf(&rootarg, "--result-root=%s", root);
+		strbuf_addf(&rootarg, "--result-root=%s", sroot.buf);
 		{
 			char *files[] = { (char *)bin, (char *)"compare", d0.buf, d1.buf, NULL };
 			char *index[] = { (char *)bin, rootarg.buf, (char *)"compare",
@@ -317,11 +363,16 @@ int main(int argc, char **argv)
 				       repeat);
 			}
 		}
+		if (!keep)
+			remove_tree(sroot.buf);
+		strbuf_release(&sroot);
+		strbuf_release(&done);
 		strbuf_release(&err);
 		strbuf_release(&d0);
 		strbuf_release(&d1);
 		strbuf_release(&rootarg);
 	}
+	print_load("at end");
 	if (!keep)
 		remove_tree(root);
 	free(root);

@@ -42,11 +42,12 @@ static const char usage_text[] =
 	"\n"
 	"Noise guard (lkp method): when either side has fewer than 10 runs,\n"
 	"a stat LKP's rules select must also pass a moderated t-test (each\n"
-	"stat's noise shrunk towards the noise of all stats compared) at\n"
-	"p < 0.001.  LKP's range test alone passes by chance for 4.8% of\n"
-	"stats at 5 + 5 runs; measured on 1%-noise data at 5 runs: A/A 3.4%\n"
-	"flagged by LKP's rules, 0.09% with the guard; a 0.5% shift 8.0% vs\n"
-	"0.6%; a 5% shift 99.99% either way.  --lkp-exact reproduces LKP.\n"
+	"stat's noise shrunk towards the noise of all stats compared) or\n"
+	"Welch's at p < 0.001.  LKP's range test alone passes by chance for\n"
+	"4.8% of stats at 5 + 5 runs; measured on 1%-noise data at 5 runs:\n"
+	"A/A 3.5% flagged by LKP's rules, 0.14% with the guard; a 0.5% shift\n"
+	"8.0% vs 0.7%; a 5% shift 99.99% either way.  --lkp-exact reproduces\n"
+	"LKP's selection (see docs/lkp-compat.md).\n"
 	"\n"
 	"exit status: 0, or 1 when a KPI regressed significantly\n";
 

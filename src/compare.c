@@ -469,8 +469,9 @@ static bool guard_on(const struct walk *w, size_t c)
 
 /*
  * Fit each column's prior, then test the rows LKP's rules selected:
- * those whose moderated p is not below the level are no longer changed
- * in LKP mode (the p is reported in every mode).
+ * those whose guard p (the smaller of the moderated t's and Welch's) is
+ * not below the level are no longer changed in LKP mode (the p is
+ * reported in every mode).
  */
 static void guard_apply(struct walk *w, struct compare_result *res)
 {
@@ -490,6 +491,7 @@ static void guard_apply(struct walk *w, struct compare_result *res)
 		ib = matrix_find(&w->g[0]->matrix, row->name);
 		for (c = 1; c < w->n; c++) {
 			struct compare_cell *cell = &row->cells[c];
+			const double *a, *b;
 			ssize_t ia;
 
 			if (!guard_on(w, c) || cell->lkp != LKP_CHANGED || ib < 0)
@@ -497,9 +499,18 @@ static void guard_apply(struct walk *w, struct compare_result *res)
 			ia = matrix_find(&w->g[c]->matrix, row->name);
 			if (ia < 0)
 				continue;
-			cell->p_guard = stats_moderated_p(&w->prior[c],
-				values_of(w->g[c], ia, w->zeros),
-				values_of(w->g[0], ib, w->zeros));
+			a = values_of(w->g[c], ia, w->zeros);
+			b = values_of(w->g[0], ib, w->zeros);
+			/*
+			 * Significant against the comparison's pooled noise
+			 * (moderated t) or against the stat's own (Welch): a
+			 * steady KPI among noisy monitors is not shrunk
+			 * towards their noise, nor a stat constant on each
+			 * side.
+			 */
+			cell->p_guard = fmin(stats_moderated_p(&w->prior[c], a, b),
+					     stats_welch_p(a, w->prior[c].na, b,
+							   w->prior[c].nb));
 			if (w->o->method == COMPARE_LKP &&
 			    !(cell->p_guard < w->o->guard_level))
 				cell->changed = false;
@@ -886,7 +897,7 @@ void compare_render_json(const struct compare_result *res,
 	if (o->lkp_exact || o->guard_level <= 0) {
 		strbuf_addstr(out, "  \"noise_guard\": null,\n");
 	} else {
-		strbuf_addstr(out, "  \"noise_guard\": {\"test\": \"moderated-t\", \"level\": ");
+		strbuf_addstr(out, "  \"noise_guard\": {\"test\": \"min(moderated-t, welch)\", \"level\": ");
 		json_num(out, o->guard_level);
 		strbuf_addf(out, ", \"below_runs\": %zu},\n", o->guard_runs);
 	}

@@ -45,9 +45,9 @@ struct compare_options {
 	/*
 	 * LKP mode's noise guard: when either side has fewer than
 	 * guard_runs runs, a stat LKP's rules select must also have a
-	 * moderated-t p (stats.h) below guard_level.  LKP's range test passes
-	 * by chance for 4.8% of stats at 5 + 5 runs.  lkp_exact turns the
-	 * guard off: LKP's rules alone, as its own reports.
+	 * moderated-t or Welch p (stats.h) below guard_level.  LKP's range
+	 * test passes by chance for 4.8% of stats at 5 + 5 runs.  lkp_exact
+	 * turns the guard off: LKP's rules alone, as its own reports.
 	 */
 	bool lkp_exact;
 	double guard_level;  /* 0.001 */

@@ -30,8 +30,10 @@ void matrix_release(struct matrix *m)
 {
 	size_t i;
 
-	for (i = 0; i < m->nstats; i++)
-		free(m->names[i]);
+	if (!m->names_pool)
+		for (i = 0; i < m->nstats; i++)
+			free(m->names[i]);
+	free(m->names_pool);
 	if (m->sources)
 		for (i = 0; i < m->nruns; i++)
 			free(m->sources[i]);
@@ -67,9 +69,13 @@ struct parser {
 	const char *buf, *p, *end;
 	struct strbuf *err;
 	struct strbuf key; /* the current key, unescaped */
+	/* every name, NUL-terminated, in one block: 50,000 small mallocs
+	 * were a tenth of the reader's time */
+	struct strbuf names;
 	/* every stat as parsed: name, where its values start, how many */
 	struct pstat {
-		char *name;
+		char *name;      /* into names (set once parsing is done) */
+		size_t name_off; /* in names */
 		size_t off, len;
 		unsigned char is_int;
 	} *stats;
@@ -458,7 +464,9 @@ static int parse(struct parser *ps)
 			st = &ps->stats[ps->nstats];
 			if (read_array_of_numbers(ps, st))
 				return -1;
-			st->name = xstrdup(ps->key.buf);
+			st->name_off = ps->names.len;
+			strbuf_add(&ps->names, ps->key.buf,
+				   strlen(ps->key.buf) + 1);
 			ps->nstats++;
 		}
 		ps->in_value = false;
@@ -494,6 +502,11 @@ static void build(struct parser *ps, struct matrix *m)
 	size_t i, w, r, maxlen = 0;
 	bool sorted = true;
 
+	/* the pool is complete: names become pointers into it, and it
+	 * moves to m */
+	m->names_pool = strbuf_detach(&ps->names, NULL);
+	for (i = 0; i < ps->nstats; i++)
+		ps->stats[i].name = m->names_pool + ps->stats[i].name_off;
 	for (i = 0; i < ps->nstats; i++) {
 		if (ps->stats[i].len > maxlen)
 			maxlen = ps->stats[i].len;
@@ -505,10 +518,8 @@ static void build(struct parser *ps, struct matrix *m)
 		/* a duplicate key: the last one wins, as in jansson */
 		for (i = w = 0; i < ps->nstats; i++) {
 			if (i + 1 < ps->nstats &&
-			    !strcmp(ps->stats[i].name, ps->stats[i + 1].name)) {
-				free(ps->stats[i].name);
+			    !strcmp(ps->stats[i].name, ps->stats[i + 1].name))
 				continue;
-			}
 			ps->stats[w++] = ps->stats[i];
 		}
 		ps->nstats = w;
@@ -535,7 +546,7 @@ static void build(struct parser *ps, struct matrix *m)
 		const struct pstat *st = &ps->stats[i];
 		size_t n = st->len < m->nruns ? st->len : m->nruns;
 
-		m->names[i] = st->name; /* ownership moves to m */
+		m->names[i] = st->name; /* the pool moves to m */
 		m->is_int[i] = st->is_int;
 		if (ps->vals)
 			memcpy(m->values + i * m->nruns, ps->vals + st->off,
@@ -553,14 +564,33 @@ static void parser_release(struct parser *ps)
 {
 	size_t i;
 
-	for (i = 0; i < ps->nstats; i++)
-		free(ps->stats[i].name);
 	for (i = 0; i < ps->nsources; i++)
 		free(ps->sources[i]);
 	free(ps->stats);
 	free(ps->vals);
 	free(ps->sources);
 	strbuf_release(&ps->key);
+	strbuf_release(&ps->names);
+}
+
+/*
+ * Fault a big fresh buffer in with one call: filling it page by page
+ * took a trap per 4 KiB, a tenth of compare's time on these VMs.  Only
+ * the number of faults changes; failure (an old kernel) is harmless.
+ */
+static void prefault(void *buf, size_t len)
+{
+#ifdef MADV_POPULATE_WRITE
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t lo = ((uintptr_t)buf + page - 1) & ~(page - 1);
+	uintptr_t hi = ((uintptr_t)buf + len) & ~(page - 1);
+
+	if (len >= (1u << 20) && hi > lo)
+		madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
+#else
+	(void)buf;
+	(void)len;
+#endif
 }
 
 int matrix_parse_json(struct matrix *m, const char *text, size_t len,
@@ -572,6 +602,7 @@ int matrix_parse_json(struct matrix *m, const char *text, size_t len,
 	matrix_init(m);
 	memset(&ps, 0, sizeof(ps));
 	strbuf_init(&ps.key, 0);
+	strbuf_init(&ps.names, len / 6 + 64);
 	ps.path = name;
 	ps.buf = ps.p = text;
 	ps.end = text + len;
@@ -579,6 +610,7 @@ int matrix_parse_json(struct matrix *m, const char *text, size_t len,
 	/* room for every number at once: no copying growth on big files */
 	ps.alloc_vals = len / 12 + 16;
 	ps.vals = xmalloc(ps.alloc_vals * sizeof(*ps.vals));
+	prefault(ps.vals, ps.alloc_vals * sizeof(*ps.vals));
 	ps.alloc_stats = len / 256 + 16;
 	ps.stats = xmalloc(ps.alloc_stats * sizeof(*ps.stats));
 	if (!parse(&ps)) {

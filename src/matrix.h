@@ -23,6 +23,10 @@ struct matrix {
 	double *values;   /* nstats * nruns */
 	unsigned char *is_int; /* nstats flags: every value was an integer */
 	char **sources;   /* nruns stats_source entries, or NULL */
+	/* when set (the JSON reader), every name points into this one block:
+	 * names are not freed one by one -- a matrix that builds its own
+	 * names leaves it NULL */
+	char *names_pool;
 };
 
 void matrix_init(struct matrix *m);

@@ -474,6 +474,61 @@ static void list_candidates(struct strbuf *err, const struct candidates *c,
 		strbuf_addf(err, "\n  ... and %zu more", c->n - 20);
 }
 
+/* the directories of a list of groups, as candidates */
+static void store_candidates(const struct store_group_list *l,
+			     struct candidates *c)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++) {
+		ALLOC_GROW(c->dirs, c->n + 1, c->alloc);
+		c->dirs[c->n++] = xstrdup(l->items[i].dir);
+	}
+}
+
+/*
+ * The one group spec names in the index; else -1 with the candidates:
+ * those an ambiguous spec matches, or every group when a key=value
+ * selector matches none.
+ */
+static int resolve_in_store(struct store *st, const char *root,
+			    const char *spec, struct store_group *g,
+			    struct strbuf *err)
+{
+	struct store_group_list l = { 0 }, every = { 0 };
+	struct candidates c = { 0 };
+	char *real = realpath(root, NULL);
+	const char *shown = real ? real : root;
+	int ret = -1;
+
+	if (store_find_groups_text(st, spec, &l, err))
+		goto out;
+	if (l.n == 1) {
+		store_group_copy(g, &l.items[0]);
+		ret = 0;
+	} else if (l.n > 1) {
+		strbuf_addf(err, "'%s' is ambiguous: it matches %zu result groups:",
+			    spec, l.n);
+		store_candidates(&l, &c);
+		list_candidates(err, &c, shown);
+	} else {
+		strbuf_addf(err, "'%s' matches no result group under '%s'", spec,
+			    shown);
+		if (strchr(spec, '=') &&
+		    !store_find_groups_text(st, NULL, &every, err) && every.n) {
+			strbuf_addstr(err, "; the groups are:");
+			store_candidates(&every, &c);
+			list_candidates(err, &c, shown);
+		}
+	}
+out:
+	candidates_release(&c);
+	store_group_list_release(&l);
+	store_group_list_release(&every);
+	free(real);
+	return ret;
+}
+
 /*
  * Resolve through the index when the root has one (or --store names
  * one): 0 when the index answered (*ret: 0 resolved, -1 with err), 1
@@ -498,7 +553,7 @@ static int select_from_store(const struct select_ctx *ctx, const char *spec,
 	*ret = -1;
 	if (store_open(&st, ctx->result_root, ctx->store_url, 0, err))
 		return 0;
-	if (store_resolve(&st, spec, &sg, err))
+	if (resolve_in_store(&st, ctx->result_root, spec, &sg, err))
 		goto out_store;
 	if (store_load_matrix(&st, sg.id, &g->matrix, err) ||
 	    store_group_params(&st, sg.id, &params, err))

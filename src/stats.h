@@ -41,8 +41,13 @@ struct stat_rules {
 	double time_floor_scale;
 };
 
-/* compile LKP's tables; a pattern that does not compile is a BUG */
+/*
+ * LKP's tables; each pattern is compiled on its first use (a pattern that
+ * does not compile is a BUG then); stat_rules_compile_all() compiles
+ * every one now, for the tests.
+ */
 void stat_rules_init(struct stat_rules *r);
+void stat_rules_compile_all(struct stat_rules *r);
 void stat_rules_release(struct stat_rules *r);
 void stat_rules_add_benchmark(struct stat_rules *r, const char *name);
 /* runtime_s / 300, capped at 1 (ignored when runtime_s <= 0) */

@@ -569,8 +569,9 @@ static int pg_load_matrix(struct store *st, int64_t group_id, struct matrix *m,
 		strbuf_release(&dir);
 		cols[row].source = sources[row];
 		if (PQgetisnull(res, row, 2) ||
-		    store_unpack_stats(&runs[row], PQgetvalue(res, row, 2),
-				       (size_t)PQgetlength(res, row, 2))) {
+		    store_unpack_stats_like(&runs[row], PQgetvalue(res, row, 2),
+					    (size_t)PQgetlength(res, row, 2),
+					    row ? &runs[0] : NULL)) {
 			strbuf_addf(err, "index: run %d of group %s has no packed "
 				    "stats (run `perfsift stats` on it)", row, id);
 			goto out;

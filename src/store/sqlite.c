@@ -113,8 +113,14 @@ static int sqlite_open(struct store *st, const char *location, unsigned flags,
 		goto fail;
 	}
 	sqlite3_busy_timeout(p->db, BUSY_TIMEOUT_MS);
+	/*
+	 * mmap_size: pages are read in place instead of pread into the page
+	 * cache's copies -- loading a group's blobs (megabytes of overflow
+	 * pages) was a tenth of compare's time through pread.
+	 */
 	if (!memory && exec_sql(st, "PRAGMA journal_mode=WAL;"
-				"PRAGMA synchronous=NORMAL;", err))
+				"PRAGMA synchronous=NORMAL;"
+				"PRAGMA mmap_size=1073741824;", err))
 		goto fail;
 	if (prepare(st, &stmt, "PRAGMA user_version", err))
 		goto fail;
@@ -619,7 +625,9 @@ static int sqlite_load_matrix(struct store *st, int64_t group_id,
 		free(dir);
 		cols[n].source = sources[n];
 		n++;
-		if (blob && !store_unpack_stats(&runs[n - 1], blob, len)) {
+		if (blob && !store_unpack_stats_like(&runs[n - 1], blob, len,
+						     n > 1 && runs[0].buf ?
+						     &runs[0] : NULL)) {
 			cols[n - 1].names = runs[n - 1].names;
 			cols[n - 1].values = runs[n - 1].values;
 			cols[n - 1].is_int = runs[n - 1].is_int;

@@ -333,6 +333,12 @@ void store_pack_stats(struct strbuf *blob, const struct reduce_stats *in)
 
 int store_unpack_stats(struct store_packed *p, const void *data, size_t len)
 {
+	return store_unpack_stats_like(p, data, len, NULL);
+}
+
+int store_unpack_stats_like(struct store_packed *p, const void *data,
+			    size_t len, const struct store_packed *like)
+{
 	uint64_t n;
 	size_t i, off;
 	const char *q, *end;
@@ -342,6 +348,22 @@ int store_unpack_stats(struct store_packed *p, const void *data, size_t len)
 	memcpy(&n, (const char *)data + 4, sizeof(n));
 	if (n > (len - 12) / 10) /* 8 + 1 + at least a NUL each */
 		return -1;
+	off = 12 + (size_t)n * 9;
+	if (like && n && like->n == n && !like->shared_names &&
+	    like->names_len == len - off &&
+	    !memcmp(like->names[0], (const char *)data + off, len - off)) {
+		p->n = (size_t)n;
+		p->names_len = len - off;
+		p->names = like->names;
+		p->shared_names = true;
+		p->values = xmalloc(p->n * sizeof(double));
+		memcpy(p->values, (const char *)data + 12, p->n * sizeof(double));
+		p->buf = xmalloc(p->n);
+		memcpy(p->buf, (const char *)data + 12 + p->n * sizeof(double),
+		       p->n);
+		p->is_int = (unsigned char *)p->buf;
+		return 0;
+	}
 	p->buf = xmalloc(len + 1);
 	memcpy(p->buf, data, len);
 	p->buf[len] = '\0';
@@ -350,7 +372,7 @@ int store_unpack_stats(struct store_packed *p, const void *data, size_t len)
 	memcpy(p->values, p->buf + 12, p->n * sizeof(double));
 	p->is_int = (unsigned char *)p->buf + 12 + p->n * sizeof(double);
 	p->names = xcalloc(p->n ? p->n : 1, sizeof(*p->names));
-	off = 12 + p->n * 9;
+	p->names_len = len - off;
 	q = p->buf + off;
 	end = p->buf + len;
 	for (i = 0; i < p->n; i++) {
@@ -367,7 +389,8 @@ int store_unpack_stats(struct store_packed *p, const void *data, size_t len)
 void store_packed_release(struct store_packed *p)
 {
 	free(p->buf);
-	free(p->names);
+	if (!p->shared_names)
+		free(p->names);
 	free(p->values);
 	memset(p, 0, sizeof(*p));
 }

@@ -218,10 +218,20 @@ struct store_packed {
 	double *values;
 	unsigned char *is_int;
 	size_t n;
+	size_t names_len;   /* bytes of the names section */
+	bool shared_names;  /* names borrowed from another run (`like`) */
 };
 void store_pack_stats(struct strbuf *blob, const struct reduce_stats *stats);
 /* 0, or -1 for a blob that is not one (p is then to be released) */
 int store_unpack_stats(struct store_packed *p, const void *data, size_t len);
+/*
+ * The same, but when the blob's names are byte for byte those of `like`
+ * (an unpacked run of the same group, which must outlive p), p borrows
+ * like's names and copies only the values: the runs of a group nearly
+ * always share their stats, and the names are most of a blob's bytes.
+ */
+int store_unpack_stats_like(struct store_packed *p, const void *data,
+			    size_t len, const struct store_packed *like);
 void store_packed_release(struct store_packed *p);
 
 /* the backends (store/sqlite.c, store/pg.c) */

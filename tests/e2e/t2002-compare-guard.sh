@@ -48,7 +48,7 @@ test_expect_success 'the default drops the rows whose change is within the noise
 
 test_expect_success '--json reports the guard and its p for the rows LKP selected' '
 	perfsift compare --json "$BASE" "$HEAD" >out.json &&
-	test_grep "\"noise_guard\": {\"test\": \"moderated-t\", \"level\": 0.001, \"below_runs\": 10}" out.json &&
+	test_grep "\"noise_guard\": {\"test\": \"min(moderated-t, welch)\", \"level\": 0.001, \"below_runs\": 10}" out.json &&
 	test "$(grep -c "\"p_guard\": [0-9]" out.json)" -eq 5 &&
 	perfsift compare --json --lkp-exact "$BASE" "$HEAD" >exact.json &&
 	test_grep "\"noise_guard\": null" exact.json &&

@@ -76,9 +76,10 @@ test_expect_success 'an ambiguous prefix: exit 2, the candidates listed' '
 	test_grep "is ambiguous: it matches 2 result groups" err
 '
 
-test_expect_success 'an empty selection: exit 2' '
+test_expect_success 'an empty selection: exit 2, a selector lists the groups' '
 	test_must_fail --status=2 perfsift compare mytest=medium aaab 2>err &&
-	test_grep "matches no result group" err &&
+	test_grep "matches no result group under .*; the groups are:" err &&
+	test "$(grep -c "^  tiny/" err)" -eq 3 &&
 	test_must_fail --status=2 perfsift compare ffff aaab 2>err &&
 	test_grep "matches no result group" err
 '

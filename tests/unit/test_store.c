@@ -489,6 +489,48 @@ static void test_unsorted_stats(void **state)
 	strbuf_release(&run);
 }
 
+/* a run whose names are those of another borrows them; values its own */
+static void test_unpack_like(void **state)
+{
+	struct reduce_stats a, b, c;
+	struct strbuf ba = STRBUF_INIT, bb = STRBUF_INIT, bc = STRBUF_INIT;
+	struct store_packed pa = {0}, pb = {0}, pc = {0};
+
+	(void)state;
+	reduce_stats_init(&a);
+	reduce_stats_init(&b);
+	reduce_stats_init(&c);
+	reduce_stats_add(&a, "x.one", 1, true);
+	reduce_stats_add(&a, "x.two", 2.5, false);
+	reduce_stats_add(&b, "x.one", 10, true);
+	reduce_stats_add(&b, "x.two", 20, true);
+	reduce_stats_add(&c, "x.one", 7, true);
+	reduce_stats_add(&c, "x.tw0", 8, true);
+	store_pack_stats(&ba, &a);
+	store_pack_stats(&bb, &b);
+	store_pack_stats(&bc, &c);
+	assert_int_equal(store_unpack_stats(&pa, ba.buf, ba.len), 0);
+	assert_int_equal(store_unpack_stats_like(&pb, bb.buf, bb.len, &pa), 0);
+	assert_true(pb.shared_names);
+	assert_ptr_equal(pb.names, pa.names);
+	assert_true(pb.values[0] == 10 && pb.values[1] == 20);
+	assert_true(pb.is_int[0] && pb.is_int[1] && !pa.is_int[1]);
+	/* same count, another name: its own names */
+	assert_int_equal(store_unpack_stats_like(&pc, bc.buf, bc.len, &pa), 0);
+	assert_false(pc.shared_names);
+	assert_string_equal(pc.names[1], "x.tw0");
+	assert_true(pc.values[1] == 8);
+	store_packed_release(&pb);
+	store_packed_release(&pc);
+	store_packed_release(&pa);
+	reduce_stats_release(&a);
+	reduce_stats_release(&b);
+	reduce_stats_release(&c);
+	strbuf_release(&ba);
+	strbuf_release(&bb);
+	strbuf_release(&bc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -504,6 +546,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_unsorted_stats, setup,
 						teardown),
+		cmocka_unit_test(test_unpack_like),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -64,6 +64,34 @@ void mon_each_row(const char *raw, size_t len, struct strbuf *out,
 	mon_lines_release(&it);
 }
 
+void mon_each_colon_line(const char *raw, size_t len, struct strbuf *out,
+			 void (*fn)(struct mon_colon *c), void *data)
+{
+	const char *p = raw, *end = raw + len, *nl, *eol, *q;
+	struct strbuf val = STRBUF_INIT;
+	struct mon_colon c;
+
+	c.val = &val;
+	c.out = out;
+	c.data = data;
+	for (; p < end; p = nl ? nl + 1 : end) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		eol = nl ? nl : end;
+		for (q = p; q + 1 < eol && !(q[0] == ':' && q[1] == ' '); q++)
+			;
+		if (q + 1 >= eol)
+			continue;
+		c.line = p;
+		c.len = (size_t)(eol - p);
+		c.keylen = (size_t)(q - p);
+		strbuf_reset(&val);
+		strbuf_add(&val, q + 2, (size_t)(eol - q - 2));
+		strbuf_trim(&val);
+		fn(&c);
+	}
+	strbuf_release(&val);
+}
+
 void mon_fields_init(struct mon_fields *f)
 {
 	f->v = NULL;

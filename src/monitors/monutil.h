@@ -56,6 +56,21 @@ void mon_each_row(const char *raw, size_t len, struct strbuf *out,
 		return 0;                                                      \
 	}
 
+/*
+ * The lines of raw that hold ": " (LKP's key/value separator, first one
+ * wins): key is the text before it, val the text after it, trimmed.
+ */
+struct mon_colon {
+	const char *line;  /* without its newline */
+	size_t len;        /* of line */
+	size_t keylen;     /* the key: line[0, keylen) */
+	struct strbuf *val;
+	struct strbuf *out;
+	void *data;        /* the parser's own state */
+};
+void mon_each_colon_line(const char *raw, size_t len, struct strbuf *out,
+			 void (*fn)(struct mon_colon *c), void *data);
+
 /* Ruby's Float#to_s: shortest round-trip digits, ".0", e-notation rules */
 void mon_ruby_float(struct strbuf *sb, double v);
 

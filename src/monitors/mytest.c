@@ -8,44 +8,34 @@
 #include "util/compat.h"
 #include <ctype.h>
 #include <string.h>
+#include "monitors/monutil.h"
 #include "monitors/parsers.h"
 #include "util/strbuf.h"
 #include "util/strnum.h"
 
+static void kv_line(struct mon_colon *c)
+{
+	struct strbuf *key = c->data;
+	const char *q, *why;
+	double d;
+
+	if (!c->keylen)
+		return;
+	strbuf_reset(key);
+	strbuf_add(key, c->line, c->keylen);
+	for (q = key->buf; *q && !isspace((unsigned char)*q); q++)
+		;
+	if (!*q && key->buf[0] != '#' && !strnum_double(c->val->buf, &d, &why))
+		strbuf_addf(c->out, "%s: %s\n", key->buf, c->val->buf);
+}
+
 DECLARE_PARSER(parse_mytest)
 {
-	struct strbuf key = STRBUF_INIT, val = STRBUF_INIT;
-	const char *p = raw, *end = raw + len;
+	struct strbuf key = STRBUF_INIT;
 
 	(void)path;
 	(void)err;
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *eol = nl ? nl : end;
-		const char *sep = NULL, *q;
-		double d;
-		const char *why;
-
-		for (q = p; q + 1 < eol; q++)
-			if (q[0] == ':' && q[1] == ' ') {
-				sep = q;
-				break;
-			}
-		if (sep && sep > p) {
-			strbuf_reset(&key);
-			strbuf_reset(&val);
-			strbuf_add(&key, p, (size_t)(sep - p));
-			strbuf_add(&val, sep + 2, (size_t)(eol - sep - 2));
-			strbuf_trim(&val);
-			for (q = key.buf; *q && !isspace((unsigned char)*q); q++)
-				;
-			if (!*q && key.buf[0] != '#' &&
-			    !strnum_double(val.buf, &d, &why))
-				strbuf_addf(out, "%s: %s\n", key.buf, val.buf);
-		}
-		p = nl ? nl + 1 : end;
-	}
+	mon_each_colon_line(raw, len, out, kv_line, &key);
 	strbuf_release(&key);
-	strbuf_release(&val);
 	return 0;
 }

@@ -7,6 +7,8 @@
  * `# Samples: ... of event 'X'` header with ':' made '-' (cycles-pp,
  * cpu-clock-pp).  A `# legacy_keys: 1` header line (perfsift's sampler
  * writes it) also yields the pre-2016 `<ev>.<frames>` form of each chain.
+ * The sampler below records system-wide call chains with perf_event_open
+ * in LKP's window (`delay`, `duration`) and writes that report at stop.
  */
 #include "util/compat.h"
 #include <errno.h>
@@ -21,8 +23,11 @@
 #include <string.h>
 #include "monitors/monutil.h"
 #include "monitors/parsers.h"
+#include "util/strnum.h"
+#include "util/timeutil.h"
 #include "util/xalloc.h"
 #include "monitors/sampling.h"
+#include "job.h"
 
 /* drop .isra.N, .constprop.N and .part.N (compiler clones) */
 static void normalise_sym(struct strbuf *sb, const char *sym, size_t len)
@@ -203,6 +208,9 @@ struct pp_src {
 	uint64_t samples, lost, period;
 	char event[32];       /* "cpu-clock:pp" */
 	bool legacy;
+	bool on;              /* the events are enabled */
+	uint64_t start_ns, stop_ns; /* the window (CLOCK_MONOTONIC) */
+	double delay, duration;     /* seconds; duration 0: to the end */
 	struct strbuf chain;
 	unsigned char *tmp;   /* a record that wraps the ring's end */
 };
@@ -327,6 +335,42 @@ static int pp_open_cpu(struct pp_src *s, int cpu, double freq, int *kind)
 	return -1;
 }
 
+/*
+ * LKP profiles a window: `duration` (10 s) from `delay` (half the job's
+ * runtime) on, so a long run pays the sampling cost for 10 s only.  A job
+ * without a runtime is profiled whole (its length is unknown).
+ */
+static void pp_window(struct pp_src *s, const struct mon_inst *mi)
+{
+	const char *rt = mi->job ? job_get(mi->job, "runtime") : NULL;
+	const char *why;
+	double runtime = 0;
+	uint64_t now = time_mono_ns();
+
+	if (rt && strnum_seconds(rt, &runtime, &why))
+		runtime = 0;
+	s->delay = mon_param_double(mi, "delay", runtime > 0 ? runtime / 2 : 0);
+	s->duration = mon_param_double(mi, "duration", runtime > 0 ? 10 : 0);
+	s->start_ns = now + (uint64_t)(s->delay * 1e9);
+	s->stop_ns = s->duration > 0 ? s->start_ns + (uint64_t)(s->duration * 1e9) :
+		     UINT64_MAX;
+}
+
+/* enable the events inside the window, disable them after it */
+static void pp_switch(struct pp_src *s)
+{
+	uint64_t now = time_mono_ns();
+	bool want = now >= s->start_ns && now < s->stop_ns;
+	int c;
+
+	if (want == s->on)
+		return;
+	for (c = 0; c < s->ncpu; c++)
+		ioctl(s->cpu[c].fd, want ? PERF_EVENT_IOC_ENABLE :
+			     PERF_EVENT_IOC_DISABLE, 0);
+	s->on = want;
+}
+
 static int pp_open(struct mon_inst *mi, struct strbuf *why)
 {
 	static const char *const names[] = {"cycles:pp", "cycles:p", "cycles", "cpu-clock:pp"};
@@ -367,8 +411,8 @@ static int pp_open(struct mon_inst *mi, struct strbuf *why)
 	}
 	snprintf(s->event, sizeof(s->event), "%s", names[kind]);
 	s->tmp = xmalloc(65536);
-	for (c = 0; c < s->ncpu; c++)
-		ioctl(s->cpu[c].fd, PERF_EVENT_IOC_ENABLE, 0);
+	pp_window(s, mi);
+	pp_switch(s);
 	return 0;
 fail:
 	pp_close(mi);
@@ -484,20 +528,25 @@ static void pp_report(struct pp_src *s, struct strbuf *out)
 	size_t i, j, n;
 	long at;
 	time_t now = time(NULL);
-	char date[64];
+	char date[64], window[64];
 	const char *p;
 
 	mon_kv_init(&syms);
 	mon_kv_init(&folded);
+	if (s->duration > 0)
+		snprintf(window, sizeof(window), "%g s", s->duration);
+	else
+		snprintf(window, sizeof(window), "the rest of the run");
 	strftime(date, sizeof(date), "%a %b %e %H:%M:%S %Y", gmtime(&now));
 	strbuf_addf(out, "# ========\n# captured on: %s\n"
-		    "# perfsift perf-profile: perf_event_open, system wide, kernel call chains\n"
+		    "# perfsift perf-profile: perf_event_open, system wide, kernel call chains, from %g s for %s\n"
 		    "# legacy_keys: %d\n# ========\n#\n#\n"
 		    "# Total Lost Samples: %" PRIu64 "\n#\n"
 		    "# Samples: %" PRIu64 " of event '%s'\n#\n"
 		    "# Children      Self  Shared Object        Symbol\n"
 		    "# ........  ........  ...................  ..............................................\n#\n",
-		    date, s->legacy ? 1 : 0, s->lost, s->samples, s->event);
+		    date, s->delay, window, s->legacy ? 1 : 0, s->lost, s->samples,
+		    s->event);
 	if (!s->samples)
 		goto out;
 	/* children: samples whose chain has the symbol; self: as the leaf */
@@ -570,13 +619,18 @@ static int pp_sample(struct mon_inst *mi, struct strbuf *out, bool final)
 	if (final)
 		for (c = 0; c < s->ncpu; c++)
 			ioctl(s->cpu[c].fd, PERF_EVENT_IOC_DISABLE, 0);
+	else
+		pp_switch(s);
 	pp_drain(s);
 	if (final)
 		pp_report(s, out);
 	return 0;
 }
 
-/* drained every half second: a 256 KiB ring per CPU holds about one second */
+/*
+ * drained every half second (and switched on and off at the window's
+ * ends): a 256 KiB ring per CPU holds about one second
+ */
 const struct monitor_sampling sampling_perf_profile = {
 	0.5, true, pp_open, pp_sample, pp_close,
 };

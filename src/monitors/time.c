@@ -14,6 +14,7 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "monitors/monutil.h"
 #include "monitors/parsers.h"
 #include "monitors/time.h"
 #include "util/strbuf.h"
@@ -229,51 +230,40 @@ static void make_key(struct strbuf *key, const char *label, size_t len)
 	}
 }
 
+static void time_line(struct mon_colon *c)
+{
+	struct strbuf *key = c->data, *val = c->val;
+	double s;
+
+	if (memmem(c->line, c->len, "Command being timed: ", 21))
+		return;
+	strbuf_reset(key);
+	make_key(key, c->line, c->keylen);
+	if (!key->len || !val->len)
+		return;
+	if (!strcmp(key->buf, "elapsed_time")) {
+		if (!parse_elapsed(val->buf, &s)) {
+			strbuf_reset(val);
+			time_add_ruby_float(val, s);
+		}
+	} else if (!strcmp(key->buf, "percent_of_cpu_this_job_got")) {
+		if (val->buf[val->len - 1] == '%')
+			strbuf_setlen(val, val->len - 1);
+		if (!strcmp(val->buf, "?")) {
+			strbuf_reset(val);
+			strbuf_addch(val, '0');
+		}
+	}
+	strbuf_addf(c->out, "%s: %s\n", key->buf, val->buf);
+}
+
 DECLARE_PARSER(parse_time)
 {
-	struct strbuf key = STRBUF_INIT, val = STRBUF_INIT;
-	const char *p = raw, *end = raw + len;
+	struct strbuf key = STRBUF_INIT;
 
 	(void)path;
 	(void)err;
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *eol = nl ? nl : end;
-		const char *sep = NULL, *q;
-
-		for (q = p; q + 1 < eol; q++)
-			if (q[0] == ':' && q[1] == ' ') {
-				sep = q;
-				break;
-			}
-		if (sep && !memmem(p, (size_t)(eol - p), "Command being timed: ", 21)) {
-			strbuf_reset(&key);
-			strbuf_reset(&val);
-			make_key(&key, p, (size_t)(sep - p));
-			strbuf_add(&val, sep + 2, (size_t)(eol - sep - 2));
-			strbuf_trim(&val);
-			if (key.len && val.len) {
-				if (!strcmp(key.buf, "elapsed_time")) {
-					double s;
-
-					if (!parse_elapsed(val.buf, &s)) {
-						strbuf_reset(&val);
-						time_add_ruby_float(&val, s);
-					}
-				} else if (!strcmp(key.buf, "percent_of_cpu_this_job_got")) {
-					if (val.buf[val.len - 1] == '%')
-						strbuf_setlen(&val, val.len - 1);
-					if (!strcmp(val.buf, "?")) {
-						strbuf_reset(&val);
-						strbuf_addch(&val, '0');
-					}
-				}
-				strbuf_addf(out, "%s: %s\n", key.buf, val.buf);
-			}
-		}
-		p = nl ? nl + 1 : end;
-	}
+	mon_each_colon_line(raw, len, out, time_line, &key);
 	strbuf_release(&key);
-	strbuf_release(&val);
 	return 0;
 }

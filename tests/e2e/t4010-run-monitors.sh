@@ -2,9 +2,10 @@
 # shellcheck disable=SC1091,SC2016
 # t4010: monitors beside a real `perfsift run`: every available default
 # monitor leaves its raw file and <monitor>.json, the reduced stats reach
-# stats.json; perf-profile yields kernel call chains of a page-fault-heavy
-# workload; a SIGKILLed perfsift leaves raw files readable up to the last
-# whole sample.
+# stats.json, matrix.json and the index; perf-profile yields kernel call
+# chains of a page-fault-heavy workload (dd's 64 MiB buffer faulted in by
+# each read of /dev/zero); a SIGKILLed perfsift leaves raw files readable
+# up to the last whole sample.
 . "$(dirname "$0")/lib.sh"
 
 if ! test_have_root; then
@@ -17,7 +18,7 @@ suite: faults
 testcase: faults
 category: benchmark
 mytest:
-  cmdline: sh -c 'i=0; while [ $i -lt 12 ]; do head -c 64m /dev/zero | tail -c 1 >/dev/null; i=$((i+1)); done'
+  cmdline: sh -c 'i=0; while [ $i -lt 6 ]; do dd if=/dev/zero of=/dev/null bs=64M count=2 2>/dev/null; i=$((i+1)); done'
 JOB
 
 test_expect_success 'a benchmark job runs with the default monitors' '
@@ -35,6 +36,11 @@ test_expect_success 'a benchmark job runs with the default monitors' '
 	done
 '
 
+cat >indexed.sql <<'SQL'
+SELECT count(*) FROM stat_values v JOIN stat_names n ON n.id = v.stat_id
+ WHERE n.name IN ('proc-vmstat.pgfault', 'perf-stat.ps.page-faults');
+SQL
+
 test_expect_success 'parsed monitors have their json and reduced stats' '
 	run=$(cat rundir) &&
 	for m in vmstat proc-vmstat meminfo slabinfo interrupts softirqs \
@@ -45,7 +51,12 @@ test_expect_success 'parsed monitors have their json and reduced stats' '
 	test_grep "\"proc-vmstat.pgfault\"" "$run/stats.json" &&
 	test_grep "\"interrupts.LOC:Local_timer_interrupts\"" "$run/stats.json" &&
 	test_grep "\"proc-stat.ctxt\"" "$run/stats.json" &&
-	test_grep "\"perf-stat.ps.page-faults\"" "$run/stats.json"
+	test_grep "\"perf-stat.ps.page-faults\"" "$run/stats.json" &&
+	test_grep "\"proc-vmstat.pgfault\"" "$run/../matrix.json" &&
+	test_grep "\"slabinfo\.[^\"]*\.active_objs\"" "$run/../matrix.json" &&
+	if command -v sqlite3 >/dev/null; then
+		test "$(sqlite3 "$PERFSIFT_RESULT_ROOT/perfsift.db" <indexed.sql)" = 2
+	fi
 '
 
 test_expect_success 'a multi-page /proc file is sampled whole (slabinfo)' '
@@ -72,7 +83,28 @@ test_expect_success 'perf-profile names the sampled event and kernel call chains
 	else
 		test_grep "^children\\.cycles-pp\\." pp
 	fi &&
-	test_grep "^calltrace\\.[a-z-]*\\..*fault" pp
+	test_grep "^calltrace\\.[a-z-]*\\..*fault" pp &&
+	grep -Eq "^(calltrace|children)\\.[a-z-]*\\..*(do_anonymous_page|clear_page)" pp
+'
+
+test_expect_success 'perf-profile samples only its window (delay, duration)' '
+	cat >window.yaml <<-\JOB &&
+	suite: window
+	testcase: window
+	monitors: perf-profile
+	perf-profile:
+	  delay: 0.5
+	  duration: 0.5
+	mytest:
+	  cmdline: sleep 4
+	JOB
+	perfsift run window.yaml >/dev/null 2>&1 &&
+	raw=$(find "$PERFSIFT_RESULT_ROOT/window" -name perf-profile) &&
+	test_grep "kernel call chains, from 0.5 s for 0.5 s$" "$raw" &&
+	n=$(sed -n "s/^# Samples: \([0-9]*\) of event.*/\1/p" "$raw") &&
+	# 2 CPUs x 1000 Hz x 0.5 s, more when a loaded machine delays the
+	# 0.5 s drain that switches it off; the whole run would be 8000
+	test "$n" -gt 0 && test "$n" -le 4000
 '
 
 test_expect_success 'a killed perfsift leaves whole samples in the raw files' '

@@ -411,7 +411,7 @@ static enum run_outcome run_once(struct run_ctx *c, const struct job *atomic,
 	fflush(stdout);
 
 	/* knobs: journaled before each change, put back below whatever happens */
-	knob_init(root, c->sysroot);
+	knob_init(c->sysroot);
 	if (setup_apply_at(job, c->sysroot, &log, &err) < 0) {
 		error("%s", err.buf);
 		strbuf_addstr(&state, "setup_failed: 1\n");
@@ -504,6 +504,11 @@ finish:
 	if (have_scratch && remove_tree(scratch) < 0)
 		warning("cannot remove the scratch directory '%s'", scratch);
 	have_scratch = false;
+	/* the run's record of every knob it ran under (setup's and the benchmark's) */
+	strbuf_reset(&text);
+	knob_applied(&text);
+	if (text.len && write_tmp_file(run.tmp_dir, "knobs", &text, &err) < 0)
+		error("%s", err.buf);
 	if (knob_restore_all() < 0)
 		strbuf_addstr(&state, "knob_restore_failed: 1\n");
 

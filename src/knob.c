@@ -1,15 +1,21 @@
 /*
- * knob.c: kernel knobs with a crash-proof undo log (see knob.h).
+ * knob.c: kernel knobs with a machine-wide, crash-proof undo journal
+ * (see knob.h and docs/design.md "Kernel knobs").
  *
- * The journal <result_root>/.knobs-journal has one line per saved knob:
- *   <pid> TAB <process start time> TAB <file> TAB <saved value> LF
+ * The journal <dir>/journal has one line per (perfsift process, knob):
+ *   <pid> TAB <start time> TAB <file> TAB <original> TAB <applied> LF
  * (fields escaped: \t \n \\).  <file> is the full path written, sysroot
- * included, so a restore never depends on the sysroot of the command that
- * restores.  A line is appended and fsync'd BEFORE the knob changes; the
- * owner removes its lines once it has restored them.  Lines whose owner
- * (pid + start time, so a reused pid is told apart) is gone are what a
- * killed perfsift left: knob_restore_journal() puts those values back.
- * Every journal access holds an flock on <root>/.knobs-journal.lock.
+ * included, so a restore never depends on the restorer's sysroot.  Every
+ * line of one file carries the same <original>: the value the first user
+ * found; later users inherit it.  The journal is only ever replaced as a
+ * whole (write to a temporary file, fsync, rename, fsync the directory),
+ * under an flock on <dir>/journal.lock held for the whole read-modify-
+ * write including the knob write itself, so the knob and its journal
+ * never disagree in a way a restore could not repair: a line is in the
+ * journal before its knob changes, and leaves it only after the original
+ * is back (or another live user still needs the knob changed).
+ * A process is told apart from a later one with a reused pid by its
+ * start time (field 22 of /proc/<pid>/stat).
  */
 #include "util/compat.h"
 #include <errno.h>
@@ -27,23 +33,54 @@
 #include "util/usage.h"
 #include "util/xalloc.h"
 
-#define JOURNAL ".knobs-journal"
-#define JOURNAL_LOCK ".knobs-journal.lock"
+#define JOURNAL "journal"
+#define JOURNAL_LOCK "journal.lock"
 #define KNOB_MAX (64 * 1024)
 
 struct knob_saved {
-	char *file;  /* full path (sysroot included) */
-	char *value; /* value found before the first change */
+	char *file;    /* full path (sysroot included) */
+	char *path;    /* as the caller named it (for the run's record) */
+	char *orig;    /* the original value (the first user's) */
+	char *applied; /* what this process wrote last */
+};
+
+struct journal_line {
+	long pid;
+	unsigned long long start;
+	char *file, *orig, *applied;
+	bool drop; /* leaves the journal at the next save */
+};
+
+struct journal {
+	struct journal_line *l;
+	size_t n, alloc;
 };
 
 /*
  * Process-wide state: knob.h's interface is a set of plain functions, and
  * die() (through the die hook) must be able to restore.
  */
-static char *knob_root;
 static char *knob_sysroot;
 static struct knob_saved *saved;
 static size_t nr_saved, alloc_saved;
+static pid_t self_pid;             /* the process the knobs belong to */
+static unsigned long long self_start;
+static int lock_fd = -1;           /* the journal's flock while held */
+
+void knob_journal_dir(struct strbuf *out)
+{
+	const char *env = getenv("PERFSIFT_KNOB_DIR");
+
+	strbuf_reset(out);
+	if (env && *env)
+		strbuf_addstr(out, env);
+	else if (geteuid() == 0)
+		strbuf_addstr(out, "/run/perfsift");
+	else if ((env = getenv("XDG_RUNTIME_DIR")) && *env)
+		strbuf_addf(out, "%s/perfsift", env);
+	else
+		strbuf_addf(out, "/tmp/perfsift-knobs-%ld", (long)geteuid());
+}
 
 static void escape_field(struct strbuf *out, const char *s)
 {
@@ -105,25 +142,192 @@ out:
 	return ret;
 }
 
-static int lock_journal(const char *root)
+static void self_identify(void)
+{
+	if (self_pid == getpid())
+		return;
+	self_pid = getpid();
+	self_start = 0;
+	proc_start_time(self_pid, &self_start);
+}
+
+static bool is_self(const struct journal_line *l)
+{
+	return l->pid == (long)self_pid && l->start == self_start;
+}
+
+static bool owner_alive(const struct journal_line *l)
+{
+	unsigned long long now;
+
+	if (kill((pid_t)l->pid, 0) < 0 && errno == ESRCH)
+		return false;
+	if (proc_start_time((pid_t)l->pid, &now) < 0)
+		return true; /* exists but unreadable: assume it is the owner */
+	return now == l->start;
+}
+
+/*
+ * Take the journal's flock (creating the directory when create).  1 when
+ * taken, 0 when this process already holds it (die() inside a locked
+ * section), -1 with errno.
+ */
+static int journal_lock(bool create)
 {
 	struct strbuf path = STRBUF_INIT;
 	int fd;
 
-	path_join(&path, root, JOURNAL_LOCK);
-	fd = open(path.buf, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	if (fd >= 0 && flock(fd, LOCK_EX) < 0) {
-		close(fd);
-		fd = -1;
+	if (lock_fd >= 0)
+		return 0;
+	knob_journal_dir(&path);
+	if (create && mkdir_p(path.buf, 0700) < 0) {
+		strbuf_release(&path);
+		return -1;
 	}
+	strbuf_addstr(&path, "/" JOURNAL_LOCK);
+	fd = open(path.buf, O_RDWR | O_CLOEXEC | (create ? O_CREAT : 0), 0600);
 	strbuf_release(&path);
-	return fd;
+	if (fd < 0)
+		return -1;
+	while (flock(fd, LOCK_EX) < 0) {
+		if (errno != EINTR) {
+			close(fd);
+			return -1;
+		}
+	}
+	lock_fd = fd;
+	return 1;
 }
 
-static void unlock_journal(int fd)
+static void journal_unlock(int taken)
 {
-	if (fd >= 0)
-		close(fd); /* drops the flock */
+	if (taken > 0 && lock_fd >= 0) {
+		close(lock_fd); /* drops the flock */
+		lock_fd = -1;
+	}
+}
+
+static void journal_path(struct strbuf *out)
+{
+	knob_journal_dir(out);
+	strbuf_addstr(out, "/" JOURNAL);
+}
+
+static void journal_release(struct journal *j)
+{
+	size_t i;
+
+	for (i = 0; i < j->n; i++) {
+		free(j->l[i].file);
+		free(j->l[i].orig);
+		free(j->l[i].applied);
+	}
+	free(j->l);
+	memset(j, 0, sizeof(*j));
+}
+
+static struct journal_line *journal_add(struct journal *j, long pid,
+					unsigned long long start,
+					const char *file, const char *orig,
+					const char *applied)
+{
+	struct journal_line *l;
+
+	ALLOC_GROW(j->l, j->n + 1, j->alloc);
+	l = &j->l[j->n++];
+	l->pid = pid;
+	l->start = start;
+	l->file = xstrdup(file);
+	l->orig = xstrdup(orig);
+	l->applied = xstrdup(applied);
+	l->drop = false;
+	return l;
+}
+
+/* parse the journal text; malformed lines are dropped with a warning */
+static void journal_parse(const char *text, struct journal *j)
+{
+	const char *p = text;
+
+	while (*p) {
+		const char *nl = strchrnul(p, '\n');
+		const char *t[4] = {NULL, NULL, NULL, NULL};
+		const char *q = p;
+		long pid;
+		unsigned long long start;
+		int k;
+
+		for (k = 0; k < 4 && q; k++) {
+			q = memchr(q, '\t', (size_t)(nl - q));
+			t[k] = q;
+			if (q)
+				q++;
+		}
+		if (t[3] && sscanf(p, "%ld\t%llu\t", &pid, &start) == 2) {
+			char *file = unescape_field(t[1] + 1, (size_t)(t[2] - t[1] - 1));
+			char *orig = unescape_field(t[2] + 1, (size_t)(t[3] - t[2] - 1));
+			char *applied = unescape_field(t[3] + 1, (size_t)(nl - t[3] - 1));
+
+			journal_add(j, pid, start, file, orig, applied);
+			free(file);
+			free(orig);
+			free(applied);
+		} else if (nl > p) {
+			warning("knob journal: ignoring a malformed line");
+		}
+		p = *nl ? nl + 1 : nl;
+	}
+}
+
+static int journal_load(struct journal *j)
+{
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	int ret = 0;
+
+	memset(j, 0, sizeof(*j));
+	journal_path(&path);
+	if (strbuf_read_file(&text, path.buf, 0) < 0) {
+		if (errno != ENOENT)
+			ret = error_errno("cannot read the knob journal '%s'",
+					  path.buf);
+	} else {
+		journal_parse(text.buf, j);
+	}
+	strbuf_release(&path);
+	strbuf_release(&text);
+	return ret;
+}
+
+/* replace the journal atomically by its lines not marked drop; unlink it when none */
+static int journal_save(const struct journal *j)
+{
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < j->n; i++) {
+		const struct journal_line *l = &j->l[i];
+
+		if (l->drop)
+			continue;
+		strbuf_addf(&text, "%ld\t%llu\t", l->pid, l->start);
+		escape_field(&text, l->file);
+		strbuf_addch(&text, '\t');
+		escape_field(&text, l->orig);
+		strbuf_addch(&text, '\t');
+		escape_field(&text, l->applied);
+		strbuf_addch(&text, '\n');
+	}
+	journal_path(&path);
+	if (text.len)
+		ret = write_file_atomic(path.buf, text.buf, text.len);
+	else
+		ret = unlink(path.buf) < 0 && errno != ENOENT ? -1 : 0;
+	if (ret < 0)
+		error_errno("cannot write the knob journal '%s'", path.buf);
+	strbuf_release(&path);
+	strbuf_release(&text);
+	return ret;
 }
 
 static void real_path(struct strbuf *sb, const char *path)
@@ -136,13 +340,11 @@ static void die_hook(void)
 	knob_restore_all();
 }
 
-void knob_init(const char *result_root, const char *sysroot)
+void knob_init(const char *sysroot)
 {
 	if (nr_saved)
 		knob_restore_all();
-	free(knob_root);
 	free(knob_sysroot);
-	knob_root = xstrdup(result_root);
 	knob_sysroot = xstrdup(sysroot && *sysroot ? sysroot : "/");
 	usage_set_die_hook(die_hook);
 }
@@ -199,172 +401,6 @@ static int write_knob_file(const char *file, const char *value)
 	return ret;
 }
 
-struct journal_line {
-	long pid;
-	unsigned long long start;
-	char *file;
-	char *value;
-	char *text; /* the line as read, for rewriting */
-};
-
-static void journal_lines_free(struct journal_line *l, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		free(l[i].file);
-		free(l[i].value);
-		free(l[i].text);
-	}
-	free(l);
-}
-
-/* parse the journal text; malformed lines are dropped with a warning */
-static void journal_parse(const char *text, struct journal_line **out,
-			  size_t *n)
-{
-	size_t alloc = 0;
-	const char *p = text;
-
-	*out = NULL;
-	*n = 0;
-	while (*p) {
-		const char *nl = strchrnul(p, '\n');
-		const char *t1 = memchr(p, '\t', (size_t)(nl - p));
-		const char *t2 = t1 ? memchr(t1 + 1, '\t', (size_t)(nl - t1 - 1)) : NULL;
-		const char *t3 = t2 ? memchr(t2 + 1, '\t', (size_t)(nl - t2 - 1)) : NULL;
-		struct journal_line l;
-
-		if (t3 && sscanf(p, "%ld\t%llu\t", &l.pid, &l.start) == 2) {
-			l.file = unescape_field(t2 + 1, (size_t)(t3 - t2 - 1));
-			l.value = unescape_field(t3 + 1, (size_t)(nl - t3 - 1));
-			l.text = xstrndup(p, (size_t)(nl - p));
-			ALLOC_GROW(*out, *n + 1, alloc);
-			(*out)[(*n)++] = l;
-		} else if (nl > p) {
-			warning("knob journal: ignoring a malformed line");
-		}
-		p = *nl ? nl + 1 : nl;
-	}
-}
-
-static bool owner_alive(long pid, unsigned long long start)
-{
-	unsigned long long now;
-
-	if (kill((pid_t)pid, 0) < 0 && errno == ESRCH)
-		return false;
-	if (proc_start_time((pid_t)pid, &now) < 0)
-		return true; /* exists but unreadable: assume it is the owner */
-	return now == start;
-}
-
-/* rewrite the journal keeping lines where keep[i]; unlink it when empty */
-static int journal_rewrite(const char *root, struct journal_line *l, size_t n,
-			   const bool *keep)
-{
-	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
-	size_t i;
-	int ret;
-
-	for (i = 0; i < n; i++)
-		if (keep[i]) {
-			strbuf_addstr(&text, l[i].text);
-			strbuf_addch(&text, '\n');
-		}
-	path_join(&path, root, JOURNAL);
-	if (text.len)
-		ret = write_file_atomic(path.buf, text.buf, text.len);
-	else
-		ret = unlink(path.buf) < 0 && errno != ENOENT ? -1 : 0;
-	if (ret < 0)
-		error_errno("cannot rewrite the knob journal '%s'", path.buf);
-	strbuf_release(&path);
-	strbuf_release(&text);
-	return ret;
-}
-
-static int journal_load(const char *root, struct journal_line **l, size_t *n)
-{
-	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
-	int ret = 0;
-
-	*l = NULL;
-	*n = 0;
-	path_join(&path, root, JOURNAL);
-	if (strbuf_read_file(&text, path.buf, 0) < 0) {
-		if (errno != ENOENT)
-			ret = error_errno("cannot read the knob journal '%s'",
-					  path.buf);
-	} else {
-		journal_parse(text.buf, l, n);
-	}
-	strbuf_release(&path);
-	strbuf_release(&text);
-	return ret;
-}
-
-static int journal_append(const char *file, const char *value,
-			  struct strbuf *err)
-{
-	struct strbuf path = STRBUF_INIT, line = STRBUF_INIT;
-	unsigned long long start = 0;
-	struct journal_line *l = NULL;
-	size_t n = 0, i;
-	int lock = -1, fd = -1, ret = -1;
-
-	if (mkdir_p(knob_root, 0755) < 0) {
-		strbuf_addf(err, "cannot create '%s': %s", knob_root,
-			    strerror(errno));
-		goto out;
-	}
-	lock = lock_journal(knob_root);
-	path_join(&path, knob_root, JOURNAL);
-	if (lock < 0) {
-		strbuf_addf(err, "cannot lock the knob journal in '%s': %s",
-			    knob_root, strerror(errno));
-		goto out;
-	}
-	proc_start_time(getpid(), &start);
-	/*
-	 * Two perfsift runs changing one knob would restore each other's
-	 * values, and the last to finish would leave it changed: refuse.
-	 */
-	if (journal_load(knob_root, &l, &n) < 0) {
-		strbuf_addf(err, "cannot read the knob journal in '%s'", knob_root);
-		goto out;
-	}
-	for (i = 0; i < n; i++)
-		if (!strcmp(l[i].file, file) &&
-		    !(l[i].pid == (long)getpid() && l[i].start == start) &&
-		    owner_alive(l[i].pid, l[i].start)) {
-			strbuf_addf(err, "'%s' is being changed by another perfsift (pid %ld, still running)",
-				    file, l[i].pid);
-			goto out;
-		}
-	strbuf_addf(&line, "%ld\t%llu\t", (long)getpid(), start);
-	escape_field(&line, file);
-	strbuf_addch(&line, '\t');
-	escape_field(&line, value);
-	strbuf_addch(&line, '\n');
-	fd = open(path.buf, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
-	if (fd < 0 || write(fd, line.buf, line.len) != (ssize_t)line.len ||
-	    fsync(fd) < 0) {
-		strbuf_addf(err, "cannot write the knob journal '%s': %s",
-			    path.buf, strerror(errno));
-		goto out;
-	}
-	ret = 0;
-out:
-	if (fd >= 0)
-		close(fd);
-	unlock_journal(lock);
-	journal_lines_free(l, n);
-	strbuf_release(&path);
-	strbuf_release(&line);
-	return ret;
-}
-
 static struct knob_saved *find_saved(const char *file)
 {
 	size_t i;
@@ -375,129 +411,254 @@ static struct knob_saved *find_saved(const char *file)
 	return NULL;
 }
 
+static void remember(const char *file, const char *path, const char *orig,
+		     const char *applied)
+{
+	struct knob_saved *s = find_saved(file);
+
+	if (!s) {
+		ALLOC_GROW(saved, nr_saved + 1, alloc_saved);
+		s = &saved[nr_saved++];
+		s->file = xstrdup(file);
+		s->path = xstrdup(path);
+		s->orig = xstrdup(orig);
+		s->applied = NULL;
+	}
+	free(s->applied);
+	s->applied = xstrdup(applied);
+}
+
 int knob_set(const char *path, const char *value, struct strbuf *err)
 {
-	struct strbuf file = STRBUF_INIT, old = STRBUF_INIT;
-	int ret = -1;
+	struct strbuf file = STRBUF_INIT, cur = STRBUF_INIT, dir = STRBUF_INIT;
+	struct journal j = {0};
+	struct journal_line *own = NULL;
+	const char *orig = NULL;
+	size_t i;
+	int taken, ret = -1;
 
-	if (!knob_root)
+	if (!knob_sysroot)
 		BUG("knob_set() before knob_init()");
+	self_identify();
 	real_path(&file, path);
-	if (!find_saved(file.buf)) {
-		if (read_knob_file(file.buf, &old) < 0) {
-			strbuf_addf(err, "cannot read '%s': %s", path,
-				    strerror(errno));
+	if (read_knob_file(file.buf, &cur) < 0) {
+		strbuf_addf(err, "cannot read '%s': %s", path, strerror(errno));
+		goto out_nolock;
+	}
+	knob_journal_dir(&dir);
+	taken = journal_lock(true);
+	if (taken < 0) {
+		strbuf_addf(err, "cannot lock the knob journal in '%s': %s",
+			    dir.buf, strerror(errno));
+		goto out_nolock;
+	}
+	if (journal_load(&j) < 0) {
+		strbuf_addf(err, "cannot read the knob journal in '%s'", dir.buf);
+		goto out;
+	}
+	for (i = 0; i < j.n; i++) {
+		struct journal_line *l = &j.l[i];
+
+		if (strcmp(l->file, file.buf))
+			continue;
+		orig = l->orig; /* every line of a file has the first user's */
+		if (is_self(l)) {
+			own = l;
+		} else if (!owner_alive(l)) {
+			l->drop = true; /* a killed user: we take its place */
+		} else if (strcmp(l->applied, value)) {
+			/* two runs measuring under different settings: refuse */
+			strbuf_addf(err, "'%s' is held at '%s' by another perfsift (pid %ld, still running)",
+				    path, l->applied, l->pid);
 			goto out;
 		}
-		if (journal_append(file.buf, old.buf, err) < 0)
-			goto out;
-		ALLOC_GROW(saved, nr_saved + 1, alloc_saved);
-		saved[nr_saved].file = strbuf_detach(&file, NULL);
-		saved[nr_saved].value = strbuf_detach(&old, NULL);
-		nr_saved++;
-		real_path(&file, path);
 	}
+	if (!orig)
+		orig = cur.buf; /* the first user: what the machine had */
+	if (own) {
+		free(own->applied);
+		own->applied = xstrdup(value);
+	} else {
+		own = journal_add(&j, (long)self_pid, self_start, file.buf, orig, value);
+	}
+	orig = own->orig;
+	if (journal_save(&j) < 0) {
+		strbuf_addf(err, "cannot write the knob journal in '%s'", dir.buf);
+		goto out;
+	}
+	remember(file.buf, path, orig, value);
 	if (write_knob_file(file.buf, value) < 0) {
+		/* the journal line stays: the restore writes the original, harmless */
 		strbuf_addf(err, "cannot write '%s' to '%s': %s", value, path,
 			    strerror(errno));
 		goto out;
 	}
 	ret = 0;
 out:
+	journal_unlock(taken);
+	journal_release(&j);
+out_nolock:
 	strbuf_release(&file);
-	strbuf_release(&old);
+	strbuf_release(&cur);
+	strbuf_release(&dir);
 	return ret;
+}
+
+void knob_applied(struct strbuf *out)
+{
+	size_t i;
+
+	for (i = 0; i < nr_saved; i++)
+		strbuf_addf(out, "%s %s -> %s\n", saved[i].path, saved[i].orig,
+			    saved[i].applied);
+}
+
+static void forget_saved(void)
+{
+	size_t i;
+
+	for (i = 0; i < nr_saved; i++) {
+		free(saved[i].file);
+		free(saved[i].path);
+		free(saved[i].orig);
+		free(saved[i].applied);
+	}
+	nr_saved = 0;
+}
+
+/*
+ * file's users are going: mark the lines of dead users (and ours when
+ * mine) dropped.  True when a running perfsift other than us still uses
+ * the knob; *orig is then the journal's original (NULL when no line).
+ */
+static bool release_file(struct journal *j, const char *file, bool mine,
+			 const char **orig, long *holder)
+{
+	bool live = false;
+	size_t i;
+
+	*orig = NULL;
+	for (i = 0; i < j->n; i++) {
+		struct journal_line *l = &j->l[i];
+
+		if (l->drop || strcmp(l->file, file))
+			continue;
+		*orig = l->orig;
+		if (is_self(l) ? mine : !owner_alive(l)) {
+			l->drop = true;
+		} else {
+			live = true;
+			*holder = l->pid;
+		}
+	}
+	return live;
 }
 
 int knob_restore_all(void)
 {
-	struct journal_line *l = NULL;
-	bool *keep = NULL;
-	size_t n = 0, i;
-	int lock, ret = 0;
-	unsigned long long start = 0;
+	struct journal j = {0};
+	size_t i;
+	int taken, ret = 0;
 
-	/* newest first, so a knob set twice ends at its first saved value */
-	for (i = nr_saved; i-- > 0;) {
-		if (write_knob_file(saved[i].file, saved[i].value) < 0)
-			ret = error_errno("cannot restore '%s' to '%s'",
-					  saved[i].file, saved[i].value);
-		free(saved[i].file);
-		free(saved[i].value);
-	}
 	if (!nr_saved)
 		return 0;
-	nr_saved = 0;
-
-	/* our values are back: drop our lines from the journal */
-	lock = lock_journal(knob_root);
-	if (lock < 0)
-		return error_errno("cannot lock the knob journal in '%s'", knob_root);
-	if (journal_load(knob_root, &l, &n) < 0) {
-		ret = -1;
+	if (self_pid != getpid()) {
+		/* a forked child (a benchmark's die()): the knobs are its parent's */
+		forget_saved();
+		return 0;
+	}
+	taken = journal_lock(true);
+	if (taken < 0 || journal_load(&j) < 0) {
+		/* no journal to consult: putting the values back is the safer error */
+		ret = error_errno("cannot use the knob journal: restoring regardless");
+		for (i = nr_saved; i-- > 0;)
+			write_knob_file(saved[i].file, saved[i].orig);
 		goto out;
 	}
-	proc_start_time(getpid(), &start);
-	keep = xcalloc(n ? n : 1, sizeof(*keep));
-	for (i = 0; i < n; i++)
-		keep[i] = !(l[i].pid == (long)getpid() && l[i].start == start);
-	if (journal_rewrite(knob_root, l, n, keep) < 0)
+	for (i = nr_saved; i-- > 0;) {
+		const char *orig;
+		long holder = 0;
+
+		if (release_file(&j, saved[i].file, true, &orig, &holder))
+			continue; /* the last user restores it */
+		if (write_knob_file(saved[i].file, orig ? orig : saved[i].orig) < 0)
+			ret = error_errno("cannot restore '%s' to '%s'",
+					  saved[i].file, orig ? orig : saved[i].orig);
+	}
+	if (journal_save(&j) < 0)
 		ret = -1;
 out:
-	unlock_journal(lock);
-	journal_lines_free(l, n);
-	free(keep);
+	journal_unlock(taken);
+	journal_release(&j);
+	forget_saved();
 	return ret;
 }
 
-int knob_restore_journal(const char *result_root, bool verbose)
+/* an earlier line names the same file (one decision per knob) */
+static bool seen_before(const struct journal *j, size_t i)
+{
+	size_t k;
+
+	for (k = 0; k < i; k++)
+		if (!strcmp(j->l[k].file, j->l[i].file))
+			return true;
+	return false;
+}
+
+int knob_restore_journal(bool verbose)
 {
 	struct strbuf path = STRBUF_INIT;
-	struct journal_line *l = NULL;
-	bool *keep = NULL;
-	size_t n = 0, i;
-	int lock = -1, restored = 0, ret = -1;
+	struct journal j = {0};
+	size_t i;
+	int taken = -1, restored = 0, ret = -1;
 
 	/* the common case: no journal, nothing to lock or create */
-	path_join(&path, result_root, JOURNAL);
+	journal_path(&path);
 	if (access(path.buf, F_OK) < 0) {
 		ret = 0;
 		goto out;
 	}
-	lock = lock_journal(result_root);
-	if (lock < 0) {
-		error_errno("cannot lock the knob journal in '%s'", result_root);
+	self_identify();
+	taken = journal_lock(false);
+	if (taken < 0) {
+		error_errno("cannot lock the knob journal '%s'", path.buf);
 		goto out;
 	}
-	if (journal_load(result_root, &l, &n) < 0)
+	if (journal_load(&j) < 0)
 		goto out;
-	keep = xcalloc(n ? n : 1, sizeof(*keep));
-	for (i = 0; i < n; i++)
-		keep[i] = owner_alive(l[i].pid, l[i].start);
-	/* newest first: a knob saved twice ends at its oldest value */
-	for (i = n; i-- > 0;) {
-		if (keep[i]) {
+	for (i = 0; i < j.n; i++) {
+		struct journal_line *l = &j.l[i];
+		char *file, *orig;
+		long pid = l->pid, holder = 0;
+		const char *o;
+
+		if (l->drop || seen_before(&j, i))
+			continue;
+		file = xstrdup(l->file);
+		if (release_file(&j, file, false, &o, &holder)) {
 			if (verbose)
-				note("'%s' belongs to perfsift pid %ld, still running: left alone",
-				     l[i].file, l[i].pid);
+				note("'%s' is used by perfsift pid %ld, still running: left alone",
+				     file, holder);
+			free(file);
 			continue;
 		}
-		if (write_knob_file(l[i].file, l[i].value) < 0) {
-			error_errno("cannot restore '%s' to '%s'", l[i].file,
-				    l[i].value);
-			continue;
+		orig = xstrdup(o);
+		if (write_knob_file(file, orig) < 0) {
+			error_errno("cannot restore '%s' to '%s'", file, orig);
+		} else {
+			restored++;
+			note("restored '%s' to '%s' (left changed by perfsift pid %ld)",
+			     file, orig, pid);
 		}
-		restored++;
-		note("restored '%s' to '%s' (left changed by perfsift pid %ld)",
-		     l[i].file, l[i].value, l[i].pid);
+		free(file);
+		free(orig);
 	}
-	if (journal_rewrite(result_root, l, n, keep) < 0)
+	if (journal_save(&j) < 0)
 		goto out;
 	ret = restored;
 out:
-	unlock_journal(lock);
-	journal_lines_free(l, n);
-	free(keep);
+	journal_unlock(taken);
+	journal_release(&j);
 	strbuf_release(&path);
 	return ret;
 }

@@ -1,11 +1,13 @@
 /*
  * knob.h: kernel knobs (files under /proc/sys and /sys) that a job
- * changes.  Each knob's current value is written to a journal in the
- * result root *before* the knob is changed, so that whatever happens to
- * perfsift -- a benchmark crash, SIGINT, SIGTERM, a timeout, or perfsift
- * itself killed with SIGKILL -- the value can be put back: by
- * knob_restore_all() at the end of the run, or by the next perfsift
- * command / `perfsift restore` from the journal.
+ * changes.  The knobs belong to the machine, not to a result root, so
+ * the undo journal is machine-wide ($PERFSIFT_KNOB_DIR, else /run/perfsift)
+ * and every perfsift on the machine shares it under one flock: the first
+ * perfsift to change a knob records its original value, later ones join
+ * as users of it, and the value is put back when the last user releases
+ * it -- at the end of its run, on die(), or, when perfsift itself was
+ * killed (SIGKILL, a crash), by the next perfsift command or
+ * `perfsift restore`.  See docs/design.md "Kernel knobs".
  *
  * Owned by the runner module (knob.c); setup programs (src/setup/) and
  * built-in benchmarks use it.
@@ -17,35 +19,47 @@
 
 struct strbuf;
 
-/*
- * Where the journal lives (<result_root>/.knobs-journal) and the root of
- * the file system tree the knobs live in ("/" normally; tests point it at
- * a fake tree).  Call once before knob_set().
- */
-void knob_init(const char *result_root, const char *sysroot);
+/* the journal's directory: $PERFSIFT_KNOB_DIR, /run/perfsift for root */
+void knob_journal_dir(struct strbuf *out);
 
 /*
- * Save the knob's current value in the journal, then write value.  A knob
- * set twice keeps its first saved value.  -1 with err when the file is
- * missing or cannot be written (the caller decides if that is fatal).
+ * The root of the file system tree the knobs live in ("/" normally;
+ * tests point it at a fake tree).  Call once before knob_set(); a knob
+ * this process still holds is released first.
+ */
+void knob_init(const char *sysroot);
+
+/*
+ * Join the knob's users in the journal (the first user records the value
+ * it finds, later ones inherit that original), then write value.  A knob
+ * set twice by one process keeps its original.  -1 with err when the file
+ * is missing or cannot be written, or when another running perfsift holds
+ * the knob at a different value (its measurement would be spoiled).
  */
 int knob_set(const char *path, const char *value, struct strbuf *err);
 
 /* read a knob's value, trimmed (for THP files: the [selected] word) */
 int knob_get(const char *path, struct strbuf *value);
 
-/* restore every knob this process set, newest first; clears the journal */
+/*
+ * What this process applied, one line each "<path> <original> -> <value>"
+ * (path relative to the sysroot): the run's record of its knobs.
+ */
+void knob_applied(struct strbuf *out);
+
+/*
+ * Release every knob this process set: drop it from the journal, and put
+ * the original value back unless another running perfsift still uses it.
+ */
 int knob_restore_all(void);
 
 /*
- * Restore what a previous, killed perfsift left in the journal of
- * result_root: the lines whose owner process is gone (a live perfsift's
- * lines are left alone).  The journal records the full path it wrote
- * (sysroot included), so no sysroot is needed here.  Says on stderr what
- * it restored; with verbose also which lines a running perfsift owns.  Returns
- * the number of knobs restored, or -1.  Creates nothing when there is no
- * journal.
+ * Put back what killed perfsifts left: every knob whose users in the
+ * journal are all gone gets its original value.  Says on stderr what it
+ * restored; with verbose also which knobs a running perfsift holds.
+ * Returns the number of knobs restored, or -1.  Creates nothing when
+ * there is no journal.
  */
-int knob_restore_journal(const char *result_root, bool verbose);
+int knob_restore_journal(bool verbose);
 
 #endif

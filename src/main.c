@@ -169,7 +169,7 @@ int main(int argc, char **argv)
 	 * else runs (`restore` does it itself, and says so).
 	 */
 	if (cmd->fn != cmd_restore)
-		knob_restore_journal(opts.result_root, false);
+		knob_restore_journal(false);
 	argc -= optind;
 	argv += optind;
 	optind = 0; /* reset getopt for the command */

@@ -17,6 +17,11 @@ TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/perfsift-test.XXXXXX")
 trap 'cd /; rm -rf "$TEST_TMP"' EXIT
 PERFSIFT_RESULT_ROOT=$TEST_TMP/result
 export PERFSIFT_RESULT_ROOT
+# The knob journal is machine-wide (/run/perfsift); a script's fake
+# /proc and /sys trees get a journal of their own (test_exclusive, for
+# the real knobs, goes back to the machine's).
+PERFSIFT_KNOB_DIR=$TEST_TMP/knobs
+export PERFSIFT_KNOB_DIR
 unset PERFSIFT_STORE
 cd "$TEST_TMP" || exit 1
 
@@ -93,10 +98,12 @@ test_grep() {
 # test_exclusive: hold the machine-wide test lock until the script ends.
 # Scripts that change real kernel knobs, mounts or sysctls call it first,
 # so that two of them never run at once under `prove -j` (each would see
-# the other's changes as left behind).
+# the other's changes as left behind).  Their knobs go through the
+# machine's journal, shared with every perfsift on the machine.
 test_exclusive() {
 	exec 9>"${TMPDIR:-/tmp}/perfsift-tests.machine.lock"
 	flock 9
+	unset PERFSIFT_KNOB_DIR
 }
 
 # test_have_root: true when running as root (kernel knobs, /proc files)

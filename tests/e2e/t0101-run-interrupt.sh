@@ -84,11 +84,11 @@ test_expect_success 'knobs are restored after SIGINT' '
 	{ PERFSIFT_SYSROOT=$PWD/fake "$PERFSIFT" run knob.yaml >out 2>err & } &&
 	pid=$! &&
 	wait_for "^1$" fake/proc/sys/vm/overcommit_memory &&
-	test -e "$PERFSIFT_RESULT_ROOT/.knobs-journal" &&
+	test -e "$PERFSIFT_KNOB_DIR/journal" &&
 	kill -INT $pid &&
 	{ wait $pid; test $? = 3; } &&
 	test "$(cat fake/proc/sys/vm/overcommit_memory)" = 0 &&
-	! test -e "$PERFSIFT_RESULT_ROOT/.knobs-journal" &&
+	! test -e "$PERFSIFT_KNOB_DIR/journal" &&
 	test_grep "sysctl: vm/overcommit_memory 0 -> 1" out
 '
 
@@ -98,7 +98,7 @@ test_expect_success 'knobs are restored after a normal run' '
 	test "$(grep -c "sysctl: vm/overcommit_memory 0 -> 2" out)" = 1 &&
 	test_grep "sysctl: vm/overcommit_memory 0 -> 2" "$(find "$PERFSIFT_RESULT_ROOT/knob2" -path "*/1/setup.log")" &&
 	test "$(cat fake/proc/sys/vm/overcommit_memory)" = 0 &&
-	! test -e "$PERFSIFT_RESULT_ROOT/.knobs-journal"
+	! test -e "$PERFSIFT_KNOB_DIR/journal"
 '
 
 test_expect_success 'after SIGKILL of perfsift the next command restores the knobs' '
@@ -111,7 +111,7 @@ test_expect_success 'after SIGKILL of perfsift the next command restores the kno
 	perfsift split knob.yaml -o split-out 2>err &&
 	test "$(cat fake/proc/sys/vm/overcommit_memory)" = 0 &&
 	test_grep "restored .*overcommit_memory. to .0." err &&
-	! test -e "$PERFSIFT_RESULT_ROOT/.knobs-journal"
+	! test -e "$PERFSIFT_KNOB_DIR/journal"
 '
 
 test_expect_success 'perfsift restore says what it restored' '

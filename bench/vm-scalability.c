@@ -39,6 +39,21 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* the load average, printed beside the figures (the machine is shared) */
+static void print_load(const char *when)
+{
+	char buf[128] = "";
+	FILE *f = fopen("/proc/loadavg", "r");
+
+	if (f) {
+		if (!fgets(buf, sizeof(buf), f))
+			buf[0] = 0;
+		fclose(f);
+	}
+	buf[strcspn(buf, "\n")] = 0;
+	printf("load average %s: %s\n", when, buf);
+}
+
 static int cmp_d(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -287,8 +302,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: vm-scalability [MIB_PER_WORKER [RUNS [WORKERS]]]\n");
 		return 2;
 	}
-	printf("vm-scalability bench: %" PRIu64 " MiB per worker, %u worker(s), %d runs; median [min-max]\n\n",
+	printf("vm-scalability bench: %" PRIu64 " MiB per worker, %u worker(s), %d runs; median [min-max]\n",
 	       mib, workers, runs);
+	print_load("at start");
+	printf("\n");
 	for (r = 0; r < runs; r++) {
 		v[0][r] = bw_read(size);
 		v[1][r] = bw_write(size);
@@ -340,5 +357,7 @@ int main(int argc, char **argv)
 		       sr.med, sr.lo, sr.hi);
 	}
 	unlink(file);
+	printf("\n");
+	print_load("at end");
 	return 0;
 }

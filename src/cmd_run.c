@@ -170,6 +170,8 @@ static int make_plan(struct job *job, struct run_ctx *c, struct plan *p,
 				    job->file, node->line, p->prog);
 			return -1;
 		}
+		if (p->ops->check && p->ops->check(job, err) < 0)
+			return -1;
 		if (c->cmd_argv) {
 			strbuf_addf(err, "a command after `--` is for a `mytest` job; '%s' runs %s",
 				    job->file, p->prog);

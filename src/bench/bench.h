@@ -42,6 +42,11 @@ struct bench_ctx {
 
 struct bench_ops {
 	const char *name; /* the LKP program name: "vm-scalability" */
+	/*
+	 * optional, before anything runs or is written: the job's options,
+	 * -1 with err as `FILE:LINE: KEY: what is wrong`
+	 */
+	int (*check)(const struct job *job, struct strbuf *err);
 	int (*prepare)(struct bench_ctx *ctx, struct strbuf *err);
 	int (*run)(struct bench_ctx *ctx); /* in the child: exit status */
 	void (*cleanup)(struct bench_ctx *ctx);

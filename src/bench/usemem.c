@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/shm.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -48,6 +49,7 @@ struct usemem_state {
 	char *pre;              /* -P: the mapping made before fork */
 	uint64_t pre_len;
 	uint64_t pre_credit;    /* -P: size/8 (+ size/8 for -E) */
+	uint64_t lock_credit;   /* -L: size/8 */
 	int rw_ready[2], rw_wake[2];     /* -y */
 	int free_ready[2], free_wake[2]; /* -x */
 	long ncpu;
@@ -146,6 +148,10 @@ void usemem_cmdline(const struct usemem_opts *o, struct strbuf *out)
 		strbuf_addstr(out, " -U");
 	if (o->madv_thp)
 		strbuf_addstr(out, " --madv-thp");
+	if (o->lock_shm)
+		strbuf_addstr(out, " -L");
+	if (o->sleep_s > 0)
+		strbuf_addf(out, " --sleep %g", o->sleep_s);
 	if (o->unit && o->unit != o->size) {
 		strbuf_addstr(out, " --unit ");
 		add_size(out, o->unit);
@@ -415,11 +421,18 @@ static void do_task(struct usemem_task *t)
 			}
 		}
 	}
-	bytes = credit + 8 * t->accesses;
+	bytes = credit + st->lock_credit + 8 * t->accesses;
 	if (bytes && !t->status) {
 		usemem_format_stats(&line, t->dots, bytes,
 				    (now_ns() - st->start_ns) / 1000);
 		emit(o->out_fd, &line);
+	}
+	if (o->sleep_s > 0) {
+		struct timespec ts = {(time_t)o->sleep_s,
+				      (long)((o->sleep_s - (double)(time_t)o->sleep_s) * 1e9)};
+
+		while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+			;
 	}
 	if (o->sync_free)
 		sync_point(st->free_ready, st->free_wake);
@@ -520,6 +533,39 @@ static void phase_poll(struct sync_phase *ph, bool force)
 	}
 }
 
+/*
+ * -L: once, before the workers: a SysV segment of size, one byte written
+ * per page, locked (SHM_LOCK) and unlocked, detached and removed.
+ */
+static int shm_lock_unlock(uint64_t size, struct strbuf *err)
+{
+	int id = shmget(IPC_PRIVATE, size ? size : 1, IPC_CREAT | 0600);
+	char *p;
+	uint64_t off;
+	int ret = -1;
+
+	if (id < 0) {
+		strbuf_addf(err, "usemem: shmget of %" PRIu64 " bytes: %s", size,
+			    strerror(errno));
+		return -1;
+	}
+	p = shmat(id, NULL, 0);
+	if (p == (void *)-1) {
+		strbuf_addf(err, "usemem: shmat: %s", strerror(errno));
+		goto out;
+	}
+	for (off = 0; off < size; off += 4096)
+		p[off] = 1;
+	if (shmctl(id, SHM_LOCK, NULL) < 0 || shmctl(id, SHM_UNLOCK, NULL) < 0)
+		strbuf_addf(err, "usemem: SHM_LOCK/SHM_UNLOCK: %s", strerror(errno));
+	else
+		ret = 0;
+	shmdt(p);
+out:
+	shmctl(id, IPC_RMID, NULL);
+	return ret;
+}
+
 int usemem_run(const struct usemem_opts *o, struct strbuf *err)
 {
 	struct usemem_state st;
@@ -555,6 +601,11 @@ int usemem_run(const struct usemem_opts *o, struct strbuf *err)
 			return 1;
 		}
 	}
+	if (o->lock_shm && shm_lock_unlock(o->size, err) < 0) {
+		ret = 1;
+		goto out;
+	}
+	st.lock_credit = o->lock_shm ? o->size / 8 : 0;
 	if (o->prealloc) {
 		st.pre_len = map_len(o, o->size);
 		st.pre = usemem_map(&st, o->size);

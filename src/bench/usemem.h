@@ -42,6 +42,8 @@ struct usemem_opts {
 	bool sync_rw;      /* -y: all workers start the pass together */
 	bool sync_free;    /* -x: all workers free together */
 	bool madv_thp;     /* --madv-thp: MADV_HUGEPAGE */
+	bool lock_shm;     /* -L: a SysV segment of SIZE locked and unlocked once */
+	double sleep_s;    /* -s: sleep before freeing */
 	bool seed_set;     /* --random-seed given */
 	long seed;
 	const char *file;  /* -f: map this file MAP_SHARED */

@@ -11,10 +11,14 @@
  */
 #include "util/compat.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
@@ -28,6 +32,9 @@
 #include "util/usage.h"
 #include "util/xalloc.h"
 
+#ifndef MAP_HUGE_SHIFT
+#define MAP_HUGE_SHIFT 26
+#endif
 #ifndef TMPFS_MAGIC
 #define TMPFS_MAGIC 0x01021994
 #endif
@@ -39,6 +46,8 @@ struct vmscal_state {
 	char *test;
 	char *shm_dir, *sparse_dir;
 	bool mounted;
+	char *pool_knob, *pool_orig; /* the hugetlb case's nr_hugepages */
+	char *memcg_dir;             /* lru-memcg's cgroup, removed at cleanup */
 	struct strbuf notes; /* lines for the run's output */
 };
 
@@ -210,6 +219,31 @@ static int read_params(struct bench_ctx *ctx, struct vmscal_state *st,
 	return 0;
 }
 
+/* the job's options, before anything runs: a bad one is FILE:LINE: KEY */
+static int vmscal_check(const struct job *job, struct strbuf *err)
+{
+	const struct jnode *v = param(job, "test");
+	uint64_t size;
+	unsigned u;
+
+	if (!v) {
+		strbuf_addf(err, "%s: vm-scalability.test: no test given (vm-scalability: {test: NAME})",
+			    job->file ? job->file : "<job>");
+		return -1;
+	}
+	if (!vmscal_case_known(v->text))
+		return bad(err, v, "test",
+			   "is not a case of vm-scalability (the cases: docs/lkp-compat.md)");
+	if (get_nr_task(job, 1, &u, err) || get_size(job, "size", &size, err) ||
+	    get_size(job, "unit_size", &size, err) || get_delay(job, &size, err) ||
+	    get_uint(job, "bind_cpu", &u, err) < 0 || get_uint(job, "repeat", &u, err) < 0)
+		return -1;
+	v = param(job, "mem");
+	if (v && v->text[strlen(v->text) - 1] != '%' && get_size(job, "mem", &size, err) < 0)
+		return -1;
+	return 0;
+}
+
 static void human(struct strbuf *sb, uint64_t b)
 {
 	if (b >= 1ull << 30)
@@ -299,6 +333,257 @@ static void set_sysctls(struct vmscal_state *st)
 	}
 }
 
+/*
+ * The hugetlb cases: as the suite's setup_hugetlb, let the pool grow by
+ * the case's pages on demand (nr_overcommit_hugepages, journaled and put
+ * back like every knob), then prove the kernel can provide them now: a
+ * private hugetlb mapping of that many pages reserves them (allocating
+ * surplus pages) at mmap time, and unmapping gives them back.  Without
+ * that proof a worker could die of SIGBUS or OOM halfway through.
+ * BENCH_OK, or BENCH_SKIP with the reason.
+ */
+static int hugetlb_pool(struct bench_ctx *ctx, struct vmscal_state *st)
+{
+	struct strbuf why = STRBUF_INIT, val = STRBUF_INIT;
+	uint64_t len = (uint64_t)st->plan.hugepages << 21;
+	void *p;
+	int ret = BENCH_SKIP;
+
+	strbuf_addf(&val, "%u", st->plan.hugepages_overcommit);
+	if (knob_set("/proc/sys/vm/nr_overcommit_hugepages", val.buf, &why) < 0) {
+		strbuf_addf(ctx->skip_reason, "cannot let the hugetlb pool grow: %s",
+			    why.buf);
+		goto out;
+	}
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | (21 << MAP_HUGE_SHIFT),
+		 -1, 0);
+	if (p == MAP_FAILED) {
+		strbuf_addf(ctx->skip_reason,
+			    "the kernel cannot provide %u 2 MiB hugetlb pages (",
+			    st->plan.hugepages);
+		human(ctx->skip_reason, len);
+		strbuf_addf(ctx->skip_reason, "): %s", strerror(errno));
+		goto out;
+	}
+	munmap(p, len);
+	ret = BENCH_OK;
+out:
+	strbuf_release(&why);
+	strbuf_release(&val);
+	return ret;
+}
+
+/* set knobs (journaled); BENCH_SKIP with the reason when one cannot be set here */
+static int case_knobs(struct bench_ctx *ctx, const char *const knobs[][2],
+		      size_t n)
+{
+	struct strbuf why = STRBUF_INIT;
+	size_t i;
+	int ret = BENCH_OK;
+
+	for (i = 0; i < n && ret == BENCH_OK; i++)
+		if (knob_set(knobs[i][0], knobs[i][1], &why) < 0) {
+			strbuf_addf(ctx->skip_reason, "cannot set %s to %s: %s",
+				    knobs[i][0], knobs[i][1], why.buf);
+			ret = BENCH_SKIP;
+		}
+	strbuf_release(&why);
+	return ret;
+}
+
+/*
+ * The hugetlb case resizes the pool itself (in run()); nr_hugepages is
+ * journaled here, at its current value, so that whatever happens to the
+ * run the pool goes back to what it was (the suite writes 0).
+ */
+static int hold_pool(struct bench_ctx *ctx, struct vmscal_state *st)
+{
+	struct strbuf v = STRBUF_INIT;
+	const char *knob = "/proc/sys/vm/nr_hugepages";
+	int ret;
+
+	if (knob_get(knob, &v) < 0) {
+		strbuf_addstr(ctx->skip_reason, "no hugetlb pool in this kernel (no /proc/sys/vm/nr_hugepages)");
+		strbuf_release(&v);
+		return BENCH_SKIP;
+	}
+	{
+		const char *const hold[][2] = {{knob, v.buf}};
+
+		ret = case_knobs(ctx, hold, 1);
+	}
+	if (ret == BENCH_OK) {
+		struct strbuf path = STRBUF_INIT;
+
+		path_join(&path, ctx->sysroot ? ctx->sysroot : "/", knob);
+		st->pool_knob = strbuf_detach(&path, NULL);
+		st->pool_orig = xstrdup(v.buf);
+		st->plan.pool_knob = st->pool_knob;
+		st->plan.pool_orig = st->pool_orig;
+	}
+	strbuf_release(&v);
+	return ret;
+}
+
+/*
+ * mincore-hugepages: THP off, the pool at mem/2M/20 pages (the segment's
+ * size) and overcommit at mem/2M/10, all journaled; the suite also sets
+ * shmmax, which is already unlimited on today's kernels, and leaves THP
+ * at always afterwards, which perfsift does not.  Skipped when the kernel
+ * cannot fill the pool.
+ */
+static int mincore_pool(struct bench_ctx *ctx, struct vmscal_state *st)
+{
+	struct strbuf pool = STRBUF_INIT, over = STRBUF_INIT, got = STRBUF_INIT;
+	uint64_t have = 0;
+	const char *why;
+	int ret;
+
+	strbuf_addf(&pool, "%" PRIu64, st->plan.pool_pages);
+	strbuf_addf(&over, "%u", st->plan.hugepages_overcommit);
+	{
+		const char *const knobs[][2] = {
+			{"/sys/kernel/mm/transparent_hugepage/enabled", "never"},
+			{"/proc/sys/vm/nr_hugepages", pool.buf},
+			{"/proc/sys/vm/nr_overcommit_hugepages", over.buf},
+		};
+
+		ret = case_knobs(ctx, knobs, ARRAY_SIZE(knobs));
+	}
+	if (ret == BENCH_OK && (knob_get("/proc/sys/vm/nr_hugepages", &got) < 0 ||
+				strnum_size(got.buf, &have, &why) < 0 ||
+				have < st->plan.pool_pages)) {
+		strbuf_addf(ctx->skip_reason,
+			    "the kernel cannot provide %" PRIu64 " 2 MiB hugetlb pages (it gave %" PRIu64 ")",
+			    st->plan.pool_pages, have);
+		ret = BENCH_SKIP;
+	}
+	if (ret == BENCH_OK) {
+		struct strbuf path = STRBUF_INIT;
+
+		path_join(&path, ctx->sysroot ? ctx->sysroot : "/", "/proc/sys/vm/nr_hugepages");
+		st->pool_knob = strbuf_detach(&path, NULL);
+		st->plan.pool_knob = st->pool_knob;
+	}
+	strbuf_release(&pool);
+	strbuf_release(&over);
+	strbuf_release(&got);
+	return ret;
+}
+
+/*
+ * lru-memcg: the suite's memory cgroup "vmscale" limited to mem/3, here
+ * one of perfsift's own (cgroup v1 memory, else v2 with the memory
+ * controller enabled for children); removed at cleanup.
+ */
+static int make_memcg(struct bench_ctx *ctx, struct vmscal_state *st)
+{
+	const char *root = ctx->sysroot ? ctx->sysroot : "/";
+	struct strbuf dir = STRBUF_INIT, f = STRBUF_INIT, v = STRBUF_INIT;
+	const char *limit_file = "memory.limit_in_bytes";
+	int ret = BENCH_SKIP;
+
+	path_join(&dir, root, "/sys/fs/cgroup/memory");
+	path_join(&f, dir.buf, limit_file);
+	if (!file_exists(f.buf)) {
+		/* v2: the root's children get the memory controller */
+		path_join(&dir, root, "/sys/fs/cgroup");
+		path_join(&f, dir.buf, "cgroup.subtree_control");
+		limit_file = "memory.max";
+		if (strbuf_read_file(&v, f.buf, 0) < 0 || !strstr(v.buf, "memory")) {
+			strbuf_addstr(ctx->skip_reason,
+				      "needs a memory cgroup (cgroup v1 memory, or v2 with the memory controller enabled)");
+			goto out;
+		}
+	}
+	strbuf_addf(&dir, "/perfsift-vmscale.%ld", (long)getpid());
+	if (mkdir(dir.buf, 0755) < 0) {
+		strbuf_addf(ctx->skip_reason, "cannot make the memory cgroup '%s': %s",
+			    dir.buf, strerror(errno));
+		goto out;
+	}
+	st->memcg_dir = xstrdup(dir.buf);
+	st->plan.memcg_dir = st->memcg_dir;
+	path_join(&f, dir.buf, limit_file);
+	strbuf_reset(&v);
+	strbuf_addf(&v, "%" PRIu64 "\n", st->plan.memcg_limit);
+	if (vmscal_write_kernel_file(f.buf, v.buf, v.len) < 0) {
+		strbuf_addf(ctx->skip_reason, "cannot limit the memory cgroup '%s': %s",
+			    dir.buf, strerror(errno));
+		goto out;
+	}
+	ret = BENCH_OK;
+out:
+	strbuf_release(&dir);
+	strbuf_release(&f);
+	strbuf_release(&v);
+	return ret;
+}
+
+/* the knobs and resources a case needs beyond the suite's sysctls */
+static int case_setup(struct bench_ctx *ctx, struct vmscal_state *st)
+{
+	static const char *const ksm[][2] = {
+		{"/sys/kernel/mm/ksm/run", "1"},
+	};
+	static const char *const ksm_thp[][2] = {
+		{"/sys/kernel/mm/transparent_hugepage/enabled", "always"},
+		{"/sys/kernel/mm/ksm/run", "1"},
+		{"/sys/kernel/mm/ksm/pages_to_scan", "1000"},
+		{"/sys/kernel/mm/ksm/sleep_millisecs", "20"},
+		{"/sys/kernel/mm/transparent_hugepage/khugepaged/scan_sleep_millisecs", "0"},
+	};
+	struct vmscal_plan *pl = &st->plan;
+
+	if (pl->hugepages)
+		return hugetlb_pool(ctx, st);
+	if (pl->kind == VMS_HUGETLB_POOL)
+		return hold_pool(ctx, st);
+	if (pl->kind == VMS_MINCORE_HUGE)
+		return mincore_pool(ctx, st);
+	if (pl->kind == VMS_KSM)
+		return pl->ksm_thp ? case_knobs(ctx, ksm_thp, ARRAY_SIZE(ksm_thp))
+				   : case_knobs(ctx, ksm, ARRAY_SIZE(ksm));
+	if (pl->memcg)
+		return make_memcg(ctx, st);
+	if (pl->um.lock_shm) {
+		struct strbuf v = STRBUF_INIT;
+		uint64_t shmmax = 0;
+		const char *why;
+
+		if (knob_get("/proc/sys/kernel/shmmax", &v) == 0 &&
+		    strnum_size(v.buf, &shmmax, &why) == 0 && shmmax < pl->um.size) {
+			strbuf_addf(ctx->skip_reason,
+				    "needs a SysV segment of %" PRIu64 " bytes, kernel.shmmax is %" PRIu64,
+				    pl->um.size, shmmax);
+			strbuf_release(&v);
+			return BENCH_SKIP;
+		}
+		strbuf_release(&v);
+	}
+	return BENCH_OK;
+}
+
+/* direct-write fills files on disk: never more than half the free space */
+static void cap_disk(struct vmscal_state *st)
+{
+	struct statvfs sv;
+	uint64_t room, want = st->plan.file_size * st->plan.nfiles;
+
+	if (st->plan.kind != VMS_DIRECT || statvfs(st->sparse_dir, &sv) < 0)
+		return;
+	room = (uint64_t)sv.f_bavail * sv.f_frsize / 2;
+	if (want <= room || !st->plan.nfiles)
+		return;
+	st->plan.file_size = room / st->plan.nfiles & ~(uint64_t)16383;
+	strbuf_addf(&st->notes, "perfsift: vm-scalability: direct-write would write ");
+	human(&st->notes, want);
+	strbuf_addstr(&st->notes, ", more than half the free space of its file system: capped to ");
+	human(&st->notes, st->plan.file_size * st->plan.nfiles);
+	strbuf_addch(&st->notes, '\n');
+}
+
 static int make_dirs(struct bench_ctx *ctx, struct vmscal_state *st,
 		     bool pre_setup, struct strbuf *err)
 {
@@ -376,9 +661,12 @@ static int vmscal_prepare(struct bench_ctx *ctx, struct strbuf *err)
 		return BENCH_ERROR;
 	zero_page_note(st);
 	set_sysctls(st);
+	if (case_setup(ctx, st) != BENCH_OK)
+		return BENCH_SKIP;
 	pre = param(ctx->job, "pre_setup");
 	if (make_dirs(ctx, st, pre && truthy(pre->text), err) < 0)
 		return BENCH_ERROR;
+	cap_disk(st);
 	return BENCH_OK;
 }
 
@@ -436,6 +724,13 @@ static void vmscal_cleanup(struct bench_ctx *ctx)
 		remove_tree(st->shm_dir);
 	if (st->sparse_dir)
 		remove_tree(st->sparse_dir);
+	/* the readers are gone: the cgroup is empty (its page cache moves to the parent) */
+	if (st->memcg_dir && rmdir(st->memcg_dir) < 0)
+		warning("vm-scalability: cannot remove the memory cgroup '%s': %s",
+			st->memcg_dir, strerror(errno));
+	free(st->memcg_dir);
+	free(st->pool_knob);
+	free(st->pool_orig);
 	free(st->shm_dir);
 	free(st->sparse_dir);
 	free(st->test);
@@ -446,6 +741,7 @@ static void vmscal_cleanup(struct bench_ctx *ctx)
 
 const struct bench_ops bench_vm_scalability = {
 	.name = "vm-scalability",
+	.check = vmscal_check,
 	.prepare = vmscal_prepare,
 	.run = vmscal_run,
 	.cleanup = vmscal_cleanup,

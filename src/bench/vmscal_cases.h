@@ -60,6 +60,12 @@ enum vmscal_kind {
 	VMS_DD,          /* N (or 2N) readers of N files, dd's line */
 	VMS_TRUNCATE,    /* fill the page cache, then truncate */
 	VMS_NOTHING,     /* LKP's case runs nothing (mincore: a script bug) */
+	VMS_HUGETLB_POOL, /* grow the hugetlb pool, then shrink it back */
+	VMS_FADVISE,     /* per file: fadvise WILLNEED, then DONTNEED */
+	VMS_REMAP,       /* per file: a populated mapping remapped page by page */
+	VMS_DIRECT,      /* per file: O_DIRECT 16 KiB writes */
+	VMS_KSM,         /* populated anon memory offered to KSM, then taken back */
+	VMS_MINCORE_HUGE, /* a SysV SHM_HUGETLB segment: mincore, mprotect, touch */
 };
 
 enum vmscal_file {
@@ -78,7 +84,18 @@ struct vmscal_plan {
 	bool truncate_seq;      /* VMS_TRUNCATE: serial, with "faulted in" */
 	struct usemem_opts um;  /* per usemem instance (file set at run) */
 	uint64_t footprint;     /* bytes held in memory at once */
-	unsigned hugepages;     /* free 2 MiB hugetlb pages needed */
+	unsigned hugepages;     /* 2 MiB hugetlb pages the case maps */
+	unsigned hugepages_overcommit; /* nr_overcommit_hugepages to set */
+	uint64_t pool_pages;    /* VMS_HUGETLB_POOL, VMS_MINCORE_HUGE: nr_hugepages */
+	unsigned workers;       /* VMS_KSM: processes, each um.size bytes */
+	bool ksm_thp;           /* VMS_KSM: MADV_HUGEPAGE first (ksm-hugepages) */
+	bool memcg;             /* run the readers in a memory cgroup */
+	uint64_t memcg_limit;   /* its limit */
+	double hold_s;          /* VMS_KSM: how long the memory is offered */
+	/* set by the caller after planning (prepare), for the run */
+	const char *pool_knob;  /* VMS_HUGETLB_POOL: the nr_hugepages file */
+	const char *pool_orig;  /* ... and the value to put back */
+	const char *memcg_dir;  /* the memory cgroup's directory */
 	const char *skip;       /* set when this machine cannot run it */
 	char skip_buf[160];
 };
@@ -97,6 +114,9 @@ int vmscal_plan(const struct vmscal_hw *hw, const struct vmscal_params *p,
  */
 uint64_t vmscal_repeat_count(const struct vmscal_hw *hw,
 			     const struct vmscal_params *p);
+
+/* true when name is a case of the suite */
+bool vmscal_case_known(const char *name);
 
 /* the name of case i (sorted), NULL past the last one */
 const char *vmscal_case_name(size_t i);

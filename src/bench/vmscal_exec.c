@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/shm.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -264,6 +266,217 @@ static int wait_children(pid_t *pids, unsigned n, struct strbuf *err)
 	return ret;
 }
 
+int vmscal_write_kernel_file(const char *path, const char *text, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0, e;
+
+	if (fd < 0)
+		return -1;
+	if (write(fd, text, len) != (ssize_t)len)
+		ret = -1;
+	e = errno;
+	close(fd);
+	errno = e;
+	return ret;
+}
+
+/* lru-memcg: move the calling process into the case's memory cgroup */
+static int enter_memcg(const struct vmscal_plan *pl)
+{
+	struct strbuf path = STRBUF_INIT, pid = STRBUF_INIT;
+	int ret;
+
+	path_join(&path, pl->memcg_dir, "cgroup.procs");
+	strbuf_addf(&pid, "%ld\n", (long)getpid());
+	ret = vmscal_write_kernel_file(path.buf, pid.buf, pid.len);
+	strbuf_release(&path);
+	strbuf_release(&pid);
+	return ret;
+}
+
+/* posix-fadvise (usemem -D F --open-rw): readahead of the whole file, then drop it */
+NORETURN static void fadvise_child(const char *path)
+{
+	int fd = open(path, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0 || posix_fadvise(fd, 0, 0, POSIX_FADV_WILLNEED))
+		_exit(1);
+	close(fd);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0 || posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED))
+		_exit(1);
+	close(fd);
+	_exit(0);
+}
+
+/*
+ * remap (usemem_remap F SIZE): a populated shared mapping of the file,
+ * then every page remapped (remap_file_pages, one VMA per page) to the
+ * file's pages in reverse order; prints "B bytes remapped, U usecs, R MB/s".
+ */
+NORETURN static void remap_child(const char *path, uint64_t size, int out_fd)
+{
+	uint64_t npages = size / 4096, i, t0, us;
+	struct strbuf sb = STRBUF_INIT;
+	char *p;
+	int fd = open(path, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0 || !npages)
+		_exit(1);
+	p = mmap(NULL, npages * 4096, PROT_READ | PROT_WRITE,
+		 MAP_SHARED | MAP_POPULATE, fd, 0);
+	if (p == MAP_FAILED)
+		_exit(1);
+	t0 = mono_ns();
+	for (i = 0; i < npages; i++)
+		if (remap_file_pages(p + i * 4096, 4096, 0, (size_t)(npages - 1 - i), 0) < 0) {
+			fprintf(stderr, "remap: remap_file_pages: %s\n", strerror(errno));
+			_exit(1);
+		}
+	us = (mono_ns() - t0) / 1000;
+	strbuf_addf(&sb, "%" PRIu64 " bytes remapped, %" PRIu64 " usecs, %" PRIu64 " MB/s\n",
+		    npages * 4096, us, us ? npages * 4096 / us : 0);
+	out_str(out_fd, &sb);
+	_exit(0);
+}
+
+/* direct-write (usemem_direct_write F SIZE): O_DIRECT 16 KiB writes up to SIZE or ENOSPC */
+NORETURN static void direct_child(const char *path, uint64_t size, double runtime)
+{
+	uint64_t done = 0, deadline = runtime > 0 ? mono_ns() + (uint64_t)(runtime * 1e9) : 0;
+	void *buf;
+	int fd = open(path, O_WRONLY | O_DIRECT | O_CLOEXEC);
+
+	if (fd < 0) {
+		fprintf(stderr, "direct-write: cannot open '%s' with O_DIRECT: %s\n",
+			path, strerror(errno));
+		_exit(1);
+	}
+	if (posix_memalign(&buf, 4096, 16384))
+		_exit(1);
+	memset(buf, 0x5a, 16384);
+	while (done + 16384 <= size && (!deadline || mono_ns() < deadline)) {
+		ssize_t w = pwrite(fd, buf, 16384, (off_t)done);
+
+		if (w < 0 && errno == ENOSPC)
+			break;
+		if (w <= 0)
+			_exit(1);
+		done += (uint64_t)w;
+	}
+	_exit(0);
+}
+
+/*
+ * ksm (usemem_ksm): populated anonymous memory offered to KSM
+ * (MADV_MERGEABLE) for hold_s, then taken back (UNMERGEABLE), made THP
+ * eligible and unmapped; ksm-hugepages maps THP memory first.
+ */
+NORETURN static void ksm_child(const struct vmscal_plan *pl)
+{
+	uint64_t len = pl->um.size;
+	struct timespec ts = {(time_t)pl->hold_s,
+			      (long)((pl->hold_s - (double)(time_t)pl->hold_s) * 1e9)};
+	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		_exit(1);
+	if (pl->ksm_thp)
+		madvise(p, len, MADV_HUGEPAGE);
+	memset(p, 0, len);
+	if (madvise(p, len, MADV_MERGEABLE) < 0) {
+		fprintf(stderr, "ksm: MADV_MERGEABLE: %s\n", strerror(errno));
+		_exit(1);
+	}
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+	madvise(p, len, MADV_UNMERGEABLE);
+	if (!pl->ksm_thp)
+		madvise(p, len, MADV_HUGEPAGE);
+	munmap(p, len);
+	_exit(0);
+}
+
+/* hugetlb: the pool grown to mem/2M/3 pages, then back to what it was */
+static int run_pool(const struct vmscal_plan *pl, int out_fd, struct strbuf *err)
+{
+	struct strbuf v = STRBUF_INIT;
+	int ret = 0;
+
+	strbuf_addf(&v, "echo %" PRIu64 " > /proc/sys/vm/nr_hugepages", pl->pool_pages);
+	vmscal_log_test(out_fd, v.buf);
+	strbuf_reset(&v);
+	strbuf_addf(&v, "%" PRIu64 "\n", pl->pool_pages);
+	if (!pl->pool_knob || vmscal_write_kernel_file(pl->pool_knob, v.buf, v.len) < 0) {
+		strbuf_addf(err, "vm-scalability: cannot grow the hugetlb pool: %s",
+			    strerror(errno));
+		ret = -1;
+	}
+	strbuf_reset(&v);
+	strbuf_addf(&v, "echo %s > /proc/sys/vm/nr_hugepages", pl->pool_orig ? pl->pool_orig : "0");
+	vmscal_log_test(out_fd, v.buf);
+	strbuf_reset(&v);
+	strbuf_addf(&v, "%s\n", pl->pool_orig ? pl->pool_orig : "0");
+	if (pl->pool_knob && vmscal_write_kernel_file(pl->pool_knob, v.buf, v.len) < 0 && !ret) {
+		strbuf_addf(err, "vm-scalability: cannot shrink the hugetlb pool: %s",
+			    strerror(errno));
+		ret = -1;
+	}
+	strbuf_release(&v);
+	return ret;
+}
+
+/*
+ * mincore-hugepages (usemem -H): a SysV SHM_HUGETLB segment, mincore()
+ * over it, mprotect() to read-write, one byte written per 2 MiB page,
+ * then the pool set to 5 pages as the suite does (journaled: put back
+ * after the run).  No stats line, as the suite's.
+ */
+static int run_mincore_huge(const struct vmscal_plan *pl, int out_fd,
+			    struct strbuf *err)
+{
+	uint64_t len = pl->um.size, off;
+	unsigned char *vec = xcalloc(len / 4096 + 1, 1);
+	int id, ret = -1;
+	char *p;
+
+	vmscal_log_test(out_fd, "usemem -H (SHM_HUGETLB segment, mincore, mprotect)");
+	id = shmget(IPC_PRIVATE, len, SHM_HUGETLB | IPC_CREAT | 0600);
+	if (id < 0) {
+		strbuf_addf(err, "vm-scalability: shmget(SHM_HUGETLB) of %" PRIu64 " bytes: %s",
+			    len, strerror(errno));
+		free(vec);
+		return -1;
+	}
+	p = shmat(id, NULL, SHM_RDONLY);
+	if (p == (void *)-1) {
+		strbuf_addf(err, "vm-scalability: shmat: %s", strerror(errno));
+		goto out;
+	}
+	if (mincore(p, len, vec) < 0 || mprotect(p, len, PROT_READ | PROT_WRITE) < 0) {
+		/* a read-only attach cannot be made writable: attach again read-write */
+		shmdt(p);
+		p = shmat(id, NULL, 0);
+		if (p == (void *)-1) {
+			strbuf_addf(err, "vm-scalability: shmat: %s", strerror(errno));
+			goto out;
+		}
+	}
+	for (off = 0; off < len; off += 2u << 20)
+		p[off] = 1;
+	shmdt(p);
+	if (pl->pool_knob) {
+		vmscal_log_test(out_fd, "echo 5 > /proc/sys/vm/nr_hugepages");
+		vmscal_write_kernel_file(pl->pool_knob, "5\n", 2);
+	}
+	ret = 0;
+out:
+	shmctl(id, IPC_RMID, NULL);
+	free(vec);
+	return ret;
+}
+
 static int run_usemem(const struct vmscal_plan *pl, const char *file,
 		      int out_fd, struct strbuf *err)
 {
@@ -380,16 +593,30 @@ int vmscal_exec(const struct vmscal_plan *pl, const char *shm_dir,
 		break;
 	case VMS_USEMEM_EACH:
 	case VMS_DD:
-		nkids = pl->kind == VMS_DD ? nf * pl->readers : nf;
-		pids = xcalloc(nkids, sizeof(*pids));
+	case VMS_FADVISE:
+	case VMS_REMAP:
+	case VMS_DIRECT:
+	case VMS_KSM:
+		nkids = pl->kind == VMS_DD ? nf * pl->readers
+			: pl->kind == VMS_KSM ? pl->workers : nf;
+		pids = xcalloc(nkids ? nkids : 1, sizeof(*pids));
 		for (i = 0; i < nkids; i++) {
-			const char *f = files[pl->kind == VMS_DD ? i / pl->readers : i];
+			const char *f = nf ? files[pl->kind == VMS_DD ? i / pl->readers : i] : NULL;
 
-			if (pl->kind == VMS_DD) {
-				strbuf_reset(&p);
+			strbuf_reset(&p);
+			if (pl->kind == VMS_DD)
 				strbuf_addf(&p, "dd bs=4k if=%s of=/dev/null", f);
+			else if (pl->kind == VMS_FADVISE)
+				strbuf_addf(&p, "usemem -D %s --open-rw", f);
+			else if (pl->kind == VMS_REMAP)
+				strbuf_addf(&p, "usemem_remap %s %" PRIu64, f, pl->um.size);
+			else if (pl->kind == VMS_DIRECT)
+				strbuf_addf(&p, "usemem_direct_write %s %" PRIu64, f, pl->file_size);
+			else if (pl->kind == VMS_KSM)
+				strbuf_addf(&p, "%s %" PRIu64, pl->ksm_thp ? "usemem_ksm_hugepages"
+					    : "usemem_ksm", pl->um.size);
+			if (p.len)
 				vmscal_log_test(out_fd, p.buf);
-			}
 			pids[i] = fork();
 			if (pids[i] < 0) {
 				strbuf_addf(err, "vm-scalability: fork: %s", strerror(errno));
@@ -398,8 +625,21 @@ int vmscal_exec(const struct vmscal_plan *pl, const char *shm_dir,
 			}
 			if (pids[i])
 				continue;
+			if (pl->memcg && enter_memcg(pl) < 0) {
+				fprintf(stderr, "vm-scalability: cannot enter the memory cgroup '%s': %s\n",
+					pl->memcg_dir, strerror(errno));
+				_exit(1);
+			}
 			if (pl->kind == VMS_DD)
 				dd_child(f, pl->um.runtime, out_fd);
+			else if (pl->kind == VMS_FADVISE)
+				fadvise_child(f);
+			else if (pl->kind == VMS_REMAP)
+				remap_child(f, pl->um.size, out_fd);
+			else if (pl->kind == VMS_DIRECT)
+				direct_child(f, pl->file_size, pl->um.runtime);
+			else if (pl->kind == VMS_KSM)
+				ksm_child(pl);
 			else {
 				struct strbuf e = STRBUF_INIT;
 				int r = run_usemem(pl, f, out_fd, &e);
@@ -414,6 +654,12 @@ int vmscal_exec(const struct vmscal_plan *pl, const char *shm_dir,
 		break;
 	case VMS_TRUNCATE:
 		ret = run_truncate(pl, files, out_fd, err);
+		break;
+	case VMS_HUGETLB_POOL:
+		ret = run_pool(pl, out_fd, err);
+		break;
+	case VMS_MINCORE_HUGE:
+		ret = run_mincore_huge(pl, out_fd, err);
 		break;
 	case VMS_NOTHING:
 		break;

@@ -17,6 +17,9 @@ struct strbuf;
 int vmscal_hw_probe(struct vmscal_hw *hw, const char *sysroot,
 		    unsigned nr_cpu, struct strbuf *err);
 
+/* one write() of text to an existing kernel file (cgroup, /proc/sys); 0 or -1, errno */
+int vmscal_write_kernel_file(const char *path, const char *text, size_t len);
+
 /* "2026-11-30 07:00:00  <what>\n" as LKP's log_test prints it, to fd */
 void vmscal_log_test(int fd, const char *what);
 

@@ -34,7 +34,7 @@ testcase: $1
 sysctl:
   sc_overcommit_memory: $2
 mytest:
-  cmdline: "sh -c 'while ! test -e $PWD/go-$1; do sleep 0.1; done'"
+  cmdline: "sh -c 'for i in \$(seq 600); do test -e $PWD/go-$1 && exit 0; sleep 0.1; done'"
 EOT
 }
 job a 1

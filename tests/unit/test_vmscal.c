@@ -238,12 +238,85 @@ static void test_hw_vars(void **state)
 	assert_string_equal(pl.skip, "needs swap, this machine has none");
 	plan_of(&hw, "migrate", &pl);
 	assert_string_equal(pl.skip, "needs 2 NUMA nodes, this machine has 1");
-	plan_of(&hw, "anon-w-seq-hugetlb", &pl);
-	assert_non_null(strstr(pl.skip, "free 2 MiB hugetlb pages"));
-	hw.hugepages_free = 1u << 20;
+	/* hugetlb: the pages are planned (the pool is grown at prepare), not skipped */
 	plan_of(&hw, "anon-w-seq-hugetlb", &pl);
 	assert_null(pl.skip);
 	assert_true(pl.um.hugetlb && pl.um.anonymous);
+	assert_int_equal(pl.hugepages, 2 * ((25276063744ull / 2 / 2 + (2u << 20) - 1) >> 21));
+	assert_int_equal(pl.hugepages_overcommit, pl.hugepages + 2 + 1);
+	assert_int_equal(pl.footprint, (uint64_t)pl.hugepages << 21);
+	plan_of(&hw, "anon-cow-seq-hugetlb", &pl);
+	assert_int_equal(pl.hugepages, 3 * ((25276063744ull / 2 / 3 + (2u << 20) - 1) >> 21));
+}
+
+/* the cases the suite has beyond LKP's vm-scalability.yaml */
+static void test_spec_only_cases(void **state)
+{
+	struct vmscal_hw hw;
+	struct vmscal_plan pl;
+	const uint64_t mem = 25276063744ull;
+
+	(void)state;
+	dev_vm(&hw);
+	plan_of(&hw, "000-anon", &pl);
+	assert_int_equal(pl.um.nproc, 1);
+	assert_int_equal(pl.um.size, mem / 3);
+	assert_false(pl.um.readonly);
+	assert_int_equal(pl.footprint, mem / 3);
+	plan_of(&hw, "000-shm-clean", &pl);
+	assert_int_equal(pl.file, VMF_SHM);
+	assert_int_equal(pl.nfiles, 1);
+	assert_int_equal(pl.um.size, mem / 3);
+	assert_true(pl.um.readonly);
+	/* fork: the suite's 20000 (a 24 GiB machine has 1 per MiB to spare) */
+	plan_of(&hw, "fork", &pl);
+	assert_null(pl.skip);
+	assert_int_equal(pl.um.nproc, 20000);
+	assert_int_equal(pl.um.size, 0);
+	assert_true(pl.um.sleep_s == 0);
+	plan_of(&hw, "fork-sleep", &pl);
+	assert_true(pl.um.sleep_s == 10);
+	plan_of(&hw, "hugetlb", &pl);
+	assert_int_equal(pl.kind, VMS_HUGETLB_POOL);
+	assert_int_equal(pl.pool_pages, mem / (2u << 20) / 3);
+	assert_int_equal(pl.footprint, pl.pool_pages << 21);
+	plan_of(&hw, "ksm", &pl);
+	assert_int_equal(pl.kind, VMS_KSM);
+	assert_int_equal(pl.workers, 1); /* one per node */
+	assert_int_equal(pl.um.size, mem / 1000);
+	assert_true(pl.hold_s == 60 && !pl.ksm_thp);
+	plan_of(&hw, "ksm-hugepages", &pl);
+	assert_int_equal(pl.workers, 2);
+	assert_int_equal(pl.um.size, mem / 2 / 2);
+	assert_true(pl.ksm_thp);
+	plan_of(&hw, "lru-memcg", &pl);
+	assert_int_equal(pl.kind, VMS_DD);
+	assert_true(pl.memcg);
+	assert_int_equal(pl.memcg_limit, mem / 3);
+	assert_int_equal(pl.nfiles, 2);
+	plan_of(&hw, "posix-fadvise", &pl);
+	assert_int_equal(pl.kind, VMS_FADVISE);
+	assert_int_equal(pl.file_size, (1ull << 42) / 2);
+	plan_of(&hw, "remap", &pl);
+	assert_int_equal(pl.kind, VMS_REMAP);
+	assert_int_equal(pl.um.size, mem / 2 / 2);
+	assert_int_equal(pl.footprint, mem / 2);
+	plan_of(&hw, "direct-write", &pl);
+	assert_int_equal(pl.file_size, mem / 2);
+	plan_of(&hw, "shm-lock-unlock", &pl);
+	assert_true(pl.um.lock_shm && pl.um.random && !pl.um.readonly);
+	assert_int_equal(pl.um.size, mem / 2 / 2);
+	assert_int_equal(pl.footprint, mem / 2 / 2 * 3);
+	/* a small machine forks fewer, a short runtime sleeps less */
+	vmscal_hw_scale(&hw, 64u << 20);
+	plan_of(&hw, "fork", &pl);
+	assert_int_equal(pl.um.nproc, 64);
+	assert_true(vmscal_case_known("mincore-hugepages"));
+	plan_of(&hw, "mincore-hugepages", &pl);
+	assert_int_equal(pl.kind, VMS_MINCORE_HUGE);
+	assert_int_equal(pl.pool_pages, (64u << 20) / (2u << 20) / 20);
+	assert_int_equal(pl.hugepages_overcommit, (64u << 20) / (2u << 20) / 10);
+	assert_false(vmscal_case_known("no-such"));
 }
 
 static void test_repeat_count(void **state)
@@ -454,6 +527,7 @@ int main(void)
 		cmocka_unit_test(test_parse_usemem),
 		cmocka_unit_test(test_parse_other_forms),
 		cmocka_unit_test(test_hw_vars),
+		cmocka_unit_test(test_spec_only_cases),
 		cmocka_unit_test(test_repeat_count),
 		cmocka_unit_test(test_scale_and_names),
 		cmocka_unit_test(test_bench_cases),

@@ -13,8 +13,15 @@
  *    by a plain C loop that does the same accesses (8-byte volatile
  *    loads/stores, same order, lrand48_r indices for random) on the same
  *    kind of mapping, faults included, timed the same way (from before
- *    the fork to the end of the pass).  The ratio usemem/plain is the
- *    engine's efficiency; the goal is >= 0.90.
+ *    the fork to the end of the pass).  The ratio plain time / usemem
+ *    time is the engine's efficiency; the goal is >= 0.90.  "cpu" is the
+ *    same ratio of CPU time (user + system of the workers, from
+ *    RUSAGE_CHILDREN): on a shared machine the wall clock also counts the
+ *    time a worker waited for a CPU, the CPU time only the work.
+ * 3. With USEMEM=/path/to/the/suite's/usemem in the environment, each
+ *    case is also run by the original usemem with the same options and
+ *    size, alternating with perfsift's, and the time ratio printed
+ *    (>= 1.0: perfsift is no slower).
  * Every figure is the median of RUNS runs, with the range beside it.
  */
 #include "util/compat.h"
@@ -23,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -74,6 +82,16 @@ static struct stat3 summarize(double *v, int n)
 	s.hi = v[n - 1];
 	s.med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 	return s;
+}
+
+/* CPU seconds (user + system) of the reaped children so far */
+static double children_cpu(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_CHILDREN, &ru);
+	return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
 }
 
 /* ------------------------------------------------------------ limits */
@@ -179,6 +197,21 @@ static int fresh_file(const char *path, uint64_t size)
 	return 0;
 }
 
+/* the longest "usecs" of a worker's stats line in out, in seconds */
+static double worst_pass(const char *out)
+{
+	const char *p;
+	double worst = 0;
+
+	for (p = out; (p = strstr(p, " bytes / ")); p++) {
+		double us = strtod(p + 9, NULL) / 1e6;
+
+		if (us > worst)
+			worst = us;
+	}
+	return worst;
+}
+
 /* seconds of the slowest worker's pass, as usemem reports it */
 static double run_usemem(const struct usemem_opts *base)
 {
@@ -186,8 +219,7 @@ static double run_usemem(const struct usemem_opts *base)
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
 	char tmpl[] = "/tmp/bench-vmscal.XXXXXX";
 	int fd = mkstemp(tmpl);
-	const char *p;
-	double worst = 0;
+	double worst;
 
 	if (fd < 0)
 		return 0;
@@ -198,14 +230,61 @@ static double run_usemem(const struct usemem_opts *base)
 	lseek(fd, 0, SEEK_SET);
 	strbuf_read_fd(&out, fd, 0);
 	close(fd);
-	for (p = out.buf; (p = strstr(p, " bytes / ")); p++) {
-		double us = strtod(p + 9, NULL) / 1e6;
-
-		if (us > worst)
-			worst = us;
-	}
+	worst = worst_pass(out.buf);
 	strbuf_release(&out);
 	strbuf_release(&err);
+	return worst;
+}
+
+/*
+ * The original suite's usemem ($USEMEM, when the machine has it), with
+ * the options of the same case; seconds of the slowest worker as it
+ * reports them, 0 when it cannot run.
+ */
+static double run_original(const char *usemem, const struct usemem_opts *o)
+{
+	char size[32], nproc[16];
+	const char *argv[16];
+	struct strbuf out = STRBUF_INIT;
+	int n = 0, pfd[2], st;
+	double worst;
+	pid_t pid;
+
+	snprintf(size, sizeof(size), "%" PRIu64, o->size);
+	snprintf(nproc, sizeof(nproc), "%u", o->nproc ? o->nproc : 1);
+	argv[n++] = usemem;
+	argv[n++] = "-n";
+	argv[n++] = nproc;
+	if (o->readonly)
+		argv[n++] = "--readonly";
+	if (o->random)
+		argv[n++] = "--random";
+	if (o->prealloc)
+		argv[n++] = "--prealloc";
+	if (o->prefault)
+		argv[n++] = "--prefault";
+	if (o->file) {
+		argv[n++] = "-f";
+		argv[n++] = o->file;
+	}
+	argv[n++] = size;
+	argv[n] = NULL;
+	if (pipe(pfd) < 0)
+		return 0;
+	pid = fork();
+	if (!pid) {
+		dup2(pfd[1], 1);
+		close(pfd[0]);
+		close(pfd[1]);
+		execv(usemem, (char *const *)argv);
+		_exit(127);
+	}
+	close(pfd[1]);
+	strbuf_read_fd(&out, pfd[0], 0);
+	close(pfd[0]);
+	waitpid(pid, &st, 0);
+	worst = WIFEXITED(st) && !WEXITSTATUS(st) ? worst_pass(out.buf) : 0;
+	strbuf_release(&out);
 	return worst;
 }
 
@@ -286,6 +365,7 @@ int main(int argc, char **argv)
 	unsigned workers = argc > 3 ? (unsigned)atoi(argv[3]) : 1;
 	uint64_t size = mib << 20;
 	const char *file = "/var/tmp/bench-vm-scalability.sparse";
+	const char *orig = getenv("USEMEM"); /* the original suite's usemem */
 	double v[8][MAX_RUNS];
 	struct stat3 s;
 	int r, c, k;
@@ -318,43 +398,74 @@ int main(int argc, char **argv)
 		s = summarize(v[k], runs);
 		printf("  %-50s %12.4g [%.4g-%.4g]\n", lim[k], s.med, s.lo, s.hi);
 	}
-	printf("\n  %-16s %22s %22s %8s %16s\n", "case", "usemem GB/s",
-	       "plain C GB/s", "ratio", "ratio range");
+	printf("\n  %-16s %22s %22s %8s %16s %8s %16s\n", "case", "usemem GB/s",
+	       "plain C GB/s", "ratio", "ratio range", "cpu", "cpu range");
 	for (c = 0; c < B_N; c++) {
 		struct usemem_opts o;
-		double ratio[MAX_RUNS], um[MAX_RUNS], pl[MAX_RUNS];
-		struct stat3 su, sp, sr;
+		double ratio[MAX_RUNS], um[MAX_RUNS], pl[MAX_RUNS], cpu[MAX_RUNS];
+		struct stat3 su, sp, sr, sc;
 		/* accessed bytes per worker: size (8 per access, one access per word) */
 		double gb = (double)size / 1e9 * workers;
 
 		case_opts((enum bcase)c, &o, size, workers, file);
 		for (r = 0; r < runs; r++) {
-			double tu, tp;
+			double tu, tp, cu, cp, c0;
 
 			/* alternate the order so that drift hits both alike */
 			if (c == B_PREAD_SEQ && fresh_file(file, size) < 0)
 				return 1;
 			if (r % 2) {
+				c0 = children_cpu();
 				tp = run_plain(&o);
+				cp = children_cpu() - c0;
 				if (c == B_PREAD_SEQ)
 					fresh_file(file, size);
+				c0 = children_cpu();
 				tu = run_usemem(&o);
+				cu = children_cpu() - c0;
 			} else {
+				c0 = children_cpu();
 				tu = run_usemem(&o);
+				cu = children_cpu() - c0;
 				if (c == B_PREAD_SEQ)
 					fresh_file(file, size);
+				c0 = children_cpu();
 				tp = run_plain(&o);
+				cp = children_cpu() - c0;
 			}
+			/* CPU time: the work itself, whatever else the machine runs */
+			cpu[r] = cu > 0 ? cp / cu : 0;
 			um[r] = tu > 0 ? gb / tu : 0;
 			pl[r] = tp > 0 ? gb / tp : 0;
 			ratio[r] = tu > 0 ? tp / tu : 0;
 		}
 		su = summarize(um, runs);
 		sp = summarize(pl, runs);
+		if (orig && *orig) {
+			/* the original, run after both (its own order): usemem / original */
+			double ro[MAX_RUNS];
+			struct stat3 so;
+
+			for (r = 0; r < runs; r++) {
+				double to, tu;
+
+				if (c == B_PREAD_SEQ)
+					fresh_file(file, size);
+				to = run_original(orig, &o);
+				if (c == B_PREAD_SEQ)
+					fresh_file(file, size);
+				tu = run_usemem(&o);
+				ro[r] = tu > 0 ? to / tu : 0;
+			}
+			so = summarize(ro, runs);
+			printf("  %-16s original usemem time / perfsift usemem time: %.3f [%.3f-%.3f] (%s)\n",
+			       bnames[c], so.med, so.lo, so.hi, orig);
+		}
 		sr = summarize(ratio, runs);
-		printf("  %-16s %6.3f [%5.3f-%5.3f] %6.3f [%5.3f-%5.3f] %8.3f [%5.3f-%5.3f]\n",
+		sc = summarize(cpu, runs);
+		printf("  %-16s %6.3f [%5.3f-%5.3f] %6.3f [%5.3f-%5.3f] %8.3f [%5.3f-%5.3f] %8.3f [%5.3f-%5.3f]\n",
 		       bnames[c], su.med, su.lo, su.hi, sp.med, sp.lo, sp.hi,
-		       sr.med, sr.lo, sr.hi);
+		       sr.med, sr.lo, sr.hi, sc.med, sc.lo, sc.hi);
 	}
 	unlink(file);
 	printf("\n");

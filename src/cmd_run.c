@@ -540,6 +540,9 @@ finish:
 			strbuf_addf(&state, "killed_by_signal.%d: 1\n", WTERMSIG(st));
 		} else if (WIFEXITED(st) && WEXITSTATUS(st)) {
 			strbuf_addf(&state, "exit_code.%d: 1\n", WEXITSTATUS(st));
+			/* a built-in benchmark's worker (a grandchild) died of it */
+			if (res.oom_during)
+				strbuf_addstr(&state, "oom_killed: 1\n");
 		} else {
 			complete = true;
 		}

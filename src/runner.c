@@ -273,12 +273,15 @@ int runner_run(const struct runner_cmd *cmd, struct runner_result *res,
 	res->elapsed_s = (double)(time_mono_ns() - start) / 1e9;
 	if (!res->stop_signal && stop_signal && term_sent && !res->timed_out)
 		res->stop_signal = stop_signal;
-	if (WIFSIGNALED(res->wait_status) && WTERMSIG(res->wait_status) == SIGKILL &&
-	    !kill_sent) {
+	{
 		long long oom_after = oom_kill_count();
 
+		res->oom_during = oom_before >= 0 && oom_after > oom_before;
+	}
+	if (WIFSIGNALED(res->wait_status) && WTERMSIG(res->wait_status) == SIGKILL &&
+	    !kill_sent) {
 		res->killed = true;
-		res->oom_kill = oom_before >= 0 && oom_after > oom_before;
+		res->oom_kill = res->oom_during;
 	}
 	ret = 0;
 out:

@@ -52,6 +52,8 @@ struct runner_result {
 	int stop_signal;   /* SIGINT / SIGTERM that ended it, else 0 */
 	bool killed;       /* died of SIGKILL that perfsift did not send */
 	bool oom_kill;     /* ... and the kernel's oom_kill counter went up */
+	bool oom_during;   /* the oom_kill counter went up while it ran (a
+			    * worker of a built-in benchmark may have died of it) */
 };
 
 /*

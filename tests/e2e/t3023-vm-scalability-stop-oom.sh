@@ -1,0 +1,112 @@
+#!/bin/sh
+# t3023: a vm-scalability run cut by SIGINT or SIGTERM leaves no mount,
+# no scratch file and no knob behind; a worker killed by the OOM killer
+# (inside a small memory cgroup, so the machine never runs short) makes a
+# failed run recorded in last_state, not a number; a footprint the machine
+# cannot hold is capped with a note unless allow_oom: true.
+. "$(dirname "$0")/lib.sh"
+test_exclusive
+
+if ! test_have_root; then
+	test_skip 'vm-scalability stop and OOM' 'needs root (tmpfs, knobs, cgroups)'
+	test_done
+fi
+
+# wait_for PATTERN FILE: until a line of FILE matches (30 s at most)
+wait_for() {
+	i=0
+	while ! grep -q -- "$1" "$2" 2>/dev/null; do
+		i=$((i + 1))
+		if [ $i -gt 300 ]; then
+			echo "timed out waiting for '$1' in $2" >&2
+			return 1
+		fi
+		sleep 0.1
+	done
+}
+
+touch marker
+leftovers() {
+	grep -c vm-scalability /proc/mounts
+	find /tmp /var/tmp -maxdepth 1 -name "perfsift-*" -newer marker | grep -c -e scratch -e vm-scalability
+	{ grep -c "^$1	" /run/perfsift/journal 2>/dev/null || :; } | grep . || echo 0
+}
+
+job() {
+	printf "suite: vm-scalability\ntestcase: vm-scalability\nruntime: %s\nvm-scalability:\n  test: %s\n  mem: %s\n" "$2" "$3" "$4" >"$1"
+}
+
+for sig in INT TERM; do
+	test_expect_success "SIG$sig during a tmpfs case: no mount, file or knob left" '
+		job stop.yaml 60 shm-pread-seq 64M &&
+		printf "  size: 1T\n" >>stop.yaml &&
+		{ "$PERFSIFT" run stop.yaml >out 2>err & } &&
+		pid=$! &&
+		wait_for "run 1 of 1 ->" out &&
+		wait_for "vm-scalability-tmp tmpfs " /proc/mounts &&
+		grep -q "^$pid	" /run/perfsift/journal &&
+		sleep 0.5 &&
+		kill -$sig $pid &&
+		{ wait $pid; test $? = 3; } &&
+		d=$(find "$PERFSIFT_RESULT_ROOT" -name last_state -newer stop.yaml | head -n 1) &&
+		test_grep "interrupted: " "$d" &&
+		leftovers $pid >left &&
+		printf "0\n0\n0\n" >expect &&
+		test_cmp expect left
+	'
+done
+
+test_expect_success 'SIGINT during a page-cache case: the sparse files go too' '
+	job stop2.yaml 60 lru-file-mmap-read 64M &&
+	printf "  size: 1T\n" >>stop2.yaml &&
+	{ "$PERFSIFT" run stop2.yaml >out 2>err & } &&
+	pid=$! &&
+	wait_for "run 1 of 1 ->" out &&
+	wait_for "sparse-lru-file-mmap-read" "$(find "$PERFSIFT_RESULT_ROOT" -path "*lru-file*" -name ".tmp*" -type d | head -n 1)/vm-scalability" &&
+	test "$(find /tmp /var/tmp -maxdepth 1 -name "perfsift-*" -newer marker | wc -l)" -ge 1 &&
+	kill -INT $pid &&
+	{ wait $pid; test $? = 3; } &&
+	leftovers $pid >left &&
+	printf "0\n0\n0\n" >expect &&
+	test_cmp expect left
+'
+
+CG=/sys/fs/cgroup/memory/perfsift-t3023.$$
+if test -w /sys/fs/cgroup/memory && mkdir "$CG" 2>/dev/null &&
+   echo $((256 << 20)) >"$CG/memory.limit_in_bytes"; then
+	test_set_prereq=1
+else
+	test_set_prereq=
+fi
+
+# in_memcg CMD...: run perfsift inside the 256 MiB memory cgroup
+in_memcg() {
+	sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$CG" "$@"
+}
+
+if test -n "$test_set_prereq"; then
+	test_expect_success 'an OOM-killed worker: a failed run in last_state, no number' '
+		job oom.yaml 5 anon-w-seq 64G &&
+		printf "  allow_oom: true\n" >>oom.yaml &&
+		{ in_memcg "$PERFSIFT" run oom.yaml >out 2>err; test $? != 0; } &&
+		cat out err >all &&
+		! grep -q "capped to" all &&
+		d=$(find "$PERFSIFT_RESULT_ROOT" -path "*anon-w-seq*" -name last_state | head -n 1) &&
+		test_grep "oom_killed: 1" "$d" &&
+		test_grep "exit_code" "$d" &&
+		test_grep "killed by signal 9 (out of memory?)" all &&
+		m=$(find "$PERFSIFT_RESULT_ROOT" -path "*anon-w-seq*" -name matrix.json) &&
+		! grep -q "vm-scalability.throughput" $m
+	'
+	test_expect_success 'without allow_oom a footprint too big for the machine is capped, with a note' '
+		job cap.yaml 1 anon-w-seq 64G &&
+		{ in_memcg "$PERFSIFT" run cap.yaml >out 2>err; true; } &&
+		cat out err >all &&
+		test_grep "anon-w-seq would hold 32.0 GiB at once, more than this machine can hold" all &&
+		test_grep "capped to" all
+	'
+else
+	test_skip 'OOM-killed worker' 'no cgroup v1 memory controller to contain it'
+fi
+rmdir "$CG" 2>/dev/null
+test_done

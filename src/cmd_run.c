@@ -78,7 +78,7 @@ struct run_ctx {
 	/* the monitors' "not available" notes: said once per command */
 	struct sampler_notes monitor_notes;
 	/* the outcome */
-	int nr_ok, nr_failed, nr_skipped, nr_incomplete;
+	int nr_ok, nr_failed, nr_skipped, nr_incomplete, nr_error;
 };
 
 enum run_outcome { RUN_OK, RUN_FAILED, RUN_SKIPPED, RUN_STOPPED, RUN_ERROR };
@@ -421,8 +421,10 @@ static enum run_outcome run_once(struct run_ctx *c, const struct job *atomic,
 	}
 	if (log.len) {
 		/* kept with the run (what was set, what could not be here) */
-		if (write_tmp_file(run.tmp_dir, "setup.log", &log, &err) < 0)
+		if (write_tmp_file(run.tmp_dir, "setup.log", &log, &err) < 0) {
 			error("%s", err.buf);
+			strbuf_reset(&err);
+		}
 		if (c->run_index == 1)
 			fputs(log.buf, stdout); /* the same for every run: say it once */
 		fflush(stdout);
@@ -524,8 +526,10 @@ finish:
 		strbuf_addf(&why, "%s.time", p->prog);
 		/* LKP's `time` is every test's <prog>.time appended: one test here */
 		if (write_tmp_file(run.tmp_dir, why.buf, &text, &err) < 0 ||
-		    write_tmp_file(run.tmp_dir, "time", &text, &err) < 0)
+		    write_tmp_file(run.tmp_dir, "time", &text, &err) < 0) {
 			error("%s", err.buf);
+			strbuf_reset(&err);
+		}
 		strbuf_reset(&why);
 		runner_describe(&res, &why);
 		if (res.timed_out) {
@@ -568,9 +572,16 @@ finish:
 	fflush(stdout);
 	drop_if_empty(run.tmp_dir, "stderr");
 	drop_if_empty(run.tmp_dir, p->prog);
-	if (state.len && write_tmp_file(run.tmp_dir, "last_state", &state, &err) < 0)
+	if (state.len && write_tmp_file(run.tmp_dir, "last_state", &state, &err) < 0) {
+		/*
+		 * A run that cannot be marked cannot be published (a full
+		 * disk): it stays in its temporary directory, which the next
+		 * run in this group sets aside as .stale-*, and the job stops.
+		 */
 		error("%s", err.buf);
-	strbuf_reset(&err);
+		outcome = RUN_ERROR;
+		goto out_nofinish;
+	}
 	if (result_run_finish(&run, root, c->opts->store_url, complete, &err) < 0) {
 		error("%s", err.buf);
 		outcome = RUN_ERROR;
@@ -732,6 +743,8 @@ int cmd_run(int argc, char **argv, struct options *opts)
 				c.nr_skipped++;
 			else if (o == RUN_STOPPED)
 				c.nr_incomplete++;
+			else if (o == RUN_ERROR)
+				c.nr_error++;
 			else
 				c.nr_failed++;
 			if (o == RUN_STOPPED || o == RUN_ERROR)
@@ -748,6 +761,10 @@ int cmd_run(int argc, char **argv, struct options *opts)
 
 		error("interrupted by %s: finished runs are kept, the cut run is "
 		      "marked incomplete", sig == SIGTERM ? "SIGTERM" : "SIGINT");
+		status = EXIT_RUNTIME;
+	} else if (c.nr_error) {
+		error("stopped: a run could not be recorded (see above); the "
+		      "finished runs are kept");
 		status = EXIT_RUNTIME;
 	} else if (c.nr_failed) {
 		error("%d run%s failed (see last_state in the run directory)",

@@ -267,9 +267,12 @@ struct walk {
 	/* every stat's Welch p per column (for the q-values) */
 	double *p_all;
 	size_t np_all, alloc_p_all;
-	/* rows kept, with their index in the union for p_all */
+	/* rows kept, with their index in the union for p_all, and each
+	 * group's index of the stat (-1: absent), nrows x n */
 	size_t *row_union;
 	size_t alloc_row_union;
+	ssize_t *row_idx;
+	size_t alloc_row_idx;
 	/* the noise guard's prior per column (NULL: guard off) */
 	struct stats_noise_prior *prior;
 	struct compare_row cur;
@@ -488,7 +491,7 @@ static void guard_apply(struct walk *w, struct compare_result *res)
 
 		if (row->is_function)
 			continue;
-		ib = matrix_find(&w->g[0]->matrix, row->name);
+		ib = w->row_idx[i * w->n];
 		for (c = 1; c < w->n; c++) {
 			struct compare_cell *cell = &row->cells[c];
 			const double *a, *b;
@@ -496,7 +499,7 @@ static void guard_apply(struct walk *w, struct compare_result *res)
 
 			if (!guard_on(w, c) || cell->lkp != LKP_CHANGED || ib < 0)
 				continue;
-			ia = matrix_find(&w->g[c]->matrix, row->name);
+			ia = w->row_idx[i * w->n + c];
 			if (ia < 0)
 				continue;
 			a = values_of(w->g[c], ia, w->zeros);
@@ -629,7 +632,7 @@ int compare_groups(const struct result_group *const *groups, size_t ngroups,
 			row.name = xstrdup(name);
 			row.is_function = is_func;
 			row.is_kpi = stat_is_kpi(&w.rules, name);
-			row.direction = stat_direction(&w.rules, name);
+			/* direction: below, for the rows shown only */
 			for (c = 0; c < ngroups; c++) {
 				const double *v = values_of(groups[c], idx[c],
 							    w.zeros);
@@ -639,6 +642,10 @@ int compare_groups(const struct result_group *const *groups, size_t ngroups,
 					     idx[c] >= 0, is_func);
 			}
 			w.row_union[res->nrows] = nunion;
+			ALLOC_GROW(w.row_idx, (res->nrows + 1) * ngroups,
+				   w.alloc_row_idx);
+			memcpy(w.row_idx + res->nrows * ngroups, idx,
+			       ngroups * sizeof(*idx));
 			res->rows[res->nrows++] = row;
 		} else {
 			free(row.cells);
@@ -663,8 +670,8 @@ int compare_groups(const struct result_group *const *groups, size_t ngroups,
 				struct compare_cell *cell = &row->cells[c];
 				const struct result_group *g0 = groups[0];
 				const double *a, *b;
-				ssize_t ia = matrix_find(&groups[c]->matrix, row->name);
-				ssize_t ib = matrix_find(&g0->matrix, row->name);
+				ssize_t ia = w.row_idx[i * ngroups + c];
+				ssize_t ib = w.row_idx[i * ngroups];
 
 				a = values_of(groups[c], ia, w.zeros);
 				b = values_of(g0, ib, w.zeros);
@@ -700,6 +707,16 @@ int compare_groups(const struct result_group *const *groups, size_t ngroups,
 			struct compare_row *row = &res->rows[i];
 
 			row->changed = false;
+			for (c = 1; c < ngroups; c++)
+				row->changed |= row->cells[c].changed;
+			if (!row->changed && !o->all) {
+				free(row->name);
+				free(row->cells);
+				continue;
+			}
+			/* hundreds of LKP patterns: only for the rows shown
+			 * (stats mode holds every stat until here) */
+			row->direction = stat_direction(&w.rules, row->name);
 			for (c = 1; c < ngroups; c++) {
 				struct compare_cell *cell = &row->cells[c];
 
@@ -707,20 +724,12 @@ int compare_groups(const struct result_group *const *groups, size_t ngroups,
 					    row->is_function);
 				cell->effect = effect_of(row->direction,
 							 cell->change);
-				if (cell->changed) {
-					row->changed = true;
-					if (row->is_kpi &&
-					    cell->effect == EFFECT_REGRESSION)
-						res->kpi_regressed = true;
-				}
+				if (cell->changed && row->is_kpi &&
+				    cell->effect == EFFECT_REGRESSION)
+					res->kpi_regressed = true;
 			}
-			if (row->changed || o->all) {
-				w.row_union[kept] = w.row_union[i];
-				res->rows[kept++] = *row;
-			} else {
-				free(row->name);
-				free(row->cells);
-			}
+			w.row_union[kept] = w.row_union[i];
+			res->rows[kept++] = *row;
 		}
 		res->nrows = kept;
 	}
@@ -732,6 +741,7 @@ int compare_groups(const struct result_group *const *groups, size_t ngroups,
 	free(w.zeros);
 	free(w.p_all);
 	free(w.row_union);
+	free(w.row_idx);
 	free(w.prior);
 	stats_scratch_release(&w.scratch);
 	stat_rules_release(&w.rules);

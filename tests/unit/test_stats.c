@@ -506,6 +506,57 @@ static void test_bootstrap(void **state)
 	stats_scratch_release(&s);
 }
 
+/*
+ * The noise guard's moderated t: 400 stats with 1% relative noise give a
+ * prior of about 1% with many degrees of freedom; a 5% shift is then far
+ * more significant than its own 5 + 5 runs alone would make it, and one
+ * run on a side still works (the other side gives the noise).
+ */
+static void test_moderated(void **state)
+{
+	struct stats_noise_prior np;
+	double a[5], b[5], one[1] = { 110 };
+	uint64_t x = 7;
+	size_t s, i;
+
+	(void)state;
+	stats_noise_prior_init(&np, 5, 5);
+	for (s = 0; s < 400; s++) {
+		for (i = 0; i < 5; i++) {
+			/* uniform noise of the same variance as 1% normal */
+			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+			a[i] = 100 * (1 + 0.01 * sqrt(12) *
+				      ((double)(x >> 11) / 9007199254740992.0 - 0.5));
+			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+			b[i] = 100 * (1 + 0.01 * sqrt(12) *
+				      ((double)(x >> 11) / 9007199254740992.0 - 0.5));
+		}
+		stats_noise_prior_add(&np, stats_rel_var(a, 5, b, 5));
+	}
+	stats_noise_prior_add(&np, 0); /* constant stats are left out */
+	assert_int_equal(np.n, 400);
+	stats_noise_prior_fit(&np);
+	assert_true(np.d0 > 20);
+	assert_true(sqrt(np.s02) > 0.009 && sqrt(np.s02) < 0.011);
+	{
+		double h[5] = { 105.5, 104.2, 106.1, 104.9, 105.0 };
+		double l[5] = { 100.1, 99.2, 100.8, 99.5, 100.3 };
+		double pm = stats_moderated_p(&np, h, l);
+
+		assert_true(pm < 1e-6);
+		assert_true(pm < stats_welch_p(h, 5, l, 5));
+		/* identical samples: nothing */
+		assert_true(stats_moderated_p(&np, l, l) > 0.99);
+	}
+	/* one run against five */
+	stats_noise_prior_init(&np, 1, 5);
+	assert_true(stats_rel_var(one, 1, b, 5) > 0);
+	stats_noise_prior_add(&np, stats_rel_var(one, 1, b, 5));
+	stats_noise_prior_fit(&np); /* < 3 stats: no prior, Student's t */
+	assert_true(np.d0 == 0);
+	assert_true(stats_moderated_p(&np, one, b) < 0.01);
+}
+
 static void test_verdict(void **state)
 {
 	struct verdict_params vp = { 0.05, 2.0 };
@@ -544,6 +595,7 @@ int main(void)
 		cmocka_unit_test(test_mwu),
 		cmocka_unit_test(test_bh),
 		cmocka_unit_test(test_bootstrap),
+		cmocka_unit_test(test_moderated),
 		cmocka_unit_test(test_verdict),
 	};
 

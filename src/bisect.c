@@ -7,88 +7,36 @@
  * index already holds is classified from them and never run again.
  */
 #include "util/compat.h"
-#include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include "bisect.h"
 #include "matrix.h"
+#include "stats.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
 #include "util/xalloc.h"
 
-/* LKP's distance for bisects (`compare -s`, lkp-compare.md §2.4) */
-#define BISECT_DISTANCE 5.0
-/* the significance level of "good and bad differ" (before Bonferroni) */
-#define BISECT_ALPHA 0.01
-/* LKP's gap_distance: the gap must exceed |median delta| / 2 */
-#define BISECT_GAP_DISTANCE 2.0
-
-static int cmp_double(const void *a, const void *b)
+void bisect_summarize(const double *v, size_t n, struct lkp_summary *out)
 {
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
+	lkp_summarize(v, n, BISECT_MIN_MARGIN, out);
 }
 
-void bisect_summarize(const double *v, size_t n, struct bisect_summary *out)
+bool bisect_lkp_changed(const struct stat_rules *r, const char *stat,
+			const double *a, size_t na, const double *b, size_t nb,
+			double distance)
 {
-	double *s;
-	size_t margin;
-
-	memset(out, 0, sizeof(*out));
-	if (!n)
-		return;
-	s = xmalloc(st_mult(n, sizeof(*s)));
-	memcpy(s, v, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), cmp_double);
-	margin = n >> 5; /* LKP's MARGIN_SHIFT */
-	if (margin > 3)
-		margin = 3;
-	if (n >= 6 && margin < 1)
-		margin = 1;
-	out->n = n - 2 * margin;
-	out->min = s[margin];
-	out->max = s[n - margin - 1];
-	out->median = s[margin + out->n / 2];
-	free(s);
-}
-
-bool bisect_changed(const double *a, size_t na, const double *b, size_t nb,
-		    double distance, bool is_int)
-{
-	struct bisect_summary sa, sb;
-	double gap, len_a, len_b, wider;
+	struct lkp_options o;
 
 	if (!na || !nb)
 		return false;
-	bisect_summarize(a, na, &sa);
-	bisect_summarize(b, nb, &sb);
-	/* adjacent integer ranges ([1..3] vs [4..6]) are one range */
-	if (is_int && (sa.min - sb.max == 1 || sb.min - sa.max == 1))
-		return false;
-	gap = sb.min > sa.max ? sb.min - sa.max : sa.min - sb.max;
-	if (na < 3 || nb < 3) {
-		len_a = sa.max - sa.min;
-		len_b = sb.max - sb.min;
-		wider = len_a > len_b ? len_a : len_b;
-		return gap > distance * wider;
-	}
-	return gap > 0 &&
-	       gap > fabs(sb.median - sa.median) / BISECT_GAP_DISTANCE;
-}
-
-bool bisect_separated(const double *a, size_t na, const double *b, size_t nb)
-{
-	struct bisect_summary sa, sb;
-
-	if (!na || !nb)
-		return false;
-	bisect_summarize(a, na, &sa);
-	bisect_summarize(b, nb, &sb);
-	return (sb.min > sa.median && sb.median > sa.max) ||
-	       (sa.min > sb.median && sa.median > sb.max);
+	lkp_options_init(&o);
+	o.force = true;
+	o.distance = distance;
+	o.min_margin = BISECT_MIN_MARGIN;
+	return lkp_changed(r, stat, a, na, b, nb, true, &o, NULL) ==
+	       LKP_CHANGED;
 }
 
 const char *bisect_verdict_name(enum bisect_verdict v)
@@ -108,12 +56,13 @@ const char *bisect_verdict_name(enum bisect_verdict v)
 	return "?";
 }
 
-enum bisect_verdict bisect_classify(const double *g, size_t ng,
-				    const double *b, size_t nb,
-				    const double *c, size_t nc, bool is_int,
+enum bisect_verdict bisect_classify(const struct stat_rules *r,
+				    const char *stat, const double *g,
+				    size_t ng, const double *b, size_t nb,
+				    const double *c, size_t nc,
 				    double *position)
 {
-	struct bisect_summary sg, sb, sc;
+	struct lkp_summary sg, sb, sc;
 	double p;
 
 	if (position)
@@ -128,11 +77,20 @@ enum bisect_verdict bisect_classify(const double *g, size_t ng,
 	p = (sc.median - sg.median) / (sb.median - sg.median);
 	if (position)
 		*position = p;
-	(void)is_int;
 	if (p >= 0.5)
-		return bisect_separated(g, ng, c, nc) ? BISECT_BAD :
-							BISECT_UNCLEAR;
-	return bisect_separated(b, nb, c, nc) ? BISECT_GOOD : BISECT_UNCLEAR;
+		return bisect_lkp_changed(r, stat, c, nc, g, ng, 0) ?
+			       BISECT_BAD :
+			       BISECT_UNCLEAR;
+	return bisect_lkp_changed(r, stat, c, nc, b, nb, 0) ? BISECT_GOOD :
+							       BISECT_UNCLEAR;
+}
+
+int bisect_kpi_priority(const struct stat_rules *r, const char *stat)
+{
+	if (stat_is_function(r, stat) || !stat_is_bisectable(r, stat))
+		return -1;
+	return (stat_is_kpi(r, stat) ? 2 : 0) +
+	       (stat_direction(r, stat) ? 1 : 0);
 }
 
 /* ---- search ---- */
@@ -245,25 +203,6 @@ void bisect_state_add_commit(struct bisect_state *st, const char *sha,
 	c->subject = xstrdup(subject ? subject : "");
 }
 
-int bisect_kpi_rank(const char *stat)
-{
-	static const char *const run_time[] = {
-		".time.elapsed_time", ".time.user_time", ".time.system_time",
-	};
-	size_t i, n = strlen(stat);
-
-	/* LKP's stat-denylist: the bare time.* stats and timestamps */
-	if (!strncmp(stat, "time.", 5) || strstr(stat, "timestamp"))
-		return -1;
-	for (i = 0; i < ARRAY_SIZE(run_time); i++) {
-		size_t k = strlen(run_time[i]);
-
-		if (n > k && !strcmp(stat + n - k, run_time[i]))
-			return 2;
-	}
-	return 1;
-}
-
 /* ---- the driver ---- */
 
 struct driver {
@@ -274,6 +213,7 @@ struct driver {
 	double *good, *bad; /* the references: the endpoints' KPI samples */
 	size_t ngood, nbad;
 	const char *slot_sha[BISECT_SLOTS]; /* what each slot holds, built */
+	struct stat_rules rules; /* stats.h's classes of stats */
 };
 
 static void progress(struct driver *d, const char *fmt, ...)
@@ -304,7 +244,7 @@ static void short_sha(const char *sha, char out[13])
 
 /* the KPI's samples of m into a new array; false when m lacks the stat */
 static bool kpi_values(const struct matrix *m, const char *stat,
-		       double **out, size_t *n, bool *is_int)
+		       double **out, size_t *n)
 {
 	ssize_t s = stat ? matrix_find(m, stat) : -1;
 	size_t r;
@@ -318,8 +258,6 @@ static bool kpi_values(const struct matrix *m, const char *stat,
 	for (r = 0; r < m->nruns; r++)
 		(*out)[r] = matrix_at(m, (size_t)s, r);
 	*n = m->nruns;
-	if (is_int && m->is_int)
-		*is_int = m->is_int[s];
 	return true;
 }
 
@@ -423,129 +361,125 @@ static double rel_change(double ma, double mb)
 	return den > 0 ? fabs(mb - ma) / den : 0;
 }
 
-/*
- * Welch's t-test, two-sided p (GSL's t distribution); 1 when undefined.
- * (The compare module has the same; bisect keeps its own few lines so
- * that it does not wait for it.)
- */
-double bisect_welch_p(const double *a, size_t na, const double *b, size_t nb)
+/* stat s's samples in m: one row of the stat-major matrix */
+static const double *row_of(const struct matrix *m, size_t s)
 {
-	double ma = 0, mb = 0, va = 0, vb = 0, se2, t, df;
-	size_t i;
-
-	if (na < 2 || nb < 2)
-		return 1;
-	for (i = 0; i < na; i++)
-		ma += a[i];
-	for (i = 0; i < nb; i++)
-		mb += b[i];
-	ma /= (double)na;
-	mb /= (double)nb;
-	for (i = 0; i < na; i++)
-		va += (a[i] - ma) * (a[i] - ma);
-	for (i = 0; i < nb; i++)
-		vb += (b[i] - mb) * (b[i] - mb);
-	va /= (double)(na - 1);
-	vb /= (double)(nb - 1);
-	se2 = va / (double)na + vb / (double)nb;
-	if (se2 <= 0)
-		return ma == mb ? 1 : 0;
-	t = fabs(ma - mb) / sqrt(se2);
-	df = se2 * se2 /
-	     ((va / (double)na) * (va / (double)na) / (double)(na - 1) +
-	      (vb / (double)nb) * (vb / (double)nb) / (double)(nb - 1));
-	return 2 * gsl_cdf_tdist_Q(t, df);
+	return m->values + s * m->nruns;
 }
 
 /*
- * Do good and bad differ in this stat, one of `family` looked at?  LKP's
- * distance mode (the test that starts LKP's bisects) or, once both
- * endpoints have had every run they may get (last), LKP's default test;
- * and in both cases Welch's test at 1% / family (Bonferroni): with dozens
- * of stats, the range tests alone find a "change" in one of them by
- * chance more often than not (docs/lkp-compat.md).
+ * Do good and bad differ in stat?  LKP's distance mode (the test that
+ * starts LKP's bisects) or, once both endpoints have had every run they
+ * may get (last), LKP's default test; and in both cases the compare
+ * module's significance: Welch's test, q <= BISECT_ALPHA once the
+ * Benjamini-Hochberg correction over every candidate stat is applied
+ * (with dozens of stats, the range tests alone find a "change" in one of
+ * them by chance more often than not).
  */
-static bool endpoints_differ(const double *g, size_t ng, const double *b,
-			     size_t nb, bool is_int, bool last, size_t family)
+static bool endpoints_differ(struct driver *d, const char *stat,
+			     const double *g, size_t ng, const double *b,
+			     size_t nb, bool last, double q)
 {
-	if (!bisect_changed(g, ng, b, nb, BISECT_DISTANCE, is_int) &&
-	    !(last && bisect_separated(g, ng, b, nb)))
+	if (!bisect_lkp_changed(&d->rules, stat, b, nb, g, ng,
+				BISECT_DISTANCE) &&
+	    !(last && bisect_lkp_changed(&d->rules, stat, b, nb, g, ng, 0)))
 		return false;
-	return bisect_welch_p(g, ng, b, nb) <
-	       BISECT_ALPHA / (double)(family ? family : 1);
+	return q <= BISECT_ALPHA;
 }
 
-static int stat_rank(struct driver *d, const char *name)
-{
-	return d->ops->kpi_rank ? d->ops->kpi_rank(d->ops->data, name) :
-				  bisect_kpi_rank(name);
-}
+/* a stat both endpoints have, with its priority and change */
+struct candidate {
+	size_t ig, ib;   /* its rows in the good and the bad matrix */
+	int priority;    /* bisect_kpi_priority() */
+	double change;   /* relative change of the medians */
+	double p, q;
+};
 
 /*
- * Choose the KPI: among the stats of the best rank both endpoints have
- * (a program's run time before any monitor stat), the one whose medians
- * moved most, of those that differ.
+ * The stats that may be the KPI: in both matrices and of priority >= 0,
+ * with Welch's p and the q-values over all of them.  Caller frees.
  */
-static char *choose_stat(struct driver *d, const struct matrix *g,
-			 const struct matrix *b, bool last, bool *is_int)
+static struct candidate *candidates(struct driver *d, const struct matrix *g,
+				    const struct matrix *b, size_t *n)
 {
-	size_t i, r, family = 0;
-	ssize_t best = -1;
-	int top = -1;
-	double best_change = -1;
-	double *vg = xmalloc(st_mult(g->nruns + 1, sizeof(double)));
-	double *vb = xmalloc(st_mult(b->nruns + 1, sizeof(double)));
+	struct candidate *c = xcalloc(g->nstats ? g->nstats : 1, sizeof(*c));
+	double *p, *q;
+	size_t i, k = 0;
 
 	for (i = 0; i < g->nstats; i++) {
-		int rank = stat_rank(d, g->names[i]);
-
-		if (matrix_find(b, g->names[i]) < 0 || rank < top)
-			continue;
-		if (rank > top) {
-			top = rank;
-			family = 0;
-		}
-		family++;
-	}
-	for (i = 0; top >= 0 && i < g->nstats; i++) {
 		ssize_t j = matrix_find(b, g->names[i]);
-		struct bisect_summary sg, sb;
-		bool isint;
-		double ch;
+		int prio = bisect_kpi_priority(&d->rules, g->names[i]);
+		struct lkp_summary sg, sb;
 
-		if (j < 0 || stat_rank(d, g->names[i]) != top)
+		if (j < 0 || prio < 0)
 			continue;
-		for (r = 0; r < g->nruns; r++)
-			vg[r] = matrix_at(g, i, r);
-		for (r = 0; r < b->nruns; r++)
-			vb[r] = matrix_at(b, (size_t)j, r);
-		isint = g->is_int && b->is_int && g->is_int[i] &&
-			b->is_int[j];
-		if (!endpoints_differ(vg, g->nruns, vb, b->nruns, isint, last,
-				      family))
-			continue;
-		bisect_summarize(vg, g->nruns, &sg);
-		bisect_summarize(vb, b->nruns, &sb);
-		ch = rel_change(sg.median, sb.median);
-		if (ch > best_change) {
-			best = (ssize_t)i;
-			best_change = ch;
-			*is_int = isint;
-		}
+		c[k].ig = i;
+		c[k].ib = (size_t)j;
+		c[k].priority = prio;
+		bisect_summarize(row_of(g, i), g->nruns, &sg);
+		bisect_summarize(row_of(b, (size_t)j), b->nruns, &sb);
+		c[k].change = rel_change(sg.median, sb.median);
+		c[k].p = stats_welch_p(row_of(b, (size_t)j), b->nruns,
+				       row_of(g, i), g->nruns);
+		k++;
 	}
-	free(vg);
-	free(vb);
-	return best < 0 ? NULL : xstrdup(g->names[best]);
+	p = xcalloc(k ? k : 1, sizeof(*p));
+	q = xcalloc(k ? k : 1, sizeof(*q));
+	for (i = 0; i < k; i++)
+		p[i] = c[i].p;
+	stats_bh_qvalues(p, k, q);
+	for (i = 0; i < k; i++)
+		c[i].q = q[i];
+	free(p);
+	free(q);
+	*n = k;
+	return c;
+}
+
+/*
+ * Choose the KPI: of the stats whose change between good and bad is
+ * significant (endpoints_differ()), the one of the highest priority
+ * (bisect_kpi_priority()), then of the largest change.
+ */
+static char *choose_stat(struct driver *d, const struct matrix *g,
+			 const struct matrix *b, bool last)
+{
+	size_t i, n;
+	struct candidate *c = candidates(d, g, b, &n), *best = NULL;
+	char *ret;
+
+	for (i = 0; i < n; i++) {
+		const char *name = g->names[c[i].ig];
+
+		if (best && (c[i].priority < best->priority ||
+			     (c[i].priority == best->priority &&
+			      c[i].change <= best->change)))
+			continue;
+		if (endpoints_differ(d, name, row_of(g, c[i].ig), g->nruns,
+				     row_of(b, c[i].ib), b->nruns, last,
+				     c[i].q))
+			best = &c[i];
+	}
+	ret = best ? xstrdup(g->names[best->ig]) : NULL;
+	free(c);
+	return ret;
 }
 
 static void describe(struct strbuf *sb, const char *label,
 		     const struct bisect_commit *c, const double *v, size_t n)
 {
-	struct bisect_summary s;
+	struct lkp_summary s;
 
 	bisect_summarize(v, n, &s);
 	strbuf_addf(sb, "  %-5s %.12s: median %.6g [%.6g - %.6g] (%zu runs)",
 		    label, c->sha, s.median, s.min, s.max, n);
+}
+
+static int cmp_change(const void *x, const void *y)
+{
+	const struct candidate *a = x, *b = y;
+
+	return (a->change < b->change) - (a->change > b->change);
 }
 
 /* the numbers of a refusal: the largest changes that did not pass */
@@ -554,6 +488,8 @@ static void explain_no_change(struct driver *d, const struct matrix *g,
 {
 	struct bisect_commit *cg = &d->st->commits[0];
 	struct bisect_commit *cb = &d->st->commits[d->st->ncommits - 1];
+	struct candidate *c;
+	size_t i, n;
 
 	if (d->opt->stat) {
 		strbuf_addf(d->err,
@@ -564,62 +500,25 @@ static void explain_no_change(struct driver *d, const struct matrix *g,
 		describe(d->err, "bad", cb, d->bad, d->nbad);
 		return;
 	}
+	c = candidates(d, g, b, &n);
 	strbuf_addf(d->err,
 		    "good %.12s (%zu runs) and bad %.12s (%zu runs) do not differ "
-		    "significantly in any of %zu stats",
-		    cg->sha, g->nruns, cb->sha, b->nruns, g->nstats);
+		    "significantly in any of %zu bisectable stats",
+		    cg->sha, g->nruns, cb->sha, b->nruns, n);
 	/* the three largest relative changes, for the user to judge */
-	{
-		double top_ch[3] = {-1, -1, -1};
-		ssize_t top[3] = {-1, -1, -1};
-		size_t i, r, k;
-		double *vg = xmalloc(st_mult(g->nruns + 1, sizeof(double)));
-		double *vb = xmalloc(st_mult(b->nruns + 1, sizeof(double)));
+	qsort(c, n, sizeof(*c), cmp_change);
+	for (i = 0; i < n && i < 3; i++) {
+		struct lkp_summary sg, sb;
 
-		for (i = 0; i < g->nstats; i++) {
-			ssize_t j = matrix_find(b, g->names[i]);
-			struct bisect_summary sg, sb;
-			double ch;
-
-			if (j < 0 || bisect_kpi_rank(g->names[i]) < 0)
-				continue;
-			for (r = 0; r < g->nruns; r++)
-				vg[r] = matrix_at(g, i, r);
-			for (r = 0; r < b->nruns; r++)
-				vb[r] = matrix_at(b, (size_t)j, r);
-			bisect_summarize(vg, g->nruns, &sg);
-			bisect_summarize(vb, b->nruns, &sb);
-			ch = rel_change(sg.median, sb.median);
-			for (k = 0; k < 3; k++)
-				if (ch > top_ch[k]) {
-					memmove(top_ch + k + 1, top_ch + k,
-						(2 - k) * sizeof(*top_ch));
-					memmove(top + k + 1, top + k,
-						(2 - k) * sizeof(*top));
-					top_ch[k] = ch;
-					top[k] = (ssize_t)i;
-					break;
-				}
-		}
-		for (k = 0; k < 3 && top[k] >= 0; k++) {
-			ssize_t j = matrix_find(b, g->names[top[k]]);
-			struct bisect_summary sg, sb;
-
-			for (r = 0; r < g->nruns; r++)
-				vg[r] = matrix_at(g, (size_t)top[k], r);
-			for (r = 0; r < b->nruns; r++)
-				vb[r] = matrix_at(b, (size_t)j, r);
-			bisect_summarize(vg, g->nruns, &sg);
-			bisect_summarize(vb, b->nruns, &sb);
-			strbuf_addf(d->err,
-				    "\n  %s: good median %.6g [%.6g - %.6g], "
-				    "bad median %.6g [%.6g - %.6g]",
-				    g->names[top[k]], sg.median, sg.min, sg.max,
-				    sb.median, sb.min, sb.max);
-		}
-		free(vg);
-		free(vb);
+		bisect_summarize(row_of(g, c[i].ig), g->nruns, &sg);
+		bisect_summarize(row_of(b, c[i].ib), b->nruns, &sb);
+		strbuf_addf(d->err,
+			    "\n  %s: good median %.6g [%.6g - %.6g], "
+			    "bad median %.6g [%.6g - %.6g], q %.2g",
+			    g->names[c[i].ig], sg.median, sg.min, sg.max,
+			    sb.median, sb.min, sb.max, c[i].q);
 	}
+	free(c);
 }
 
 /*
@@ -652,15 +551,12 @@ static int setup_endpoints(struct driver *d)
 		if (!d->opt->stat) {
 			free(st->stat);
 			st->stat = choose_stat(d, &mg, &mb,
-					       want >= d->opt->max_runs,
-					       &st->kpi_is_int);
+					       want >= d->opt->max_runs);
 			st->stat_chosen = true;
 		}
 		if (st->stat) {
-			if (!kpi_values(&mg, st->stat, &d->good, &d->ngood,
-					&st->kpi_is_int) ||
-			    !kpi_values(&mb, st->stat, &d->bad, &d->nbad,
-					NULL)) {
+			if (!kpi_values(&mg, st->stat, &d->good, &d->ngood) ||
+			    !kpi_values(&mb, st->stat, &d->bad, &d->nbad)) {
 				strbuf_addf(d->err,
 					    "stat '%s' is not in the results of "
 					    "%s %.12s",
@@ -670,9 +566,13 @@ static int setup_endpoints(struct driver *d)
 				ret = 1;
 				goto out;
 			}
-			if (endpoints_differ(d->good, d->ngood, d->bad, d->nbad,
-					     st->kpi_is_int,
-					     want >= d->opt->max_runs, 1))
+			/* a chosen stat passed the test among all candidates */
+			if (st->stat_chosen ||
+			    endpoints_differ(d, st->stat, d->good, d->ngood,
+					     d->bad, d->nbad,
+					     want >= d->opt->max_runs,
+					     stats_welch_p(d->bad, d->nbad,
+							   d->good, d->ngood)))
 				break;
 		}
 		/* not clear yet: more samples of both, up to the cap */
@@ -740,7 +640,7 @@ static int verify(struct driver *d, bool bad_side)
 	if (measure_once(d, bad_side ? 2 : 1, e) < 0 || load(d, e->sha, &m) < 0)
 		goto out;
 	if (!kpi_values(&m, st->stat, bad_side ? &d->bad : &d->good,
-			bad_side ? &d->nbad : &d->ngood, NULL)) {
+			bad_side ? &d->nbad : &d->ngood)) {
 		strbuf_addf(d->err, "'%s' is gone from the results of %.12s",
 			    st->stat, e->sha);
 		goto out;
@@ -780,7 +680,7 @@ static int test_commit(struct driver *d, size_t i)
 	    d->ops->recall(d->ops->data, c->sha, st->stat, &c->verdict, &c->why,
 			   false)) {
 		/* judged before this bisect was interrupted */
-		kpi_values(&m, st->stat, &c->kpi, &c->nkpi, NULL);
+		kpi_values(&m, st->stat, &c->kpi, &c->nkpi);
 		c->reused = true;
 		goto judged;
 	}
@@ -788,15 +688,15 @@ static int test_commit(struct driver *d, size_t i)
 		if (m.nruns >= target) {
 			enum bisect_verdict v;
 
-			if (!kpi_values(&m, st->stat, &c->kpi, &c->nkpi, NULL)) {
+			if (!kpi_values(&m, st->stat, &c->kpi, &c->nkpi)) {
 				c->verdict = BISECT_SKIP;
 				c->why = xasprintf("its results lack '%s'",
 						   st->stat);
 				break;
 			}
-			v = bisect_classify(d->good, d->ngood, d->bad, d->nbad,
-					    c->kpi, c->nkpi, st->kpi_is_int,
-					    &pos);
+			v = bisect_classify(&d->rules, st->stat, d->good,
+					    d->ngood, d->bad, d->nbad, c->kpi,
+					    c->nkpi, &pos);
 			if (v != BISECT_UNCLEAR && (!c->runs || verified)) {
 				c->verdict = v;
 				break;
@@ -863,7 +763,7 @@ judged:
 		strbuf_addf(&sb, "[%zu/%zu] %s %s", i, st->ncommits - 1, sha,
 			    bisect_verdict_name(c->verdict));
 		if (c->nkpi) {
-			struct bisect_summary s;
+			struct lkp_summary s;
 
 			bisect_summarize(c->kpi, c->nkpi, &s);
 			strbuf_addf(&sb, ": median %.6g", s.median);
@@ -896,7 +796,7 @@ static int confirm(struct driver *d)
 	struct bisect_commit *b = &st->commits[st->first_bad];
 	struct matrix ma, mb;
 	size_t base_a, base_b, want;
-	struct bisect_summary sa, sb, sg, sbad;
+	struct lkp_summary sa, sb, sg, sbad;
 	int r, ret = -1;
 
 	matrix_init(&ma);
@@ -936,10 +836,8 @@ static int confirm(struct driver *d)
 			strbuf_reset(d->err);
 			break;
 		}
-		kpi_values(&ma, st->stat, &st->confirm_a, &st->nconfirm_a,
-			   NULL);
-		kpi_values(&mb, st->stat, &st->confirm_b, &st->nconfirm_b,
-			   NULL);
+		kpi_values(&ma, st->stat, &st->confirm_a, &st->nconfirm_a);
+		kpi_values(&mb, st->stat, &st->confirm_b, &st->nconfirm_b);
 		/* only this confirmation's runs: the newest columns */
 		if (st->nconfirm_a > base_a) {
 			memmove(st->confirm_a, st->confirm_a + base_a,
@@ -954,8 +852,9 @@ static int confirm(struct driver *d)
 		bisect_summarize(st->confirm_a, st->nconfirm_a, &sa);
 		bisect_summarize(st->confirm_b, st->nconfirm_b, &sb);
 		/* the change must show again, in the good -> bad direction */
-		if (bisect_separated(st->confirm_a, st->nconfirm_a,
-				     st->confirm_b, st->nconfirm_b) &&
+		if (bisect_lkp_changed(&d->rules, st->stat, st->confirm_b,
+				       st->nconfirm_b, st->confirm_a,
+				       st->nconfirm_a, 0) &&
 		    (sb.median - sa.median) * (sbad.median - sg.median) > 0) {
 			st->confirm = BISECT_CONFIRMED;
 			break;
@@ -975,7 +874,7 @@ enum bisect_outcome bisect_run(struct bisect_state *st,
 			       const struct bisect_options *opt,
 			       const struct bisect_ops *ops, struct strbuf *err)
 {
-	struct driver d = {st, opt, ops, err, NULL, NULL, 0, 0, {NULL}};
+	struct driver d;
 	struct bisect_search s;
 	enum bisect_outcome outcome = BISECT_ERROR;
 	ssize_t next;
@@ -983,6 +882,14 @@ enum bisect_outcome bisect_run(struct bisect_state *st,
 
 	if (st->ncommits < 2)
 		BUG("bisect needs a good and a bad commit");
+	memset(&d, 0, sizeof(d));
+	d.st = st;
+	d.opt = opt;
+	d.ops = ops;
+	d.err = err;
+	stat_rules_init(&d.rules);
+	if (opt->testcase)
+		stat_rules_add_benchmark(&d.rules, opt->testcase);
 	bisect_search_init(&s, st->ncommits);
 	r = setup_endpoints(&d);
 	if (r) {
@@ -1011,27 +918,10 @@ enum bisect_outcome bisect_run(struct bisect_state *st,
 	}
 out:
 	bisect_search_release(&s);
+	stat_rules_release(&d.rules);
 	free(d.good);
 	free(d.bad);
 	return outcome;
-}
-
-void bisect_collect(const struct bisect_state *st, enum bisect_verdict v,
-		    double **out, size_t *n)
-{
-	size_t i, k = 0, total = 0;
-
-	for (i = 0; i < st->ncommits; i++)
-		if (st->commits[i].verdict == v)
-			total += st->commits[i].nkpi;
-	*out = xmalloc(st_mult(total ? total : 1, sizeof(double)));
-	for (i = 0; i < st->ncommits; i++)
-		if (st->commits[i].verdict == v) {
-			memcpy(*out + k, st->commits[i].kpi,
-			       st->commits[i].nkpi * sizeof(double));
-			k += st->commits[i].nkpi;
-		}
-	*n = total;
 }
 
 void bisect_format_result(const struct bisect_state *st,
@@ -1083,7 +973,7 @@ void bisect_format_result(const struct bisect_state *st,
 		strbuf_addf(out, "  %-4s %.12s", bisect_verdict_name(c->verdict),
 			    c->sha);
 		if (c->nkpi) {
-			struct bisect_summary s;
+			struct lkp_summary s;
 
 			bisect_summarize(c->kpi, c->nkpi, &s);
 			strbuf_addf(out, " median %.6g (%zu runs)", s.median,
@@ -1094,7 +984,7 @@ void bisect_format_result(const struct bisect_state *st,
 		strbuf_addf(out, "  %s\n", c->subject);
 	}
 	if (st->confirm != BISECT_CONFIRM_NONE) {
-		struct bisect_summary sa, sb;
+		struct lkp_summary sa, sb;
 
 		bisect_summarize(st->confirm_a, st->nconfirm_a, &sa);
 		bisect_summarize(st->confirm_b, st->nconfirm_b, &sb);

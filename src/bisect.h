@@ -14,50 +14,33 @@
 
 #include "util/compat.h"
 
+#include "stats.h"
+
 struct matrix;
 struct strbuf;
 
-/* ---- the change test and the classifier ---- */
+/* ---- the classifier, over the compare module's statistics (stats.h) ---- */
 
-/* LKP's summary of a sample set: min, median (sorted[n/2]), max */
-struct bisect_summary {
-	size_t n;      /* samples used, after trimming */
-	double min;
-	double median;
-	double max;
-};
+/* LKP's distance for bisects (`compare -s`, lkp-compare.md §2.4) */
+#define BISECT_DISTANCE 5.0
+/* the q level (Benjamini-Hochberg) at which good and bad differ */
+#define BISECT_ALPHA 0.01
+/* at least one sample trimmed at each end once a side has 6 (stats.h) */
+#define BISECT_MIN_MARGIN 1
 
-/*
- * Summarise v[0..n): sort a copy, drop `margin` samples at each end and
- * take min / sorted[n/2] / max.  The margin is LKP's n/32, but at least
- * one once n >= 6: bisect re-measures unclear commits, and one hiccup of
- * the machine must not keep a commit unclear however often it is re-run
- * (docs/lkp-compat.md).
- */
-void bisect_summarize(const double *v, size_t n, struct bisect_summary *out);
+/* lkp_summarize() with bisect's trimming */
+void bisect_summarize(const double *v, size_t n, struct lkp_summary *out);
 
 /*
- * LKP's change test in distance mode (lkp-compare.md §2.2 step 6, the
- * variant that starts bisects): true when the two sample sets differ.
- * Integer stats whose ranges are exactly adjacent do not differ; if
- * either side has < 3 samples they differ iff the gap between the ranges
- * exceeds distance x the wider range; else iff the ranges are disjoint and
- * the gap exceeds half the distance between the medians.  No floors.
+ * LKP's change test (lkp_changed()) as bisect uses it: in distance mode
+ * when distance > 0 (the variant that starts LKP's bisects), else LKP's
+ * default test; forced (no ratio floors, no per-stat floors, no run
+ * minimum: good and bad already differ) and with bisect's trimming.  a is
+ * the new side, b the base, as in LKP.
  */
-bool bisect_changed(const double *a, size_t na, const double *b, size_t nb,
-		    double distance, bool is_int);
-
-/*
- * LKP's default change test (LKP::ChangedStat without distance): each
- * set's median lies outside the other's whole range, and the nearer
- * extreme passes the other's median.  Looser than the distance mode: it is
- * what judges a tested commit against the good and the bad samples once
- * the distance mode has shown that those two differ.
- */
-bool bisect_separated(const double *a, size_t na, const double *b, size_t nb);
-
-/* Welch's t-test, two-sided p; 1 when undefined (fewer than 2 each) */
-double bisect_welch_p(const double *a, size_t na, const double *b, size_t nb);
+bool bisect_lkp_changed(const struct stat_rules *r, const char *stat,
+			const double *a, size_t na, const double *b, size_t nb,
+			double distance);
 
 enum bisect_verdict {
 	BISECT_UNTESTED = 0,
@@ -72,15 +55,26 @@ const char *bisect_verdict_name(enum bisect_verdict v);
 /*
  * Classify the samples c of a commit against the good and bad references
  * g and b (lkp-compare.md §5 [rec]): bad when c's median lies on the bad
- * side of the midpoint between the good and bad medians and c is
- * separated from g (bisect_separated()); good when symmetric; otherwise
- * BISECT_UNCLEAR.  *position (may be NULL) receives where c's median lies
- * on the good (0) -> bad (1) axis.
+ * side of the midpoint between the good and bad medians and LKP's default
+ * test tells c from g (bisect_lkp_changed(), distance 0); good when
+ * symmetric; otherwise BISECT_UNCLEAR.  *position (may be NULL) receives
+ * where c's median lies on the good (0) -> bad (1) axis.
  */
-enum bisect_verdict bisect_classify(const double *g, size_t ng,
-				    const double *b, size_t nb,
-				    const double *c, size_t nc, bool is_int,
+enum bisect_verdict bisect_classify(const struct stat_rules *r,
+				    const char *stat, const double *g,
+				    size_t ng, const double *b, size_t nb,
+				    const double *c, size_t nc,
 				    double *position);
+
+/*
+ * The priority of a stat for the automatic KPI choice, after LKP's
+ * sort_bisect_stats (lkp-compare.md §5): -1 never (a failure stat, or not
+ * bisectable: stat_is_bisectable()); else 2 for the benchmark's own stats
+ * (stat_is_kpi()) plus 1 when the stat has a direction
+ * (stat_direction()).  Among the significant changes the highest
+ * priority wins, then the largest change.
+ */
+int bisect_kpi_priority(const struct stat_rules *r, const char *stat);
 
 /* ---- the search over a linear range ---- */
 
@@ -113,14 +107,6 @@ void bisect_search_result(const struct bisect_search *s, size_t *lo,
 /* ---- the driver ---- */
 
 /*
- * The built-in KPI rank (the automatic choice looks only at the best rank
- * present): 2 for a program's run time
- * (`*.time.elapsed_time`, `*.time.user_time`, `*.time.system_time`), 1 for
- * any other stat, -1 for LKP's never-bisect stats (`time.*`, timestamps).
- */
-int bisect_kpi_rank(const char *stat);
-
-/*
  * What the driver needs from the world.  Three "slots" (checkouts) exist,
  * so that the candidate, the good and the bad commit can be measured in
  * turn without rebuilding between runs: slot 0 holds the commit under
@@ -148,12 +134,6 @@ struct bisect_ops {
 	bool (*interrupted)(void *data);
 	/* a progress line (no newline); may be NULL */
 	void (*progress)(void *data, const char *line);
-	/*
-	 * Rank of a stat for the automatic KPI choice: < 0 never (not
-	 * bisectable), higher first; among equals the largest change wins.
-	 * NULL: bisect_kpi_rank().
-	 */
-	int (*kpi_rank)(void *data, const char *stat);
 	/*
 	 * Keep (save) or find (!save) how many samples parent a and culprit
 	 * b had when their confirmation began, so that a confirmation cut
@@ -189,6 +169,7 @@ struct bisect_options {
 	size_t max_runs;  /* cap for unclear commits, default 3 * runs */
 	const char *stat; /* the KPI, or NULL to choose one */
 	bool no_confirm;  /* leave out the ABAB confirmation */
+	const char *testcase; /* the job's testcase: its stats are KPIs */
 };
 
 enum bisect_outcome {
@@ -213,7 +194,6 @@ struct bisect_state {
 	/* out */
 	char *stat;               /* the KPI used */
 	bool stat_chosen;         /* chosen automatically */
-	bool kpi_is_int;
 	size_t lo, first_bad, nskipped;
 	size_t measured;          /* commits between good and bad measured now */
 	size_t reused;            /* ... whose samples the index already had */
@@ -238,13 +218,6 @@ void bisect_state_add_commit(struct bisect_state *st, const char *sha,
 enum bisect_outcome bisect_run(struct bisect_state *st,
 			       const struct bisect_options *opt,
 			       const struct bisect_ops *ops, struct strbuf *err);
-
-/*
- * The samples of every commit judged good and judged bad (endpoints
- * included): the two series of the bisect's chart.  Caller frees.
- */
-void bisect_collect(const struct bisect_state *st, enum bisect_verdict v,
-		    double **out, size_t *n);
 
 /* the human summary of a finished bisect, appended to out */
 void bisect_format_result(const struct bisect_state *st,

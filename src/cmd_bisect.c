@@ -17,7 +17,12 @@
 #include "bisect_exec.h"
 #include "bisect_git.h"
 #include "builtin.h"
-#include "plot.h"
+#include "cmd_bisect.h"
+#include "job.h"
+#include "matrix.h"
+#include "report.h"
+#include "report_build.h"
+#include "select.h"
 #include "util/fileutil.h"
 #include "util/strbuf.h"
 #include "util/strnum.h"
@@ -80,46 +85,289 @@ static char *absolute(const char *path)
 	return r ? r : NULL;
 }
 
-/* the e-mail's chart: every bisect-good sample ('*') vs bisect-bad ('O') */
-static void add_chart(const struct bisect_state *st, struct strbuf *out)
+/* an option value in [lo, hi], or a usage error naming it */
+static int parse_count(const char *name, const char *arg, long long hi,
+		       size_t *out)
 {
-	struct strbuf err = STRBUF_INIT;
-	double *good, *bad;
-	size_t ng, nb;
-	struct plot p;
+	const char *why;
+	long long v;
 
-	bisect_collect(st, BISECT_GOOD, &good, &ng);
-	bisect_collect(st, BISECT_BAD, &bad, &nb);
-	plot_init_bisect(&p, st->stat, good, ng, bad, nb);
-	strbuf_addch(out, '\n');
-	if (plot_ascii(&p, out, &err) < 0)
-		warning("no chart: %s", err.buf);
-	else
-		plot_ascii_legend(out);
-	free(good);
-	free(bad);
-	strbuf_release(&err);
+	if (strnum_ll(arg, 1, hi, &v, &why) < 0) {
+		error("%s '%s': %s", name, arg, why);
+		return -1;
+	}
+	*out = (size_t)v;
+	return 0;
 }
 
-int cmd_bisect(int argc, char **argv, struct options *opts)
+int bisect_parse_args(struct bisect_args *a, int argc, char **argv,
+		      int *status)
 {
+	/* the options of both commands; each refuses the other's */
 	static const struct option longopts[] = {
+		{"stat", required_argument, NULL, 's'},
+		{"runs", required_argument, NULL, 'n'},
+		{"max-runs", required_argument, NULL, 'M'},
+		{"help", no_argument, NULL, 'h'},
 		{"repo", required_argument, NULL, 'r'},
 		{"good", required_argument, NULL, 'g'},
 		{"bad", required_argument, NULL, 'b'},
 		{"build", required_argument, NULL, 'B'},
 		{"install", required_argument, NULL, 'I'},
-		{"stat", required_argument, NULL, 's'},
-		{"runs", required_argument, NULL, 'n'},
-		{"max-runs", required_argument, NULL, 'M'},
 		{"no-confirm", no_argument, NULL, 'C'},
 		{"worktree", required_argument, NULL, 'w'},
 		{"dry-run", no_argument, NULL, 'D'},
-		{"help", no_argument, NULL, 'h'},
+		{"good-value", required_argument, NULL, 'G'},
+		{"bad-value", required_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *repo_arg = NULL, *good = NULL, *bad = NULL, *wt_arg = NULL;
-	struct bisect_options bo = {3, 0, NULL, false};
+	static const char bisect_only[] = "rgbBICwD", step_only[] = "GV";
+	bool have_good = false, have_bad = false;
+	int c, dashdash = argc, i, bad_usage = a->step ? 255 : EXIT_USAGE;
+	const char *why;
+
+	*status = bad_usage;
+	a->runs = a->step ? 1 : 3;
+	a->max_runs = 0;
+	/* what follows `--` is the benchmark command, never our options */
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--")) {
+			dashdash = i;
+			break;
+		}
+	while ((c = getopt_long(dashdash, argv, "n:h", longopts, NULL)) != -1) {
+		if (c && strchr(a->step ? bisect_only : step_only, c)) {
+			const struct option *o = longopts;
+
+			while (o->val != c)
+				o++;
+			error("--%s is not an option of this command", o->name);
+			c = '?';
+		}
+		switch (c) {
+		case 's':
+			a->stat = optarg;
+			break;
+		case 'n':
+			if (parse_count("-n", optarg, 1000, &a->runs) < 0)
+				return -1;
+			break;
+		case 'M':
+			if (parse_count("--max-runs", optarg, 10000,
+					&a->max_runs) < 0)
+				return -1;
+			break;
+		case 'r':
+			a->repo = optarg;
+			break;
+		case 'g':
+			a->good = optarg;
+			break;
+		case 'b':
+			a->bad = optarg;
+			break;
+		case 'B':
+			a->build = optarg;
+			break;
+		case 'I':
+			a->install = optarg;
+			break;
+		case 'C':
+			a->no_confirm = true;
+			break;
+		case 'w':
+			a->worktree = optarg;
+			break;
+		case 'D':
+			a->dry_run = true;
+			break;
+		case 'G':
+		case 'V':
+			if (strnum_double(optarg,
+					  c == 'G' ? &a->good_value : &a->bad_value,
+					  &why) < 0) {
+				error("--%s-value '%s': %s",
+				      c == 'G' ? "good" : "bad", optarg, why);
+				return -1;
+			}
+			*(c == 'G' ? &have_good : &have_bad) = true;
+			break;
+		case 'h':
+			*status = cmd_usage(a->usage, false);
+			return -1;
+		default:
+			cmd_usage(a->usage, true);
+			return -1;
+		}
+	}
+	if (a->step ? !a->stat || !have_good || !have_bad :
+		      !a->repo || !a->good || !a->bad) {
+		error(a->step ? "--stat, --good-value and --bad-value are required" :
+				"--repo, --good and --bad are required");
+		cmd_usage(a->usage, true);
+		return -1;
+	}
+	if (optind != dashdash - 1) {
+		error(optind >= dashdash ?
+			      "no job file given" :
+			      "one job file only; the command goes after '--'");
+		cmd_usage(a->usage, true);
+		return -1;
+	}
+	a->job = argv[optind];
+	if (dashdash == argc - 1) {
+		error("'--' must be followed by a command");
+		return -1;
+	}
+	a->cmd = dashdash < argc ? (const char *const *)argv + dashdash + 1 :
+				   NULL;
+	if (!a->max_runs)
+		a->max_runs = 3 * a->runs;
+	if (a->max_runs < a->runs) {
+		error("--max-runs %zu is below -n %zu", a->max_runs, a->runs);
+		return -1;
+	}
+	if (a->step && a->good_value == a->bad_value) {
+		error("the good and bad values are both %g: nothing to tell "
+		      "apart",
+		      a->good_value);
+		return -1;
+	}
+	*status = EXIT_OK;
+	return 0;
+}
+
+/* one chart's series: every sample of the bisect-good / bisect-bad commits */
+struct chart_series {
+	double *good, *bad;
+	size_t ngood, nbad, alloc_good, alloc_bad;
+};
+
+static void append_row(double **v, size_t *n, size_t *alloc,
+		       const struct matrix *m, const char *stat)
+{
+	ssize_t s = matrix_find(m, stat);
+	size_t r;
+
+	if (s < 0)
+		return;
+	ALLOC_GROW(*v, *n + m->nruns, *alloc);
+	for (r = 0; r < m->nruns; r++)
+		(*v)[(*n)++] = matrix_at(m, (size_t)s, r);
+}
+
+/*
+ * The report of the report issue for the last good commit vs the first
+ * bad one (the culprit's parent vs the culprit), with the bisect's KPI as
+ * its headline and first chart, and every chart drawn from the samples of
+ * all commits judged good ('*') and bad ('O'), as in the seed.  Appended
+ * to out; -1 with err.
+ */
+static int add_report(struct bisect_exec *x, const struct bisect_state *st,
+		      const char *job, struct strbuf *out, struct strbuf *err)
+{
+	struct select_ctx ctx = { x->result_root, x->store_url };
+	struct result_group base, head;
+	struct report_data d;
+	struct chart_series series[REPORT_MAX_CHARTS];
+	struct strbuf dir = STRBUF_INIT;
+	struct matrix m;
+	size_t i, k;
+	int ret = -1;
+
+	result_group_init(&base);
+	result_group_init(&head);
+	memset(&d, 0, sizeof(d));
+	memset(series, 0, sizeof(series));
+	matrix_init(&m);
+	if (!x->group) {
+		strbuf_addstr(err, "no result group known for this bisect");
+		goto out;
+	}
+	strbuf_addf(&dir, "%s/%s", x->group, st->commits[st->lo].sha);
+	if (select_group(&ctx, dir.buf, &base, err))
+		goto out;
+	strbuf_reset(&dir);
+	strbuf_addf(&dir, "%s/%s", x->group, st->commits[st->first_bad].sha);
+	if (select_group(&ctx, dir.buf, &head, err) ||
+	    report_build(&d, &base, &head, err) ||
+	    report_focus(&d, st->stat, err))
+		goto out;
+	if (report_git_commit(&d, x->repo, err)) {
+		warning("%s: no subject in the report", err->buf);
+		strbuf_reset(err);
+	}
+	d.r.job_file = job;
+	for (i = 0; i < st->ncommits; i++) {
+		const struct bisect_commit *c = &st->commits[i];
+
+		if (c->verdict != BISECT_GOOD && c->verdict != BISECT_BAD)
+			continue;
+		if (bisect_exec_samples(x, c->sha, &m, err) < 0)
+			goto out;
+		for (k = 0; k < d.r.ncharts; k++) {
+			struct chart_series *cs = &series[k];
+
+			if (c->verdict == BISECT_GOOD)
+				append_row(&cs->good, &cs->ngood,
+					   &cs->alloc_good, &m,
+					   d.r.charts[k]->name);
+			else
+				append_row(&cs->bad, &cs->nbad, &cs->alloc_bad,
+					   &m, d.r.charts[k]->name);
+		}
+		matrix_release(&m);
+	}
+	for (k = 0; k < d.r.ncharts; k++)
+		report_chart_samples(&d, k, series[k].good, series[k].ngood,
+				     series[k].bad, series[k].nbad);
+	strbuf_addch(out, '\n');
+	ret = report_text(&d.r, out, err);
+out:
+	for (k = 0; k < REPORT_MAX_CHARTS; k++) {
+		free(series[k].good);
+		free(series[k].bad);
+	}
+	matrix_release(&m);
+	report_data_release(&d);
+	result_group_release(&base);
+	result_group_release(&head);
+	strbuf_release(&dir);
+	return ret;
+}
+
+/* the state directory's report.txt: what stdout got */
+static void save_report(const struct bisect_exec *x, const struct strbuf *text)
+{
+	struct strbuf path = STRBUF_INIT;
+
+	path_join(&path, x->state_dir, "report.txt");
+	if (write_file_atomic(path.buf, text->buf, text->len))
+		warning("cannot write '%s': %s", path.buf, strerror(errno));
+	else
+		note("the report is in '%s'", path.buf);
+	strbuf_release(&path);
+}
+
+/* the job's testcase: its stats are the benchmark's own (stat_is_kpi) */
+static int job_testcase(const char *job, char **testcase, struct strbuf *err)
+{
+	struct job **jobs = NULL;
+	size_t n = 0;
+	const char *tc;
+
+	if (job_load_file(job, &jobs, &n, err) < 0)
+		return -1;
+	tc = n ? job_get(jobs[0], "testcase") : NULL;
+	*testcase = tc ? xstrdup(tc) : NULL;
+	job_free_all(jobs, n);
+	return 0;
+}
+
+int cmd_bisect(int argc, char **argv, struct options *opts)
+{
+	struct bisect_args a;
+	struct bisect_options bo;
 	struct bisect_exec x;
 	struct bisect_ops ops;
 	struct bisect_state st;
@@ -127,111 +375,47 @@ int cmd_bisect(int argc, char **argv, struct options *opts)
 	struct strbuf err = STRBUF_INIT, top = STRBUF_INIT, out = STRBUF_INIT,
 		      wt_base = STRBUF_INIT;
 	char good_sha[41], bad_sha[41];
-	char *job = NULL, *root = NULL;
-	const char *const *cmd = NULL;
+	char *job = NULL, *root = NULL, *testcase = NULL;
 	enum bisect_outcome outcome;
 	size_t npath = 0, i;
-	int c, dashdash = argc, status = EXIT_RUNTIME;
-	bool dry_run = false;
-	long long v;
-	const char *why;
+	int status;
 
+	memset(&a, 0, sizeof(a));
+	a.usage = bisect_usage;
+	if (bisect_parse_args(&a, argc, argv, &status) < 0)
+		return status;
 	memset(&x, 0, sizeof(x));
+	memset(&bo, 0, sizeof(bo));
 	bisect_state_init(&st);
-	/* what follows `--` is the benchmark command, never our options */
-	for (i = 1; i < (size_t)argc; i++)
-		if (!strcmp(argv[i], "--")) {
-			dashdash = (int)i;
-			break;
-		}
-	while ((c = getopt_long(dashdash, argv, "n:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'r':
-			repo_arg = optarg;
-			break;
-		case 'g':
-			good = optarg;
-			break;
-		case 'b':
-			bad = optarg;
-			break;
-		case 'B':
-			x.build = optarg;
-			break;
-		case 'I':
-			x.install = optarg;
-			break;
-		case 's':
-			bo.stat = optarg;
-			break;
-		case 'n':
-			if (strnum_ll(optarg, 1, 1000, &v, &why) < 0) {
-				error("-n '%s': %s", optarg, why);
-				return EXIT_USAGE;
-			}
-			bo.runs = (size_t)v;
-			break;
-		case 'M':
-			if (strnum_ll(optarg, 1, 10000, &v, &why) < 0) {
-				error("--max-runs '%s': %s", optarg, why);
-				return EXIT_USAGE;
-			}
-			bo.max_runs = (size_t)v;
-			break;
-		case 'C':
-			bo.no_confirm = true;
-			break;
-		case 'w':
-			wt_arg = optarg;
-			break;
-		case 'D':
-			dry_run = true;
-			break;
-		case 'h':
-			return cmd_usage(bisect_usage, false);
-		default:
-			return cmd_usage(bisect_usage, true);
-		}
-	}
-	if (optind != dashdash - 1 || !repo_arg || !good || !bad) {
-		if (!repo_arg || !good || !bad)
-			error("--repo, --good and --bad are required");
-		else if (optind >= dashdash)
-			error("no job file given");
-		else
-			error("one job file only; the command goes after '--'");
-		return cmd_usage(bisect_usage, true);
-	}
-	if (dashdash < argc - 1)
-		cmd = (const char *const *)argv + dashdash + 1;
-	else if (dashdash == argc - 1) {
-		error("'--' must be followed by a command");
-		return EXIT_USAGE;
-	}
-	if (!bo.max_runs)
-		bo.max_runs = 3 * bo.runs;
-	if (bo.max_runs < bo.runs) {
-		error("--max-runs %zu is below -n %zu", bo.max_runs, bo.runs);
-		return EXIT_USAGE;
-	}
+	bo.runs = a.runs;
+	bo.max_runs = a.max_runs;
+	bo.stat = a.stat;
+	bo.no_confirm = a.no_confirm;
+	x.build = a.build;
+	x.install = a.install;
 
 	status = EXIT_USAGE;
-	job = absolute(argv[optind]);
+	job = absolute(a.job);
 	if (!job || !file_exists(job)) {
-		error("cannot open '%s': %s", argv[optind],
+		error("cannot open '%s': %s", a.job,
 		      job ? "not a file" : strerror(errno));
 		goto out;
 	}
-	if (!dir_exists(repo_arg)) {
-		error("cannot open repository '%s': not a directory", repo_arg);
+	if (job_testcase(job, &testcase, &err) < 0) {
+		error("%s", err.buf);
 		goto out;
 	}
-	if (bisect_git_toplevel(repo_arg, &top, &err) < 0) {
-		error("'%s' is not a git work tree: %s", repo_arg, err.buf);
+	bo.testcase = testcase;
+	if (!dir_exists(a.repo)) {
+		error("cannot open repository '%s': not a directory", a.repo);
 		goto out;
 	}
-	if (bisect_git_resolve(top.buf, good, good_sha, &err) < 0 ||
-	    bisect_git_resolve(top.buf, bad, bad_sha, &err) < 0) {
+	if (bisect_git_toplevel(a.repo, &top, &err) < 0) {
+		error("'%s' is not a git work tree: %s", a.repo, err.buf);
+		goto out;
+	}
+	if (bisect_git_resolve(top.buf, a.good, good_sha, &err) < 0 ||
+	    bisect_git_resolve(top.buf, a.bad, bad_sha, &err) < 0) {
 		error("%s", err.buf);
 		goto out;
 	}
@@ -245,7 +429,7 @@ int cmd_bisect(int argc, char **argv, struct options *opts)
 		goto out;
 	}
 
-	if (dry_run) {
+	if (a.dry_run) {
 		printf("%zu commits between good and bad (first parents):\n",
 		       npath - 2);
 		for (i = 0; i < npath; i++)
@@ -261,8 +445,8 @@ int cmd_bisect(int argc, char **argv, struct options *opts)
 		error_errno("cannot create result root '%s'", opts->result_root);
 		goto out;
 	}
-	if (wt_arg) {
-		strbuf_addstr(&wt_base, wt_arg);
+	if (a.worktree) {
+		strbuf_addstr(&wt_base, a.worktree);
 	} else {
 		const char *tmp = getenv("TMPDIR");
 		uint64_t h = 0xcbf29ce484222325ULL;
@@ -280,7 +464,7 @@ int cmd_bisect(int argc, char **argv, struct options *opts)
 	}
 	x.repo = top.buf;
 	x.job = job;
-	x.cmd = cmd;
+	x.cmd = a.cmd;
 	x.result_root = root;
 	x.store_url = opts->store_url;
 	if (bisect_exec_init(&x, wt_base.buf, &err) < 0) {
@@ -300,19 +484,17 @@ int cmd_bisect(int argc, char **argv, struct options *opts)
 	case BISECT_FOUND:
 	case BISECT_RANGE:
 		bisect_format_result(&st, outcome, &out);
-		add_chart(&st, &out);
-		if (outcome == BISECT_FOUND)
-			strbuf_addf(&out,
-				    "\nthe full report: perfsift --result-root %s "
-				    "report --repo %s %s %s\n",
-				    root, top.buf,
-				    st.commits[st.first_bad - 1].sha,
-				    st.commits[st.first_bad].sha);
+		if (add_report(&x, &st, a.job, &out, &err) < 0) {
+			warning("no report: %s", err.buf);
+			strbuf_reset(&err);
+		}
 		fputs(out.buf, stdout);
+		fflush(stdout);
 		status = outcome == BISECT_FOUND &&
 					 st.confirm != BISECT_NOT_REPRODUCIBLE ?
 				 EXIT_OK :
 				 EXIT_REGRESSION;
+		save_report(&x, &out);
 		bisect_exec_cleanup(&x);
 		break;
 	case BISECT_NO_CHANGE:
@@ -341,5 +523,6 @@ out:
 	strbuf_release(&wt_base);
 	free(job);
 	free(root);
+	free(testcase);
 	return status;
 }

@@ -8,7 +8,6 @@
  */
 #include "util/compat.h"
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,10 +16,10 @@
 #include "bisect_exec.h"
 #include "bisect_git.h"
 #include "builtin.h"
+#include "cmd_bisect.h"
 #include "matrix.h"
 #include "util/fileutil.h"
 #include "util/strbuf.h"
-#include "util/strnum.h"
 #include "util/usage.h"
 #include "util/xalloc.h"
 
@@ -48,87 +47,28 @@ static const char step_usage[] =
 
 int cmd_bisect_step(int argc, char **argv, struct options *opts)
 {
-	static const struct option longopts[] = {
-		{"stat", required_argument, NULL, 's'},
-		{"good-value", required_argument, NULL, 'g'},
-		{"bad-value", required_argument, NULL, 'b'},
-		{"runs", required_argument, NULL, 'n'},
-		{"max-runs", required_argument, NULL, 'M'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	const char *stat = NULL, *why;
-	double goodv = NAN, badv = NAN, pos;
-	size_t runs = 1, max_runs = 0, done = 0, base = 0, i;
-	bool have_good = false, have_bad = false;
+	struct bisect_args a;
+	double pos;
+	size_t done = 0, base = 0;
 	struct bisect_exec x;
 	struct matrix m;
 	struct strbuf err = STRBUF_INIT, top = STRBUF_INIT;
 	char sha[41];
 	char *job = NULL, *root = NULL;
-	int c, dashdash = argc, status = STEP_ABORT;
-	long long v;
+	int status;
 	ssize_t s;
 
+	memset(&a, 0, sizeof(a));
+	a.step = true;
+	a.usage = step_usage;
+	if (bisect_parse_args(&a, argc, argv, &status) < 0)
+		return status;
+	status = STEP_ABORT;
 	memset(&x, 0, sizeof(x));
 	matrix_init(&m);
-	for (i = 1; i < (size_t)argc; i++)
-		if (!strcmp(argv[i], "--")) {
-			dashdash = (int)i;
-			break;
-		}
-	while ((c = getopt_long(dashdash, argv, "n:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 's':
-			stat = optarg;
-			break;
-		case 'g':
-		case 'b':
-			if (strnum_double(optarg, c == 'g' ? &goodv : &badv,
-					  &why) < 0) {
-				error("--%s-value '%s': %s",
-				      c == 'g' ? "good" : "bad", optarg, why);
-				return STEP_ABORT;
-			}
-			*(c == 'g' ? &have_good : &have_bad) = true;
-			break;
-		case 'n':
-		case 'M':
-			if (strnum_ll(optarg, 1, 1000, &v, &why) < 0) {
-				error("%s '%s': %s", c == 'n' ? "-n" : "--max-runs",
-				      optarg, why);
-				return STEP_ABORT;
-			}
-			*(c == 'n' ? &runs : &max_runs) = (size_t)v;
-			break;
-		case 'h':
-			return cmd_usage(step_usage, false);
-		default:
-			cmd_usage(step_usage, true);
-			return STEP_ABORT;
-		}
-	}
-	if (!stat || !have_good || !have_bad || optind != dashdash - 1) {
-		if (!stat || !have_good || !have_bad)
-			error("--stat, --good-value and --bad-value are required");
-		else
-			error("one job file, then '--' and the command");
-		cmd_usage(step_usage, true);
-		return STEP_ABORT;
-	}
-	if (goodv == badv) {
-		error("the good and bad values are both %g: nothing to tell "
-		      "apart",
-		      goodv);
-		return STEP_ABORT;
-	}
-	if (!max_runs)
-		max_runs = 3 * runs;
-	if (max_runs < runs)
-		max_runs = runs;
-	job = realpath(argv[optind], NULL);
+	job = realpath(a.job, NULL);
 	if (!job || !file_exists(job)) {
-		error("cannot open '%s': %s", argv[optind],
+		error("cannot open '%s': %s", a.job,
 		      job ? "not a file" : strerror(errno));
 		goto out;
 	}
@@ -145,8 +85,7 @@ int cmd_bisect_step(int argc, char **argv, struct options *opts)
 	}
 	x.repo = top.buf;
 	x.job = job;
-	x.cmd = dashdash < argc - 1 ? (const char *const *)argv + dashdash + 1 :
-				      NULL;
+	x.cmd = a.cmd;
 	x.result_root = root;
 	x.store_url = opts->store_url;
 	if (bisect_exec_init(&x, NULL, &err) < 0) {
@@ -159,9 +98,10 @@ int cmd_bisect_step(int argc, char **argv, struct options *opts)
 	}
 	base = m.nruns;
 	for (;;) {
-		size_t want = done ? (done + runs > max_runs ? max_runs : done + runs) :
-				     runs;
-		struct bisect_summary sum;
+		size_t want = done ? (done + a.runs > a.max_runs ? a.max_runs :
+								 done + a.runs) :
+			      a.runs;
+		struct lkp_summary sum;
 		double *vals;
 		size_t n, r;
 
@@ -182,9 +122,9 @@ int cmd_bisect_step(int argc, char **argv, struct options *opts)
 			status = STEP_SKIP;
 			goto out;
 		}
-		s = matrix_find(&m, stat);
+		s = matrix_find(&m, a.stat);
 		if (s < 0) {
-			note("%.12s: the results lack '%s': skip", sha, stat);
+			note("%.12s: the results lack '%s': skip", sha, a.stat);
 			status = STEP_SKIP;
 			goto out;
 		}
@@ -195,19 +135,20 @@ int cmd_bisect_step(int argc, char **argv, struct options *opts)
 			vals[r] = matrix_at(&m, (size_t)s, base + r);
 		bisect_summarize(vals, n, &sum);
 		free(vals);
-		pos = (sum.median - goodv) / (badv - goodv);
+		pos = (sum.median - a.good_value) / (a.bad_value - a.good_value);
 		if (fabs(pos - 0.5) >= STEP_UNCLEAR_BAND) {
 			status = pos < 0.5 ? STEP_GOOD : STEP_BAD;
 			note("%.12s: %s median %.6g over %zu runs (good %.6g, "
 			     "bad %.6g): %s",
-			     sha, stat, sum.median, n, goodv, badv,
+			     sha, a.stat, sum.median, n, a.good_value,
+			     a.bad_value,
 			     status == STEP_GOOD ? "good" : "bad");
 			goto out;
 		}
-		if (done >= max_runs) {
+		if (done >= a.max_runs) {
 			note("%.12s: %s median %.6g over %zu runs is too close "
 			     "to the middle of %.6g and %.6g: skip",
-			     sha, stat, sum.median, n, goodv, badv);
+			     sha, a.stat, sum.median, n, a.good_value, a.bad_value);
 			status = STEP_SKIP;
 			goto out;
 		}

@@ -239,6 +239,42 @@ int report_build(struct report_data *d, const struct result_group *base,
 	return 0;
 }
 
+int report_focus(struct report_data *d, const char *stat, struct strbuf *err)
+{
+	const struct report_stat *kpi = NULL, *old[REPORT_MAX_CHARTS];
+	size_t i, n = d->r.ncharts;
+
+	for (i = 0; i < d->nall && !kpi; i++)
+		if (!strcmp(d->all[i].name, stat))
+			kpi = &d->all[i];
+	if (!kpi) {
+		strbuf_addf(err, "'%s' is not in the comparison", stat);
+		return -1;
+	}
+	memcpy(old, d->charts, sizeof(old));
+	d->r.kpi = kpi;
+	d->charts[0] = kpi;
+	d->r.ncharts = 1;
+	for (i = 0; i < n && d->r.ncharts < REPORT_MAX_CHARTS; i++)
+		if (old[i] != kpi)
+			d->charts[d->r.ncharts++] = old[i];
+	return 0;
+}
+
+void report_chart_samples(struct report_data *d, size_t k,
+			  const double *base_v, size_t nbase,
+			  const double *head_v, size_t nhead)
+{
+	if (k >= d->r.ncharts)
+		return;
+	d->chart_own[k] = *d->charts[k];
+	d->chart_own[k].base_v = base_v;
+	d->chart_own[k].nbase = nbase;
+	d->chart_own[k].head_v = head_v;
+	d->chart_own[k].nhead = nhead;
+	d->charts[k] = &d->chart_own[k];
+}
+
 /* run git with argv, its stdout into out; 0 when it exits 0 */
 static int run_git(char *const argv[], struct strbuf *out)
 {

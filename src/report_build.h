@@ -25,6 +25,7 @@ struct report_data {
 	size_t nall;
 	const struct report_stat *explain[REPORT_MAX_EXPLAIN];
 	const struct report_stat *charts[REPORT_MAX_CHARTS];
+	struct report_stat chart_own[REPORT_MAX_CHARTS]; /* report_chart_samples */
 	struct job *head_job, *base_job;
 	char *commit, *subject;
 	struct strbuf base_setting, head_setting;
@@ -37,6 +38,20 @@ struct report_data {
  */
 int report_build(struct report_data *d, const struct result_group *base,
 		 const struct result_group *head, struct strbuf *err);
+/*
+ * Make stat the headline KPI and the first chart (a bisect's KPI), the
+ * other charts following as report_build() ranked them.  -1 with err
+ * when the comparison has no such stat.
+ */
+int report_focus(struct report_data *d, const char *stat, struct strbuf *err);
+/*
+ * Draw chart k from these samples instead of the two groups' ('*' the
+ * base series, 'O' the head's): a bisect's every bisect-good and
+ * bisect-bad sample.  Borrowed: they must outlive the rendering.
+ */
+void report_chart_samples(struct report_data *d, size_t k,
+			  const double *base_v, size_t nbase,
+			  const double *head_v, size_t nhead);
 /* ask git in repo for the commit's full id and subject (best effort) */
 int report_git_commit(struct report_data *d, const char *repo,
 		      struct strbuf *err);

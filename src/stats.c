@@ -723,6 +723,40 @@ size_t lkp_trim(double *v, size_t n, size_t cap)
 	return n - 2 * margin;
 }
 
+/* v sorted and trimmed from n0 to n: trim more to min_margin a side */
+static size_t trim_min_margin(double *v, size_t n0, size_t n,
+			      size_t min_margin)
+{
+	size_t done = (n0 - n) / 2, more;
+
+	if (n0 < 6 || done >= min_margin)
+		return n;
+	more = min_margin - done;
+	if (n <= 2 * more)
+		return n;
+	memmove(v, v + more, (n - 2 * more) * sizeof(*v));
+	return n - 2 * more;
+}
+
+void lkp_summarize(const double *v, size_t n, size_t min_margin,
+		   struct lkp_summary *out)
+{
+	double buf[128], *s = n > ARRAY_SIZE(buf) ? xmalloc(n * sizeof(*s)) : buf;
+
+	memset(out, 0, sizeof(*out));
+	if (n) {
+		memcpy(s, v, n * sizeof(*s));
+		out->n = trim_min_margin(s, n, lkp_trim(s, n, 3), min_margin);
+		if (out->n) {
+			out->min = s[0];
+			out->max = s[out->n - 1];
+			out->median = s[out->n / 2];
+		}
+	}
+	if (s != buf)
+		free(s);
+}
+
 static bool all_integral(const double *v, size_t n)
 {
 	size_t i;
@@ -859,6 +893,10 @@ enum lkp_outcome lkp_changed(const struct stat_rules *r, const char *name,
 		cap_a = 1;
 	s->na = lkp_trim(sa, na, cap_a);
 	s->nb = lkp_trim(sb, nb, cap_b);
+	if (!is_func) {
+		s->na = trim_min_margin(sa, na, s->na, o->min_margin);
+		s->nb = trim_min_margin(sb, nb, s->nb, o->min_margin);
+	}
 	if (!s->na || !s->nb) {
 		ret = LKP_NOT_CHANGED;
 		goto out;

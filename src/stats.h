@@ -107,6 +107,12 @@ struct lkp_options {
 	/* the base's stats, for the error/pass counterpart rule (NULL: the
 	 * rule is not applied) */
 	const struct matrix *base;
+	/*
+	 * 0 for LKP.  Bisect sets 1: once a side has 6 samples or more, at
+	 * least this many are trimmed at each end, so that one hiccup of
+	 * the machine does not keep a re-measured commit unclear forever.
+	 */
+	size_t min_margin;
 };
 void lkp_options_init(struct lkp_options *o); /* ncompare's defaults */
 
@@ -150,6 +156,19 @@ enum lkp_outcome lkp_changed(const struct stat_rules *r, const char *name,
 
 /* sort v (n values) and drop LKP's margin at each end; returns new n */
 size_t lkp_trim(double *v, size_t n, size_t cap);
+
+/* LKP's summary of one side of the change test */
+struct lkp_summary {
+	size_t n;      /* samples left after trimming */
+	double min, median, max; /* median = sorted[n / 2], as LKP */
+};
+/*
+ * Summarise v[0..n) as lkp_changed() summarises a perf stat's side:
+ * lkp_trim() with the cap 3, at least min_margin trimmed once n >= 6
+ * (struct lkp_options), then min / median / max.  All zero for n == 0.
+ */
+void lkp_summarize(const double *v, size_t n, size_t min_margin,
+		   struct lkp_summary *out);
 
 /* ---- beyond LKP ---- */
 

@@ -125,6 +125,16 @@ test_expect_success 'bisect-step: a bad value' '
 	test_grep "bad-value .abc." err
 '
 
+test_expect_success 'one parser: each command refuses the options of the other' '
+	test_must_fail --status=2 perfsift bisect --repo repo --good c1 \
+		--bad c12 --good-value 1 job.yaml 2>err &&
+	test_grep "good-value is not an option of this command" err &&
+	perfsift bisect-step --stat x --good-value 1 --bad-value 2 \
+		--repo repo job.yaml 2>err;
+	test $? -eq 255 &&
+	test_grep "repo is not an option of this command" err
+'
+
 test_expect_success 'bisect-step outside a git work tree' '
 	(cd plain && perfsift bisect-step --stat x --good-value 1 \
 		--bad-value 2 ../job.yaml 2>../err; test $? -eq 255) &&

@@ -10,8 +10,8 @@ if ! have_runner; then
 fi
 
 step() {
-	(cd repo && sh build.sh && perfsift bisect-step --stat mytest.time.elapsed_time \
-		--good-value "$1" --bad-value "$2" -n 3 ../job.yaml -- ./prog)
+	(cd repo && sh build.sh && perfsift bisect-step --stat mytest.run_ms \
+		--good-value "$1" --bad-value "$2" -n 2 ../job.yaml -- ./prog)
 }
 
 # the median bisect-step printed
@@ -52,7 +52,7 @@ test_expect_success 'git bisect run with bisect-step finds c9' '
 	git -C repo checkout -q master &&
 	git -C repo bisect start c16 c1 >/dev/null &&
 	(cd repo && git bisect run sh -c "sh build.sh || exit 125; \
-		\"$PERFSIFT\" bisect-step --stat mytest.time.elapsed_time -n 3 \
+		\"$PERFSIFT\" bisect-step --stat mytest.run_ms \
 		--good-value $g --bad-value $b ../job.yaml -- ./prog") >out 2>err &&
 	cat out &&
 	test_grep "^$(git -C repo rev-parse c9) is the first bad commit" out &&

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 #include "bisect.h"
 #include "matrix.h"
+#include "stats.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -197,8 +198,8 @@ static bool w_recall(void *data, const char *sha, const char *stat,
 }
 
 static const struct bisect_ops world_ops = {
-	w_prepare, w_measure, w_samples, w_interrupted, NULL, NULL,
-	w_confirm_base, w_recall, NULL,
+	w_prepare, w_measure, w_samples, w_interrupted, NULL, w_confirm_base,
+	w_recall, NULL,
 };
 
 static void fill_state(struct bisect_state *st, struct world *w)
@@ -217,7 +218,7 @@ static enum bisect_outcome run_world(struct world *w, struct bisect_state *st,
 				     const char *stat, struct strbuf *err)
 {
 	struct bisect_ops ops = world_ops;
-	struct bisect_options opt = {3, 9, stat, false};
+	struct bisect_options opt = {3, 9, stat, false, NULL};
 
 	ops.data = w;
 	fill_state(st, w);
@@ -233,9 +234,26 @@ static size_t ceil_log2(size_t n)
 	return k;
 }
 
-/* ---- the statistics ---- */
+/* ---- the statistics (stats.h's, as bisect applies them) ---- */
 
-static void test_changed_lkp_vector(void **state)
+/* LKP's tables, compiled once for the whole file */
+static struct stat_rules rules;
+
+static int rules_setup(void **state)
+{
+	(void)state;
+	stat_rules_init(&rules);
+	return 0;
+}
+
+static int rules_teardown(void **state)
+{
+	(void)state;
+	stat_rules_release(&rules);
+	return 0;
+}
+
+static void test_lkp_rules(void **state)
 {
 	/* spec/fixtures/stats_changed_stats/fxmark_big_regression.yaml */
 	static const double a[] = {7415950.517791, 7363113.100274,
@@ -244,87 +262,40 @@ static void test_changed_lkp_vector(void **state)
 	static const double b[] = {7960045.052608, 7855475.99254,
 				   8013649.203754, 7927162.999455,
 				   7785809.108594, 7902933.963499};
+	static const double g[] = {0.133, 0.137, 0.181};
+	static const double h[] = {0.22, 0.224, 0.35};
+	static const double c[] = {0.15, 0.17, 0.3};
+	static const double adj_a[] = {2, 3, 3}, adj_b[] = {4, 4, 4};
 	double small[6];
 	size_t i;
-	struct bisect_summary s;
 
 	(void)state;
-	assert_true(bisect_changed(a, 6, b, 6, 5, false));
-	assert_true(bisect_changed(b, 6, a, 6, 5, false));
-	/* ~1% higher: ranges overlap, not a change */
+	assert_true(bisect_lkp_changed(&rules, "x.y", a, 6, b, 6, 5));
+	assert_true(bisect_lkp_changed(&rules, "x.y", b, 6, a, 6, 5));
+	/* ~0.5% higher: the ranges overlap */
 	for (i = 0; i < 6; i++)
 		small[i] = a[i] * 1.005;
-	assert_false(bisect_changed(a, 6, small, 6, 5, false));
-	bisect_summarize(a, 6, &s);
-	assert_true(fabs(s.median - 7415950.517791) < 1e-6);
-}
-
-static void test_separated(void **state)
-{
-	static const double a[] = {0.133, 0.137, 0.181};
-	static const double b[] = {0.22, 0.224, 0.35};
-	static const double c[] = {0.15, 0.17, 0.3};
-
-	(void)state;
-	/* the distance mode says no (gap 0.039 < 0.087 / 2), LKP's default yes */
-	assert_false(bisect_changed(a, 3, b, 3, 5, false));
-	assert_true(bisect_separated(a, 3, b, 3));
-	assert_true(bisect_separated(b, 3, a, 3));
-	/* c straddles both: its median is inside a's range, b's inside its */
-	assert_false(bisect_separated(c, 3, b, 3));
-	assert_false(bisect_separated(a, 3, c, 3));
-	assert_false(bisect_separated(a, 0, b, 3));
-}
-
-static void test_welch(void **state)
-{
-	static const double x[] = {1, 2, 3, 4}, y[] = {2, 3, 4, 5};
-	static const double k[] = {1, 1, 1}, l[] = {2, 2, 2};
-	double p;
-
-	(void)state;
-	/* t = 1.0954, df = 6: two-sided p = 0.3153 */
-	p = bisect_welch_p(x, 4, y, 4);
-	assert_true(p > 0.315 && p < 0.316);
-	assert_true(bisect_welch_p(k, 3, l, 3) == 0);
-	assert_true(bisect_welch_p(k, 3, k, 3) == 1);
-	assert_true(bisect_welch_p(x, 1, y, 4) == 1);
-}
-
-static void test_changed_rules(void **state)
-{
-	static const double lo[] = {1, 2, 3}, hi[] = {4, 5, 6};
-	static const double adj_a[] = {2, 3, 3}, adj_b[] = {4, 4, 4};
-	static const double far[] = {10, 11, 12};
-	static const double near[] = {3.5, 4, 4.5};
-	static const double one_a[] = {1.0}, one_b[] = {1.4}, one_c[] = {9.0};
-
-	(void)state;
-	/* adjacent integer ranges are one range; as floats they differ */
-	assert_false(bisect_changed(adj_a, 3, adj_b, 3, 5, true));
-	assert_true(bisect_changed(adj_a, 3, adj_b, 3, 5, false));
-	/* gap 1 is less than half the medians' distance 3 */
-	assert_false(bisect_changed(lo, 3, hi, 3, 5, false));
-	assert_true(bisect_changed(lo, 3, far, 3, 5, true));
-	/* overlapping ranges never differ */
-	assert_false(bisect_changed(lo, 3, near, 3, 5, false));
-	/* gap 0.5 is less than half the median distance (3 - 4 -> 0.5): no */
-	{
-		static const double x[] = {0, 1, 2}, y[] = {2.5, 4, 4.2};
-
-		assert_false(bisect_changed(x, 3, y, 3, 5, false));
-	}
-	/* single samples: the gap against distance x the range (0 here) */
-	assert_true(bisect_changed(one_a, 1, one_b, 1, 5, false));
-	assert_false(bisect_changed(lo, 3, one_b, 1, 5, false));
-	assert_true(bisect_changed(lo, 3, one_c, 1, 0.5, false));
-	assert_false(bisect_changed(lo, 0, hi, 3, 5, false));
+	assert_false(bisect_lkp_changed(&rules, "x.y", small, 6, a, 6, 5));
+	/* forced: LKP's floor of 10 s for elapsed_time does not apply */
+	assert_true(bisect_lkp_changed(&rules, KPI, h, 3, g, 3, 0));
+	/* the distance mode says no (gap 0.039 < 0.087 / 2), the default yes */
+	assert_false(bisect_lkp_changed(&rules, KPI, h, 3, g, 3, 5));
+	/* c straddles both */
+	assert_false(bisect_lkp_changed(&rules, KPI, c, 3, h, 3, 0));
+	assert_false(bisect_lkp_changed(&rules, KPI, g, 3, c, 3, 0));
+	assert_false(bisect_lkp_changed(&rules, KPI, g, 0, h, 3, 0));
+	/* adjacent integer ranges are one range in the distance mode */
+	assert_false(bisect_lkp_changed(&rules, "x.count", adj_b, 3, adj_a, 3,
+					5));
 }
 
 static void test_summary_trim(void **state)
 {
 	static const double v[] = {100, 101, 150, 99, 102, 100};
-	struct bisect_summary s;
+	static const double w6[] = {0.1, 0.1, 0.1, 0.2, 0.2, 0.2};
+	static const double w7[] = {0.101, 0.099, 0.203, 0.1, 0.102, 0.1};
+	static const double b3[] = {0.2, 0.21, 0.19};
+	struct lkp_summary s;
 
 	(void)state;
 	bisect_summarize(v, 6, &s);
@@ -335,6 +306,10 @@ static void test_summary_trim(void **state)
 	bisect_summarize(v, 3, &s);
 	assert_int_equal(s.n, 3);
 	assert_true(s.max == 150 && s.median == 101);
+	bisect_summarize(w6, 0, &s);
+	assert_int_equal(s.n, 0);
+	/* the change test trims the same way: the hiccup does not count */
+	assert_true(bisect_lkp_changed(&rules, KPI, b3, 3, w7, 6, 0));
 }
 
 static void test_classify(void **state)
@@ -351,32 +326,54 @@ static void test_classify(void **state)
 	double pos;
 
 	(void)state;
-	assert_int_equal(bisect_classify(g, 3, b, 3, cg, 3, false, &pos),
+	assert_int_equal(bisect_classify(&rules, KPI, g, 3, b, 3, cg, 3, &pos),
 			 BISECT_GOOD);
 	assert_true(fabs(pos) < 0.05);
-	assert_int_equal(bisect_classify(g, 3, b, 3, cb, 3, false, &pos),
+	assert_int_equal(bisect_classify(&rules, KPI, g, 3, b, 3, cb, 3, &pos),
 			 BISECT_BAD);
 	assert_true(fabs(pos - 1) < 0.05);
 	/* just past the middle, apart from both: the midpoint rule says bad */
-	assert_int_equal(bisect_classify(g, 3, b, 3, mid, 3, false, NULL),
+	assert_int_equal(bisect_classify(&rules, KPI, g, 3, b, 3, mid, 3, NULL),
 			 BISECT_BAD);
 	/* spread over both: unclear */
-	assert_int_equal(bisect_classify(g, 3, b, 3, wide, 3, false, NULL),
+	assert_int_equal(bisect_classify(&rules, KPI, g, 3, b, 3, wide, 3, NULL),
 			 BISECT_UNCLEAR);
 	/* good median, one sample out of line: still below bad's median */
-	assert_int_equal(bisect_classify(g, 3, b, 3, hiccup, 3, false, NULL),
+	assert_int_equal(bisect_classify(&rules, KPI, g, 3, b, 3, hiccup, 3,
+					 NULL),
 			 BISECT_GOOD);
 	/* ... but past it: unclear */
-	assert_int_equal(bisect_classify(g, 3, b, 3, far, 3, false, NULL),
+	assert_int_equal(bisect_classify(&rules, KPI, g, 3, b, 3, far, 3, NULL),
 			 BISECT_UNCLEAR);
 	/* three more runs: the outlier is trimmed, the commit is good */
-	assert_int_equal(bisect_classify(g, 3, b, 3, far6, 6, false, NULL),
+	assert_int_equal(bisect_classify(&rules, KPI, g, 3, b, 3, far6, 6,
+					 NULL),
 			 BISECT_GOOD);
 	/* improvements work the same way (lower is the bad side) */
-	assert_int_equal(bisect_classify(b, 3, g, 3, cg, 3, false, NULL),
+	assert_int_equal(bisect_classify(&rules, KPI, b, 3, g, 3, cg, 3, NULL),
 			 BISECT_BAD);
-	assert_int_equal(bisect_classify(g, 3, g, 3, cg, 3, false, NULL),
+	assert_int_equal(bisect_classify(&rules, KPI, g, 3, g, 3, cg, 3, NULL),
 			 BISECT_UNCLEAR);
+}
+
+static void test_kpi_priority(void **state)
+{
+	struct stat_rules r;
+
+	(void)state;
+	/* LKP's stat-denylist: the bare time.* stats are not bisectable */
+	assert_int_equal(bisect_kpi_priority(&rules, "time.elapsed_time"), -1);
+	/* failure stats are never a bisect's KPI */
+	assert_int_equal(bisect_kpi_priority(&rules, "dmesg.oops"), -1);
+	/* a direction (lower is better) ranks above none */
+	assert_int_equal(bisect_kpi_priority(&rules, KPI), 1);
+	assert_int_equal(bisect_kpi_priority(&rules, "other.stat"), 0);
+	/* the benchmark's own stats first */
+	stat_rules_init(&r);
+	stat_rules_add_benchmark(&r, "prog");
+	assert_int_equal(bisect_kpi_priority(&r, KPI), 3);
+	assert_int_equal(bisect_kpi_priority(&r, "prog.time.page_size"), 2);
+	stat_rules_release(&r);
 }
 
 /* ---- the search ---- */
@@ -571,7 +568,7 @@ static void test_driver_no_change(void **state)
 	world_init(&w, 40, 20, 0.03);
 	w.flat = 0.1;
 	assert_int_equal(run_world(&w, &st, NULL, &err), BISECT_NO_CHANGE);
-	assert_non_null(strstr(err.buf, "in any of 3 stats"));
+	assert_non_null(strstr(err.buf, "in any of 3 bisectable stats"));
 	assert_non_null(strstr(err.buf, KPI));
 	bisect_state_release(&st);
 	strbuf_release(&err);
@@ -687,26 +684,31 @@ static void test_driver_resume_confirmation(void **state)
 	strbuf_release(&err);
 }
 
-static void test_collect(void **state)
+static void test_verdicts_match_samples(void **state)
 {
 	struct world w;
 	struct bisect_state st;
 	struct strbuf err = STRBUF_INIT;
-	double *good, *bad;
-	size_t ng, nb, i;
+	size_t i, j, ng = 0, nb = 0;
 
 	(void)state;
 	world_init(&w, 20, 7, 0.02);
 	assert_int_equal(run_world(&w, &st, KPI, &err), BISECT_FOUND);
-	bisect_collect(&st, BISECT_GOOD, &good, &ng);
-	bisect_collect(&st, BISECT_BAD, &bad, &nb);
+	/* the chart's two series: good samples below, bad ones above */
+	for (i = 0; i < st.ncommits; i++) {
+		const struct bisect_commit *c = &st.commits[i];
+
+		for (j = 0; j < c->nkpi; j++) {
+			if (c->verdict == BISECT_GOOD) {
+				assert_true(c->kpi[j] < 0.15);
+				ng++;
+			} else if (c->verdict == BISECT_BAD) {
+				assert_true(c->kpi[j] > 0.15);
+				nb++;
+			}
+		}
+	}
 	assert_true(ng >= 6 && nb >= 6);
-	for (i = 0; i < ng; i++)
-		assert_true(good[i] < 0.15);
-	for (i = 0; i < nb; i++)
-		assert_true(bad[i] > 0.15);
-	free(good);
-	free(bad);
 	bisect_state_release(&st);
 	strbuf_release(&err);
 }
@@ -714,12 +716,10 @@ static void test_collect(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_changed_lkp_vector),
-		cmocka_unit_test(test_changed_rules),
-		cmocka_unit_test(test_separated),
-		cmocka_unit_test(test_welch),
+		cmocka_unit_test(test_lkp_rules),
 		cmocka_unit_test(test_summary_trim),
 		cmocka_unit_test(test_classify),
+		cmocka_unit_test(test_kpi_priority),
 		cmocka_unit_test(test_search_plain),
 		cmocka_unit_test(test_search_every_k),
 		cmocka_unit_test(test_search_skip),
@@ -731,8 +731,8 @@ int main(void)
 		cmocka_unit_test(test_driver_resume),
 		cmocka_unit_test(test_driver_resume_skip),
 		cmocka_unit_test(test_driver_resume_confirmation),
-		cmocka_unit_test(test_collect),
+		cmocka_unit_test(test_verdicts_match_samples),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, rules_setup, rules_teardown);
 }

@@ -279,6 +279,36 @@ static void test_trim(void **state)
 	}
 }
 
+/* lkp_summarize: LKP's trimming, and bisect's minimum margin from 6 on */
+static void test_summarize_min_margin(void **state)
+{
+	static const double v[] = { 100, 101, 150, 99, 102, 100 };
+	static const double a[] = { 200, 201, 199 };
+	struct lkp_summary s;
+	struct lkp_options o;
+
+	(void)state;
+	lkp_summarize(v, 6, 0, &s);
+	assert_int_equal(s.n, 6);
+	assert_close(s.max, 150);
+	assert_close(s.median, 101);
+	lkp_summarize(v, 6, 1, &s);
+	assert_int_equal(s.n, 4);
+	assert_close(s.min, 100);
+	assert_close(s.max, 102);
+	lkp_summarize(v, 5, 1, &s);
+	assert_int_equal(s.n, 5);
+	/* the change test trims alike: with the hiccup gone, 150 < 199 */
+	lkp_options_init(&o);
+	o.force = true;
+	o.distance = 5;
+	assert_int_equal(lkp_changed(&rules, "x.y", a, 3, v, 6, true, &o, NULL),
+			 LKP_NOT_CHANGED);
+	o.min_margin = 1;
+	assert_int_equal(lkp_changed(&rules, "x.y", a, 3, v, 6, true, &o, NULL),
+			 LKP_CHANGED);
+}
+
 /* stats_spec.rb's format_interval case, through a forced comparison */
 static void test_interval_format(void **state)
 {
@@ -586,6 +616,7 @@ int main(void)
 		cmocka_unit_test(test_vector_fxmark_big_regression),
 		cmocka_unit_test(test_vector_fxmark_small_diff),
 		cmocka_unit_test(test_trim),
+		cmocka_unit_test(test_summarize_min_margin),
 		cmocka_unit_test(test_interval_format),
 		cmocka_unit_test(test_classes),
 		cmocka_unit_test(test_direction),

@@ -183,28 +183,6 @@ static void pg_close(struct store *st)
 	st->priv = NULL;
 }
 
-static const char *rel_path(const struct store *st, const char *path)
-{
-	size_t n = strlen(st->root);
-
-	if (!strncmp(path, st->root, n) && path[n] == '/')
-		return path + n + 1;
-	if (!strcmp(st->root, "/") && path[0] == '/')
-		return path + 1;
-	return NULL;
-}
-
-static char *abs_dir(const struct store *st, const char *rel)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	if (*rel)
-		path_join(&sb, st->root, rel);
-	else
-		strbuf_addstr(&sb, st->root);
-	return strbuf_detach(&sb, NULL);
-}
-
 /* names first, in their own short transaction: no lock held for long */
 static int put_names(struct store *st, const struct reduce_stats *stats,
 		     struct strbuf *err)
@@ -226,28 +204,22 @@ static int put_names(struct store *st, const struct reduce_stats *stats,
 	return ret;
 }
 
-static int pg_index_run(struct store *st, const struct store_run_record *rec,
+static int pg_index_run(struct store *st, const struct store_index *ix,
 			struct strbuf *err)
 {
-	const char *grel = rel_path(st, rec->group_dir);
-	const char *rrel = rel_path(st, rec->run_dir);
+	const struct store_run_record *rec = ix->rec;
 	struct strbuf keys = STRBUF_INIT, vals = STRBUF_INIT, kinds = STRBUF_INIT;
 	struct strbuf present = STRBUF_INIT, snames = STRBUF_INIT;
-	struct strbuf svals = STRBUF_INIT, sints = STRBUF_INIT, blob = STRBUF_INIT;
+	struct strbuf svals = STRBUF_INIT, sints = STRBUF_INIT;
 	char num[32], gid[32], rid[32], comp[8];
 	const char *p[9];
 	PGresult *res = NULL;
 	size_t i;
 	int a, ret = -1;
 
-	if (!grel || !rrel) {
-		strbuf_addf(err, "'%s' is not below the result root '%s'",
-			    grel ? rec->run_dir : rec->group_dir, st->root);
-		return -1;
-	}
 	if (put_names(st, rec->stats, err) || run_ok(st, "BEGIN", 0, NULL, err))
 		goto out;
-	p[0] = grel;
+	p[0] = ix->group_rel;
 	for (a = 0; a < STORE_NAXES; a++)
 		p[a + 1] = rec->axes[a] ? rec->axes[a] : "";
 	res = run(st, "INSERT INTO groups (dir, testcase, path_params, tbox_group,"
@@ -261,27 +233,11 @@ static int pg_index_run(struct store *st, const struct store_run_record *rec,
 	PQclear(res);
 	res = NULL;
 
-	/* parameters, then axes (an axis of the same name wins) */
-	for (i = 0; i < rec->nparams; i++) {
-		bool shadowed = false;
-
-		for (a = 0; a < STORE_NAXES && !shadowed; a++)
-			shadowed = !strcmp(rec->params[i].key,
-					   store_axis_name((enum store_axis)a));
-		for (a = 0; (size_t)a < i && !shadowed; a++)
-			shadowed = !strcmp(rec->params[i].key, rec->params[a].key);
-		if (shadowed)
-			continue;
-		add_array_str(&keys, rec->params[i].key);
-		add_array_str(&vals, rec->params[i].value);
+	for (i = 0; i < ix->nparams; i++) {
+		add_array_str(&keys, ix->params[i].key);
+		add_array_str(&vals, ix->params[i].value);
 		strbuf_addf(&kinds, "%s%d", kinds.len ? "," : "{",
-			    (int)rec->params[i].kind);
-	}
-	for (a = 0; a < STORE_NAXES; a++) {
-		add_array_str(&keys, store_axis_name((enum store_axis)a));
-		add_array_str(&vals, rec->axes[a] ? rec->axes[a] : "");
-		strbuf_addf(&kinds, "%s%d", kinds.len ? "," : "{",
-			    STORE_PARAM_AXIS);
+			    (int)ix->params[i].kind);
 	}
 	end_array(&keys);
 	end_array(&vals);
@@ -319,11 +275,10 @@ static int pg_index_run(struct store *st, const struct store_run_record *rec,
 	}
 
 	/* the run, its packed stats (bytea as a binary parameter) */
-	store_pack_stats(&blob, rec->stats);
 	snprintf(comp, sizeof(comp), "%d", rec->complete ? 1 : 0);
 	{
-		const char *rp[5] = {gid, num, comp, rrel, blob.buf};
-		int lens[5] = {0, 0, 0, 0, (int)blob.len};
+		const char *rp[5] = {gid, num, comp, ix->run_rel, ix->blob};
+		int lens[5] = {0, 0, 0, 0, (int)ix->blob_len};
 		int fmts[5] = {0, 0, 0, 0, 1};
 
 		res = PQexecParams(conn_of(st),
@@ -373,7 +328,6 @@ out:
 	strbuf_release(&snames);
 	strbuf_release(&svals);
 	strbuf_release(&sints);
-	strbuf_release(&blob);
 	return ret;
 }
 
@@ -399,24 +353,18 @@ static int pg_find_groups(struct store *st, const struct store_selector *sel,
 	switch (sel->kind) {
 	case STORE_SEL_ALL:
 		break;
-	case STORE_SEL_DIR: {
-		const char *slash;
-
+	case STORE_SEL_DIR:
 		if (!sel->dir) {
 			ret = 0;
 			goto out;
 		}
-		slash = strrchr(sel->dir, '/');
-		if (slash && slash[1] && strspn(slash + 1, "0123456789") ==
-		    strlen(slash + 1))
-			parent = xstrndup(sel->dir, (size_t)(slash - sel->dir));
+		parent = store_selector_run_group(sel);
 		p[n++] = sel->dir;
 		p[n++] = parent ? parent : "";
 		strbuf_addstr(&sql, " WHERE $1::text = '' OR g.dir = $1::text"
 			      " OR ($2::text <> '' AND g.dir = $2::text)"
 			      " OR left(g.dir, length($1::text) + 1) = $1::text || '/'");
 		break;
-	}
 	case STORE_SEL_PARAMS:
 		strbuf_addstr(&sql, " WHERE g.id IN (");
 		for (i = 0; i < sel->nkv; i++) {
@@ -440,17 +388,17 @@ static int pg_find_groups(struct store *st, const struct store_selector *sel,
 	if (!res)
 		goto out;
 	for (row = 0; row < PQntuples(res); row++) {
-		struct store_group *g;
+		const char *axes[STORE_NAXES];
 
-		ALLOC_GROW(out->items, out->n + 1, out->alloc);
-		g = &out->items[out->n++];
-		memset(g, 0, sizeof(*g));
-		g->id = strtoll(PQgetvalue(res, row, 0), NULL, 10);
-		g->dir = abs_dir(st, PQgetvalue(res, row, 1));
 		for (a = 0; a < STORE_NAXES; a++)
-			g->axes[a] = xstrdup(PQgetvalue(res, row, a + 2));
-		g->nruns = (size_t)strtoull(PQgetvalue(res, row, 9), NULL, 10);
-		g->nincomplete = (size_t)strtoull(PQgetvalue(res, row, 10), NULL, 10);
+			axes[a] = PQgetvalue(res, row, a + 2);
+		store_group_list_add(out, st,
+				     strtoll(PQgetvalue(res, row, 0), NULL, 10),
+				     PQgetvalue(res, row, 1), axes,
+				     (size_t)strtoull(PQgetvalue(res, row, 9),
+						      NULL, 10),
+				     (size_t)strtoull(PQgetvalue(res, row, 10),
+						      NULL, 10));
 	}
 	ret = 0;
 out:
@@ -461,137 +409,119 @@ out:
 	return ret;
 }
 
+/* sql whose one parameter $1 is id; the result, or NULL with err */
+static PGresult *run_id(struct store *st, const char *sql, int64_t id,
+			bool binary, struct strbuf *err)
+{
+	char buf[32];
+	const char *p[1] = {buf};
+
+	snprintf(buf, sizeof(buf), "%" PRId64, id);
+	return run(st, sql, 1, p, binary, err);
+}
+
+/* every row of sql (one parameter: id) through row(); 0 or -1 */
+static int each_row(struct store *st, const char *sql, int64_t id,
+		    void (*row)(struct store *st, PGresult *res, int i,
+				void *out),
+		    void *out, struct strbuf *err)
+{
+	PGresult *res = run_id(st, sql, id, false, err);
+	int i;
+
+	if (!res)
+		return -1;
+	for (i = 0; i < PQntuples(res); i++)
+		row(st, res, i, out);
+	PQclear(res);
+	return 0;
+}
+
+static void param_row(struct store *st, PGresult *res, int i, void *out)
+{
+	(void)st;
+	store_param_list_add(out, PQgetvalue(res, i, 0), PQgetvalue(res, i, 1),
+			     (enum store_param_kind)atoi(PQgetvalue(res, i, 2)));
+}
+
 static int pg_group_params(struct store *st, int64_t group_id,
 			   struct store_param_list *out, struct strbuf *err)
 {
-	char id[32];
-	const char *p[1] = {id};
-	PGresult *res;
-	int row;
+	return each_row(st, "SELECT key, value, kind FROM params WHERE"
+			" group_id = $1 ORDER BY key COLLATE \"C\"", group_id,
+			param_row, out, err);
+}
 
-	snprintf(id, sizeof(id), "%" PRId64, group_id);
-	res = run(st, "SELECT key, value, kind FROM params WHERE group_id = $1"
-		  " ORDER BY key COLLATE \"C\"", 1, p, false, err);
-	if (!res)
-		return -1;
-	for (row = 0; row < PQntuples(res); row++) {
-		ALLOC_GROW(out->items, out->n + 1, out->alloc);
-		out->items[out->n].key = xstrdup(PQgetvalue(res, row, 0));
-		out->items[out->n].value = xstrdup(PQgetvalue(res, row, 1));
-		out->items[out->n].kind =
-			(enum store_param_kind)atoi(PQgetvalue(res, row, 2));
-		out->n++;
-	}
-	PQclear(res);
-	return 0;
+static void run_row(struct store *st, PGresult *res, int i, void *out)
+{
+	store_run_list_add(out, st, strtoll(PQgetvalue(res, i, 0), NULL, 10),
+			   atoi(PQgetvalue(res, i, 1)),
+			   atoi(PQgetvalue(res, i, 2)) != 0,
+			   PQgetvalue(res, i, 3));
 }
 
 static int pg_group_runs(struct store *st, int64_t group_id,
 			 struct store_run_list *out, struct strbuf *err)
 {
-	char id[32];
-	const char *p[1] = {id};
-	PGresult *res;
-	int row;
-
-	snprintf(id, sizeof(id), "%" PRId64, group_id);
-	res = run(st, "SELECT id, number, complete, dir FROM runs"
-		  " WHERE group_id = $1 ORDER BY number", 1, p, false, err);
-	if (!res)
-		return -1;
-	for (row = 0; row < PQntuples(res); row++) {
-		struct store_run *r;
-
-		ALLOC_GROW(out->items, out->n + 1, out->alloc);
-		r = &out->items[out->n++];
-		r->id = strtoll(PQgetvalue(res, row, 0), NULL, 10);
-		r->number = atoi(PQgetvalue(res, row, 1));
-		r->complete = atoi(PQgetvalue(res, row, 2)) != 0;
-		r->dir = abs_dir(st, PQgetvalue(res, row, 3));
-	}
-	PQclear(res);
-	return 0;
+	return each_row(st, "SELECT id, number, complete, dir FROM runs"
+			" WHERE group_id = $1 ORDER BY number", group_id,
+			run_row, out, err);
 }
 
-static int pg_run_stats(struct store *st, int64_t run_id,
+static void stat_row(struct store *st, PGresult *res, int i, void *out)
+{
+	(void)st;
+	reduce_stats_add(out, PQgetvalue(res, i, 0),
+			 strtod(PQgetvalue(res, i, 1), NULL),
+			 atoi(PQgetvalue(res, i, 2)) != 0);
+}
+
+static int pg_run_stats(struct store *st, int64_t run_id_,
 			struct reduce_stats *out, struct strbuf *err)
 {
-	char id[32];
-	const char *p[1] = {id};
-	PGresult *res;
-	int row;
-
-	snprintf(id, sizeof(id), "%" PRId64, run_id);
-	res = run(st, "SELECT n.name, v.value, v.is_int FROM stat_values v"
-		  " JOIN stat_names n ON n.id = v.stat_id WHERE v.run_id = $1"
-		  " ORDER BY n.name COLLATE \"C\"", 1, p, false, err);
-	if (!res)
-		return -1;
-	for (row = 0; row < PQntuples(res); row++)
-		reduce_stats_add(out, PQgetvalue(res, row, 0),
-				 strtod(PQgetvalue(res, row, 1), NULL),
-				 atoi(PQgetvalue(res, row, 2)) != 0);
-	PQclear(res);
-	return 0;
+	return each_row(st, "SELECT n.name, v.value, v.is_int FROM stat_values v"
+			" JOIN stat_names n ON n.id = v.stat_id WHERE"
+			" v.run_id = $1 ORDER BY n.name COLLATE \"C\"", run_id_,
+			stat_row, out, err);
 }
 
 static int pg_load_matrix(struct store *st, int64_t group_id, struct matrix *m,
 			  struct strbuf *err)
 {
-	char id[32];
-	const char *p[1] = {id};
 	PGresult *res;
-	struct store_packed *runs = NULL;
-	struct unite_column *cols = NULL;
-	char **sources = NULL;
-	int row, n = 0, ret = -1;
+	struct store_matrix_builder b;
+	int row, ret = -1;
 
 	matrix_init(m);
-	snprintf(id, sizeof(id), "%" PRId64, group_id);
+	store_matrix_builder_init(&b);
 	/* binary results: the packed stats as they were sent */
-	res = run(st, "SELECT id, dir, stats FROM runs WHERE group_id = $1"
-		  " AND complete = 1 ORDER BY number", 1, p, true, err);
+	res = run_id(st, "SELECT id, dir, stats FROM runs WHERE group_id = $1"
+		     " AND complete = 1 ORDER BY number", group_id, true, err);
 	if (!res)
 		return -1;
-	n = PQntuples(res);
-	runs = xcalloc((size_t)n + 1, sizeof(*runs));
-	cols = xcalloc((size_t)n + 1, sizeof(*cols));
-	sources = xcalloc((size_t)n + 1, sizeof(*sources));
-	for (row = 0; row < n; row++) {
+	for (row = 0; row < PQntuples(res); row++) {
 		struct strbuf dir = STRBUF_INIT;
-		char *adir;
+		int bad;
 
 		strbuf_add(&dir, PQgetvalue(res, row, 1),
 			   (size_t)PQgetlength(res, row, 1));
-		adir = abs_dir(st, dir.buf);
-		sources[row] = xasprintf("%s/stats.json", adir);
-		free(adir);
+		bad = PQgetisnull(res, row, 2) ||
+		      store_matrix_builder_add(&b, st, dir.buf,
+					       PQgetvalue(res, row, 2),
+					       (size_t)PQgetlength(res, row, 2));
 		strbuf_release(&dir);
-		cols[row].source = sources[row];
-		if (PQgetisnull(res, row, 2) ||
-		    store_unpack_stats_like(&runs[row], PQgetvalue(res, row, 2),
-					    (size_t)PQgetlength(res, row, 2),
-					    row ? &runs[0] : NULL)) {
-			strbuf_addf(err, "index: run %d of group %s has no packed "
-				    "stats (run `perfsift stats` on it)", row, id);
+		if (bad) {
+			strbuf_addf(err, "index: run %d of group %" PRId64
+				    " has no packed stats (run `perfsift stats`"
+				    " on it)", row, group_id);
 			goto out;
 		}
-		cols[row].names = runs[row].names;
-		cols[row].values = runs[row].values;
-		cols[row].is_int = runs[row].is_int;
-		cols[row].n = runs[row].n;
 	}
-	unite_columns(cols, (size_t)n, m);
+	store_matrix_builder_finish(&b, m);
 	ret = 0;
 out:
 	PQclear(res);
-	for (row = 0; row < n; row++) {
-		store_packed_release(&runs[row]);
-		free(sources[row]);
-	}
-	free(runs);
-	free(cols);
-	free(sources);
+	store_matrix_builder_release(&b);
 	return ret;
 }
 

@@ -166,25 +166,13 @@ static void sqlite_close(struct store *st)
 	st->priv = NULL;
 }
 
-/* path relative to the store's root; NULL when outside it */
-static const char *rel_path(const struct store *st, const char *path)
-{
-	size_t n = strlen(st->root);
-
-	if (!strncmp(path, st->root, n) && path[n] == '/')
-		return path + n + 1;
-	if (!strcmp(st->root, "/") && path[0] == '/')
-		return path + 1;
-	return NULL;
-}
-
 static void bind_text(sqlite3_stmt *stmt, int i, const char *s)
 {
 	sqlite3_bind_text(stmt, i, s ? s : "", -1, SQLITE_TRANSIENT);
 }
 
-static int64_t upsert_group(struct store *st, const struct store_run_record *rec,
-			    const char *rel, struct strbuf *err)
+static int64_t upsert_group(struct store *st, const struct store_index *ix,
+			    struct strbuf *err)
 {
 	sqlite3_stmt *stmt = NULL;
 	int64_t id = -1;
@@ -199,9 +187,9 @@ static int64_t upsert_group(struct store *st, const struct store_run_record *rec
 		    " kconfig = ?6, compiler = ?7, commit_id = ?8"
 		    " RETURNING id", err))
 		return -1;
-	bind_text(stmt, 1, rel);
+	bind_text(stmt, 1, ix->group_rel);
 	for (a = 0; a < STORE_NAXES; a++)
-		bind_text(stmt, a + 2, rec->axes[a]);
+		bind_text(stmt, a + 2, ix->rec->axes[a]);
 	if (sqlite3_step(stmt) == SQLITE_ROW)
 		id = sqlite3_column_int64(stmt, 0);
 	else
@@ -211,40 +199,27 @@ static int64_t upsert_group(struct store *st, const struct store_run_record *rec
 }
 
 static int put_params(struct store *st, int64_t gid,
-		      const struct store_run_record *rec, struct strbuf *err)
+		      const struct store_index *ix, struct strbuf *err)
 {
 	sqlite3_stmt *del = NULL, *ins = NULL;
 	size_t i;
-	int a, ret = -1;
+	int ret = -1;
 
 	if (prepare(st, &del, "DELETE FROM params WHERE group_id = ?", err) ||
-	    prepare(st, &ins, "INSERT OR REPLACE INTO params (group_id, key, value,"
-		    " kind) VALUES (?, ?, ?, ?)", err))
+	    prepare(st, &ins, "INSERT INTO params (group_id, key, value, kind)"
+		    " VALUES (?, ?, ?, ?)", err))
 		goto out;
 	sqlite3_bind_int64(del, 1, gid);
 	if (sqlite3_step(del) != SQLITE_DONE) {
 		db_error(st, err, "params");
 		goto out;
 	}
-	/* the job's parameters first: an axis of the same name wins */
-	for (i = 0; i < rec->nparams + STORE_NAXES; i++) {
-		const char *k, *v;
-		int kind = STORE_PARAM_AXIS;
-
-		if (i < rec->nparams) {
-			k = rec->params[i].key;
-			v = rec->params[i].value;
-			kind = rec->params[i].kind;
-		} else {
-			a = (int)(i - rec->nparams);
-			k = store_axis_name((enum store_axis)a);
-			v = rec->axes[a];
-		}
+	for (i = 0; i < ix->nparams; i++) {
 		sqlite3_reset(ins);
 		sqlite3_bind_int64(ins, 1, gid);
-		bind_text(ins, 2, k);
-		bind_text(ins, 3, v);
-		sqlite3_bind_int(ins, 4, kind);
+		bind_text(ins, 2, ix->params[i].key);
+		bind_text(ins, 3, ix->params[i].value);
+		sqlite3_bind_int(ins, 4, (int)ix->params[i].kind);
 		if (sqlite3_step(ins) != SQLITE_DONE) {
 			db_error(st, err, "params");
 			goto out;
@@ -356,24 +331,17 @@ static int prune_runs(struct store *st, int64_t gid,
 	return ret;
 }
 
-static int sqlite_index_run(struct store *st, const struct store_run_record *rec,
+static int sqlite_index_run(struct store *st, const struct store_index *ix,
 			    struct strbuf *err)
 {
-	const char *grel = rel_path(st, rec->group_dir);
-	const char *rrel = rel_path(st, rec->run_dir);
+	const struct store_run_record *rec = ix->rec;
 	sqlite3_stmt *stmt = NULL;
-	struct strbuf blob = STRBUF_INIT;
 	int64_t gid, run_id;
 
-	if (!grel || !rrel) {
-		strbuf_addf(err, "'%s' is not below the result root '%s'",
-			    grel ? rec->run_dir : rec->group_dir, st->root);
-		return -1;
-	}
 	if (exec_sql(st, "BEGIN IMMEDIATE", err))
 		return -1;
-	gid = upsert_group(st, rec, grel, err);
-	if (gid < 0 || put_params(st, gid, rec, err) ||
+	gid = upsert_group(st, ix, err);
+	if (gid < 0 || put_params(st, gid, ix, err) ||
 	    delete_runs(st, gid, "number = ?2", rec->number, err))
 		goto fail;
 	if (rec->present_runs && prune_runs(st, gid, rec, err))
@@ -385,9 +353,8 @@ static int sqlite_index_run(struct store *st, const struct store_run_record *rec
 	sqlite3_bind_int64(stmt, 1, gid);
 	sqlite3_bind_int(stmt, 2, rec->number);
 	sqlite3_bind_int(stmt, 3, rec->complete);
-	bind_text(stmt, 4, rrel);
-	store_pack_stats(&blob, rec->stats);
-	sqlite3_bind_blob64(stmt, 5, blob.buf, blob.len, SQLITE_TRANSIENT);
+	bind_text(stmt, 4, ix->run_rel);
+	sqlite3_bind_blob64(stmt, 5, ix->blob, ix->blob_len, SQLITE_TRANSIENT);
 	if (sqlite3_step(stmt) != SQLITE_ROW) {
 		db_error(st, err, "run");
 		goto fail;
@@ -399,24 +366,11 @@ static int sqlite_index_run(struct store *st, const struct store_run_record *rec
 		goto fail;
 	if (exec_sql(st, "COMMIT", err))
 		goto fail;
-	strbuf_release(&blob);
 	return 0;
 fail:
 	sqlite3_finalize(stmt);
 	sqlite3_exec(db_of(st), "ROLLBACK", NULL, NULL, NULL);
-	strbuf_release(&blob);
 	return -1;
-}
-
-static char *abs_dir(const struct store *st, const char *rel)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	if (*rel)
-		path_join(&sb, st->root, rel);
-	else
-		strbuf_addstr(&sb, st->root);
-	return strbuf_detach(&sb, NULL);
 }
 
 /* the groups query: a WHERE clause per selector kind, bound by the caller */
@@ -430,21 +384,17 @@ static const char group_cols[] =
 static int run_group_query(struct store *st, sqlite3_stmt *stmt,
 			   struct store_group_list *out, struct strbuf *err)
 {
+	const char *axes[STORE_NAXES];
 	int rc, a;
 
 	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		struct store_group *g;
-
-		ALLOC_GROW(out->items, out->n + 1, out->alloc);
-		g = &out->items[out->n++];
-		memset(g, 0, sizeof(*g));
-		g->id = sqlite3_column_int64(stmt, 0);
-		g->dir = abs_dir(st, (const char *)sqlite3_column_text(stmt, 1));
 		for (a = 0; a < STORE_NAXES; a++)
-			g->axes[a] = xstrdup((const char *)
-					     sqlite3_column_text(stmt, a + 2));
-		g->nruns = (size_t)sqlite3_column_int64(stmt, 9);
-		g->nincomplete = (size_t)sqlite3_column_int64(stmt, 10);
+			axes[a] = (const char *)sqlite3_column_text(stmt, a + 2);
+		store_group_list_add(out, st, sqlite3_column_int64(stmt, 0),
+				     (const char *)sqlite3_column_text(stmt, 1),
+				     axes,
+				     (size_t)sqlite3_column_int64(stmt, 9),
+				     (size_t)sqlite3_column_int64(stmt, 10));
 	}
 	if (rc != SQLITE_DONE)
 		return db_error(st, err, "groups");
@@ -493,12 +443,8 @@ static int sqlite_find_groups(struct store *st, const struct store_selector *sel
 		goto out;
 	if (sel->kind == STORE_SEL_DIR) {
 		/* a run directory <group>/<digits> names its group */
-		const char *slash = strrchr(sel->dir, '/');
-		char *parent = NULL;
+		char *parent = store_selector_run_group(sel);
 
-		if (slash && slash[1] && strspn(slash + 1, "0123456789") ==
-		    strlen(slash + 1))
-			parent = xstrndup(sel->dir, (size_t)(slash - sel->dir));
 		bind_text(stmt, 1, sel->dir);
 		bind_text(stmt, 2, parent ? parent : "");
 		free(parent);
@@ -517,171 +463,126 @@ out:
 	return ret;
 }
 
-static int sqlite_group_params(struct store *st, int64_t group_id,
-			       struct store_param_list *out, struct strbuf *err)
+/* prepare sql, whose one parameter is id; 0 or -1 */
+static int prepare_id(struct store *st, sqlite3_stmt **stmt, const char *sql,
+		      int64_t id, struct strbuf *err)
+{
+	if (prepare(st, stmt, sql, err))
+		return -1;
+	sqlite3_bind_int64(*stmt, 1, id);
+	return 0;
+}
+
+/* every row of sql (one parameter: id) through row(); 0 or -1 */
+static int each_row(struct store *st, const char *sql, int64_t id,
+		    void (*row)(struct store *st, sqlite3_stmt *stmt, void *out),
+		    void *out, const char *what, struct strbuf *err)
 {
 	sqlite3_stmt *stmt = NULL;
 	int rc;
 
-	if (prepare(st, &stmt, "SELECT key, value, kind FROM params"
-		    " WHERE group_id = ?"
-		    " ORDER BY key", err))
+	if (prepare_id(st, &stmt, sql, id, err))
 		return -1;
-	sqlite3_bind_int64(stmt, 1, group_id);
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		ALLOC_GROW(out->items, out->n + 1, out->alloc);
-		out->items[out->n].key =
-			xstrdup((const char *)sqlite3_column_text(stmt, 0));
-		out->items[out->n].value =
-			xstrdup((const char *)sqlite3_column_text(stmt, 1));
-		out->items[out->n].kind = sqlite3_column_int(stmt, 2);
-		out->n++;
-	}
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW)
+		row(st, stmt, out);
 	sqlite3_finalize(stmt);
 	if (rc != SQLITE_DONE)
-		return db_error(st, err, "params");
+		return db_error(st, err, what);
 	return 0;
+}
+
+static const char *text_col(sqlite3_stmt *stmt, int col)
+{
+	return (const char *)sqlite3_column_text(stmt, col);
+}
+
+static void param_row(struct store *st, sqlite3_stmt *stmt, void *out)
+{
+	(void)st;
+	store_param_list_add(out, text_col(stmt, 0), text_col(stmt, 1),
+			     sqlite3_column_int(stmt, 2));
+}
+
+static int sqlite_group_params(struct store *st, int64_t group_id,
+			       struct store_param_list *out, struct strbuf *err)
+{
+	return each_row(st, "SELECT key, value, kind FROM params"
+			" WHERE group_id = ? ORDER BY key", group_id, param_row,
+			out, "params", err);
+}
+
+static void run_row(struct store *st, sqlite3_stmt *stmt, void *out)
+{
+	store_run_list_add(out, st, sqlite3_column_int64(stmt, 0),
+			   sqlite3_column_int(stmt, 1),
+			   sqlite3_column_int(stmt, 2) != 0, text_col(stmt, 3));
 }
 
 static int sqlite_group_runs(struct store *st, int64_t group_id,
 			     struct store_run_list *out, struct strbuf *err)
 {
-	sqlite3_stmt *stmt = NULL;
-	int rc;
-
-	if (prepare(st, &stmt, "SELECT id, number, complete, dir FROM runs"
-		    " WHERE group_id = ? ORDER BY number", err))
-		return -1;
-	sqlite3_bind_int64(stmt, 1, group_id);
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		struct store_run *r;
-
-		ALLOC_GROW(out->items, out->n + 1, out->alloc);
-		r = &out->items[out->n++];
-		r->id = sqlite3_column_int64(stmt, 0);
-		r->number = sqlite3_column_int(stmt, 1);
-		r->complete = sqlite3_column_int(stmt, 2) != 0;
-		r->dir = abs_dir(st, (const char *)sqlite3_column_text(stmt, 3));
-	}
-	sqlite3_finalize(stmt);
-	if (rc != SQLITE_DONE)
-		return db_error(st, err, "runs");
-	return 0;
+	return each_row(st, "SELECT id, number, complete, dir FROM runs"
+			" WHERE group_id = ? ORDER BY number", group_id, run_row,
+			out, "runs", err);
 }
 
+static void stat_row(struct store *st, sqlite3_stmt *stmt, void *out)
+{
+	(void)st;
+	reduce_stats_add(out, text_col(stmt, 0), sqlite3_column_double(stmt, 1),
+			 sqlite3_column_int(stmt, 2) != 0);
+}
+
+/* SQL's ORDER BY collates as memcmp: the same order as strcmp */
 static int sqlite_run_stats(struct store *st, int64_t run_id,
 			    struct reduce_stats *out, struct strbuf *err)
 {
-	sqlite3_stmt *stmt = NULL;
-	int rc;
-
-	if (prepare(st, &stmt, "SELECT n.name, v.value, v.is_int"
-		    " FROM stat_values v JOIN stat_names n ON n.id = v.stat_id"
-		    " WHERE v.run_id = ? ORDER BY n.name", err))
-		return -1;
-	sqlite3_bind_int64(stmt, 1, run_id);
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW)
-		reduce_stats_add(out, (const char *)sqlite3_column_text(stmt, 0),
-				 sqlite3_column_double(stmt, 1),
-				 sqlite3_column_int(stmt, 2) != 0);
-	sqlite3_finalize(stmt);
-	if (rc != SQLITE_DONE)
-		return db_error(st, err, "stat values");
-	/* SQL's ORDER BY collates as memcmp: the same order as strcmp */
-	return 0;
+	return each_row(st, "SELECT n.name, v.value, v.is_int"
+			" FROM stat_values v JOIN stat_names n ON n.id = v.stat_id"
+			" WHERE v.run_id = ? ORDER BY n.name", run_id, stat_row,
+			out, "stat values", err);
 }
 
 static int sqlite_load_matrix(struct store *st, int64_t group_id,
 			      struct matrix *m, struct strbuf *err)
 {
 	sqlite3_stmt *stmt = NULL;
-	struct store_packed *runs = NULL;
-	struct unite_column *cols = NULL;
-	struct reduce_stats *rows = NULL; /* runs indexed before the blob */
-	char **sources = NULL;
-	size_t n = 0, alloc = 0, i;
+	struct store_matrix_builder b;
 	int rc, ret = -1;
 
 	matrix_init(m);
-	if (prepare(st, &stmt, "SELECT id, dir, stats FROM runs WHERE group_id = ?"
-		    " AND complete ORDER BY number", err))
+	store_matrix_builder_init(&b);
+	if (prepare_id(st, &stmt, "SELECT id, dir, stats FROM runs WHERE"
+		       " group_id = ? AND complete ORDER BY number", group_id,
+		       err))
 		return -1;
-	sqlite3_bind_int64(stmt, 1, group_id);
 	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		const void *blob = sqlite3_column_blob(stmt, 2);
-		size_t len = (size_t)sqlite3_column_bytes(stmt, 2);
-		char *dir = abs_dir(st, (const char *)sqlite3_column_text(stmt, 1));
-		size_t old = alloc;
+		const char *dir = (const char *)sqlite3_column_text(stmt, 1);
+		struct reduce_stats rows;
 
-		ALLOC_GROW(runs, n + 1, alloc);
-		if (alloc != old) {
-			cols = xreallocarray(cols, alloc, sizeof(*cols));
-			rows = xreallocarray(rows, alloc, sizeof(*rows));
-			sources = xreallocarray(sources, alloc, sizeof(*sources));
-		}
-		memset(&runs[n], 0, sizeof(runs[n]));
-		reduce_stats_init(&rows[n]);
-		sources[n] = xasprintf("%s/stats.json", dir);
-		free(dir);
-		cols[n].source = sources[n];
-		n++;
-		if (blob && !store_unpack_stats_like(&runs[n - 1], blob, len,
-						     n > 1 && runs[0].buf ?
-						     &runs[0] : NULL)) {
-			cols[n - 1].names = runs[n - 1].names;
-			cols[n - 1].values = runs[n - 1].values;
-			cols[n - 1].is_int = runs[n - 1].is_int;
-			cols[n - 1].n = runs[n - 1].n;
+		if (!store_matrix_builder_add(&b, st, dir,
+					      sqlite3_column_blob(stmt, 2),
+					      (size_t)sqlite3_column_bytes(stmt, 2)))
 			continue;
-		}
-		store_packed_release(&runs[n - 1]);
-		if (sqlite_run_stats(st, sqlite3_column_int64(stmt, 0), &rows[n - 1],
-				     err))
+		/* a run indexed before the packed blob: its rows */
+		reduce_stats_init(&rows);
+		if (sqlite_run_stats(st, sqlite3_column_int64(stmt, 0), &rows,
+				     err)) {
+			reduce_stats_release(&rows);
 			goto out;
+		}
+		store_matrix_builder_add_stats(&b, st, dir, &rows);
+		reduce_stats_release(&rows);
 	}
 	if (rc != SQLITE_DONE) {
 		db_error(st, err, "runs");
 		goto out;
 	}
-	/* runs without a blob: point their columns at the rows read */
-	for (i = 0; i < n; i++) {
-		size_t k;
-		const char **names;
-		double *values;
-		unsigned char *is_int;
-
-		if (runs[i].buf)
-			continue;
-		names = xcalloc(rows[i].n + 1, sizeof(*names));
-		values = xcalloc(rows[i].n + 1, sizeof(*values));
-		is_int = xcalloc(rows[i].n + 1, 1);
-		for (k = 0; k < rows[i].n; k++) {
-			names[k] = rows[i].items[k].name;
-			values[k] = rows[i].items[k].value;
-			is_int[k] = rows[i].items[k].is_int;
-		}
-		runs[i].names = names;
-		runs[i].values = values;
-		runs[i].is_int = is_int;
-		runs[i].buf = (char *)is_int; /* freed with the run */
-		cols[i].names = names;
-		cols[i].values = values;
-		cols[i].is_int = is_int;
-		cols[i].n = rows[i].n;
-	}
-	unite_columns(cols, n, m);
+	store_matrix_builder_finish(&b, m);
 	ret = 0;
 out:
 	sqlite3_finalize(stmt);
-	for (i = 0; i < n; i++) {
-		store_packed_release(&runs[i]);
-		reduce_stats_release(&rows[i]);
-		free(sources[i]);
-	}
-	free(runs);
-	free(cols);
-	free(rows);
-	free(sources);
+	store_matrix_builder_release(&b);
 	return ret;
 }
 

@@ -9,8 +9,10 @@
 #include <string.h>
 #include "reduce.h"
 #include "store/store.h"
+#include "unite.h"
 #include "util/fileutil.h"
 #include "util/strbuf.h"
+#include "util/usage.h"
 #include "util/xalloc.h"
 
 static const char *const axis_names[STORE_NAXES] = {
@@ -208,10 +210,71 @@ void store_close(struct store *st)
 	memset(st, 0, sizeof(*st));
 }
 
+/* path relative to the store's root (borrowed); NULL when outside it */
+static const char *below_root(const struct store *st, const char *path)
+{
+	size_t n = strlen(st->root);
+
+	if (!strncmp(path, st->root, n) && path[n] == '/')
+		return path + n + 1;
+	if (!strcmp(st->root, "/") && path[0] == '/')
+		return path + 1;
+	return NULL;
+}
+
+/* the parameters then the axes, one per key (struct store_index) */
+static void index_params(struct store_index *ix)
+{
+	const struct store_run_record *rec = ix->rec;
+	size_t i, k;
+	int a;
+
+	ix->params = xcalloc(rec->nparams + STORE_NAXES, sizeof(*ix->params));
+	for (i = 0; i < rec->nparams; i++) {
+		const char *key = rec->params[i].key;
+		bool shadowed = false;
+
+		for (a = 0; a < STORE_NAXES && !shadowed; a++)
+			shadowed = !strcmp(key, axis_names[a]);
+		for (k = 0; k < ix->nparams && !shadowed; k++)
+			shadowed = !strcmp(key, ix->params[k].key);
+		if (!shadowed)
+			ix->params[ix->nparams++] = (struct store_kv){
+				key, rec->params[i].value, rec->params[i].kind
+			};
+	}
+	for (a = 0; a < STORE_NAXES; a++)
+		ix->params[ix->nparams++] = (struct store_kv){
+			axis_names[a], rec->axes[a] ? rec->axes[a] : "",
+			STORE_PARAM_AXIS
+		};
+}
+
 int store_index_run(struct store *st, const struct store_run_record *rec,
 		    struct strbuf *err)
 {
-	return st->ops->index_run(st, rec, err);
+	struct store_index ix;
+	struct strbuf blob = STRBUF_INIT;
+	int ret;
+
+	memset(&ix, 0, sizeof(ix));
+	ix.rec = rec;
+	ix.group_rel = below_root(st, rec->group_dir);
+	ix.run_rel = below_root(st, rec->run_dir);
+	if (!ix.group_rel || !ix.run_rel) {
+		strbuf_addf(err, "'%s' is not below the result root '%s'",
+			    ix.group_rel ? rec->run_dir : rec->group_dir,
+			    st->root);
+		return -1;
+	}
+	index_params(&ix);
+	store_pack_stats(&blob, rec->stats);
+	ix.blob = blob.buf;
+	ix.blob_len = blob.len;
+	ret = st->ops->index_run(st, &ix, err);
+	free(ix.params);
+	strbuf_release(&blob);
+	return ret;
 }
 
 int store_find_groups(struct store *st, const struct store_selector *sel,
@@ -395,3 +458,143 @@ void store_packed_release(struct store_packed *p)
 	memset(p, 0, sizeof(*p));
 }
 
+
+/* ---- for backends ---- */
+
+char *store_abs_dir(const struct store *st, const char *rel)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (*rel)
+		path_join(&sb, st->root, rel);
+	else
+		strbuf_addstr(&sb, st->root);
+	return strbuf_detach(&sb, NULL);
+}
+
+char *store_selector_run_group(const struct store_selector *sel)
+{
+	const char *slash;
+
+	if (sel->kind != STORE_SEL_DIR || !sel->dir)
+		return NULL;
+	slash = strrchr(sel->dir, '/');
+	if (slash && slash[1] &&
+	    strspn(slash + 1, "0123456789") == strlen(slash + 1))
+		return xstrndup(sel->dir, (size_t)(slash - sel->dir));
+	return NULL;
+}
+
+void store_group_list_add(struct store_group_list *out, const struct store *st,
+			  int64_t id, const char *rel_dir,
+			  const char *const axes[STORE_NAXES], size_t nruns,
+			  size_t nincomplete)
+{
+	struct store_group *g;
+	int a;
+
+	ALLOC_GROW(out->items, out->n + 1, out->alloc);
+	g = &out->items[out->n++];
+	memset(g, 0, sizeof(*g));
+	g->id = id;
+	g->dir = store_abs_dir(st, rel_dir);
+	for (a = 0; a < STORE_NAXES; a++)
+		g->axes[a] = xstrdup(axes[a] ? axes[a] : "");
+	g->nruns = nruns;
+	g->nincomplete = nincomplete;
+}
+
+void store_run_list_add(struct store_run_list *out, const struct store *st,
+			int64_t id, int number, bool complete,
+			const char *rel_dir)
+{
+	struct store_run *r;
+
+	ALLOC_GROW(out->items, out->n + 1, out->alloc);
+	r = &out->items[out->n++];
+	r->id = id;
+	r->number = number;
+	r->complete = complete;
+	r->dir = store_abs_dir(st, rel_dir);
+}
+
+void store_param_list_add(struct store_param_list *out, const char *key,
+			  const char *value, enum store_param_kind kind)
+{
+	ALLOC_GROW(out->items, out->n + 1, out->alloc);
+	out->items[out->n].key = xstrdup(key);
+	out->items[out->n].value = xstrdup(value);
+	out->items[out->n].kind = kind;
+	out->n++;
+}
+
+void store_matrix_builder_init(struct store_matrix_builder *b)
+{
+	memset(b, 0, sizeof(*b));
+}
+
+int store_matrix_builder_add(struct store_matrix_builder *b,
+			     const struct store *st, const char *rel_dir,
+			     const void *blob, size_t len)
+{
+	struct store_packed *p;
+	char *dir;
+	size_t old = b->alloc;
+
+	ALLOC_GROW(b->runs, b->n + 1, b->alloc);
+	if (b->alloc != old) {
+		b->cols = xreallocarray(b->cols, b->alloc, sizeof(*b->cols));
+		b->sources = xreallocarray(b->sources, b->alloc,
+					   sizeof(*b->sources));
+	}
+	p = &b->runs[b->n];
+	memset(p, 0, sizeof(*p));
+	/* the runs of a group nearly always share their names: borrow the
+	 * first run's */
+	if (!blob || store_unpack_stats_like(p, blob, len,
+					     b->n ? &b->runs[0] : NULL)) {
+		store_packed_release(p);
+		return -1;
+	}
+	dir = store_abs_dir(st, rel_dir);
+	b->sources[b->n] = xasprintf("%s/stats.json", dir);
+	free(dir);
+	b->cols[b->n] = (struct unite_column){
+		b->sources[b->n], p->names, p->values, p->is_int, p->n
+	};
+	b->n++;
+	return 0;
+}
+
+void store_matrix_builder_add_stats(struct store_matrix_builder *b,
+				    const struct store *st,
+				    const char *rel_dir,
+				    const struct reduce_stats *stats)
+{
+	struct strbuf blob = STRBUF_INIT;
+
+	store_pack_stats(&blob, stats);
+	if (store_matrix_builder_add(b, st, rel_dir, blob.buf, blob.len))
+		BUG("cannot unpack what store_pack_stats packed");
+	strbuf_release(&blob);
+}
+
+void store_matrix_builder_finish(struct store_matrix_builder *b,
+				 struct matrix *m)
+{
+	unite_columns(b->cols, b->n, m);
+}
+
+void store_matrix_builder_release(struct store_matrix_builder *b)
+{
+	size_t i;
+
+	for (i = 0; i < b->n; i++) {
+		store_packed_release(&b->runs[i]);
+		free(b->sources[i]);
+	}
+	free(b->runs);
+	free(b->cols);
+	free(b->sources);
+	memset(b, 0, sizeof(*b));
+}

@@ -23,6 +23,7 @@
 struct matrix;
 struct reduce_stats;
 struct strbuf;
+struct unite_column;
 
 /* the fixed axes of a result group: its path below the result root */
 enum store_axis {
@@ -129,6 +130,27 @@ void store_selector_release(struct store_selector *sel);
 
 struct store;
 
+/* a key and value for the index (borrowed) */
+struct store_kv {
+	const char *key, *value;
+	enum store_param_kind kind;
+};
+
+/*
+ * One run to index, as store_index_run() prepares it for the backend:
+ * everything but the SQL is decided here.
+ */
+struct store_index {
+	const struct store_run_record *rec;
+	const char *group_rel, *run_rel; /* below the store's root */
+	/* the job's parameters, then the axes: one entry per key (an axis
+	 * wins over a parameter of its name, a parameter over a later one) */
+	struct store_kv *params;
+	size_t nparams;
+	const char *blob;  /* the run's stats, packed (store_pack_stats) */
+	size_t blob_len;
+};
+
 /* a backend; every function returns 0, or -1 with a reason in err */
 struct store_ops {
 	const char *name; /* "sqlite", "postgresql" */
@@ -138,7 +160,7 @@ struct store_ops {
 	void (*close)(struct store *st);
 	/* the group (created or updated), its params, the run, its values:
 	 * one transaction; re-indexing a run replaces it */
-	int (*index_run)(struct store *st, const struct store_run_record *rec,
+	int (*index_run)(struct store *st, const struct store_index *ix,
 			 struct strbuf *err);
 	/* groups matching sel (appended to out, sorted by directory); for a
 	 * commit, exact ids win over prefixes */
@@ -233,6 +255,48 @@ int store_unpack_stats(struct store_packed *p, const void *data, size_t len);
 int store_unpack_stats_like(struct store_packed *p, const void *data,
 			    size_t len, const struct store_packed *like);
 void store_packed_release(struct store_packed *p);
+
+/* ---- for backends: what does not depend on their SQL ---- */
+
+/* <root>/<rel> (the root itself for ""), a new string */
+char *store_abs_dir(const struct store *st, const char *rel);
+/*
+ * The group a DIR selector names when it is a run directory
+ * (<group>/<digits>): a new string, or NULL (not a run directory).
+ */
+char *store_selector_run_group(const struct store_selector *sel);
+/* append one row read back from the index (dirs relative to the root) */
+void store_group_list_add(struct store_group_list *out, const struct store *st,
+			  int64_t id, const char *rel_dir,
+			  const char *const axes[STORE_NAXES], size_t nruns,
+			  size_t nincomplete);
+void store_run_list_add(struct store_run_list *out, const struct store *st,
+			int64_t id, int number, bool complete,
+			const char *rel_dir);
+void store_param_list_add(struct store_param_list *out, const char *key,
+			  const char *value, enum store_param_kind kind);
+
+/* a group's matrix, run by run, from the rows a backend reads */
+struct store_matrix_builder {
+	struct store_packed *runs;
+	struct unite_column *cols;
+	char **sources;
+	size_t n, alloc;
+};
+void store_matrix_builder_init(struct store_matrix_builder *b);
+/* one run from its packed stats: 0, or -1 when blob is not one */
+int store_matrix_builder_add(struct store_matrix_builder *b,
+			     const struct store *st, const char *rel_dir,
+			     const void *blob, size_t len);
+/* one run from its stats (a run indexed before the packed blob) */
+void store_matrix_builder_add_stats(struct store_matrix_builder *b,
+				    const struct store *st,
+				    const char *rel_dir,
+				    const struct reduce_stats *stats);
+/* the matrix of the runs added (unite.h's rules) */
+void store_matrix_builder_finish(struct store_matrix_builder *b,
+				 struct matrix *m);
+void store_matrix_builder_release(struct store_matrix_builder *b);
 
 /* the backends (store/sqlite.c, store/pg.c) */
 extern const struct store_ops store_sqlite_ops;

@@ -4,6 +4,17 @@
 . "$(dirname "$0")/lib.sh"
 . "$SRCDIR/tests/e2e/lib-bisect.sh"
 
+# refused STATUS PATTERN ARGS...: perfsift ARGS exits STATUS and says
+# PATTERN on stderr (bisect-step's usage errors are 255: git's "abort")
+refused() {
+	want=$1 pattern=$2
+	shift 2
+	perfsift "$@" 2>err
+	got=$?
+	[ "$got" -eq "$want" ] || { echo "exit $got, not $want"; cat err; return 1; }
+	test_grep "$pattern" err
+}
+
 test_expect_success 'setup: a repository of 12 commits and a merge' '
 	make_repo repo 12 6 &&
 	git -C repo checkout -q -b side c4 &&
@@ -14,67 +25,40 @@ test_expect_success 'setup: a repository of 12 commits and a merge' '
 	git -C repo -c user.name=t -c user.email=t@t merge -q --no-ff \
 		-m "merge side" side &&
 	write_job job.yaml &&
+	mkdir plain &&
 	git -C repo rev-parse HEAD >head.before
 '
 
-test_expect_success 'bisect --help' '
+test_expect_success 'bisect --help and bisect-step --help' '
 	perfsift bisect --help >out &&
 	test_grep "^usage: perfsift bisect --repo DIR" out &&
-	test_grep "exit status" out
+	test_grep "exit status" out &&
+	perfsift bisect-step --help >out &&
+	test_grep "0 good, 1 bad, 125 skip" out
 '
 
-test_expect_success 'bisect without --repo/--good/--bad is a usage error' '
-	test_must_fail --status=2 perfsift bisect --good c1 --bad c12 job.yaml 2>err &&
-	test_grep "are required" err
-'
-
-test_expect_success 'bisect without a job file is a usage error' '
-	test_must_fail --status=2 perfsift bisect --repo repo --good c1 --bad c12 2>err &&
-	test_grep "no job file" err
-'
-
-test_expect_success 'bisect with a missing job file' '
-	test_must_fail --status=2 perfsift bisect --repo repo --good c1 \
-		--bad c12 nosuch.yaml 2>err &&
-	test_grep "cannot open .nosuch.yaml." err
-'
-
-test_expect_success 'bisect: bad -n' '
-	test_must_fail --status=2 perfsift bisect --repo repo --good c1 \
-		--bad c12 -n 0 job.yaml 2>err &&
-	test_grep "\-n .0." err
-'
-
-test_expect_success 'bisect: not a git repository' '
-	mkdir plain &&
-	test_must_fail --status=2 perfsift bisect --repo plain --good c1 \
-		--bad c12 job.yaml 2>err &&
-	test_grep "not a git work tree" err
-'
-
-test_expect_success 'bisect: an unknown revision' '
-	test_must_fail --status=2 perfsift bisect --repo repo --good nosuch \
-		--bad c12 job.yaml 2>err &&
-	test_grep "nosuch. is not a commit" err
-'
-
-test_expect_success 'bisect: good after bad is refused' '
-	test_must_fail --status=2 perfsift bisect --repo repo --good c9 \
-		--bad c3 job.yaml 2>err &&
-	test_grep "not on the first-parent history" err
-'
-
-test_expect_success 'bisect: good equal to bad is refused' '
-	test_must_fail --status=2 perfsift bisect --repo repo --good c3 \
-		--bad c3 job.yaml 2>err &&
-	test_grep "same commit" err
-'
-
-test_expect_success 'bisect: good on a merged side branch is refused' '
-	test_must_fail --status=2 perfsift bisect --repo repo --good side \
-		--bad master job.yaml 2>err &&
-	test_grep "not on the first-parent history" err
-'
+# the refusals, one per line: title | exit status | message | arguments
+while IFS='|' read -r title status pattern args; do
+	test_expect_success "$title" "refused $status '$pattern' $args"
+done <<'EOF_TABLE'
+bisect without --repo/--good/--bad|2|are required|bisect --good c1 --bad c12 job.yaml
+bisect without a job file|2|no job file|bisect --repo repo --good c1 --bad c12
+bisect with a missing job file|2|cannot open .nosuch.yaml.|bisect --repo repo --good c1 --bad c12 nosuch.yaml
+bisect: bad -n|2|-n .0.|bisect --repo repo --good c1 --bad c12 -n 0 job.yaml
+bisect: --max-runs below -n|2|below -n|bisect --repo repo --good c1 --bad c12 -n 4 --max-runs 3 job.yaml
+bisect: -- without a command|2|must be followed by a command|bisect --repo repo --good c1 --bad c12 job.yaml --
+bisect: not a git repository|2|not a git work tree|bisect --repo plain --good c1 --bad c12 job.yaml
+bisect: an unknown revision|2|nosuch. is not a commit|bisect --repo repo --good nosuch --bad c12 job.yaml
+bisect: good after bad is refused|2|not on the first-parent history|bisect --repo repo --good c9 --bad c3 job.yaml
+bisect: good equal to bad is refused|2|same commit|bisect --repo repo --good c3 --bad c3 job.yaml
+bisect: good on a merged side branch is refused|2|not on the first-parent history|bisect --repo repo --good side --bad master job.yaml
+bisect refuses bisect-step's options|2|good-value is not an option of this command|bisect --repo repo --good c1 --bad c12 --good-value 1 job.yaml
+bisect-step: usage errors abort a git bisect (255)|255|are required|bisect-step --stat x job.yaml
+bisect-step: equal good and bad values|255|nothing to tell|bisect-step --stat x --good-value 1 --bad-value 1 job.yaml
+bisect-step: a bad value|255|bad-value .abc.|bisect-step --stat x --good-value 1 --bad-value abc job.yaml
+bisect-step refuses bisect's options|255|repo is not an option of this command|bisect-step --stat x --good-value 1 --bad-value 2 --repo repo job.yaml
+bisect-step outside a git work tree|255|not in a git work tree|bisect-step --stat x --good-value 1 --bad-value 2 job.yaml
+EOF_TABLE
 
 test_expect_success 'bisect --dry-run: the first-parent path, subjects' '
 	perfsift bisect --repo repo --good c2 --bad master --dry-run job.yaml >out &&
@@ -101,44 +85,6 @@ test_expect_success 'the user checkout is never touched' '
 	test_cmp head.before head.after &&
 	test -z "$(git -C repo status --porcelain --untracked-files=no)" &&
 	test $(git -C repo worktree list | wc -l) -eq 1
-'
-
-test_expect_success 'bisect-step --help' '
-	perfsift bisect-step --help >out &&
-	test_grep "0 good, 1 bad, 125 skip" out
-'
-
-test_expect_success 'bisect-step: usage errors abort a git bisect (255)' '
-	test_must_fail --status=255 perfsift bisect-step --stat x job.yaml 2>err &&
-	test_grep "are required" err
-'
-
-test_expect_success 'bisect-step: equal good and bad values' '
-	perfsift bisect-step --stat x --good-value 1 --bad-value 1 job.yaml 2>err;
-	test $? -eq 255 &&
-	test_grep "nothing to tell" err
-'
-
-test_expect_success 'bisect-step: a bad value' '
-	perfsift bisect-step --stat x --good-value 1 --bad-value abc job.yaml 2>err;
-	test $? -eq 255 &&
-	test_grep "bad-value .abc." err
-'
-
-test_expect_success 'one parser: each command refuses the options of the other' '
-	test_must_fail --status=2 perfsift bisect --repo repo --good c1 \
-		--bad c12 --good-value 1 job.yaml 2>err &&
-	test_grep "good-value is not an option of this command" err &&
-	perfsift bisect-step --stat x --good-value 1 --bad-value 2 \
-		--repo repo job.yaml 2>err;
-	test $? -eq 255 &&
-	test_grep "repo is not an option of this command" err
-'
-
-test_expect_success 'bisect-step outside a git work tree' '
-	(cd plain && perfsift bisect-step --stat x --good-value 1 \
-		--bad-value 2 ../job.yaml 2>../err; test $? -eq 255) &&
-	test_grep "not in a git work tree" err
 '
 
 test_done

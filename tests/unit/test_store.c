@@ -27,10 +27,18 @@
 #define HAVE_PG 0
 #endif
 
+/*
+ * One fixture for every test: a fresh root (and, under t0210, a fresh
+ * PostgreSQL database), the store opened on it (setup_open) and filled
+ * with fill()'s groups (setup_filled), an error buffer.
+ */
 struct fixture {
 	char root[64];
 	char *url; /* NULL: the root's SQLite file; else a fresh PostgreSQL db */
 	char *db;
+	struct store st; /* open when is_open */
+	bool is_open;
+	struct strbuf err;
 };
 
 /*
@@ -53,6 +61,7 @@ static int pg_admin(const char *sql)
 	return ret;
 }
 
+/* a root and a database, nothing opened */
 static int setup(void **state)
 {
 	static int seq;
@@ -60,6 +69,7 @@ static int setup(void **state)
 	char *sql;
 
 	strcpy(f->root, "/tmp/perfsift-store-XXXXXX");
+	strbuf_init(&f->err, 0);
 	if (!mkdtemp(f->root))
 		return -1;
 	if (pg_host()) {
@@ -79,6 +89,8 @@ static int teardown(void **state)
 {
 	struct fixture *f = *state;
 
+	if (f->is_open)
+		store_close(&f->st);
 	if (f->db) {
 		char *sql = xasprintf("DROP DATABASE %s WITH (FORCE)", f->db);
 
@@ -86,52 +98,74 @@ static int teardown(void **state)
 		free(sql);
 	}
 	remove_tree(f->root);
+	strbuf_release(&f->err);
 	free(f->url);
 	free(f->db);
 	free(f);
 	return 0;
 }
 
+/* a run to index: run `number` of group <root>/<rel>, stats to fill */
+struct run_rec {
+	struct store_run_record rec;
+	struct strbuf group, run;
+	struct reduce_stats stats;
+};
+
+static void run_rec_init(struct run_rec *r, const char *root, const char *rel,
+			 const char *commit, int number, bool complete)
+{
+	memset(&r->rec, 0, sizeof(r->rec));
+	strbuf_init(&r->group, 0);
+	strbuf_init(&r->run, 0);
+	reduce_stats_init(&r->stats);
+	strbuf_addf(&r->group, "%s/%s", root, rel);
+	strbuf_addf(&r->run, "%s/%d", r->group.buf, number);
+	r->rec.group_dir = r->group.buf;
+	r->rec.axes[STORE_COMMIT] = commit;
+	r->rec.number = number;
+	r->rec.complete = complete;
+	r->rec.run_dir = r->run.buf;
+	r->rec.stats = &r->stats;
+}
+
+static void run_rec_release(struct run_rec *r)
+{
+	strbuf_release(&r->group);
+	strbuf_release(&r->run);
+	reduce_stats_release(&r->stats);
+}
+
 /* index run `number` of group <root>/tc/pp/box/debian/defconfig/gcc-12/<commit> */
 static void index_run(struct store *st, const char *root, const char *commit,
 		      const char *pp, int number, bool complete, double value)
 {
-	struct strbuf group = STRBUF_INIT, run = STRBUF_INIT, err = STRBUF_INIT;
-	struct reduce_stats stats;
+	struct strbuf rel = STRBUF_INIT, err = STRBUF_INIT;
 	struct store_param params[] = {
 		{(char *)"test", (char *)pp, STORE_PARAM_JOB},
 		{(char *)"nr_cpu", (char *)"2", STORE_PARAM_FACT},
 	};
-	struct store_run_record rec = {0};
+	struct run_rec r;
 
-	strbuf_addf(&group, "%s/tc/%s/box/debian/defconfig/gcc-12/%s", root, pp,
-		    commit);
-	strbuf_addf(&run, "%s/%d", group.buf, number);
-	reduce_stats_init(&stats);
-	reduce_stats_add(&stats, "tc.throughput", value, false);
-	reduce_stats_add(&stats, "tc.time.elapsed_time", 10 + number, false);
+	strbuf_addf(&rel, "tc/%s/box/debian/defconfig/gcc-12/%s", pp, commit);
+	run_rec_init(&r, root, rel.buf, commit, number, complete);
+	reduce_stats_add(&r.stats, "tc.throughput", value, false);
+	reduce_stats_add(&r.stats, "tc.time.elapsed_time", 10 + number, false);
 	if (number == 1)
-		reduce_stats_add(&stats, "tc.only_in_1", 5, true);
-	reduce_stats_sort(&stats);
-	rec.group_dir = group.buf;
-	rec.axes[STORE_TESTCASE] = "tc";
-	rec.axes[STORE_PATH_PARAMS] = pp;
-	rec.axes[STORE_TBOX_GROUP] = "box";
-	rec.axes[STORE_ROOTFS] = "debian";
-	rec.axes[STORE_KCONFIG] = "defconfig";
-	rec.axes[STORE_COMPILER] = "gcc-12";
-	rec.axes[STORE_COMMIT] = commit;
-	rec.params = params;
-	rec.nparams = ARRAY_SIZE(params);
-	rec.number = number;
-	rec.complete = complete;
-	rec.run_dir = run.buf;
-	rec.stats = &stats;
-	if (store_index_run(st, &rec, &err))
+		reduce_stats_add(&r.stats, "tc.only_in_1", 5, true);
+	reduce_stats_sort(&r.stats);
+	r.rec.axes[STORE_TESTCASE] = "tc";
+	r.rec.axes[STORE_PATH_PARAMS] = pp;
+	r.rec.axes[STORE_TBOX_GROUP] = "box";
+	r.rec.axes[STORE_ROOTFS] = "debian";
+	r.rec.axes[STORE_KCONFIG] = "defconfig";
+	r.rec.axes[STORE_COMPILER] = "gcc-12";
+	r.rec.params = params;
+	r.rec.nparams = ARRAY_SIZE(params);
+	if (store_index_run(st, &r.rec, &err))
 		fail_msg("index: %s", err.buf);
-	reduce_stats_release(&stats);
-	strbuf_release(&group);
-	strbuf_release(&run);
+	run_rec_release(&r);
+	strbuf_release(&rel);
 	strbuf_release(&err);
 }
 
@@ -142,6 +176,41 @@ static void open_store(struct store *st, const struct fixture *f)
 	if (store_open(st, f->root, f->url, STORE_CREATE, &err))
 		fail_msg("open: %s", err.buf);
 	strbuf_release(&err);
+}
+
+static void fill(struct store *st, const char *root)
+{
+	index_run(st, root, "aaaa1111", "anon-r-seq", 0, true, 100);
+	index_run(st, root, "aaaa1111", "anon-r-seq", 1, true, 110);
+	index_run(st, root, "aaaa1111", "anon-r-seq", 2, false, 5);
+	index_run(st, root, "aaaa2222", "anon-r-seq", 0, true, 200);
+	index_run(st, root, "aaaa2222", "anon-w-seq", 0, true, 300);
+	index_run(st, root, "bbbb", "anon-r-seq", 0, true, 400);
+}
+
+/* setup, and the store opened (created) */
+static int setup_open(void **state)
+{
+	struct fixture *f;
+
+	if (setup(state))
+		return -1;
+	f = *state;
+	open_store(&f->st, f);
+	f->is_open = true;
+	return 0;
+}
+
+/* setup_open, and fill()'s runs indexed */
+static int setup_filled(void **state)
+{
+	struct fixture *f;
+
+	if (setup_open(state))
+		return -1;
+	f = *state;
+	fill(&f->st, f->root);
+	return 0;
 }
 
 static size_t count(struct store *st, const char *sel)
@@ -158,91 +227,75 @@ static size_t count(struct store *st, const char *sel)
 	return n;
 }
 
-static void fill(struct store *st, const char *root)
-{
-	index_run(st, root, "aaaa1111", "anon-r-seq", 0, true, 100);
-	index_run(st, root, "aaaa1111", "anon-r-seq", 1, true, 110);
-	index_run(st, root, "aaaa1111", "anon-r-seq", 2, false, 5);
-	index_run(st, root, "aaaa2222", "anon-r-seq", 0, true, 200);
-	index_run(st, root, "aaaa2222", "anon-w-seq", 0, true, 300);
-	index_run(st, root, "bbbb", "anon-r-seq", 0, true, 400);
-}
-
 static void test_selectors(void **state)
 {
 	struct fixture *f = *state;
-	struct store st;
+	struct store *st = &f->st;
 	struct store_group g;
 	struct store_group_list l = {0};
-	struct strbuf err = STRBUF_INIT, dir = STRBUF_INIT;
+	struct strbuf *err = &f->err, dir = STRBUF_INIT;
 
-	open_store(&st, f);
-	fill(&st, f->root);
-	assert_int_equal(count(&st, NULL), 4);
+	assert_int_equal(count(st, NULL), 4);
 	/* commits: exact, unique prefix, ambiguous prefix, none */
-	assert_int_equal(count(&st, "aaaa1111"), 1);
-	assert_int_equal(count(&st, "aaaa1"), 1);
-	assert_int_equal(count(&st, "aaaa"), 3);
-	assert_int_equal(count(&st, "cccc"), 0);
+	assert_int_equal(count(st, "aaaa1111"), 1);
+	assert_int_equal(count(st, "aaaa1"), 1);
+	assert_int_equal(count(st, "aaaa"), 3);
+	assert_int_equal(count(st, "cccc"), 0);
 	/* key=value on job parameters, axes and facts */
-	assert_int_equal(count(&st, "test=anon-r-seq"), 3);
-	assert_int_equal(count(&st, "test=anon-r-seq,commit=aaaa2222"), 1);
-	assert_int_equal(count(&st, "nr_cpu=2"), 4);
-	assert_int_equal(count(&st, "tbox_group=box,test=nothing"), 0);
-	assert_int_equal(store_find_groups_text(&st, "a=b,=c", &l, &err), -1);
-	assert_non_null(strstr(err.buf, "expected key=value"));
-	strbuf_reset(&err);
+	assert_int_equal(count(st, "test=anon-r-seq"), 3);
+	assert_int_equal(count(st, "test=anon-r-seq,commit=aaaa2222"), 1);
+	assert_int_equal(count(st, "nr_cpu=2"), 4);
+	assert_int_equal(count(st, "tbox_group=box,test=nothing"), 0);
+	assert_int_equal(store_find_groups_text(st, "a=b,=c", &l, err), -1);
+	assert_non_null(strstr(err->buf, "expected key=value"));
+	strbuf_reset(err);
 
 	/* directories: a group, a run in it, a directory above groups */
 	strbuf_addf(&dir, "%s/tc/anon-r-seq/box/debian/defconfig/gcc-12/aaaa1111",
 		    f->root);
 	assert_int_equal(mkdir_p(dir.buf, 0777), 0);
-	assert_int_equal(count(&st, dir.buf), 1);
+	assert_int_equal(count(st, dir.buf), 1);
 	strbuf_addstr(&dir, "/1");
 	assert_int_equal(mkdir_p(dir.buf, 0777), 0);
-	assert_int_equal(count(&st, dir.buf), 1);
+	assert_int_equal(count(st, dir.buf), 1);
 	strbuf_reset(&dir);
 	strbuf_addf(&dir, "%s/tc/anon-r-seq", f->root);
-	assert_int_equal(count(&st, dir.buf), 3);
-	assert_int_equal(count(&st, f->root), 4);
-	assert_int_equal(count(&st, "/"), 0); /* outside the root */
+	assert_int_equal(count(st, dir.buf), 3);
+	assert_int_equal(count(st, f->root), 4);
+	assert_int_equal(count(st, "/"), 0); /* outside the root */
 
 	/* resolve: one group, or an error listing the candidates */
-	assert_int_equal(store_resolve(&st, "aaaa1", &g, &err), 0);
+	assert_int_equal(store_resolve(st, "aaaa1", &g, err), 0);
 	assert_string_equal(g.axes[STORE_COMMIT], "aaaa1111");
 	assert_int_equal(g.nruns, 2);
 	assert_int_equal(g.nincomplete, 1);
 	assert_non_null(strstr(g.dir, "/tc/anon-r-seq/box/debian/defconfig/gcc-12/aaaa1111"));
 	store_group_release(&g);
-	assert_int_equal(store_resolve(&st, "aaaa", &g, &err), -1);
-	assert_non_null(strstr(err.buf, "'aaaa' is ambiguous: it matches 3 result groups\n  "));
-	strbuf_reset(&err);
-	assert_int_equal(store_resolve(&st, "zzz", &g, &err), -1);
-	assert_string_equal(err.buf, "'zzz' matches no result group");
-	store_close(&st);
-	strbuf_release(&err);
+	assert_int_equal(store_resolve(st, "aaaa", &g, err), -1);
+	assert_non_null(strstr(err->buf, "'aaaa' is ambiguous: it matches 3 result groups\n  "));
+	strbuf_reset(err);
+	assert_int_equal(store_resolve(st, "zzz", &g, err), -1);
+	assert_string_equal(err->buf, "'zzz' matches no result group");
 	strbuf_release(&dir);
 }
 
 static void test_matrix_runs_params(void **state)
 {
 	struct fixture *f = *state;
-	struct store st;
+	struct store *st = &f->st;
 	struct store_group g;
 	struct store_run_list runs = {0};
 	struct store_param_list params = {0};
 	struct reduce_stats stats;
 	struct matrix m;
-	struct strbuf err = STRBUF_INIT;
+	struct strbuf *err = &f->err;
 	ssize_t i;
 	size_t k;
 	bool seen_axis = false, seen_fact = false;
 
-	open_store(&st, f);
-	fill(&st, f->root);
-	assert_int_equal(store_resolve(&st, "aaaa1111", &g, &err), 0);
+	assert_int_equal(store_resolve(st, "aaaa1111", &g, err), 0);
 	/* the matrix has the complete runs only, padded with 0 */
-	assert_int_equal(store_load_matrix(&st, g.id, &m, &err), 0);
+	assert_int_equal(store_load_matrix(st, g.id, &m, err), 0);
 	assert_int_equal(m.nruns, 2);
 	i = matrix_find(&m, "tc.throughput");
 	assert_true(i >= 0);
@@ -253,17 +306,17 @@ static void test_matrix_runs_params(void **state)
 	assert_non_null(strstr(m.sources[1], "/aaaa1111/1/stats.json"));
 	matrix_release(&m);
 
-	assert_int_equal(store_group_runs(&st, g.id, &runs, &err), 0);
+	assert_int_equal(store_group_runs(st, g.id, &runs, err), 0);
 	assert_int_equal(runs.n, 3);
 	assert_false(runs.items[2].complete);
 	reduce_stats_init(&stats);
-	assert_int_equal(store_run_stats(&st, runs.items[1].id, &stats, &err), 0);
+	assert_int_equal(store_run_stats(st, runs.items[1].id, &stats, err), 0);
 	assert_int_equal(stats.n, 3);
 	assert_string_equal(stats.items[0].name, "tc.only_in_1");
 	reduce_stats_release(&stats);
 	store_run_list_release(&runs);
 
-	assert_int_equal(store_group_params(&st, g.id, &params, &err), 0);
+	assert_int_equal(store_group_params(st, g.id, &params, err), 0);
 	for (k = 0; k < params.n; k++) {
 		if (!strcmp(params.items[k].key, "commit")) {
 			assert_string_equal(params.items[k].value, "aaaa1111");
@@ -279,61 +332,45 @@ static void test_matrix_runs_params(void **state)
 	store_param_list_release(&params);
 
 	/* re-indexing replaces the run; the incomplete run can complete */
-	index_run(&st, f->root, "aaaa1111", "anon-r-seq", 2, true, 120);
-	assert_int_equal(store_load_matrix(&st, g.id, &m, &err), 0);
+	index_run(st, f->root, "aaaa1111", "anon-r-seq", 2, true, 120);
+	assert_int_equal(store_load_matrix(st, g.id, &m, err), 0);
 	assert_int_equal(m.nruns, 3);
 	i = matrix_find(&m, "tc.throughput");
 	assert_true(matrix_at(&m, (size_t)i, 2) == 120);
 	matrix_release(&m);
 	store_group_release(&g);
-	store_close(&st);
-	strbuf_release(&err);
 }
 
 static void test_prune(void **state)
 {
 	struct fixture *f = *state;
-	struct store st;
+	struct store *st = &f->st;
 	struct store_group g;
-	struct store_run_record rec = {0};
-	struct reduce_stats stats;
-	struct strbuf err = STRBUF_INIT, group = STRBUF_INIT, run = STRBUF_INIT;
+	struct run_rec r;
+	struct strbuf *err = &f->err;
 	int present[] = {1};
 
-	open_store(&st, f);
-	fill(&st, f->root);
 	/* run 0 was deleted on disk: re-indexing run 1 forgets it */
-	strbuf_addf(&group, "%s/tc/anon-r-seq/box/debian/defconfig/gcc-12/aaaa1111",
-		    f->root);
-	strbuf_addf(&run, "%s/1", group.buf);
-	reduce_stats_init(&stats);
-	reduce_stats_add(&stats, "tc.throughput", 1, true);
-	rec.group_dir = group.buf;
-	rec.axes[STORE_TESTCASE] = "tc";
-	rec.axes[STORE_COMMIT] = "aaaa1111";
-	rec.number = 1;
-	rec.complete = true;
-	rec.run_dir = run.buf;
-	rec.stats = &stats;
-	rec.present_runs = present;
-	rec.npresent = 1;
-	assert_int_equal(store_index_run(&st, &rec, &err), 0);
-	assert_int_equal(store_resolve(&st, "aaaa1111", &g, &err), 0);
+	run_rec_init(&r, f->root,
+		     "tc/anon-r-seq/box/debian/defconfig/gcc-12/aaaa1111",
+		     "aaaa1111", 1, true);
+	reduce_stats_add(&r.stats, "tc.throughput", 1, true);
+	r.rec.axes[STORE_TESTCASE] = "tc";
+	r.rec.present_runs = present;
+	r.rec.npresent = 1;
+	assert_int_equal(store_index_run(st, &r.rec, err), 0);
+	assert_int_equal(store_resolve(st, "aaaa1111", &g, err), 0);
 	assert_int_equal(g.nruns, 1);
 	assert_int_equal(g.nincomplete, 0);
 	store_group_release(&g);
 	/* a run outside the root is refused, and changes nothing */
-	rec.run_dir = "/elsewhere/1";
-	assert_int_equal(store_index_run(&st, &rec, &err), -1);
-	assert_non_null(strstr(err.buf, "not below the result root"));
-	assert_int_equal(store_resolve(&st, "aaaa1111", &g, &err), 0);
+	r.rec.run_dir = "/elsewhere/1";
+	assert_int_equal(store_index_run(st, &r.rec, err), -1);
+	assert_non_null(strstr(err->buf, "not below the result root"));
+	assert_int_equal(store_resolve(st, "aaaa1111", &g, err), 0);
 	assert_int_equal(g.nruns, 1);
 	store_group_release(&g);
-	reduce_stats_release(&stats);
-	store_close(&st);
-	strbuf_release(&err);
-	strbuf_release(&group);
-	strbuf_release(&run);
+	run_rec_release(&r);
 }
 
 static void test_empty_and_bad_urls(void **state)
@@ -416,25 +453,23 @@ static void test_concurrent_writers(void **state)
 static void test_matrix_without_blobs(void **state)
 {
 	struct fixture *f = *state;
-	struct store st;
+	struct store *st = &f->st;
 	struct store_group g;
 	struct matrix with, without;
-	struct strbuf err = STRBUF_INIT, db = STRBUF_INIT;
+	struct strbuf *err = &f->err, db = STRBUF_INIT;
 	sqlite3 *h;
 	size_t s, r;
 
 	if (f->url)
 		skip(); /* reaches into the SQLite file */
-	open_store(&st, f);
-	fill(&st, f->root);
-	assert_int_equal(store_resolve(&st, "aaaa1111", &g, &err), 0);
-	assert_int_equal(store_load_matrix(&st, g.id, &with, &err), 0);
+	assert_int_equal(store_resolve(st, "aaaa1111", &g, err), 0);
+	assert_int_equal(store_load_matrix(st, g.id, &with, err), 0);
 	path_join(&db, f->root, "perfsift.db");
 	assert_int_equal(sqlite3_open(db.buf, &h), SQLITE_OK);
 	assert_int_equal(sqlite3_exec(h, "UPDATE runs SET stats = NULL WHERE number = 1",
 				      NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(h);
-	assert_int_equal(store_load_matrix(&st, g.id, &without, &err), 0);
+	assert_int_equal(store_load_matrix(st, g.id, &without, err), 0);
 	assert_int_equal(with.nstats, without.nstats);
 	assert_int_equal(with.nruns, without.nruns);
 	for (s = 0; s < with.nstats; s++) {
@@ -446,8 +481,6 @@ static void test_matrix_without_blobs(void **state)
 	matrix_release(&with);
 	matrix_release(&without);
 	store_group_release(&g);
-	store_close(&st);
-	strbuf_release(&err);
 	strbuf_release(&db);
 }
 
@@ -455,38 +488,25 @@ static void test_matrix_without_blobs(void **state)
 static void test_unsorted_stats(void **state)
 {
 	struct fixture *f = *state;
-	struct store st;
+	struct store *st = &f->st;
 	struct store_group g;
-	struct store_run_record rec = {0};
-	struct reduce_stats stats;
+	struct run_rec r;
 	struct matrix m;
-	struct strbuf err = STRBUF_INIT, group = STRBUF_INIT, run = STRBUF_INIT;
+	struct strbuf *err = &f->err;
 
-	open_store(&st, f);
-	strbuf_addf(&group, "%s/t/p/b/r/k/c/feed", f->root);
-	strbuf_addf(&run, "%s/0", group.buf);
-	reduce_stats_init(&stats);
-	reduce_stats_add(&stats, "z", 1, true);
-	reduce_stats_add(&stats, "a", 2, true);
-	reduce_stats_add(&stats, "m", 3, true);
-	rec.group_dir = group.buf;
-	rec.axes[STORE_COMMIT] = "feed";
-	rec.complete = true;
-	rec.run_dir = run.buf;
-	rec.stats = &stats;
-	assert_int_equal(store_index_run(&st, &rec, &err), 0);
-	assert_int_equal(store_resolve(&st, "feed", &g, &err), 0);
-	assert_int_equal(store_load_matrix(&st, g.id, &m, &err), 0);
+	run_rec_init(&r, f->root, "t/p/b/r/k/c/feed", "feed", 0, true);
+	reduce_stats_add(&r.stats, "z", 1, true);
+	reduce_stats_add(&r.stats, "a", 2, true);
+	reduce_stats_add(&r.stats, "m", 3, true);
+	assert_int_equal(store_index_run(st, &r.rec, err), 0);
+	assert_int_equal(store_resolve(st, "feed", &g, err), 0);
+	assert_int_equal(store_load_matrix(st, g.id, &m, err), 0);
 	assert_int_equal(m.nstats, 3);
 	assert_string_equal(m.names[0], "a");
 	assert_true(matrix_at(&m, 2, 0) == 1);
 	matrix_release(&m);
 	store_group_release(&g);
-	reduce_stats_release(&stats);
-	store_close(&st);
-	strbuf_release(&err);
-	strbuf_release(&group);
-	strbuf_release(&run);
+	run_rec_release(&r);
 }
 
 /* a run whose names are those of another borrows them; values its own */
@@ -534,17 +554,19 @@ static void test_unpack_like(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_selectors, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_matrix_runs_params, setup,
+		cmocka_unit_test_setup_teardown(test_selectors, setup_filled,
 						teardown),
-		cmocka_unit_test_setup_teardown(test_prune, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_matrix_runs_params,
+						setup_filled, teardown),
+		cmocka_unit_test_setup_teardown(test_prune, setup_filled,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_empty_and_bad_urls, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_concurrent_writers, setup,
 						teardown),
-		cmocka_unit_test_setup_teardown(test_matrix_without_blobs, setup,
-						teardown),
-		cmocka_unit_test_setup_teardown(test_unsorted_stats, setup,
+		cmocka_unit_test_setup_teardown(test_matrix_without_blobs,
+						setup_filled, teardown),
+		cmocka_unit_test_setup_teardown(test_unsorted_stats, setup_open,
 						teardown),
 		cmocka_unit_test(test_unpack_like),
 	};

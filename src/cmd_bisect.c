@@ -85,6 +85,36 @@ static char *absolute(const char *path)
 	return r ? r : NULL;
 }
 
+int bisect_open_root(const struct options *opts, char **root)
+{
+	if (mkdir_p(opts->result_root, 0777) < 0 ||
+	    !(*root = realpath(opts->result_root, NULL))) {
+		error_errno("cannot create result root '%s'", opts->result_root);
+		return -1;
+	}
+	return 0;
+}
+
+int bisect_exec_start(struct bisect_exec *x, const struct bisect_args *a,
+		      const char *top, const char *job, const char *root,
+		      const struct options *opts, const char *wt_base)
+{
+	struct strbuf err = STRBUF_INIT;
+	int ret = 0;
+
+	x->repo = top;
+	x->job = job;
+	x->cmd = a->cmd;
+	x->build = a->build;
+	x->install = a->install;
+	x->result_root = root;
+	x->store_url = opts->store_url;
+	if (bisect_exec_init(x, wt_base, &err) < 0)
+		ret = error("%s", err.buf);
+	strbuf_release(&err);
+	return ret;
+}
+
 /* an option value in [lo, hi], or a usage error naming it */
 static int parse_count(const char *name, const char *arg, long long hi,
 		       size_t *out)
@@ -391,8 +421,6 @@ int cmd_bisect(int argc, char **argv, struct options *opts)
 	bo.max_runs = a.max_runs;
 	bo.stat = a.stat;
 	bo.no_confirm = a.no_confirm;
-	x.build = a.build;
-	x.install = a.install;
 
 	status = EXIT_USAGE;
 	job = absolute(a.job);
@@ -440,11 +468,8 @@ int cmd_bisect(int argc, char **argv, struct options *opts)
 		goto out;
 	}
 	status = EXIT_RUNTIME;
-	if (mkdir_p(opts->result_root, 0777) < 0 ||
-	    !(root = absolute(opts->result_root))) {
-		error_errno("cannot create result root '%s'", opts->result_root);
+	if (bisect_open_root(opts, &root) < 0)
 		goto out;
-	}
 	if (a.worktree) {
 		strbuf_addstr(&wt_base, a.worktree);
 	} else {
@@ -462,15 +487,8 @@ int cmd_bisect(int argc, char **argv, struct options *opts)
 		error_errno("cannot create '%s'", wt_base.buf);
 		goto out;
 	}
-	x.repo = top.buf;
-	x.job = job;
-	x.cmd = a.cmd;
-	x.result_root = root;
-	x.store_url = opts->store_url;
-	if (bisect_exec_init(&x, wt_base.buf, &err) < 0) {
-		error("%s", err.buf);
+	if (bisect_exec_start(&x, &a, top.buf, job, root, opts, wt_base.buf) < 0)
 		goto out;
-	}
 	bisect_exec_ops(&x, &ops);
 	for (i = 0; i < npath; i++)
 		bisect_state_add_commit(&st, path[i].sha, path[i].subject);

@@ -33,4 +33,18 @@ struct bisect_args {
 int bisect_parse_args(struct bisect_args *a, int argc, char **argv,
 		      int *status);
 
+struct bisect_exec;
+struct options;
+
+/* the result root, created, as an absolute path (*root, caller frees) */
+int bisect_open_root(const struct options *opts, char **root);
+/*
+ * x set up from a for repository top, job (absolute) and root, with its
+ * worktrees under wt_base (NULL: bisect-step, the current directory).
+ * 0, or -1 after the error message.
+ */
+int bisect_exec_start(struct bisect_exec *x, const struct bisect_args *a,
+		      const char *top, const char *job, const char *root,
+		      const struct options *opts, const char *wt_base);
+
 #endif

@@ -78,20 +78,9 @@ int cmd_bisect_step(int argc, char **argv, struct options *opts)
 		      err.buf);
 		goto out;
 	}
-	if (mkdir_p(opts->result_root, 0777) < 0 ||
-	    !(root = realpath(opts->result_root, NULL))) {
-		error_errno("cannot create result root '%s'", opts->result_root);
+	if (bisect_open_root(opts, &root) < 0 ||
+	    bisect_exec_start(&x, &a, top.buf, job, root, opts, NULL) < 0)
 		goto out;
-	}
-	x.repo = top.buf;
-	x.job = job;
-	x.cmd = a.cmd;
-	x.result_root = root;
-	x.store_url = opts->store_url;
-	if (bisect_exec_init(&x, NULL, &err) < 0) {
-		error("%s", err.buf);
-		goto out;
-	}
 	if (bisect_exec_samples(&x, sha, &m, &err) < 0) {
 		error("%s", err.buf);
 		goto out;

@@ -12,7 +12,9 @@ PKG_CONFIG ?= pkg-config
 CC         ?= cc
 CFLAGS     ?= -O2 -g
 PREFIX     ?= /usr/local
-PKGS       := yaml-0.1 sqlite3 jansson gsl libarchive
+PKGS       := yaml-0.1 sqlite3 jansson gsl
+# loaded on first use (src/util/dynlib.c): headers only, not linked
+LAZY_PKGS  := libarchive
 
 ifdef SANITIZE
 BUILD      ?= build/san
@@ -23,12 +25,14 @@ BUILD      ?= build
 endif
 
 ifeq ($(shell $(PKG_CONFIG) --exists libpq && echo 1),1)
-PKGS       += libpq
+LAZY_PKGS  += libpq
 CPPFLAGS   += -DHAVE_LIBPQ=1
 endif
 
-CPPFLAGS   += -Isrc $(shell $(PKG_CONFIG) --cflags $(PKGS))
-LDLIBS     += $(shell $(PKG_CONFIG) --libs $(PKGS)) -lm -lpthread
+CPPFLAGS   += -Isrc $(shell $(PKG_CONFIG) --cflags $(PKGS) $(LAZY_PKGS))
+LDLIBS     += $(shell $(PKG_CONFIG) --libs $(PKGS)) -ldl -lm -lpthread
+# the tests may read what perfsift wrote with the libraries themselves
+LAZY_LIBS  := $(shell $(PKG_CONFIG) --libs $(LAZY_PKGS))
 STD        := -std=c11
 WARN       := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
               -Wmissing-prototypes -Wvla -Wwrite-strings -Wformat=2 \
@@ -66,7 +70,7 @@ $(BIN): $(CMD_SRC:%.c=$(BUILD)/%.o) $(LIB)
 
 $(BUILD)/tests/unit/%.o: CPPFLAGS += $(CMOCKA_CFLAGS) -Itests/unit
 $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(LIB)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(CMOCKA_LIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(LAZY_LIBS) $(CMOCKA_LIBS)
 
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)

@@ -4,11 +4,11 @@
  * `key: value` stream, exactly what LKP's programs/<m>/parse prints.
  */
 #include "util/compat.h"
-#include <archive.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include "archive_io.h"
 #include "builtin.h"
 #include "monitor.h"
 #include "util/strbuf.h"
@@ -33,28 +33,6 @@ static bool is_compressed(const char *path)
 		if (n > strlen(sfx[i]) && !strcmp(path + n - strlen(sfx[i]), sfx[i]))
 			return true;
 	return false;
-}
-
-/* LKP's proc-vmstat.gz and friends, through libarchive's raw format */
-static int read_compressed(struct strbuf *sb, const char *path)
-{
-	struct archive *a = archive_read_new();
-	struct archive_entry *e;
-	char buf[65536];
-	la_ssize_t got = -1;
-
-	archive_read_support_filter_all(a);
-	archive_read_support_format_raw(a);
-	if (archive_read_open_filename(a, path, sizeof(buf)) == ARCHIVE_OK &&
-	    archive_read_next_header(a, &e) == ARCHIVE_OK)
-		while ((got = archive_read_data(a, buf, sizeof(buf))) > 0)
-			strbuf_add(sb, buf, (size_t)got);
-	if (got < 0)
-		error("cannot decompress '%s': %s", path,
-		      archive_error_string(a) ? archive_error_string(a) :
-						"not compressed data");
-	archive_read_free(a);
-	return got < 0 ? -1 : 0;
 }
 
 int cmd_parse(int argc, char **argv, struct options *opts)
@@ -95,7 +73,8 @@ int cmd_parse(int argc, char **argv, struct options *opts)
 	if (argc - optind == 2)
 		file = argv[optind + 1];
 	if (file && is_compressed(file)) {
-		if (read_compressed(&raw, file)) {
+		if (archive_io_read_compressed(&raw, file, 1UL << 30, &err)) {
+			error("%s", err.buf);
 			ret = EXIT_RUNTIME;
 			goto out;
 		}

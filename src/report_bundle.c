@@ -7,8 +7,6 @@
  * to a temporary name and renamed into place.
  */
 #include "util/compat.h"
-#include <archive.h>
-#include <archive_entry.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -18,6 +16,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include "archive_io.h"
 #include "job.h"
 #include "report_bundle.h"
 #include "util/fileutil.h"
@@ -269,9 +268,13 @@ int report_bundle_write(const char *path, const struct report_side *sides,
 			const char *env_yaml, struct strbuf *err)
 {
 	struct strbuf tmp = STRBUF_INIT, readme = STRBUF_INIT;
-	struct bundle b = { archive_write_new(), err, time(NULL) };
+	struct bundle b = { NULL, err, time(NULL) };
 	size_t i;
 	int ret = -1;
+
+	if (archive_io_load("the report's repro.tar.gz", err) < 0)
+		return -1;
+	b.a = archive_write_new();
 
 	strbuf_addf(&tmp, "%s.tmp.%d", path, (int)getpid());
 	strbuf_addstr(&readme,

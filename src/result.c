@@ -8,8 +8,6 @@
  * lose each other's column.
  */
 #include "util/compat.h"
-#include <archive.h>
-#include <archive_entry.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -20,6 +18,7 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "archive_io.h"
 #include "job.h"
 #include "matrix.h"
 #include "monitor.h"
@@ -325,46 +324,6 @@ static const char *compressed_suffix(const char *file)
 	return NULL;
 }
 
-/* a compressed raw file's text (libarchive's raw format: any filter) */
-static int read_compressed(struct strbuf *sb, const char *path,
-			   struct strbuf *why)
-{
-	struct archive *a = archive_read_new();
-	struct archive_entry *e;
-	char buf[65536];
-	la_ssize_t got;
-	int ret = -1;
-
-	archive_read_support_filter_all(a);
-	archive_read_support_format_raw(a);
-	if (archive_read_open_filename(a, path, sizeof(buf)) != ARCHIVE_OK ||
-	    archive_read_next_header(a, &e) != ARCHIVE_OK)
-		goto fail;
-	if (archive_filter_code(a, 0) == ARCHIVE_FILTER_NONE) {
-		strbuf_addf(why, "cannot decompress '%s': not compressed data",
-			    path);
-		goto out;
-	}
-	while ((got = archive_read_data(a, buf, sizeof(buf))) > 0) {
-		if (sb->len + (size_t)got > RAW_MAX) {
-			strbuf_addf(why, "'%s': more than %lu bytes uncompressed",
-				    path, RAW_MAX);
-			goto out;
-		}
-		strbuf_add(sb, buf, (size_t)got);
-	}
-	if (got == 0) {
-		ret = 0;
-		goto out;
-	}
-fail:
-	strbuf_addf(why, "cannot decompress '%s': %s", path,
-		    archive_error_string(a) ? archive_error_string(a) : "unknown error");
-out:
-	archive_read_free(a);
-	return ret;
-}
-
 /* LKP's run-stats parses these even when they hold NUL bytes */
 static bool nul_ok(const char *name)
 {
@@ -455,7 +414,7 @@ static int parse_run(const char *run_dir, bool lenient, struct run_output *o,
 		strbuf_reset(&raw);
 		strbuf_reset(&stream);
 		strbuf_reset(&why);
-		r = suffix ? read_compressed(&raw, path.buf, &why)
+		r = suffix ? archive_io_read_compressed(&raw, path.buf, RAW_MAX, &why)
 			   : strbuf_read_file(&raw, path.buf, RAW_MAX);
 		if (r < 0) {
 			if (!suffix)

@@ -13,12 +13,12 @@
 
 #ifdef HAVE_LIBPQ
 #include <endian.h>
-#include <libpq-fe.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "matrix.h"
 #include "reduce.h"
+#include "store/pq_lazy.h"
 #include "store/store.h"
 #include "unite.h"
 #include "util/fileutil.h"
@@ -115,10 +115,13 @@ static void end_array(struct strbuf *sb)
 static int pg_open(struct store *st, const char *location, unsigned flags,
 		   struct strbuf *err)
 {
-	PGconn *c = PQconnectdb(location);
+	PGconn *c;
 	PGresult *res;
 	const char *v;
 
+	if (pq_lazy_load(err) < 0)
+		return -1;
+	c = PQconnectdb(location);
 	st->priv = c;
 	if (PQstatus(c) != CONNECTION_OK) {
 		strbuf_addf(err, "cannot connect to '%s': %s", location,

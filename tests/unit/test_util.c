@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include "util/dynlib.h"
 #include "util/fileutil.h"
 #include "util/strbuf.h"
 #include "util/strnum.h"
@@ -125,6 +126,32 @@ static void test_atomic_write(void **state)
 	strbuf_release(&sb);
 }
 
+/* a library loaded on first use: found and called; missing, named */
+static void test_dynlib(void **state)
+{
+	struct { double (*cos)(double); double (*sqrt)(double); } m;
+	static const char *const names[] = { "cos", "sqrt" };
+	struct dynlib lib = { "libm.so.6", "a test", names, 2, &m, NULL };
+	struct dynlib none = { "libperfsift-none.so.0", "the frobnicator",
+			       names, 2, &m, NULL };
+	static const char *const bad_names[] = { "cos", "no_such_function" };
+	struct dynlib bad = { "libm.so.6", "a test", bad_names, 2, &m, NULL };
+	struct strbuf err = STRBUF_INIT;
+
+	(void)state;
+	assert_int_equal(dynlib_load(&lib, &err), 0);
+	assert_true(m.cos(0) == 1.0 && m.sqrt(16) == 4.0);
+	assert_int_equal(dynlib_load(&lib, &err), 0); /* once is enough */
+	assert_int_equal(dynlib_load(&none, &err), -1);
+	assert_non_null(strstr(err.buf, "the frobnicator needs libperfsift-none.so.0"));
+	assert_null(none.handle);
+	strbuf_reset(&err);
+	assert_int_equal(dynlib_load(&bad, &err), -1);
+	assert_non_null(strstr(err.buf, "no_such_function()"));
+	assert_null(bad.handle);
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -132,6 +159,7 @@ int main(void)
 		cmocka_unit_test(test_strnum),
 		cmocka_unit_test(test_paths),
 		cmocka_unit_test(test_atomic_write),
+		cmocka_unit_test(test_dynlib),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -76,6 +76,8 @@ struct report {
 
 /* "5f155ea5ab" for a sha, the label itself for anything else; into out */
 void report_short_commit(struct strbuf *out, const char *commit);
+/* a value as the table shows a mean, without its padding */
+void report_format_value(struct strbuf *out, double v);
 /* "-51.0%" / "+0.12" as the headline writes a change */
 void report_format_change(struct strbuf *out, const struct report_stat *s);
 /* "[perfsift] <short sha>: <stat> <change> <word>" (no newline) */

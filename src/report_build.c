@@ -20,6 +20,7 @@
 #include "report_build.h"
 #include "report_bundle.h"
 #include "select.h"
+#include "stats.h"
 #include "util/xalloc.h"
 
 static void fill_stat(struct report_stat *s, const struct compare_row *row,
@@ -70,6 +71,32 @@ static int cmp_explain(const void *a, const void *b)
 	if (sx != sy)
 		return sx > sy ? -1 : 1;
 	return strcmp(x->name, y->name);
+}
+
+/* the largest sample of either side */
+static double max_sample(const struct report_stat *s)
+{
+	double m = -INFINITY;
+	size_t i;
+
+	for (i = 0; i < s->nbase; i++)
+		m = fmax(m, s->base_v[i]);
+	for (i = 0; i < s->nhead; i++)
+		m = fmax(m, s->head_v[i]);
+	return isfinite(m) ? m : fmax(s->base_mean, s->head_mean);
+}
+
+/*
+ * A stat explains a change only if the change is large enough to matter
+ * by LKP's per-stat floors (interrupts going from 1 to 2 is a +100%
+ * change of no interest): the same floors compare applies to its table.
+ */
+static bool worth_explaining(const struct stat_rules *rules,
+			     const struct report_stat *s)
+{
+	return stat_reasonable_change(rules, s->name,
+				      fabs(s->head_mean - s->base_mean),
+				      max_sample(s));
 }
 
 /* the headline: a changed KPI with a direction first, then the largest */
@@ -150,6 +177,7 @@ int report_build(struct report_data *d, const struct result_group *base,
 	const struct report_stat **ranked;
 	struct compare_options o;
 	const struct compare_row *kpi_row = NULL;
+	struct stat_rules rules;
 	size_t i, n = 0;
 
 	memset(d, 0, sizeof(*d));
@@ -180,6 +208,7 @@ int report_build(struct report_data *d, const struct result_group *base,
 	d->nall = d->all_res.nrows;
 	d->all = xcalloc(d->nall ? d->nall : 1, sizeof(*d->all));
 	ranked = xcalloc(d->nall ? d->nall : 1, sizeof(*ranked));
+	stat_rules_init(&rules);
 	for (i = 0; i < d->nall; i++) {
 		const struct compare_row *row = &d->all_res.rows[i];
 
@@ -190,9 +219,11 @@ int report_build(struct report_data *d, const struct result_group *base,
 			kpi_row = row;
 		}
 		if (!row->is_kpi && !row->is_function &&
-		    row->cells[1].verdict == VERDICT_CHANGED)
+		    row->cells[1].verdict == VERDICT_CHANGED &&
+		    worth_explaining(&rules, &d->all[i]))
 			ranked[n++] = &d->all[i];
 	}
+	stat_rules_release(&rules);
 	qsort(ranked, n, sizeof(*ranked), cmp_explain);
 	for (i = 0; i < n && i < REPORT_MAX_EXPLAIN; i++)
 		d->explain[i] = cand[i] = ranked[i];

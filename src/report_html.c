@@ -58,16 +58,6 @@ static const char page_js[] =
 	"filter();\n"
 	"})();\n";
 
-static void add_value(struct strbuf *out, double v)
-{
-	if (fabs(v) < 1000)
-		strbuf_addf(out, "%.2f", v);
-	else if (fabs(v) > 100000000)
-		strbuf_addf(out, "%.4g", v);
-	else
-		strbuf_addf(out, "%lld", (long long)v);
-}
-
 static void add_sd(struct strbuf *out, double mean, double sd)
 {
 	if (sd >= 0 && mean != 0 && isfinite(sd / mean))
@@ -134,14 +124,14 @@ static void add_rows(struct strbuf *out, const struct report *r)
 			    i, isfinite(s->change) ? s->change : 0.0);
 		strbuf_add_html(out, s->name);
 		strbuf_addstr(out, "\"><td class=\"num\">");
-		add_value(out, s->base_mean);
+		report_format_value(out, s->base_mean);
 		strbuf_addstr(out, "</td><td class=\"num\">");
 		add_sd(out, s->base_mean, s->base_sd);
 		strbuf_addf(out, "</td><td class=\"num %s\">",
 			    s->effect && s->changed ? s->effect : "");
 		strbuf_add_html(out, ch.buf);
 		strbuf_addstr(out, "</td><td class=\"num\">");
-		add_value(out, s->head_mean);
+		report_format_value(out, s->head_mean);
 		strbuf_addstr(out, "</td><td class=\"num\">");
 		add_sd(out, s->head_mean, s->head_sd);
 		strbuf_addstr(out, "</td><td class=\"name\">");
@@ -224,9 +214,9 @@ int report_html(const struct report *r, struct strbuf *out, struct strbuf *err)
 			strbuf_addstr(out, "</code> ");
 			add_effect(out, s);
 			strbuf_addstr(out, " <span class=\"num\">(");
-			add_value(out, s->base_mean);
+			report_format_value(out, s->base_mean);
 			strbuf_addstr(out, " &#8594; ");
-			add_value(out, s->head_mean);
+			report_format_value(out, s->head_mean);
 			strbuf_addstr(out, ")</span></li>\n");
 		}
 		strbuf_addstr(out, "</ol>\n");

@@ -61,8 +61,7 @@ void report_subject(struct strbuf *out, const struct report *r)
 	}
 }
 
-/* a value as the table shows a mean, without its padding */
-static void add_value(struct strbuf *out, double v)
+void report_format_value(struct strbuf *out, double v)
 {
 	if (fabs(v) < 1000)
 		strbuf_addf(out, "%.2f", v);
@@ -91,9 +90,9 @@ static void add_explain(struct strbuf *out, const struct report *r)
 
 		report_format_change(&ch, s);
 		strbuf_addf(out, "  %2zu. %9s  %s  (", i + 1, ch.buf, s->name);
-		add_value(out, s->base_mean);
+		report_format_value(out, s->base_mean);
 		strbuf_addstr(out, " -> ");
-		add_value(out, s->head_mean);
+		report_format_value(out, s->head_mean);
 		strbuf_addstr(out, ")\n");
 		strbuf_release(&ch);
 	}

@@ -157,6 +157,16 @@ test_expect_success 'two settings on one commit: the report says which settings'
 	! grep " with " plain
 '
 
+test_expect_success 'a tiny count doubling does not explain anything (LKP floors)' '
+	cp -R "$B" fb && cp -R "$H" fh &&
+	sed -i "1s/^{/{ \"interrupts.CPU0.IWI:IRQ_work_interrupts\": [1, 1, 1, 1, 1],/" fb/matrix.json &&
+	sed -i "1s/^{/{ \"interrupts.CPU0.IWI:IRQ_work_interrupts\": [2, 2, 2, 2, 2],/" fh/matrix.json &&
+	perfsift compare --all --stat IRQ_work fb fh >irq &&
+	test_grep "+100.0%.*IRQ_work_interrupts" irq &&
+	perfsift report fb fh >floors &&
+	! grep "^ *[0-9]*\.  .*IRQ_work_interrupts" floors
+'
+
 test_expect_success 'a bad BASE is a usage error and writes nothing' '
 	test_must_fail --status=2 perfsift report nowhere "$H" -o bad --html bad.html 2>err &&
 	test_grep "nowhere" err &&

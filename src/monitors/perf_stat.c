@@ -295,28 +295,53 @@ struct ps_event_def {
 	const char *name;
 	uint32_t type;
 	uint64_t config;
+	unsigned group; /* index into ps_src.g */
 };
 
-static const struct ps_event_def ps_defs[] = {
-	{"cpu-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES},
-	{"instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS},
-	{"cache-references", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES},
-	{"cache-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES},
-	{"branch-instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS},
-	{"branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES},
-	{"cpu-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK},
-	{"task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK},
-	{"page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS},
-	{"context-switches", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES},
-	{"cpu-migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS},
-	{"minor-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN},
-	{"major-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ},
-};
+/* a generalised cache event: cache, operation, result */
+#define PS_HWC(c, op, res)                                                     \
+	(PERF_COUNT_HW_CACHE_##c | (PERF_COUNT_HW_CACHE_OP_##op << 8) |        \
+	 (PERF_COUNT_HW_CACHE_RESULT_##res << 16))
+#define PS_HW(name, cfg, group)                                                \
+	{name, PERF_TYPE_HARDWARE, PERF_COUNT_HW_##cfg, group}
+#define PS_SW(name, cfg) {name, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_##cfg, 7}
+/* an access count and its misses, one group */
+#define PS_PAIR(access, misses, c, op, group)                                  \
+	{access, PERF_TYPE_HW_CACHE, PS_HWC(c, op, ACCESS), group},            \
+	{misses, PERF_TYPE_HW_CACHE, PS_HWC(c, op, MISS), group}
 
 /*
- * The counters of one type (hardware, software) form one group per CPU,
- * read with PERF_FORMAT_GROUP: one read() -- one cross-CPU call, costly
- * in a VM -- per group and CPU instead of one per event and CPU.
+ * LKP's default events and groups: {cycles, instructions, cache refs and
+ * misses}, {branches, branch misses} (fits a PMU of 4 generic counters),
+ * then each TLB and node pair, then the software events.
+ */
+static const struct ps_event_def ps_defs[] = {
+	PS_HW("cpu-cycles", CPU_CYCLES, 0),
+	PS_HW("instructions", INSTRUCTIONS, 0),
+	PS_HW("cache-references", CACHE_REFERENCES, 0),
+	PS_HW("cache-misses", CACHE_MISSES, 0),
+	PS_HW("branch-instructions", BRANCH_INSTRUCTIONS, 1),
+	PS_HW("branch-misses", BRANCH_MISSES, 1),
+	PS_PAIR("dTLB-loads", "dTLB-load-misses", DTLB, READ, 2),
+	PS_PAIR("dTLB-stores", "dTLB-store-misses", DTLB, WRITE, 3),
+	PS_PAIR("iTLB-loads", "iTLB-load-misses", ITLB, READ, 4),
+	PS_PAIR("node-loads", "node-load-misses", NODE, READ, 5),
+	PS_PAIR("node-stores", "node-store-misses", NODE, WRITE, 6),
+	PS_SW("cpu-clock", CPU_CLOCK),
+	PS_SW("task-clock", TASK_CLOCK),
+	PS_SW("page-faults", PAGE_FAULTS),
+	PS_SW("context-switches", CONTEXT_SWITCHES),
+	PS_SW("cpu-migrations", CPU_MIGRATIONS),
+	PS_SW("minor-faults", PAGE_FAULTS_MIN),
+	PS_SW("major-faults", PAGE_FAULTS_MAJ),
+};
+#define PS_NGROUPS 8
+
+/*
+ * The counters of one group form one perf group per CPU, read with
+ * PERF_FORMAT_GROUP: one read() -- one cross-CPU call, costly in a VM --
+ * per group and CPU instead of one per event and CPU.  A group's members
+ * count together or not at all (a PMU without the event leaves it out).
  */
 struct ps_group {
 	const struct ps_event_def **ev; /* members, leader first */
@@ -326,7 +351,7 @@ struct ps_group {
 };
 
 struct ps_src {
-	struct ps_group g[2]; /* hardware, software */
+	struct ps_group g[PS_NGROUPS]; /* ps_defs' groups */
 	int ncpu;
 	uint64_t t0;
 	bool header_done;
@@ -341,7 +366,7 @@ static void ps_close(struct mon_inst *mi)
 	if (!s)
 		return;
 	for (i = 0; i < ARRAY_SIZE(s->g); i++) {
-		for (k = 0; k < (size_t)s->ncpu * s->g[i].n; k++)
+		for (k = 0; s->g[i].fd && k < (size_t)s->ncpu * ARRAY_SIZE(ps_defs); k++)
 			if (s->g[i].fd[k] >= 0)
 				close(s->g[i].fd[k]);
 		free(s->g[i].fd);
@@ -391,9 +416,7 @@ static int ps_open(struct mon_inst *mi, struct strbuf *why)
 
 	s->ncpu = mon_nr_cpus(mi->sysroot);
 	mi->priv = s;
-	for (gi = 0; gi < 2; gi++) {
-		uint32_t type = gi ? PERF_TYPE_SOFTWARE : PERF_TYPE_HARDWARE;
-
+	for (gi = 0; gi < ARRAY_SIZE(s->g); gi++) {
 		g = &s->g[gi];
 		g->ev = xcalloc(ARRAY_SIZE(ps_defs), sizeof(*g->ev));
 		g->fd = xcalloc((size_t)s->ncpu * ARRAY_SIZE(ps_defs), sizeof(*g->fd));
@@ -401,7 +424,7 @@ static int ps_open(struct mon_inst *mi, struct strbuf *why)
 			g->fd[i] = -1;
 		/* members are added one by one; one that will not open is left out */
 		for (i = 0; i < ARRAY_SIZE(ps_defs); i++) {
-			if (ps_defs[i].type != type ||
+			if (ps_defs[i].group != gi ||
 			    (events && !ps_wanted(events, ps_defs[i].name)))
 				continue;
 			for (cpu = 0; cpu < s->ncpu; cpu++) {
@@ -434,7 +457,7 @@ static int ps_open(struct mon_inst *mi, struct strbuf *why)
 		ps_close(mi);
 		return -1;
 	}
-	for (gi = 0; gi < 2; gi++)
+	for (gi = 0; gi < ARRAY_SIZE(s->g); gi++)
 		for (cpu = 0; s->g[gi].n && cpu < s->ncpu; cpu++)
 			ioctl(s->g[gi].fd[(size_t)cpu * ARRAY_SIZE(ps_defs)],
 			      PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
@@ -460,14 +483,14 @@ static int ps_sample(struct mon_inst *mi, struct strbuf *out, bool final)
 	if (baseline) {
 		strbuf_addf(out, "perf stat -a --scale -I %.0f -x , -e ",
 			    mi->interval * 1000);
-		for (gi = 0, n = 0; gi < 2; gi++)
+		for (gi = 0, n = 0; gi < ARRAY_SIZE(s->g); gi++)
 			for (k = 0; k < s->g[gi].n; k++, n++)
 				strbuf_addf(out, "%s%s", n ? "," : "",
 					    s->g[gi].ev[k]->name);
 		strbuf_addstr(out, " --log-fd 1 -D 0 -- perfsift\n");
 		s->header_done = true;
 	}
-	for (gi = 0; gi < 2; gi++) {
+	for (gi = 0; gi < ARRAY_SIZE(s->g); gi++) {
 		g = &s->g[gi];
 		if (!g->n)
 			continue;

@@ -116,9 +116,14 @@ static int sqlite_open(struct store *st, const char *location, unsigned flags,
 	/*
 	 * mmap_size: pages are read in place instead of pread into the page
 	 * cache's copies -- loading a group's blobs (megabytes of overflow
-	 * pages) was a tenth of compare's time through pread.
+	 * pages) was a tenth of compare's time through pread.  page_size:
+	 * a run's stats are one blob of megabytes, which SQLite assembles
+	 * from a chain of overflow pages; 64 KiB pages make that chain 16x
+	 * shorter (compare from the index -23%).  It only takes effect when
+	 * the file is created; an older index keeps its pages.
 	 */
-	if (!memory && exec_sql(st, "PRAGMA journal_mode=WAL;"
+	if (!memory && exec_sql(st, "PRAGMA page_size=65536;"
+				"PRAGMA journal_mode=WAL;"
 				"PRAGMA synchronous=NORMAL;"
 				"PRAGMA mmap_size=1073741824;", err))
 		goto fail;

@@ -885,6 +885,13 @@ static void json_num(struct strbuf *out, double v)
 		strbuf_addf(out, "%.12g", v);
 }
 
+/* `, "key": number` */
+static void json_field(struct strbuf *out, const char *key, double v)
+{
+	strbuf_addf(out, ", \"%s\": ", key);
+	json_num(out, v);
+}
+
 static const char *direction_name(int d)
 {
 	return d > 0 ? "higher" : d < 0 ? "lower" : "undefined";
@@ -978,14 +985,11 @@ void compare_render_json(const struct compare_result *res,
 			json_num(out, cell->ci_lo);
 			strbuf_addstr(out, ", ");
 			json_num(out, cell->ci_hi);
-			strbuf_addstr(out, "], \"p_welch\": ");
-			json_num(out, cell->p_welch);
-			strbuf_addstr(out, ", \"p_mwu\": ");
-			json_num(out, cell->p_mwu);
-			strbuf_addstr(out, ", \"q\": ");
-			json_num(out, cell->q);
-			strbuf_addstr(out, ", \"p_guard\": ");
-			json_num(out, cell->p_guard);
+			strbuf_addch(out, ']');
+			json_field(out, "p_welch", cell->p_welch);
+			json_field(out, "p_mwu", cell->p_mwu);
+			json_field(out, "q", cell->q);
+			json_field(out, "p_guard", cell->p_guard);
 			strbuf_addf(out, ", \"verdict\": \"%s\", \"more_runs\": %u, \"lkp\": \"%s\", \"changed\": %s, \"effect\": \"%s\"}",
 				    stats_verdict_name(cell->verdict),
 				    cell->more_runs, lkp_outcome_name(cell->lkp),

@@ -1306,8 +1306,7 @@ double stats_mwu_p(struct stats_scratch *s, const double *a, size_t na,
 	return p;
 }
 
-/* splitmix64: a small, well-mixed generator; one stream per stat */
-static uint64_t splitmix64(uint64_t *x)
+uint64_t stats_splitmix64(uint64_t *x)
 {
 	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
 
@@ -1347,13 +1346,13 @@ static double resample_mean(const double *v, size_t n, uint64_t *state)
 	size_t i;
 
 	for (i = 0; i + 1 < n; i += 2) {
-		uint64_t x = splitmix64(state);
+		uint64_t x = stats_splitmix64(state);
 
 		sum += v[((x >> 32) * m) >> 32];
 		sum += v[((x & 0xffffffffu) * m) >> 32];
 	}
 	if (i < n)
-		sum += v[((splitmix64(state) >> 32) * m) >> 32];
+		sum += v[((stats_splitmix64(state) >> 32) * m) >> 32];
 	return sum / (double)n;
 }
 

@@ -83,6 +83,10 @@ bool stat_reasonable_change(const struct stat_rules *r, const char *name,
 
 /* ---- display numbers (LKP's compare table) ---- */
 
+/* splitmix64: a small, well-mixed generator (the bootstrap's, one stream
+ * per stat; the synthetic data of tests and benches) */
+uint64_t stats_splitmix64(uint64_t *x);
+
 /* arithmetic mean; 0 for n == 0 */
 double stats_mean(const double *v, size_t n);
 /* population stddev; -1 when n <= 1, as LKP */

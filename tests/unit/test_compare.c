@@ -17,6 +17,7 @@
 #include "select.h"
 #include "store/store.h"
 #include "util/fileutil.h"
+#include "stats.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -24,12 +25,7 @@ static uint64_t rng;
 
 static double uniform(void)
 {
-	uint64_t z = (rng += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	z ^= z >> 31;
-	return ((double)(z >> 11) + 0.5) / 9007199254740992.0;
+	return ((double)(stats_splitmix64(&rng) >> 11) + 0.5) / 9007199254740992.0;
 }
 
 static double gauss(void)

@@ -209,7 +209,9 @@ struct pp_src {
 	char event[32];       /* "cpu-clock:pp" */
 	bool legacy;
 	bool on;              /* the events are enabled */
+	bool timed;           /* samples carry CLOCK_MONOTONIC stamps */
 	uint64_t start_ns, stop_ns; /* the window (CLOCK_MONOTONIC) */
+	uint64_t tick_ns;     /* the sampler's period */
 	double delay, duration;     /* seconds; duration 0: to the end */
 	struct strbuf chain;
 	unsigned char *tmp;   /* a record that wraps the ring's end */
@@ -326,7 +328,22 @@ static int pp_open_cpu(struct pp_src *s, int cpu, double freq, int *kind)
 		attr.exclude_callchain_user = 1;
 		attr.disabled = 1;
 		attr.wakeup_events = 0;
+		/* stamped on the sampler's clock, to cut the window exactly */
+		if (s->timed) {
+			attr.sample_type |= PERF_SAMPLE_TIME;
+			attr.use_clockid = 1;
+			attr.clockid = CLOCK_MONOTONIC;
+		}
 		fd = mon_perf_open(&attr, -1, cpu);
+		if (fd < 0 && s->timed && errno == EINVAL && cpu == 0) {
+			/* a kernel without use_clockid (before 4.1)? */
+			attr.sample_type &= ~(uint64_t)PERF_SAMPLE_TIME;
+			attr.use_clockid = 0;
+			attr.clockid = 0;
+			fd = mon_perf_open(&attr, -1, cpu);
+			if (fd >= 0)
+				s->timed = false;
+		}
 		if (fd >= 0) {
 			*kind = k;
 			return fd;
@@ -356,11 +373,17 @@ static void pp_window(struct pp_src *s, const struct mon_inst *mi)
 		     UINT64_MAX;
 }
 
-/* enable the events inside the window, disable them after it */
+/*
+ * Enable the events from the tick before the window on, disable them at
+ * the first tick after it: the ticks fall where they fall (late, on a
+ * loaded machine), and the samples' stamps cut the window exactly
+ * (pp_record); without stamps the window is the ticks'.
+ */
 static void pp_switch(struct pp_src *s)
 {
 	uint64_t now = time_mono_ns();
-	bool want = now >= s->start_ns && now < s->stop_ns;
+	uint64_t lead = s->timed ? s->tick_ns : 0;
+	bool want = now + lead >= s->start_ns && now < s->stop_ns;
 	int c;
 
 	if (want == s->on)
@@ -384,6 +407,8 @@ static int pp_open(struct mon_inst *mi, struct strbuf *why)
 	mon_kv_init(&s->chains);
 	strbuf_init(&s->chain, 256);
 	s->legacy = !lk || strcmp(lk, "0");
+	s->timed = true;
+	s->tick_ns = (uint64_t)(mi->interval * 1e9);
 	s->period = (uint64_t)mon_param_double(mi, "period", 0);
 	if (freq <= 0)
 		freq = 1000;
@@ -422,7 +447,8 @@ fail:
 static void pp_record(struct pp_src *s, const unsigned char *rec, size_t size)
 {
 	const struct perf_event_header *h = (const void *)rec;
-	uint64_t nr, ip, i;
+	size_t off = s->timed ? 8 : 0;
+	uint64_t nr, ip, i, t;
 	const uint64_t *ips;
 	size_t nframes = 0;
 
@@ -431,13 +457,18 @@ static void pp_record(struct pp_src *s, const unsigned char *rec, size_t size)
 		s->lost += nr;
 		return;
 	}
-	if (h->type != PERF_RECORD_SAMPLE || size < sizeof(*h) + 24)
+	if (h->type != PERF_RECORD_SAMPLE || size < sizeof(*h) + 24 + off)
 		return;
-	/* ip, pid/tid, nr, ips[nr] */
-	memcpy(&nr, rec + sizeof(*h) + 16, 8);
-	if (sizeof(*h) + 24 + nr * 8 > size)
+	/* ip, pid/tid, [time,] nr, ips[nr] */
+	if (s->timed) {
+		memcpy(&t, rec + sizeof(*h) + 16, 8);
+		if (t < s->start_ns || t >= s->stop_ns)
+			return; /* enabled a tick early or switched off late */
+	}
+	memcpy(&nr, rec + sizeof(*h) + 16 + off, 8);
+	if (sizeof(*h) + 24 + off + nr * 8 > size)
 		return;
-	ips = (const uint64_t *)(const void *)(rec + sizeof(*h) + 24);
+	ips = (const uint64_t *)(const void *)(rec + sizeof(*h) + 24 + off);
 	s->samples++;
 	strbuf_reset(&s->chain);
 	for (i = 0; i < nr && nframes < PP_MAX_FRAMES; i++) {

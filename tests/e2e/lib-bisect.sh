@@ -65,7 +65,10 @@ BUILD
 # on these shared 2-CPU machines (and under the sanitizer) a process
 # wakes late by a varying few milliseconds, which made a seeded test flip
 # now and then; the wait itself (and so time.elapsed_time) still doubles
-# for real at the bad commit.  The noise is drawn from a seeded generator
+# for real at the bad commit.  BISECT_SETUP_MS (0) more milliseconds of
+# waiting, the same at every commit, stand for a benchmark's start-up:
+# they are in time.elapsed_time but not in its figure.  The noise is drawn
+# from a seeded generator
 # (the commit's version and the run's number in this checkout, counted in
 # .noise-seq), so that a test sees the same samples every time it runs.
 write_prog() {
@@ -76,6 +79,7 @@ write_prog() {
 #define WORK $2
 #define NOISE_PCT $3
 #define BASE_MS ${BISECT_MS:-80}
+#define SETUP_MS ${BISECT_SETUP_MS:-0}
 int main(void)
 {
 	double f = 1, ns;
@@ -108,13 +112,13 @@ int main(void)
 		x ^= x >> 31;
 		f += NOISE_PCT / 100.0 * (2.0 * ((x >> 11) / 9007199254740992.0) - 1);
 	}
-	ns = BASE_MS * 1e6 * WORK * f;
+	ns = (BASE_MS * WORK * f + SETUP_MS) * 1e6;
 	ts.tv_sec = (time_t)(ns / 1e9);
 	ts.tv_nsec = (long)(ns - ts.tv_sec * 1e9);
 	while (nanosleep(&ts, &ts))
 		;
 	/* the program's own figure, as a benchmark reports its throughput */
-	printf("run_ms: %.3f\n", ns / 1e6);
+	printf("run_ms: %.3f\n", ns / 1e6 - SETUP_MS);
 	return 0;
 }
 PROG

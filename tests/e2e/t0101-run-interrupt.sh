@@ -20,6 +20,21 @@ wait_for() {
 	done
 }
 
+# hold.sh DIR: the benchmark.  It counts its runs in DIR/runs; a run N
+# with a file DIR/hold-N (or DIR/hold-all) writes its pid to DIR/pid and
+# N to DIR/held, then waits for its signal (60 s at most): the tests
+# signal a benchmark that is running, however slow the machine.
+cat >hold.sh <<'SH'
+d=$1
+n=$(($(cat "$d/runs" 2>/dev/null || echo 0) + 1))
+echo $n >"$d/runs"
+if [ -e "$d/hold-$n" ] || [ -e "$d/hold-all" ]; then
+	echo $$ >"$d/pid"
+	echo $n >"$d/held"
+	exec sleep 60
+fi
+SH
+
 group_dir() {
 	find "$PERFSIFT_RESULT_ROOT/$1" -name matrix.json | sed 's,/matrix.json$,,'
 }
@@ -30,11 +45,11 @@ nr_values() {
 }
 
 test_expect_success 'SIGINT during run 2 of 3' '
-	printf "testcase: slp\nmytest:\n  cmdline: sleep 2\n" >slp.yaml &&
+	mkdir slp && touch slp/hold-2 &&
+	printf "testcase: slp\nmytest:\n  cmdline: sh $PWD/hold.sh $PWD/slp\n" >slp.yaml &&
 	{ "$PERFSIFT" run slp.yaml -n 3 >out 2>err & } &&
 	pid=$! &&
-	wait_for "run 2 of 3 ->" out &&
-	sleep 0.2 &&
+	wait_for "^2$" slp/held &&
 	kill -INT $pid &&
 	{ wait $pid; test $? = 3; } &&
 	test_grep "interrupted by SIGINT" err &&
@@ -59,10 +74,11 @@ test_expect_success 'a second run carries on numbering after the cut run' '
 '
 
 test_expect_success 'SIGTERM ends the run the same way' '
-	printf "testcase: term\nmytest:\n  cmdline: sleep 5\n" >term.yaml &&
+	mkdir term && touch term/hold-1 &&
+	printf "testcase: term\nmytest:\n  cmdline: sh $PWD/hold.sh $PWD/term\n" >term.yaml &&
 	{ "$PERFSIFT" run term.yaml -n 2 >out 2>err & } &&
 	pid=$! &&
-	wait_for "run 1 of 2 ->" out &&
+	wait_for "^1$" term/held &&
 	kill -TERM $pid &&
 	{ wait $pid; test $? = 3; } &&
 	d=$(find "$PERFSIFT_RESULT_ROOT/term" -name 0 -type d) &&
@@ -72,18 +88,20 @@ test_expect_success 'SIGTERM ends the run the same way' '
 
 mkdir -p fake/proc/sys/vm
 echo 0 >fake/proc/sys/vm/overcommit_memory
-cat >knob.yaml <<\EOT
+mkdir knobd && touch knobd/hold-all
+cat >knob.yaml <<EOT
 testcase: knob
 sysctl:
   sc_overcommit_memory: 1
 mytest:
-  cmdline: sleep 3
+  cmdline: sh $PWD/hold.sh $PWD/knobd
 EOT
 
 test_expect_success 'knobs are restored after SIGINT' '
 	{ PERFSIFT_SYSROOT=$PWD/fake "$PERFSIFT" run knob.yaml >out 2>err & } &&
 	pid=$! &&
-	wait_for "^1$" fake/proc/sys/vm/overcommit_memory &&
+	wait_for . knobd/held && rm knobd/held &&
+	test "$(cat fake/proc/sys/vm/overcommit_memory)" = 1 &&
 	test -e "$PERFSIFT_KNOB_DIR/journal" &&
 	kill -INT $pid &&
 	{ wait $pid; test $? = 3; } &&
@@ -104,9 +122,11 @@ test_expect_success 'knobs are restored after a normal run' '
 test_expect_success 'after SIGKILL of perfsift the next command restores the knobs' '
 	{ PERFSIFT_SYSROOT=$PWD/fake "$PERFSIFT" run knob.yaml >out 2>err & } &&
 	pid=$! &&
-	wait_for "^1$" fake/proc/sys/vm/overcommit_memory &&
+	wait_for . knobd/held && rm knobd/held &&
+	test "$(cat fake/proc/sys/vm/overcommit_memory)" = 1 &&
 	kill -KILL $pid &&
 	{ wait $pid; test $? = 137; } &&
+	kill "$(cat knobd/pid)" &&
 	test "$(cat fake/proc/sys/vm/overcommit_memory)" = 1 &&
 	perfsift split knob.yaml -o split-out 2>err &&
 	test "$(cat fake/proc/sys/vm/overcommit_memory)" = 0 &&
@@ -117,9 +137,11 @@ test_expect_success 'after SIGKILL of perfsift the next command restores the kno
 test_expect_success 'perfsift restore says what it restored' '
 	{ PERFSIFT_SYSROOT=$PWD/fake "$PERFSIFT" run knob.yaml >out 2>err & } &&
 	pid=$! &&
-	wait_for "^1$" fake/proc/sys/vm/overcommit_memory &&
+	wait_for . knobd/held && rm knobd/held &&
+	test "$(cat fake/proc/sys/vm/overcommit_memory)" = 1 &&
 	kill -KILL $pid &&
 	{ wait $pid; test $? = 137; } &&
+	kill "$(cat knobd/pid)" &&
 	perfsift restore >out 2>err &&
 	test "$(cat fake/proc/sys/vm/overcommit_memory)" = 0 &&
 	test_grep "restored 1 knob" out &&

@@ -17,6 +17,7 @@
 #include "runner.h"
 #include "util/fileutil.h"
 #include "util/strbuf.h"
+#include "util/timeutil.h"
 
 static char tmpdir[64];
 
@@ -55,14 +56,18 @@ static void test_exit_status(void **state)
 {
 	struct runner_result res;
 	struct strbuf d = STRBUF_INIT;
+	double t0, t1;
 
 	(void)state;
+	t0 = time_mono_s();
 	run_sh("exit 3", 0, &res);
+	t1 = time_mono_s();
 	assert_true(WIFEXITED(res.wait_status));
 	assert_int_equal(WEXITSTATUS(res.wait_status), 3);
 	assert_false(res.timed_out);
 	assert_int_equal(res.stop_signal, 0);
-	assert_true(res.elapsed_s > 0 && res.elapsed_s < 5);
+	/* the benchmark's own time: within the call, however long it took */
+	assert_true(res.elapsed_s > 0 && res.elapsed_s <= t1 - t0);
 	runner_describe(&res, &d);
 	assert_string_equal(d.buf, "exit status 3");
 	strbuf_release(&d);
@@ -129,7 +134,10 @@ static void test_exec_failure(void **state)
 	strbuf_release(&err);
 }
 
-/* dead: reaped, or a zombie (init here may be slow to reap orphans) */
+/*
+ * dead: reaped, or a zombie (init here may be slow to reap orphans);
+ * polled for 30 s at most, as long as a loaded machine needs
+ */
 static bool pid_gone(pid_t pid)
 {
 	struct strbuf path = STRBUF_INIT, stat = STRBUF_INIT;
@@ -138,7 +146,7 @@ static bool pid_gone(pid_t pid)
 	int i;
 
 	strbuf_addf(&path, "/proc/%ld/stat", (long)pid);
-	for (i = 0; i < 100 && !gone; i++) {
+	for (i = 0; i < 1500 && !gone; i++) {
 		if (kill(pid, 0) < 0 && errno == ESRCH)
 			gone = true;
 		else if (!read_text_file(&stat, path.buf, 4096) &&
@@ -175,7 +183,8 @@ static void test_timeout_ends_the_group(void **state)
 	run_sh("(trap '' TERM; exec sleep 30) & echo $! >bg.pid; sleep 30", 0.3,
 	       &res);
 	assert_true(res.timed_out);
-	assert_true(res.elapsed_s >= 0.3 && res.elapsed_s < 10);
+	/* ended by the timeout, not by the end of the 30 s sleep */
+	assert_true(res.elapsed_s >= 0.3 && res.elapsed_s < 30);
 	assert_true(WIFSIGNALED(res.wait_status));
 	assert_false(res.killed);
 	assert_true(pid_gone(read_pid("bg.pid")));
@@ -256,7 +265,7 @@ static void test_sigint_stops(void **state)
 	assert_int_equal(runner_run(&cmd, &res, &err), 0);
 	assert_int_equal(res.stop_signal, SIGINT);
 	assert_false(res.timed_out);
-	assert_true(res.elapsed_s < 5);
+	assert_true(res.elapsed_s < 30); /* stopped, not the sleep's end */
 	assert_true(WIFSIGNALED(res.wait_status));
 	runner_describe(&res, &d);
 	assert_string_equal(d.buf, "interrupted by SIGINT");

@@ -5,6 +5,11 @@
 #
 # Every script runs in its own temporary directory with its own result
 # root (PERFSIFT_RESULT_ROOT), so scripts can run in parallel.
+#
+# A test never depends on the machine's speed or load, nor on what other
+# processes do: it drives the work it needs (a benchmark that runs until
+# the samples exist, or holds until the test signals it), bounds a count
+# by what was measured, and looks only at what its own run made.
 
 set -u
 : "${PERFSIFT:=$(cd "$(dirname "$0")/../.." && pwd)/build/perfsift}"

@@ -305,7 +305,8 @@ static void render_all(struct strbuf *out, struct found *f, size_t n,
 {
 	size_t i;
 
-	qsort(f, n, sizeof(*f), cmp_newest);
+	if (n)
+		qsort(f, n, sizeof(*f), cmp_newest);
 	if (fmt == FMT_JSON) {
 		strbuf_addstr(out, "{\n  \"schema\": \"perfsift-history/1\",\n");
 		json_params(out, p);

@@ -531,7 +531,8 @@ static size_t segment(const struct series *sr, struct energy *e,
 		nstack += 2;
 	}
 	free(stack);
-	qsort(cps, ncp, sizeof(*cps), cmp_size);
+	if (ncp)
+		qsort(cps, ncp, sizeof(*cps), cmp_size);
 	*out = cps;
 	return ncp;
 }

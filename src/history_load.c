@@ -309,7 +309,8 @@ static int order_series(struct history_set *set, const char *repo,
 		}
 		for (i = 0; i < np; i++)
 			p[i].pos = np - 1 - p[i].pos;
-		qsort(p, np, sizeof(*p), cmp_pos);
+		if (np)
+			qsort(p, np, sizeof(*p), cmp_pos);
 	}
 	for (i = 0; i < set->n; i++) {
 		struct history_series *s = &set->items[i];
@@ -465,7 +466,8 @@ int history_load_store(struct store *st, const struct history_query *q,
 	stat_rules_release(&rules);
 	if (order_series(out, q->repo, err))
 		goto out;
-	qsort(out->items, out->n, sizeof(*out->items), cmp_series);
+	if (out->n)
+		qsort(out->items, out->n, sizeof(*out->items), cmp_series);
 	ret = 0;
 out:
 	for (k = 0; k < l.nkeys; k++)

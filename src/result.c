@@ -64,7 +64,7 @@ int result_group_dir(const struct job *job, const char *root,
 
 		strbuf_reset(&comp);
 		if (!group_keys[i]) {
-			job_path_params(job, &comp);
+			job_group_params(job, &comp);
 		} else {
 			const char *v = job_get(job, key);
 
@@ -696,7 +696,7 @@ static void run_facts(const char *root, const char *group_dir,
 				const char *v;
 
 				if (a == STORE_PATH_PARAMS) {
-					job_path_params(job, &pp);
+					job_group_params(job, &pp);
 					v = pp.buf;
 				} else {
 					v = job_get(job, store_axis_name(a));

@@ -1574,9 +1574,63 @@ void job_identity(const struct job *job, struct strbuf *out)
 	/* by key, then value: the same text whatever the order in the file */
 	if (n)
 		qsort(ps, n, sizeof(*ps), job_param_cmp);
-	for (i = 0; i < n; i++)
-		strbuf_addf(out, "%s=%s\n", ps[i].key, ps[i].value);
+	for (i = 0; i < n; i++) {
+		const char *c;
+
+		strbuf_addstr(out, ps[i].key);
+		strbuf_addch(out, '=');
+		/* one line a parameter, also for a multi-line command */
+		for (c = ps[i].value; *c; c++) {
+			if (*c == '\\' || *c == '\n')
+				strbuf_addch(out, '\\');
+			strbuf_addch(out, *c == '\n' ? 'n' : *c);
+		}
+		strbuf_addch(out, '\n');
+	}
 	job_params_free(ps, n);
+}
+
+/* the key of an identity line (up to '='), its length */
+static size_t identity_key_len(const char *line)
+{
+	return strcspn(line, "=\n");
+}
+
+bool job_identity_diff(const char *a, const char *b, struct strbuf *key,
+		       struct strbuf *va, struct strbuf *vb)
+{
+	while (*a || *b) {
+		size_t la = strcspn(a, "\n"), lb = strcspn(b, "\n");
+		size_t ka = identity_key_len(a), kb = identity_key_len(b);
+		int c;
+
+		if (la == lb && !memcmp(a, b, la)) {
+			a += la + !!a[la];
+			b += lb + !!b[lb];
+			continue;
+		}
+		/* both sorted by key: the smaller key is missing on the other side */
+		if (!*a)
+			c = 1;
+		else if (!*b)
+			c = -1;
+		else {
+			c = memcmp(a, b, ka < kb ? ka : kb);
+			if (!c)
+				c = ka == kb ? 0 : ka < kb ? -1 : 1;
+		}
+		strbuf_add(key, c <= 0 ? a : b, c <= 0 ? ka : kb);
+		if (c <= 0)
+			strbuf_add(va, a + ka + 1, la - ka - 1);
+		else
+			strbuf_addstr(va, "(not set)");
+		if (c >= 0)
+			strbuf_add(vb, b + kb + 1, lb - kb - 1);
+		else
+			strbuf_addstr(vb, "(not set)");
+		return true;
+	}
+	return false;
 }
 
 void job_identity_suffix(const char *identity, struct strbuf *out)

@@ -122,11 +122,19 @@ void job_path_params(const struct job *job, struct strbuf *out);
  * What tells two atomic jobs apart (a result group's identity): every job
  * parameter (job_params(): program options and the top-level keys a
  * program declares, the full value, never cut) as "key=value\n" lines
- * sorted by key and value.  Monitors and their settings, machine facts
+ * sorted by key and value (a newline or backslash in a value escaped with
+ * a backslash: one line a parameter).  Monitors and their settings, machine facts
  * and plain keys (kpi:, comments for people) change nothing that runs and
  * are not in it.  Appended to out.
  */
 void job_identity(const struct job *job, struct strbuf *out);
+/*
+ * Whether two identity texts differ: true with the first parameter (in
+ * key order) that does appended to key, its values to va and vb
+ * ("(not set)" where one side lacks it).
+ */
+bool job_identity_diff(const char *a, const char *b, struct strbuf *key,
+		       struct strbuf *va, struct strbuf *vb);
 /* "-h" and 8 hex digits of a hash of an identity text, appended to out */
 void job_identity_suffix(const char *identity, struct strbuf *out);
 /*

@@ -95,4 +95,89 @@ test_expect_success 'split names the atomic jobs of two long commands apart' '
 	test "$(ls sp | grep -c "^two-$CUT-h[0-9a-f]\{8\}\.yaml$")" = 2
 '
 
+test_expect_success 'commands alike in LKP s character class make two groups' '
+	write_job q1.yaml "echo v: 1 '\''x'\''" &&
+	write_job q2.yaml "echo v: 1 \\\"x\\\"" &&
+	grep -F "echo v: 1 '\''x'\''" q1.yaml &&
+	grep -F "echo v: 1 \\\"x\\\"" q2.yaml &&
+	sed -i "s/^testcase: grp/testcase: cls/" q1.yaml q2.yaml &&
+	perfsift run q1.yaml >out &&
+	perfsift run q2.yaml >out &&
+	perfsift run q2.yaml >out &&
+	perfsift run q1.yaml >out &&
+	ls "$R/cls" >dirs &&
+	printf "echo_v:_1__x_\n" >expect &&
+	grep -v -- "-h" dirs >plain &&
+	test_cmp expect plain &&
+	test "$(grep -c "^echo_v:_1__x_-h[0-9a-f]\{8\}$" dirs)" = 1 &&
+	perfsift results testcase=cls >out 2>err &&
+	test "$(grep -c "  2 runs$" out)" = 2 &&
+	test_must_fail grep -q "different jobs" err
+'
+
+# A group as LKP or an older perfsift wrote it: the runs of two jobs
+# whose commands differ after 31 characters, in one directory.
+test_expect_success 'setup: a group mixing runs of two jobs' '
+	write_job m1.yaml ": 0123456789012345678901234567890123456789; echo w: 1" &&
+	write_job m2.yaml ": 0123456789012345678901234567890123456789; echo w: 2" &&
+	write_job ok.yaml "echo w: 3" &&
+	sed -i "s/^testcase: grp/testcase: mix/" m1.yaml m2.yaml ok.yaml &&
+	perfsift run m1.yaml -n 2 >out &&
+	perfsift run m2.yaml >out &&
+	perfsift run ok.yaml >out &&
+	g1=$(dirname "$(dirname "$(grep -l "echo w: 1" "$R"/mix/$CUT-*/*/*/*/*/*/0/job.yaml)")") &&
+	g2=$(dirname "$(dirname "$(grep -l "echo w: 2" "$R"/mix/$CUT-*/*/*/*/*/*/0/job.yaml)")") &&
+	test -d "$g1/1" && test "$g1" != "$g2" &&
+	sub=${g1#"$R"/mix/*/} &&
+	g=$R/mix/$CUT/$sub &&
+	mkdir -p "$g" &&
+	mv "$g1/0" "$g1/1" "$g" && mv "$g2/0" "$g/2" &&
+	rm -r "$R/mix/$CUT"-h* &&
+	for n in 0 1 2; do
+		# as LKP writes them: programs perfsift does not know
+		printf "hackbench:\n  mode: process\npp:\n  x: 1\n" >>"$g/$n/job.yaml" || return 1
+	done &&
+	perfsift stats --all -q >out &&
+	echo "$g" >mixed.dir &&
+	perfsift results testcase=mix >out 2>err &&
+	test "$(wc -l <out)" = 2
+'
+
+test_expect_success 'results warns about the mixed group, naming the key' '
+	g=$(cat mixed.dir) &&
+	perfsift results testcase=mix >out 2>err &&
+	test "$(grep -c "runs of different jobs" err)" = 1 &&
+	test_grep "warning: mix/$CUT/.*: runs of different jobs in one group: runs 0 and 2 differ in .cmdline. (.*echo w: 1. / .*echo w: 2.)" err &&
+	test_grep "^mix/.*  3 runs$" out &&
+	perfsift results --json testcase=mix >out 2>err &&
+	test_grep "\"mixed\": \"runs 0 and 2 differ in .cmdline." out &&
+	test "$(grep -c "\"mixed\"" out)" = 1
+'
+
+test_expect_success 'compare and report refuse the mixed group' '
+	g=$(cat mixed.dir) &&
+	other=$(dirname "$(ls -d "$R"/mix/echo_w:_3/*/*/*/*/*/0)") &&
+	test_must_fail --status=2 perfsift compare "$g" "$other" >out 2>err &&
+	test_grep "holds runs of different jobs: runs 0 and 2 differ in .cmdline." err &&
+	test_must_fail test -s out &&
+	test_must_fail --status=2 perfsift compare "$other" "$g/1" >out 2>err &&
+	test_grep "holds runs of different jobs" err &&
+	test_must_fail --status=2 perfsift report "$g" "$other" -o rep >out 2>err &&
+	test_grep "holds runs of different jobs" err &&
+	perfsift compare "$other" "$other" >out 2>err
+'
+
+test_expect_success 'a new run of a job of the mixed group goes to a group of its own' '
+	perfsift run m1.yaml >out &&
+	perfsift results testcase=mix >out 2>err &&
+	test "$(wc -l <out)" = 3 &&
+	test_grep "^mix/$CUT-h[0-9a-f]\{8\}/.*  1 run$" out &&
+	test "$(grep -c "runs of different jobs" err)" = 1
+'
+
+test_expect_success 'a group of one job (every run alike) draws no warning' '
+	perfsift results testcase=grp >out 2>err &&
+	test_must_fail grep -q "different jobs" err
+'
+
 test_done

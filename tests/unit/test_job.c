@@ -413,6 +413,14 @@ static char *group_params_of(const char *text)
 	return strbuf_detach(&pp, NULL);
 }
 
+static void assert_group_params(const char *text, const char *want)
+{
+	char *pp = group_params_of(text);
+
+	assert_string_equal(pp, want);
+	free(pp);
+}
+
 static char *identity_of(const char *text)
 {
 	struct job *job = load1(text);
@@ -438,20 +446,13 @@ static void test_group_params(void **state)
 
 	(void)state;
 	/* nothing cut: LKP's name, byte for byte */
-	a = group_params_of(vm);
-	assert_string_equal(a, "performance-300s-lru-file-mmap-read-rand");
-	free(a);
-	a = group_params_of("suite: x\n");
-	assert_string_equal(a, "defaults");
-	free(a);
-	a = group_params_of("vm-scalability:\n  test: \"a b/c\"\n");
-	assert_string_equal(a, "a_b_c");
-	free(a);
+	assert_group_params(vm, "performance-300s-lru-file-mmap-read-rand");
+	assert_group_params("suite: x\n", "defaults");
+	assert_group_params("vm-scalability:\n  test: \"a b/c\"\n", "a_b_c");
 	/* exactly 31 characters is not cut */
-	a = group_params_of("vm-scalability:\n"
-			    "  test: 0123456789012345678901234567890\n");
-	assert_string_equal(a, "0123456789012345678901234567890");
-	free(a);
+	assert_group_params("vm-scalability:\n"
+			    "  test: 0123456789012345678901234567890\n",
+			    "0123456789012345678901234567890");
 
 	/* two commands alike in their first 40 characters: two names */
 	a = group_params_of(pipe200);
@@ -514,6 +515,45 @@ static void test_group_params(void **state)
 	}
 	free(a);
 	free(c);
+}
+
+static void assert_diff(const char *a, const char *b, const char *key,
+			const char *va, const char *vb)
+{
+	struct strbuf k = STRBUF_INIT, x = STRBUF_INIT, y = STRBUF_INIT;
+	bool differ = job_identity_diff(a, b, &k, &x, &y);
+
+	if (!key) {
+		assert_false(differ);
+	} else {
+		assert_true(differ);
+		assert_string_equal(k.buf, key);
+		assert_string_equal(x.buf, va);
+		assert_string_equal(y.buf, vb);
+	}
+	strbuf_release(&k);
+	strbuf_release(&x);
+	strbuf_release(&y);
+}
+
+static void test_identity_diff(void **state)
+{
+	char *id;
+
+	(void)state;
+	assert_diff("", "", NULL, NULL, NULL);
+	assert_diff("a=1\nb=2\n", "a=1\nb=2\n", NULL, NULL, NULL);
+	assert_diff("a=1\nb=2\n", "a=1\nb=3\n", "b", "2", "3");
+	/* a key on one side only: "(not set)" on the other */
+	assert_diff("a=1\nc=2\n", "a=1\nb=2\nc=2\n", "b", "(not set)", "2");
+	assert_diff("a=1\nb=2\n", "a=1\n", "b", "2", "(not set)");
+	assert_diff("", "test=x\n", "test", "(not set)", "x");
+	/* a key that is a prefix of another */
+	assert_diff("ab=1\n", "a=1\nab=1\n", "a", "(not set)", "1");
+	/* a multi-line value stays one line, escaped */
+	id = identity_of("mytest:\n  cmdline: |\n    echo a\n    echo b\\c\n");
+	assert_string_equal(id, "cmdline=echo a\\necho b\\\\c\\n\n");
+	free(id);
 }
 
 static void test_params(void **state)
@@ -585,6 +625,7 @@ int main(void)
 		cmocka_unit_test(test_apply_set_targets),
 		cmocka_unit_test(test_path_params),
 		cmocka_unit_test(test_group_params),
+		cmocka_unit_test(test_identity_diff),
 		cmocka_unit_test(test_params),
 		cmocka_unit_test(test_programs),
 	};

@@ -6,6 +6,9 @@
  *  - indexing RUNS runs of STATS stats each in a fresh SQLite index (one
  *    transaction a run), loading the group's matrix back, and a commit
  *    prefix lookup,
+ *  - checking the group for runs of different jobs (result_group_mixed():
+ *    each run's job.yaml read and its parameters compared), what
+ *    `results`, compare and the start of a run pay on top,
  * each repeated and reported as median and quartiles.
  *
  *   build/bench/results [STATS [RUNS [RECORDS [STORE_URL]]]]
@@ -18,6 +21,7 @@
 #include <unistd.h>
 #include "matrix.h"
 #include "reduce.h"
+#include "result.h"
 #include "samples.h"
 #include "store/store.h"
 #include "unite.h"
@@ -189,6 +193,41 @@ int main(int argc, char **argv)
 		store_group_release(&h);
 	}
 	report("resolve a commit id", t, REPEAT);
+	/* a job.yaml as `perfsift run` writes it, in every run directory */
+	for (r = 0; r < nruns; r++) {
+		static const char job[] =
+			"---\nsuite: vm-scalability\ntestcase: vm-scalability\n"
+			"category: benchmark\nruntime: 300s\n"
+			"cpufreq_governor: performance\nvm-scalability:\n"
+			"  test: anon-r-seq\nperf-stat:\n  interval_ms: 1000\n"
+			"vmstat:\nproc-vmstat:\nmeminfo:\ntestbox: box-1\n"
+			"tbox_group: box\narch: x86_64\nkconfig: defconfig\n"
+			"commit: cafe\nrootfs: debian\ncompiler: gcc-12\n"
+			"nr_cpu: 2\nmemory: 24G\nmodel: AMD EPYC\n"
+			"env_kernel_cmdline: root=/dev/vda1 quiet\n"
+			"env_thp_enabled: madvise\nenv_thp_defrag: madvise\n"
+			"env_cpufreq_governor: none\n"
+			"env_kconfig_hash: fnv1a64:0123456789abcdef\n";
+		strbuf_reset(&run);
+		strbuf_addf(&run, "%s/%d", group.buf, r);
+		if (mkdir_p(run.buf, 0777) < 0)
+			return 1;
+		strbuf_addstr(&run, "/job.yaml");
+		if (write_file_atomic(run.buf, job, sizeof(job) - 1) < 0) {
+			fprintf(stderr, "cannot write '%s'\n", run.buf);
+			return 1;
+		}
+	}
+	for (i = 0; i < REPEAT; i++) {
+		struct strbuf why = STRBUF_INIT;
+		double t0 = time_mono_s();
+
+		if (result_group_mixed(group.buf, &why))
+			return 1;
+		t[i] = time_mono_s() - t0;
+		strbuf_release(&why);
+	}
+	report("check the group for runs of different jobs", t, REPEAT);
 	if (url && store_forget_group(&st, g.id, &err))
 		fprintf(stderr, "%s\n", err.buf);
 	store_group_release(&g);

@@ -24,6 +24,7 @@
 #include "report_build.h"
 #include "select.h"
 #include "util/fileutil.h"
+#include "util/hash.h"
 #include "util/strbuf.h"
 #include "util/strnum.h"
 #include "util/usage.h"
@@ -68,14 +69,10 @@ static const char bisect_usage[] =
 	"usage, or good and bad do not differ; 3 runtime error; 130\n"
 	"interrupted (run the same command again to resume)\n";
 
-/* FNV-1a: a stable short name for this bisect's worktrees */
+/* FNV-1a of each string in turn: a stable short name for this bisect's worktrees */
 static uint64_t fnv1a(uint64_t h, const char *s)
 {
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 0x100000001b3ULL;
-	}
-	return h ^ 0xff;
+	return fnv1a64(h, s, strlen(s)) ^ 0xff;
 }
 
 static char *absolute(const char *path)
@@ -474,7 +471,7 @@ int cmd_bisect(int argc, char **argv, struct options *opts)
 		strbuf_addstr(&wt_base, a.worktree);
 	} else {
 		const char *tmp = getenv("TMPDIR");
-		uint64_t h = 0xcbf29ce484222325ULL;
+		uint64_t h = FNV1A64_INIT;
 
 		h = fnv1a(h, top.buf);
 		h = fnv1a(h, good_sha);

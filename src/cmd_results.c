@@ -2,12 +2,16 @@
  * cmd_results.c: `perfsift results [QUERY]` -- the result groups the index
  * holds, with their run counts; QUERY is what compare takes for a side (a
  * directory, a commit id or unique prefix, key=value[,key=value...]).
+ * A group whose runs are of different jobs (LKP, or an older perfsift,
+ * cut long values out of the group's name) gets a warning naming the
+ * parameter they differ in.
  */
 #include "util/compat.h"
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include "builtin.h"
+#include "result.h"
 #include "store/store.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
@@ -28,7 +32,10 @@ static const char results_usage[] =
 	"  --json       one JSON array of groups instead of text\n"
 	"  -h, --help   this text\n"
 	"\n"
-	"Group directories are shown relative to the result root.\n";
+	"Group directories are shown relative to the result root.  A group\n"
+	"holding runs of different jobs (different parameters: LKP and older\n"
+	"perfsift cut values to 31 characters in group names) is named in a\n"
+	"warning; compare, plot and report refuse it.\n";
 
 static const char *rel_dir(const struct store *st, const char *dir)
 {
@@ -39,10 +46,26 @@ static const char *rel_dir(const struct store *st, const char *dir)
 	return dir;
 }
 
+/*
+ * Warn about a group of runs of different jobs; its reason into why (empty
+ * when the group is of one job).
+ */
+static void check_mixed(const struct store *st, const struct store_group *g,
+			struct strbuf *why)
+{
+	if (result_group_mixed(g->dir, why) > 0)
+		warning("%s: runs of different jobs in one group: %s",
+			rel_dir(st, g->dir), why->buf);
+}
+
 static int print_text(struct store *st, const struct store_group *g,
 		      bool params, bool runs, struct strbuf *err)
 {
+	struct strbuf why = STRBUF_INIT;
 	size_t i;
+
+	check_mixed(st, g, &why);
+	strbuf_release(&why);
 
 	printf("%s  %zu run%s", rel_dir(st, g->dir), g->nruns,
 	       g->nruns == 1 ? "" : "s");
@@ -76,6 +99,7 @@ static int print_json(struct store *st, const struct store_group *g,
 		      bool params, bool runs, struct strbuf *out,
 		      struct strbuf *err)
 {
+	struct strbuf why = STRBUF_INIT;
 	size_t a, i;
 
 	strbuf_addstr(out, "{\"dir\": ");
@@ -88,6 +112,12 @@ static int print_json(struct store *st, const struct store_group *g,
 	}
 	strbuf_addf(out, ", \"runs\": %zu, \"incomplete\": %zu", g->nruns,
 		    g->nincomplete);
+	check_mixed(st, g, &why);
+	if (why.len) {
+		strbuf_addstr(out, ", \"mixed\": ");
+		strbuf_add_json_str(out, why.buf);
+	}
+	strbuf_release(&why);
 	if (params) {
 		struct store_param_list l = {0};
 

@@ -3,7 +3,8 @@
  * keeps key order and the line of every value, checked against a small
  * schema (plain keys, mapping keys, the program table) so that each bad
  * file gets one `FILE:LINE: KEY: what is wrong` message.  Also the tree's
- * YAML writer, LKP's path_params and the job's parameter list.
+ * YAML writer, LKP's path_params (and the group directory's, which never
+ * lets two jobs share a name) and the job's parameter list.
  */
 #include "util/compat.h"
 #include <ctype.h>
@@ -14,6 +15,7 @@
 #include <yaml.h>
 #include "job.h"
 #include "programs.h"
+#include "util/hash.h"
 #include "util/strbuf.h"
 #include "util/strnum.h"
 #include "util/usage.h"
@@ -1492,8 +1494,11 @@ static size_t collect_params(const struct job *job, struct param **out)
 	return n;
 }
 
-/* append at most `max` UTF-8 characters of s, each outside the class as '_' */
-static void add_path_value(struct strbuf *out, const char *s, size_t max)
+/*
+ * append at most `max` UTF-8 characters of s, each outside the class as
+ * '_'; true when s had more (the value was cut)
+ */
+static bool add_path_value(struct strbuf *out, const char *s, size_t max)
 {
 	size_t chars = 0;
 
@@ -1511,13 +1516,15 @@ static void add_path_value(struct strbuf *out, const char *s, size_t max)
 		s += len;
 		chars++;
 	}
+	return *s != '\0';
 }
 
-void job_path_params(const struct job *job, struct strbuf *out)
+/* LKP's path_params appended to out; true when a value was cut */
+static bool lkp_path_params(const struct job *job, struct strbuf *out)
 {
 	struct param *ps;
 	size_t n = collect_params(job, &ps), i, start = out->len;
-	bool first = true;
+	bool first = true, cut = false;
 
 	for (i = 0; i < n; i++) {
 		const char *v = ps[i].value->type == JNODE_SCALAR ?
@@ -1533,15 +1540,116 @@ void job_path_params(const struct job *job, struct strbuf *out)
 			add_path_value(out, ps[i].name, SIZE_MAX);
 			if (v && *v) {
 				strbuf_addch(out, '=');
-				add_path_value(out, v, PARAM_VALUE_MAX);
+				cut |= add_path_value(out, v, PARAM_VALUE_MAX);
 			}
 		} else {
-			add_path_value(out, v, PARAM_VALUE_MAX);
+			cut |= add_path_value(out, v, PARAM_VALUE_MAX);
 		}
 	}
 	if (out->len == start)
 		strbuf_addstr(out, "defaults");
 	free(ps);
+	return cut;
+}
+
+void job_path_params(const struct job *job, struct strbuf *out)
+{
+	lkp_path_params(job, out);
+}
+
+static int job_param_cmp(const void *a, const void *b)
+{
+	const struct job_param *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+
+	return c ? c : strcmp(x->value, y->value);
+}
+
+void job_identity(const struct job *job, struct strbuf *out)
+{
+	struct job_param *ps;
+	size_t n, i;
+
+	job_params(job, &ps, &n);
+	/* by key, then value: the same text whatever the order in the file */
+	if (n)
+		qsort(ps, n, sizeof(*ps), job_param_cmp);
+	for (i = 0; i < n; i++) {
+		const char *c;
+
+		strbuf_addstr(out, ps[i].key);
+		strbuf_addch(out, '=');
+		/* one line a parameter, also for a multi-line command */
+		for (c = ps[i].value; *c; c++) {
+			if (*c == '\\' || *c == '\n')
+				strbuf_addch(out, '\\');
+			strbuf_addch(out, *c == '\n' ? 'n' : *c);
+		}
+		strbuf_addch(out, '\n');
+	}
+	job_params_free(ps, n);
+}
+
+/* the key of an identity line (up to '='), its length */
+static size_t identity_key_len(const char *line)
+{
+	return strcspn(line, "=\n");
+}
+
+bool job_identity_diff(const char *a, const char *b, struct strbuf *key,
+		       struct strbuf *va, struct strbuf *vb)
+{
+	while (*a || *b) {
+		size_t la = strcspn(a, "\n"), lb = strcspn(b, "\n");
+		size_t ka = identity_key_len(a), kb = identity_key_len(b);
+		int c;
+
+		if (la == lb && !memcmp(a, b, la)) {
+			a += la + !!a[la];
+			b += lb + !!b[lb];
+			continue;
+		}
+		/* both sorted by key: the smaller key is missing on the other side */
+		if (!*a)
+			c = 1;
+		else if (!*b)
+			c = -1;
+		else {
+			c = memcmp(a, b, ka < kb ? ka : kb);
+			if (!c)
+				c = ka == kb ? 0 : ka < kb ? -1 : 1;
+		}
+		strbuf_add(key, c <= 0 ? a : b, c <= 0 ? ka : kb);
+		if (c <= 0)
+			strbuf_add(va, a + ka + 1, la - ka - 1);
+		else
+			strbuf_addstr(va, "(not set)");
+		if (c >= 0)
+			strbuf_add(vb, b + kb + 1, lb - kb - 1);
+		else
+			strbuf_addstr(vb, "(not set)");
+		return true;
+	}
+	return false;
+}
+
+void job_identity_suffix(const char *identity, struct strbuf *out)
+{
+	uint64_t h = fnv1a64(FNV1A64_INIT, identity, strlen(identity));
+
+	/* 32 bits: a clash needs two jobs alike in every cut prefix too */
+	strbuf_addf(out, "-h%08" PRIx32, (uint32_t)(h ^ (h >> 32)));
+}
+
+void job_group_params(const struct job *job, struct strbuf *out)
+{
+	struct strbuf id = STRBUF_INIT;
+
+	if (!lkp_path_params(job, out))
+		return;
+	job_identity(job, &id);
+	job_identity_suffix(id.buf, out);
+	strbuf_release(&id);
 }
 
 void job_params(const struct job *job, struct job_param **params, size_t *n)

@@ -119,6 +119,35 @@ void job_to_yaml(const struct job *job, struct strbuf *out);
 void job_path_params(const struct job *job, struct strbuf *out);
 
 /*
+ * What tells two atomic jobs apart (a result group's identity): every job
+ * parameter (job_params(): program options and the top-level keys a
+ * program declares, the full value, never cut) as "key=value\n" lines
+ * sorted by key and value (a newline or backslash in a value escaped with
+ * a backslash: one line a parameter).  Monitors and their settings, machine facts
+ * and plain keys (kpi:, comments for people) change nothing that runs and
+ * are not in it.  Appended to out.
+ */
+void job_identity(const struct job *job, struct strbuf *out);
+/*
+ * Whether two identity texts differ: true with the first parameter (in
+ * key order) that does appended to key, its values to va and vb
+ * ("(not set)" where one side lacks it).
+ */
+bool job_identity_diff(const char *a, const char *b, struct strbuf *key,
+		       struct strbuf *va, struct strbuf *vb);
+/* "-h" and 8 hex digits of a hash of an identity text, appended to out */
+void job_identity_suffix(const char *identity, struct strbuf *out);
+/*
+ * The path_params directory of the job's result group (and the middle of
+ * split's file names): LKP's path_params, unless a value was cut to 31
+ * characters -- then jobs alike in their first 31 characters would share
+ * a group -- when job_identity_suffix() of the job is appended:
+ * `perf_bench_sched_pipe_-T_-l_200-h2f59bca1` for the command
+ * `perf bench sched pipe -T -l 2000000`.  Appended to out.
+ */
+void job_group_params(const struct job *job, struct strbuf *out);
+
+/*
  * Every job parameter as "key=value" pairs (what `compare` selects on and
  * the report header prints), sorted by key.  Caller frees with
  * job_params_free().

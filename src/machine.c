@@ -18,6 +18,7 @@
 #include "job.h"
 #include "machine.h"
 #include "util/fileutil.h"
+#include "util/hash.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -155,21 +156,18 @@ static char *cpu_model(const char *sysroot)
 	return v ? v : xstrdup("unknown");
 }
 
-/* FNV-1a 64: a fingerprint, not a security hash; no library needed */
+/* FNV-1a 64 of a file: a fingerprint, not a security hash */
 static int fnv1a64_file(const char *path, uint64_t *hash)
 {
 	unsigned char buf[65536];
-	uint64_t h = 0xcbf29ce484222325ull;
-	ssize_t n, i;
+	uint64_t h = FNV1A64_INIT;
+	ssize_t n;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
 		return -1;
 	while ((n = read(fd, buf, sizeof(buf))) > 0)
-		for (i = 0; i < n; i++) {
-			h ^= buf[i];
-			h *= 0x100000001b3ull;
-		}
+		h = fnv1a64(h, buf, (size_t)n);
 	close(fd);
 	if (n < 0)
 		return -1;

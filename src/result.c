@@ -51,8 +51,9 @@ static int check_component(const char *key, const char *v, struct strbuf *err)
 	return 0;
 }
 
-int result_group_dir(const struct job *job, const char *root,
-		     struct strbuf *dir, struct strbuf *err)
+/* the group directory with `pp` as its path_params component */
+static int group_dir_with(const struct job *job, const char *root,
+			  const char *pp, struct strbuf *dir, struct strbuf *err)
 {
 	struct strbuf comp = STRBUF_INIT, out = STRBUF_INIT;
 	size_t i;
@@ -64,7 +65,7 @@ int result_group_dir(const struct job *job, const char *root,
 
 		strbuf_reset(&comp);
 		if (!group_keys[i]) {
-			job_path_params(job, &comp);
+			strbuf_addstr(&comp, pp);
 		} else {
 			const char *v = job_get(job, key);
 
@@ -88,6 +89,92 @@ int result_group_dir(const struct job *job, const char *root,
 out:
 	strbuf_release(&comp);
 	strbuf_release(&out);
+	return ret;
+}
+
+/*
+ * A run (or a run being written, .tmp-<n>) of group_dir whose job is not
+ * `identity`: 1 with why naming the parameter, else 0.
+ */
+static int group_holds_other(const char *group_dir, const char *identity,
+			     struct strbuf *why)
+{
+	struct strbuf run = STRBUF_INIT, id = STRBUF_INIT, key = STRBUF_INIT;
+	struct strbuf va = STRBUF_INIT, vb = STRBUF_INIT;
+	DIR *d = opendir(group_dir);
+	struct dirent *de;
+	int ret = 0;
+
+	while (d && !ret && (de = readdir(d))) {
+		const char *name = de->d_name;
+
+		if (!strncmp(name, ".tmp-", 5))
+			name += 5;
+		if (!*name || strspn(name, "0123456789") != strlen(name))
+			continue;
+		strbuf_reset(&run);
+		path_join(&run, group_dir, de->d_name);
+		strbuf_reset(&id);
+		if (result_run_identity(run.buf, &id) ||
+		    !job_identity_diff(id.buf, identity, &key, &va, &vb))
+			continue;
+		strbuf_addf(why, "run %s differs in '%s' ('%s' / '%s')",
+			    de->d_name, key.buf, va.buf, vb.buf);
+		ret = 1;
+	}
+	if (d)
+		closedir(d);
+	strbuf_release(&run);
+	strbuf_release(&id);
+	strbuf_release(&key);
+	strbuf_release(&va);
+	strbuf_release(&vb);
+	return ret;
+}
+
+int result_group_dir(const struct job *job, const char *root,
+		     struct strbuf *dir, struct strbuf *err)
+{
+	struct strbuf pp = STRBUF_INIT, lkp = STRBUF_INIT, id = STRBUF_INIT;
+	struct strbuf out = STRBUF_INIT, why = STRBUF_INIT;
+	int ret = -1;
+
+	job_group_params(job, &pp);
+	job_path_params(job, &lkp);
+	job_identity(job, &id);
+	if (group_dir_with(job, root, pp.buf, &out, err))
+		goto out;
+	if (group_holds_other(out.buf, id.buf, &why)) {
+		/*
+		 * LKP's name was not unique after all: values alike once
+		 * turned to its character class ('a b' and 'a/b'), or a group
+		 * an older perfsift or LKP filled.  The suffix tells them apart
+		 * as it does cut values.
+		 */
+		if (strcmp(pp.buf, lkp.buf)) {
+			strbuf_addf(err, "'%s' holds another job's runs under "
+				    "this job's name (%s)", out.buf, why.buf);
+			goto out;
+		}
+		job_identity_suffix(id.buf, &pp);
+		strbuf_reset(&out);
+		strbuf_reset(&why);
+		if (group_dir_with(job, root, pp.buf, &out, err))
+			goto out;
+		if (group_holds_other(out.buf, id.buf, &why)) {
+			strbuf_addf(err, "'%s' holds another job's runs under "
+				    "this job's name (%s)", out.buf, why.buf);
+			goto out;
+		}
+	}
+	strbuf_addbuf(dir, &out);
+	ret = 0;
+out:
+	strbuf_release(&pp);
+	strbuf_release(&lkp);
+	strbuf_release(&id);
+	strbuf_release(&out);
+	strbuf_release(&why);
 	return ret;
 }
 
@@ -578,6 +665,64 @@ static int group_runs(const char *group_dir, int **nums, size_t *n,
 	return 0;
 }
 
+int result_run_identity(const char *run_dir, struct strbuf *out)
+{
+	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
+	struct job **jobs = NULL;
+	size_t njobs = 0;
+	int ret = -1;
+
+	path_join(&path, run_dir, "job.yaml");
+	/* the lenient reader: LKP's job.yaml names programs perfsift lacks */
+	if (file_exists(path.buf) &&
+	    !job_read_file(path.buf, &jobs, &njobs, &err) && njobs == 1) {
+		job_identity(jobs[0], out);
+		ret = 0;
+	}
+	job_free_all(jobs, njobs);
+	strbuf_release(&path);
+	strbuf_release(&err);
+	return ret;
+}
+
+int result_group_mixed(const char *group_dir, struct strbuf *why)
+{
+	struct strbuf first = STRBUF_INIT, id = STRBUF_INIT, run = STRBUF_INIT;
+	struct strbuf key = STRBUF_INIT, va = STRBUF_INIT, vb = STRBUF_INIT;
+	struct strbuf ignore = STRBUF_INIT;
+	int *nums = NULL, first_num = -1, ret = 0;
+	size_t n = 0, i;
+
+	if (group_runs(group_dir, &nums, &n, &ignore))
+		n = 0;
+	for (i = 0; i < n && !ret; i++) {
+		strbuf_reset(&run);
+		strbuf_addf(&run, "%s/%d", group_dir, nums[i]);
+		strbuf_reset(&id);
+		if (result_run_identity(run.buf, &id))
+			continue; /* no job.yaml: nothing to tell */
+		if (first_num < 0) {
+			first_num = nums[i];
+			strbuf_addbuf(&first, &id);
+		} else if (job_identity_diff(first.buf, id.buf, &key, &va,
+					     &vb)) {
+			strbuf_addf(why, "runs %d and %d differ in '%s' "
+				    "('%s' / '%s')", first_num, nums[i],
+				    key.buf, va.buf, vb.buf);
+			ret = 1;
+		}
+	}
+	free(nums);
+	strbuf_release(&first);
+	strbuf_release(&id);
+	strbuf_release(&run);
+	strbuf_release(&key);
+	strbuf_release(&va);
+	strbuf_release(&vb);
+	strbuf_release(&ignore);
+	return ret;
+}
+
 /*
  * matrix.json (and LKP's avg.json, stddev.json) from the group's complete
  * runs, in run order; removed when no complete run is left.
@@ -696,7 +841,7 @@ static void run_facts(const char *root, const char *group_dir,
 				const char *v;
 
 				if (a == STORE_PATH_PARAMS) {
-					job_path_params(job, &pp);
+					job_group_params(job, &pp);
 					v = pp.buf;
 				} else {
 					v = job_get(job, store_axis_name(a));

@@ -25,7 +25,11 @@ struct strbuf;
 /*
  * The group directory ("_result_root") of an atomic job whose machine
  * facts are filled in (testcase, tbox_group, rootfs, kconfig, compiler,
- * commit): appended to dir.  -1 with err naming the missing key.
+ * commit): appended to dir.  path_params is job_group_params()'s; when
+ * that directory already holds runs of another job (LKP's name was not
+ * unique: 'a b' and 'a/b' both give a_b), job_identity_suffix() is
+ * appended to it as for a cut value.  -1 with err naming the missing key,
+ * or the run in the way when even the suffixed name is taken.
  */
 int result_group_dir(const struct job *job, const char *root,
 		     struct strbuf *dir, struct strbuf *err);
@@ -94,6 +98,21 @@ int result_restat(const char *run_dir, const char *root,
  */
 int result_restat_group(const char *group_dir, const char *root,
 			const char *store_url, size_t *done, struct strbuf *err);
+
+/*
+ * A run's identity (job_identity() of its job.yaml, read leniently as LKP
+ * writes it) appended to out; -1 when the run has no readable job.yaml.
+ */
+int result_run_identity(const char *run_dir, struct strbuf *out);
+
+/*
+ * Whether a group directory mixes runs of different jobs (written by LKP
+ * or an older perfsift, whose group names cut long values): 1 with why
+ * "runs 0 and 3 differ in 'cmdline' ('a' / 'b')", naming the first run
+ * that differs from the first run; 0 when every run with a job.yaml is of
+ * one job.  Reads each run's job.yaml.
+ */
+int result_group_mixed(const char *group_dir, struct strbuf *why);
 
 /*
  * Forget the indexed groups that have no run directory on disk any more

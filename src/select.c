@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include "job.h"
 #include "matrix.h"
+#include "result.h"
 #include "select.h"
 #include "store/store.h"
 #include "util/fileutil.h"
@@ -583,6 +584,27 @@ out_store:
 	return 0;
 }
 
+/*
+ * A group holding runs of different jobs (LKP's and older perfsift's
+ * group names cut long values) has no one mean to compare: refuse it,
+ * naming the parameter the runs differ in (docs/lkp-compat.md).
+ */
+static int refuse_mixed(const struct result_group *g, struct strbuf *err)
+{
+	struct strbuf why = STRBUF_INIT;
+	int ret = 0;
+
+	if (g->dir && result_group_mixed(g->dir, &why) > 0) {
+		strbuf_addf(err, "the group '%s' holds runs of different "
+			    "jobs: %s; move each job's runs to a group "
+			    "directory of its own, then run `perfsift stats "
+			    "--all`", g->dir, why.buf);
+		ret = -1;
+	}
+	strbuf_release(&why);
+	return ret;
+}
+
 int select_group(const struct select_ctx *ctx, const char *spec,
 		 struct result_group *g, struct strbuf *err)
 {
@@ -669,6 +691,8 @@ int select_group(const struct select_ctx *ctx, const char *spec,
 	}
 	ret = select_group_dir(hit.dirs[0], g, err);
 done:
+	if (!ret)
+		ret = refuse_mixed(g, err);
 	if (!ret)
 		g->spec = xstrdup(spec);
 	else

@@ -11,7 +11,9 @@
  *  3. `key=value[,key=value]` selectors over the groups' axes (job
  *     parameters and machine facts).
  *
- * An ambiguous or empty selection is an error listing the candidates.
+ * An ambiguous or empty selection is an error listing the candidates; a
+ * group holding runs of different jobs (result_group_mixed()) is an error
+ * naming the parameter they differ in.
  * Each group comes with its matrix (complete runs only) and its axes, as
  * LKP's DataStore gives them (sorted by key), for the table's header.
  */

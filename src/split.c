@@ -121,7 +121,7 @@ void split_job_filename(const struct job *job, struct strbuf *out)
 
 	add_name_part(out, job->stem);
 	strbuf_addch(out, '-');
-	job_path_params(job, out);
+	job_group_params(job, out);
 	if (commit && *commit) {
 		strbuf_addch(out, '-');
 		add_name_part(out, commit);

@@ -32,7 +32,9 @@ void split_tbox_group(const char *testbox, struct strbuf *out);
 /*
  * The atomic job's file name, appended to out:
  * `<stem>-<path_params>[-<commit>][-<rootfs>].yaml` as LKP's split-job
- * names it (commit and rootfs only when the job sets them).
+ * names it (commit and rootfs only when the job sets them), path_params
+ * being the group directory's (job_group_params(): LKP's, with a hash
+ * appended when a value was cut, so two jobs never get one name).
  */
 void split_job_filename(const struct job *job, struct strbuf *out);
 

@@ -402,6 +402,160 @@ static void test_path_params(void **state)
 	assert_path_params("runtime: 300s\nmytest:\n", "defaults");
 }
 
+/* job_group_params() of a job file's text, as a new string */
+static char *group_params_of(const char *text)
+{
+	struct job *job = load1(text);
+	struct strbuf pp = STRBUF_INIT;
+
+	job_group_params(job, &pp);
+	job_free(job);
+	return strbuf_detach(&pp, NULL);
+}
+
+static void assert_group_params(const char *text, const char *want)
+{
+	char *pp = group_params_of(text);
+
+	assert_string_equal(pp, want);
+	free(pp);
+}
+
+static char *identity_of(const char *text)
+{
+	struct job *job = load1(text);
+	struct strbuf id = STRBUF_INIT;
+
+	job_identity(job, &id);
+	job_free(job);
+	return strbuf_detach(&id, NULL);
+}
+
+static void test_group_params(void **state)
+{
+	static const char pipe200[] =
+		"mytest:\n  cmdline: perf bench sched pipe -T -l 2000000\n";
+	static const char pipe100[] =
+		"mytest:\n  cmdline: perf bench sched pipe -T -l 1000000\n";
+	static const char vm[] = "suite: vm-scalability\n"
+				 "cpufreq_governor: performance\n"
+				 "runtime: 300s\n"
+				 "vm-scalability:\n"
+				 "  test: lru-file-mmap-read-rand\n";
+	char *a, *b, *c, *id;
+
+	(void)state;
+	/* nothing cut: LKP's name, byte for byte */
+	assert_group_params(vm, "performance-300s-lru-file-mmap-read-rand");
+	assert_group_params("suite: x\n", "defaults");
+	assert_group_params("vm-scalability:\n  test: \"a b/c\"\n", "a_b_c");
+	/* exactly 31 characters is not cut */
+	assert_group_params("vm-scalability:\n"
+			    "  test: 0123456789012345678901234567890\n",
+			    "0123456789012345678901234567890");
+
+	/* two commands alike in their first 40 characters: two names */
+	a = group_params_of(pipe200);
+	b = group_params_of(pipe100);
+	assert_string_not_equal(a, b);
+	/* LKP's cut name, then -h and 8 hex digits */
+	assert_int_equal(strlen(a), 31 + 10);
+	assert_memory_equal(a, "perf_bench_sched_pipe_-T_-l_200-h", 33);
+	assert_memory_equal(b, "perf_bench_sched_pipe_-T_-l_100-h", 33);
+	assert_true(strspn(a + 33, "0123456789abcdef") == 8);
+	free(b);
+	/* alike in the first 31: only the suffix tells them apart */
+	b = group_params_of("mytest:\n  cmdline: perf bench sched pipe -T -l 2000000 -x\n");
+	assert_memory_equal(a, b, 31);
+	assert_string_not_equal(a, b);
+	free(b);
+	/* a cut option value of a '=' option is suffixed too */
+	b = group_params_of("vm-scalability:\n  test: anon-w-seq\n"
+			    "  mem: 01234567890123456789012345678901234\n");
+	assert_memory_equal(b, "mem=0123456789012345678901234567890-anon-w-seq-h", 48);
+	free(b);
+
+	/* what does not change what runs does not change the name */
+	b = group_params_of("kpi: mytest.ops_per_s\n"
+			    "vmstat:\n  interval: 5\n"
+			    "perf-stat:\n  interval_ms: 500\n"
+			    "testbox: box-1\ncommit: abc\n"
+			    "mytest:\n  cmdline: perf bench sched pipe -T -l 2000000\n");
+	assert_string_equal(a, b);
+	free(b);
+	free(a);
+
+	/* the identity: full values, sorted, no monitors nor plain keys */
+	id = identity_of("perf-stat:\n  interval_ms: 500\nkpi: x\n"
+			 "runtime: 300s\ncpufreq_governor: performance\n"
+			 "vm-scalability:\n"
+			 "  test: lru-file-mmap-read-rand-with-a-very-long-name\n");
+	assert_string_equal(id, "cpufreq_governor=performance\n"
+				"runtime=300s\n"
+				"test=lru-file-mmap-read-rand-with-a-very-long-name\n");
+	free(id);
+	id = identity_of("suite: x\n");
+	assert_string_equal(id, "");
+	free(id);
+	/* the key order in the file does not matter */
+	a = identity_of("runtime: 300s\nvm-scalability:\n  test: x\n");
+	b = identity_of("vm-scalability:\n  test: x\nruntime: 300s\n");
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+	/* the suffix is a function of the identity text, nothing else */
+	c = group_params_of(pipe200);
+	a = identity_of(pipe200);
+	{
+		struct strbuf sfx = STRBUF_INIT;
+
+		job_identity_suffix(a, &sfx);
+		assert_string_equal(c + 31, sfx.buf);
+		strbuf_release(&sfx);
+	}
+	free(a);
+	free(c);
+}
+
+static void assert_diff(const char *a, const char *b, const char *key,
+			const char *va, const char *vb)
+{
+	struct strbuf k = STRBUF_INIT, x = STRBUF_INIT, y = STRBUF_INIT;
+	bool differ = job_identity_diff(a, b, &k, &x, &y);
+
+	if (!key) {
+		assert_false(differ);
+	} else {
+		assert_true(differ);
+		assert_string_equal(k.buf, key);
+		assert_string_equal(x.buf, va);
+		assert_string_equal(y.buf, vb);
+	}
+	strbuf_release(&k);
+	strbuf_release(&x);
+	strbuf_release(&y);
+}
+
+static void test_identity_diff(void **state)
+{
+	char *id;
+
+	(void)state;
+	assert_diff("", "", NULL, NULL, NULL);
+	assert_diff("a=1\nb=2\n", "a=1\nb=2\n", NULL, NULL, NULL);
+	assert_diff("a=1\nb=2\n", "a=1\nb=3\n", "b", "2", "3");
+	/* a key on one side only: "(not set)" on the other */
+	assert_diff("a=1\nc=2\n", "a=1\nb=2\nc=2\n", "b", "(not set)", "2");
+	assert_diff("a=1\nb=2\n", "a=1\n", "b", "2", "(not set)");
+	assert_diff("", "test=x\n", "test", "(not set)", "x");
+	/* a key that is a prefix of another */
+	assert_diff("ab=1\n", "a=1\nab=1\n", "a", "(not set)", "1");
+	/* a multi-line value stays one line, escaped */
+	id = identity_of("mytest:\n  cmdline: |\n    echo a\n    echo b\\c\n");
+	assert_string_equal(id, "cmdline=echo a\\necho b\\\\c\\n\n");
+	free(id);
+}
+
 static void test_params(void **state)
 {
 	struct job *job = load1("suite: vm-scalability\n"
@@ -470,6 +624,8 @@ int main(void)
 		cmocka_unit_test(test_set_and_yaml),
 		cmocka_unit_test(test_apply_set_targets),
 		cmocka_unit_test(test_path_params),
+		cmocka_unit_test(test_group_params),
+		cmocka_unit_test(test_identity_diff),
 		cmocka_unit_test(test_params),
 		cmocka_unit_test(test_programs),
 	};

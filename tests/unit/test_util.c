@@ -11,6 +11,7 @@
 #include <cmocka.h>
 #include "util/dynlib.h"
 #include "util/fileutil.h"
+#include "util/hash.h"
 #include "util/strbuf.h"
 #include "util/strnum.h"
 
@@ -152,6 +153,17 @@ static void test_dynlib(void **state)
 	strbuf_release(&err);
 }
 
+/* FNV-1a 64's published test vectors, and hashing in pieces */
+static void test_fnv1a64(void **state)
+{
+	(void)state;
+	assert_true(fnv1a64(FNV1A64_INIT, "", 0) == 0xcbf29ce484222325ULL);
+	assert_true(fnv1a64(FNV1A64_INIT, "a", 1) == 0xaf63dc4c8601ec8cULL);
+	assert_true(fnv1a64(FNV1A64_INIT, "foobar", 6) == 0x85944171f73967e8ULL);
+	assert_true(fnv1a64(fnv1a64(FNV1A64_INIT, "foo", 3), "bar", 3) ==
+		    0x85944171f73967e8ULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -160,6 +172,7 @@ int main(void)
 		cmocka_unit_test(test_paths),
 		cmocka_unit_test(test_atomic_write),
 		cmocka_unit_test(test_dynlib),
+		cmocka_unit_test(test_fnv1a64),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -336,35 +336,64 @@ static int filter_raw(const struct dirent *de)
 	return de->d_name[0] != '.';
 }
 
-static void job_window(const char *run_dir, struct reduce_window *w)
+/*
+ * A run's job.yaml, the one job it holds (NULL: none or unreadable).
+ * Read leniently (job_read_file): LKP's robot writes programs and keys
+ * perfsift does not know, and one of them must not cost the run its
+ * stats window and parameters.  A file that is not YAML at all is named
+ * once, by `warn`, and then ignored.
+ */
+static struct job *read_run_job(const char *run_dir, bool warn)
 {
 	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
-	struct job **jobs = NULL;
-	size_t njobs = 0;
+	struct job **jobs = NULL, *job = NULL;
+	size_t njobs = 0, i;
+
+	path_join(&path, run_dir, "job.yaml");
+	if (file_exists(path.buf)) {
+		if (job_read_file(path.buf, &jobs, &njobs, &err)) {
+			if (warn)
+				warning("%s (the run's job.yaml is not used: "
+					"no stats_part window, no parameters)",
+					err.buf);
+		} else if (njobs == 1) {
+			job = jobs[0];
+			jobs[0] = NULL;
+		} else if (warn) {
+			warning("%s: %zu jobs in a run's job.yaml, not one "
+				"(the file is not used)", path.buf, njobs);
+		}
+		for (i = 0; i < njobs; i++)
+			job_free(jobs[i]);
+		free(jobs);
+	}
+	strbuf_release(&path);
+	strbuf_release(&err);
+	return job;
+}
+
+static void job_window(const char *run_dir, struct reduce_window *w)
+{
+	struct job *job;
 	const char *b, *e, *why;
 	double v;
 
 	memset(w, 0, sizeof(*w));
-	path_join(&path, run_dir, "job.yaml");
-	if (!file_exists(path.buf) ||
-	    job_load_file(path.buf, &jobs, &njobs, &err) || njobs != 1)
-		goto out;
-	b = job_get(jobs[0], "stats_part_begin");
-	e = job_get(jobs[0], "stats_part_end");
-	if (!b && !e)
-		goto out;
-	w->set = true;
-	w->begin = 0;
-	w->end = INFINITY;
-	if (b && !strnum_seconds(b, &v, &why))
-		w->begin = v;
-	if (e && !strnum_seconds(e, &v, &why))
-		w->end = v;
-out:
-	if (jobs)
-		job_free_all(jobs, njobs);
-	strbuf_release(&path);
-	strbuf_release(&err);
+	job = read_run_job(run_dir, true);
+	if (!job)
+		return;
+	b = job_get(job, "stats_part_begin");
+	e = job_get(job, "stats_part_end");
+	if (b || e) {
+		w->set = true;
+		w->begin = 0;
+		w->end = INFINITY;
+		if (b && !strnum_seconds(b, &v, &why))
+			w->begin = v;
+		if (e && !strnum_seconds(e, &v, &why))
+			w->end = v;
+	}
+	job_free(job);
 }
 
 /*
@@ -662,9 +691,9 @@ static void run_facts(const char *root, const char *group_dir,
 		      const char *run_dir, char *axes[STORE_NAXES],
 		      struct store_param_list *params)
 {
-	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT, pp = STRBUF_INIT;
-	struct job **jobs = NULL;
-	size_t njobs = 0, i, alloc = 0, rl = strlen(root);
+	struct strbuf pp = STRBUF_INIT;
+	struct job *job;
+	size_t i, alloc = 0, rl = strlen(root);
 	const char *rel = NULL;
 	char *copy = NULL, *p, *save = NULL;
 	int a = 0;
@@ -683,10 +712,9 @@ static void run_facts(const char *root, const char *group_dir,
 			for (a = 0; a < STORE_NAXES; a++)
 				FREE_AND_NULL(axes[a]);
 	}
-	path_join(&path, run_dir, "job.yaml");
-	if (file_exists(path.buf) &&
-	    !job_load_file(path.buf, &jobs, &njobs, &err) && njobs == 1) {
-		const struct job *job = jobs[0];
+	/* parse_run has named a job.yaml it could not read */
+	job = read_run_job(run_dir, false);
+	if (job) {
 		const struct jnode *r = job->root;
 		struct job_param *jp = NULL;
 		size_t njp = 0;
@@ -736,11 +764,8 @@ static void run_facts(const char *root, const char *group_dir,
 	for (a = 0; a < STORE_NAXES; a++)
 		if (!axes[a])
 			axes[a] = xstrdup("");
-	if (jobs)
-		job_free_all(jobs, njobs);
+	job_free(job);
 	free(copy);
-	strbuf_release(&path);
-	strbuf_release(&err);
 	strbuf_release(&pp);
 }
 

@@ -614,8 +614,10 @@ static int group_runs(const char *group_dir, int **nums, size_t *n,
 static int rebuild_matrix(const char *group_dir, const int *nums, size_t n,
 			  struct strbuf *err)
 {
-	static const char *const files[] = {"matrix.json", "avg.json",
-					     "stddev.json"};
+	/* the sidecar first: a matrix.json without its own is read by LKP's
+	 * padding rule, never with another's (matrix_load_missing checks) */
+	static const char *const files[] = {MATRIX_MISSING_FILE, "matrix.json",
+					     "avg.json", "stddev.json"};
 	struct unite u;
 	struct matrix m;
 	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT, why = STRBUF_INIT;
@@ -658,8 +660,10 @@ static int rebuild_matrix(const char *group_dir, const int *nums, size_t n,
 	for (i = 0; i < ARRAY_SIZE(files); i++) {
 		strbuf_reset(&text);
 		if (i == 0)
-			matrix_to_json(&m, &text);
+			matrix_missing_to_json(&m, &text);
 		else if (i == 1)
+			matrix_to_json(&m, &text);
+		else if (i == 2)
 			unite_avg_json(&m, &text);
 		else
 			unite_stddev_json(&m, &text);

@@ -223,7 +223,7 @@ static bool run_incomplete(const char *rundir)
 
 /*
  * No matrix.json: unite the complete runs' stats.json files as LKP's
- * unite_to does (a stat missing from a run counts 0 there).
+ * unite_to does (a stat missing from a run is 0 there, and missing).
  */
 static int matrix_from_runs(const char *dir, const int *runs, size_t nruns,
 			    struct matrix *m, struct strbuf *err)
@@ -277,6 +277,8 @@ static int matrix_from_runs(const char *dir, const int *runs, size_t nruns,
 			} else if (json_is_integer(v)) {
 				m->values[s * used + i] =
 					(double)json_integer_value(v);
+			} else {
+				matrix_set_missing(m, s, i);
 			}
 		}
 	}
@@ -332,7 +334,7 @@ int select_group_dir(const char *dir, struct result_group *g,
 	nruns = list_runs(group.buf, &runs);
 	path_join(&path, group.buf, "matrix.json");
 	if (file_exists(path.buf)) {
-		if (matrix_load_json(&g->matrix, path.buf, err))
+		if (matrix_load_group(&g->matrix, group.buf, err))
 			goto out;
 	} else if (nruns) {
 		if (matrix_from_runs(group.buf, runs, nruns, &g->matrix, err))

@@ -222,7 +222,6 @@ static bool has_prefix_stat(const struct matrix *m, const char *prefix)
 	return lo < m->nstats && !strncmp(m->names[lo], prefix, n);
 }
 
-
 /* runtime for the floors: the job's, else the measured elapsed time */
 static double group_runtime(const struct result_group *g)
 {

@@ -21,6 +21,7 @@
 #include "archive_io.h"
 #include "job.h"
 #include "matrix.h"
+#include "programs.h"
 #include "monitor.h"
 #include "reduce.h"
 #include "result.h"
@@ -744,6 +745,35 @@ static void run_facts(const char *root, const char *group_dir,
 			params->items[params->n++].kind = STORE_PARAM_JOB;
 		}
 		job_params_free(jp, njp);
+		/*
+		 * A program perfsift does not know (LKP's robot writes
+		 * stress-ng:, oom-killer:, ...): its scalar options are the
+		 * run's parameters too, as LKP's each_param has them, unless
+		 * a known one of the same name came first.
+		 */
+		for (i = 0; i < r->n; i++) {
+			const struct jnode *prog = r->kids[i];
+			size_t o, j;
+
+			if (prog->type != JNODE_MAP || program_find(r->keys[i]))
+				continue;
+			for (o = 0; o < prog->n; o++) {
+				bool seen = false;
+
+				if (prog->kids[o]->type != JNODE_SCALAR)
+					continue;
+				for (j = 0; j < params->n && !seen; j++)
+					seen = !strcmp(params->items[j].key,
+						       prog->keys[o]);
+				if (seen)
+					continue;
+				ALLOC_GROW(params->items, params->n + 1, alloc);
+				params->items[params->n].key = xstrdup(prog->keys[o]);
+				params->items[params->n].value =
+					xstrdup(prog->kids[o]->text);
+				params->items[params->n++].kind = STORE_PARAM_JOB;
+			}
+		}
 		for (i = 0; i < r->n; i++) {
 			size_t j;
 			bool seen = false;

@@ -2,7 +2,8 @@
 # t0202: a run's job.yaml as LKP's robot writes it -- programs and keys
 # perfsift does not know (stress-ng, oom-killer, _id, ...) -- is read
 # leniently: its stats_part window still applies and its parameters
-# still select the run.  A job.yaml that is not YAML is named once.
+# (top-level keys and the unknown programs' options) still select the
+# run.  A job.yaml that is not YAML is named once.
 . "$(dirname "$0")/lib.sh"
 
 R=$PERFSIFT_RESULT_ROOT
@@ -27,6 +28,8 @@ test_expect_success 'its parameters select the run' '
 	perfsift results nr_threads=100% >out &&
 	test_grep "0123456789abcdef0123456789abcdef01234567  1 run$" out &&
 	perfsift results testtime=60s,stats_part_begin=2 >out &&
+	test_grep "0123456789abcdef0123456789abcdef01234567  1 run$" out &&
+	perfsift results test=forkheavy,ignored=1 >out &&
 	test_grep "0123456789abcdef0123456789abcdef01234567  1 run$" out &&
 	perfsift results --params >out &&
 	test_grep "^    nr_threads=100%$" out

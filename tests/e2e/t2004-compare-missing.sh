@@ -77,9 +77,25 @@ test_expect_success 'from the directories (matrix.json + sidecar): the same tabl
 	test_cmp index.out dirs.out
 '
 
+test_expect_success 'from runs without matrix.json: the same table' '
+	mkdir nomatrix &&
+	cp -r "$(group aaaa1111)" nomatrix/aaaa1111 &&
+	cp -r "$(group bbbb2222)" nomatrix/bbbb2222 &&
+	rm nomatrix/*/matrix*.json &&
+	perfsift compare --all nomatrix/aaaa1111 nomatrix/bbbb2222 >runs.out &&
+	test_cmp index.out runs.out
+'
+
 test_expect_success 'report: no one-sided stat ranked or shown as a change' '
 	perfsift report aaaa1111 bbbb2222 >report.txt &&
 	! grep -E -e "-100\.0%" -e "mytest\.(extra|fresh)" report.txt
+'
+
+# mytest.some is 500 in every run that printed it: no point at 0
+test_expect_success 'plot draws only the runs that have the stat' '
+	perfsift plot mytest.some aaaa1111 bbbb2222 >chart &&
+	test_grep "^  500 " chart &&
+	! grep -E "^ +0 " chart
 '
 
 test_expect_success 'stats rewrites a lost sidecar' '

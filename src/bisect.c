@@ -247,18 +247,15 @@ static bool kpi_values(const struct matrix *m, const char *stat,
 		       double **out, size_t *n)
 {
 	ssize_t s = stat ? matrix_find(m, stat) : -1;
-	size_t r;
 
 	free(*out);
 	*out = NULL;
 	*n = 0;
 	if (s < 0)
 		return false;
-	*out = xmalloc(st_mult(m->nruns ? m->nruns : 1, sizeof(double)));
-	for (r = 0; r < m->nruns; r++)
-		(*out)[r] = matrix_at(m, (size_t)s, r);
-	*n = m->nruns;
-	return true;
+	/* the runs that have it: a run without the KPI is no sample of 0 */
+	*out = matrix_real_dup(m, (size_t)s, n);
+	return *n > 0;
 }
 
 static int load(struct driver *d, const char *sha, struct matrix *m)
@@ -411,7 +408,10 @@ static struct candidate *candidates(struct driver *d, const struct matrix *g,
 		int prio = bisect_kpi_priority(&d->rules, g->names[i]);
 		struct lkp_summary sg, sb;
 
-		if (j < 0 || prio < 0)
+		/* the KPI is one every run of both endpoints has: a stat some
+		 * runs lack is not compared over padding zeros */
+		if (j < 0 || prio < 0 || matrix_nreal(g, i) != g->nruns ||
+		    matrix_nreal(b, (size_t)j) != b->nruns)
 			continue;
 		c[k].ig = i;
 		c[k].ib = (size_t)j;

@@ -280,7 +280,8 @@ static void append_row(double **v, size_t *n, size_t *alloc,
 		return;
 	ALLOC_GROW(*v, *n + m->nruns, *alloc);
 	for (r = 0; r < m->nruns; r++)
-		(*v)[(*n)++] = matrix_at(m, (size_t)s, r);
+		if (matrix_has(m, (size_t)s, r)) /* no point for a missing run */
+			(*v)[(*n)++] = matrix_at(m, (size_t)s, r);
 }
 
 /*

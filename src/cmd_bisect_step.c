@@ -118,10 +118,16 @@ int cmd_bisect_step(int argc, char **argv, struct options *opts)
 			goto out;
 		}
 		/* this step's runs only: the newest columns */
-		n = m.nruns - base;
-		vals = xmalloc(st_mult(n, sizeof(double)));
-		for (r = 0; r < n; r++)
-			vals[r] = matrix_at(&m, (size_t)s, base + r);
+		vals = xmalloc(st_mult(m.nruns - base, sizeof(double)));
+		for (r = n = 0; r < m.nruns - base; r++)
+			if (matrix_has(&m, (size_t)s, base + r))
+				vals[n++] = matrix_at(&m, (size_t)s, base + r);
+		if (!n) {
+			free(vals);
+			note("%.12s: this step's runs lack '%s': skip", sha, a.stat);
+			status = STEP_SKIP;
+			goto out;
+		}
 		bisect_summarize(vals, n, &sum);
 		free(vals);
 		pos = (sum.median - a.good_value) / (a.bad_value - a.good_value);

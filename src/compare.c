@@ -222,15 +222,6 @@ static bool has_prefix_stat(const struct matrix *m, const char *prefix)
 	return lo < m->nstats && !strncmp(m->names[lo], prefix, n);
 }
 
-/* the values of stat idx in group c, zeros when absent */
-static const double *values_of(const struct result_group *g, ssize_t idx,
-			       const double *zeros)
-{
-	if (idx < 0)
-		return zeros;
-	return g->matrix.values + (size_t)idx * g->matrix.nruns;
-}
-
 /* runtime for the floors: the job's, else the measured elapsed time */
 static double group_runtime(const struct result_group *g)
 {
@@ -250,8 +241,14 @@ static double group_runtime(const struct result_group *g)
 		i = matrix_find(&g->matrix, elapsed[0]);
 	if (i < 0 || !g->matrix.nruns)
 		return 0;
-	return stats_mean(g->matrix.values + (size_t)i * g->matrix.nruns,
-			  g->matrix.nruns);
+	{
+		size_t n;
+		double *v = matrix_real_dup(&g->matrix, (size_t)i, &n);
+		double mean = n ? stats_mean(v, n) : 0;
+
+		free(v);
+		return mean;
+	}
 }
 
 struct walk {
@@ -264,6 +261,7 @@ struct walk {
 	regex_t stat_re;
 	bool have_stat_re;
 	double *zeros;
+	double **buf; /* per group: a row's real values, when some are missing */
 	/* every stat's Welch p per column (for the q-values) */
 	double *p_all;
 	size_t np_all, alloc_p_all;
@@ -278,14 +276,55 @@ struct walk {
 	struct compare_row cur;
 };
 
+/*
+ * Stat idx of group c: the values of the runs that have it (*n of them;
+ * none when the group lacks the stat).  `padded` (failure stats): every
+ * run, 0 where the stat is absent -- "did not happen" is a real 0 there.
+ */
+static const double *side_values(const struct walk *w, size_t c, ssize_t idx,
+				 bool padded, size_t *n)
+{
+	const struct matrix *m = &w->g[c]->matrix;
+
+	if (idx < 0) {
+		*n = padded ? m->nruns : 0;
+		return w->zeros;
+	}
+	if (padded) {
+		*n = m->nruns;
+		return m->values + (size_t)idx * m->nruns;
+	}
+	return matrix_real(m, (size_t)idx, w->buf[c], n);
+}
+
+/* does every run of every group have the stat? */
+static bool row_complete(const struct walk *w, const ssize_t *idx)
+{
+	size_t c;
+
+	for (c = 0; c < w->n; c++) {
+		const struct matrix *m = &w->g[c]->matrix;
+
+		if (idx[c] < 0 || (m->present &&
+				   memchr(m->present + (size_t)idx[c] * m->nruns,
+					  0, m->nruns)))
+			return false;
+	}
+	return true;
+}
+
 static void cell_numbers(struct compare_cell *cell, const double *v, size_t n,
-			 bool present, bool is_func)
+			 size_t group_runs, bool present, bool is_func)
 {
 	size_t i;
 
+	/* a perf stat no run has is absent: no numbers, not zeros */
+	if (!is_func && !n)
+		present = false;
 	cell->present = present;
 	cell->nruns = n;
-	cell->mean = present ? stats_mean(v, n) : 0;
+	cell->missing = group_runs > n ? group_runs - n : 0;
+	cell->mean = present ? stats_mean(v, n) : is_func ? 0 : NAN;
 	cell->stddev = present ? stats_stddev(v, n, cell->mean) : -1;
 	cell->fails = 0;
 	if (is_func && present)
@@ -312,13 +351,17 @@ static void cell_change(struct compare_cell *cell,
 		cell->change = 100 * (fa - fb);
 		return;
 	}
+	if (!cell->present || !base->present) {
+		cell->change = NAN; /* one side has no value: no change */
+		return;
+	}
 	cell->change = 100 * (cell->mean - base->mean) /
 		       (base->mean == 0 ? 1e-100 : base->mean);
 }
 
 static enum compare_effect effect_of(int direction, double change)
 {
-	if (!direction)
+	if (!direction || isnan(change))
 		return EFFECT_UNDEFINED;
 	return (double)direction * change < 0 ? EFFECT_REGRESSION
 					      : EFFECT_IMPROVEMENT;
@@ -494,7 +537,9 @@ static void guard_apply(struct walk *w, struct compare_result *res)
 		ib = w->row_idx[i * w->n];
 		for (c = 1; c < w->n; c++) {
 			struct compare_cell *cell = &row->cells[c];
+			struct stats_noise_prior prior;
 			const double *a, *b;
+			size_t na, nb;
 			ssize_t ia;
 
 			if (!guard_on(w, c) || cell->lkp != LKP_CHANGED || ib < 0)
@@ -502,8 +547,15 @@ static void guard_apply(struct walk *w, struct compare_result *res)
 			ia = w->row_idx[i * w->n + c];
 			if (ia < 0)
 				continue;
-			a = values_of(w->g[c], ia, w->zeros);
-			b = values_of(w->g[0], ib, w->zeros);
+			a = side_values(w, c, ia, false, &na);
+			b = side_values(w, 0, ib, false, &nb);
+			/* a stat some runs lack: the runs that have it */
+			prior = w->prior[c];
+			if (na != prior.na || nb != prior.nb) {
+				prior.na = na;
+				prior.nb = nb;
+				prior.d = na + nb >= 2 ? (double)(na + nb - 2) : 0;
+			}
 			/*
 			 * Significant against the comparison's pooled noise
 			 * (moderated t) or against the stat's own (Welch): a
@@ -511,9 +563,8 @@ static void guard_apply(struct walk *w, struct compare_result *res)
 			 * towards their noise, nor a stat constant on each
 			 * side.
 			 */
-			cell->p_guard = fmin(stats_moderated_p(&w->prior[c], a, b),
-					     stats_welch_p(a, w->prior[c].na, b,
-							   w->prior[c].nb));
+			cell->p_guard = fmin(stats_moderated_p(&prior, a, b),
+					     stats_welch_p(a, na, b, nb));
 			if (w->o->method == COMPARE_LKP &&
 			    !(cell->p_guard < w->o->guard_level))
 				cell->changed = false;
@@ -575,6 +626,10 @@ int compare_groups(const struct result_group *const *groups, size_t ngroups,
 		has_prefix_stat(&groups[0]->matrix, "lock_stat.");
 	stats_scratch_init(&w.scratch);
 	w.zeros = xcalloc(maxruns ? maxruns : 1, sizeof(double));
+	w.buf = xcalloc(ngroups, sizeof(*w.buf));
+	for (c = 0; c < ngroups; c++)
+		w.buf[c] = xcalloc(groups[c]->matrix.nruns ?
+				   groups[c]->matrix.nruns : 1, sizeof(double));
 	build_header(res, groups, ngroups);
 	guard_init(&w);
 
@@ -583,12 +638,20 @@ int compare_groups(const struct result_group *const *groups, size_t ngroups,
 	u.n = ngroups;
 	u.pos = xcalloc(ngroups, sizeof(*u.pos));
 	while ((name = union_next(&u, idx))) {
-		const struct result_group *g0 = groups[0];
-		const double *b = values_of(g0, idx[0], w.zeros);
-		size_t nb = g0->matrix.nruns;
+		const double *b;
+		size_t nb;
 		struct compare_row row;
 		bool keep = false, is_func = false, classified = false;
+		bool padded = false;
 
+		/*
+		 * Some runs lack the stat: a perf stat is compared over the
+		 * runs that have it, a failure stat over every run (absent =
+		 * did not happen).  Only such rows pay for the classification.
+		 */
+		if (!row_complete(&w, idx))
+			padded = stat_is_function(&w.rules, name);
+		b = side_values(&w, 0, idx[0], padded, &nb);
 		memset(&row, 0, sizeof(row));
 		row.cells = NULL;
 		if (need_stats) {
@@ -596,8 +659,8 @@ int compare_groups(const struct result_group *const *groups, size_t ngroups,
 				   w.alloc_p_all);
 		}
 		for (c = 1; c < ngroups; c++) {
-			const double *a = values_of(groups[c], idx[c], w.zeros);
-			size_t na = groups[c]->matrix.nruns;
+			size_t na;
+			const double *a = side_values(&w, c, idx[c], padded, &na);
 			enum lkp_outcome out;
 			struct lkp_record rec;
 
@@ -634,10 +697,11 @@ int compare_groups(const struct result_group *const *groups, size_t ngroups,
 			row.is_kpi = stat_is_kpi(&w.rules, name);
 			/* direction: below, for the rows shown only */
 			for (c = 0; c < ngroups; c++) {
-				const double *v = values_of(groups[c], idx[c],
-							    w.zeros);
+				size_t n;
+				const double *v = side_values(&w, c, idx[c],
+							      is_func, &n);
 
-				cell_numbers(&row.cells[c], v,
+				cell_numbers(&row.cells[c], v, n,
 					     groups[c]->matrix.nruns,
 					     idx[c] >= 0, is_func);
 			}
@@ -668,19 +732,19 @@ int compare_groups(const struct result_group *const *groups, size_t ngroups,
 			for (i = 0; i < res->nrows; i++) {
 				struct compare_row *row = &res->rows[i];
 				struct compare_cell *cell = &row->cells[c];
-				const struct result_group *g0 = groups[0];
 				const double *a, *b;
+				size_t na, nb;
 				ssize_t ia = w.row_idx[i * ngroups + c];
 				ssize_t ib = w.row_idx[i * ngroups];
 
-				a = values_of(groups[c], ia, w.zeros);
-				b = values_of(g0, ib, w.zeros);
+				a = side_values(&w, c, ia, row->is_function, &na);
+				b = side_values(&w, 0, ib, row->is_function, &nb);
 				cell->q = q[w.row_union[i]];
 				cell->p_welch = p[w.row_union[i]];
-				cell->p_mwu = stats_mwu_p(&w.scratch, a,
-							  cell->nruns, b,
-							  row->cells[0].nruns,
-							  NULL);
+				if (!na || !nb)
+					continue; /* one side has no value */
+				cell->p_mwu = stats_mwu_p(&w.scratch, a, na, b,
+							  nb, NULL);
 				/*
 				 * The interval only where it can matter: stats
 				 * mode drops rows with q > alpha unless --all.
@@ -688,8 +752,7 @@ int compare_groups(const struct result_group *const *groups, size_t ngroups,
 				if (o->method != COMPARE_STATS || o->all ||
 				    cell->q <= o->alpha)
 					cell_verdict(&w, cell, row->name, a,
-						     cell->nruns, b,
-						     row->cells[0].nruns);
+						     na, b, nb);
 				if (o->method == COMPARE_STATS && !row->is_function)
 					cell->changed = cell->verdict ==
 							VERDICT_CHANGED;
@@ -739,6 +802,9 @@ int compare_groups(const struct result_group *const *groups, size_t ngroups,
 	free(idx);
 	free(u.pos);
 	free(w.zeros);
+	for (c = 0; c < ngroups; c++)
+		free(w.buf[c]);
+	free(w.buf);
 	free(w.p_all);
 	free(w.row_union);
 	free(w.row_idx);
@@ -813,8 +879,19 @@ static void render_perf_row(struct strbuf *out, const struct compare_row *row,
 	for (c = 0; c < ncols; c++) {
 		const struct compare_cell *cell = &row->cells[c];
 
-		if (c)
+		/*
+		 * A side without the stat: "-" for its mean, and in place of
+		 * a %change what happened -- never LKP's -100% or +5e+101%.
+		 */
+		if (c && !isnan(cell->change))
 			compare_format_change(out, cell->change);
+		else if (c)
+			strbuf_addf(out, "%11s ", !cell->present ? "gone"
+					  : !row->cells[0].present ? "new" : "");
+		if (!cell->present) {
+			strbuf_addf(out, "%10s      ", "-");
+			continue;
+		}
 		compare_format_mean(out, cell->mean);
 		compare_format_stddev(out, cell->mean, cell->stddev);
 	}
@@ -948,13 +1025,13 @@ void compare_render_json(const struct compare_result *res,
 
 		strbuf_addstr(out, i ? ",\n    {\"stat\": " : "\n    {\"stat\": ");
 		strbuf_add_json_str(out, row->name);
-		strbuf_addf(out, ", \"kind\": \"%s\", \"kpi\": %s, \"direction\": \"%s\", \"changed\": %s,\n      \"base\": {\"present\": %s, \"runs\": %zu, \"mean\": ",
+		strbuf_addf(out, ", \"kind\": \"%s\", \"kpi\": %s, \"direction\": \"%s\", \"changed\": %s,\n      \"base\": {\"present\": %s, \"runs\": %zu, \"missing_runs\": %zu, \"mean\": ",
 			    row->is_function ? "failure" : "perf",
 			    row->is_kpi ? "true" : "false",
 			    direction_name(row->direction),
 			    row->changed ? "true" : "false",
 			    row->cells[0].present ? "true" : "false",
-			    row->cells[0].nruns);
+			    row->cells[0].nruns, row->cells[0].missing);
 		json_num(out, row->cells[0].mean);
 		strbuf_addstr(out, ", \"stddev\": ");
 		json_num(out, row->cells[0].stddev < 0 ? NAN : row->cells[0].stddev);
@@ -964,9 +1041,10 @@ void compare_render_json(const struct compare_result *res,
 		for (c = 1; c < res->ncols; c++) {
 			const struct compare_cell *cell = &row->cells[c];
 
-			strbuf_addf(out, "%s{\"group\": %zu, \"present\": %s, \"runs\": %zu, \"mean\": ",
+			strbuf_addf(out, "%s{\"group\": %zu, \"present\": %s, \"runs\": %zu, \"missing_runs\": %zu, \"mean\": ",
 				    c > 1 ? ", " : "", c,
-				    cell->present ? "true" : "false", cell->nruns);
+				    cell->present ? "true" : "false", cell->nruns,
+				    cell->missing);
 			json_num(out, cell->mean);
 			strbuf_addstr(out, ", \"stddev\": ");
 			json_num(out, cell->stddev < 0 ? NAN : cell->stddev);
@@ -1014,7 +1092,7 @@ void compare_render_csv(const struct compare_result *res, struct strbuf *out)
 {
 	size_t c, i;
 
-	strbuf_addstr(out, "stat,kind,kpi,direction,column,label,base_runs,base_mean,base_stddev,runs,mean,stddev,change_pct,ci95_lo,ci95_hi,p_welch,p_mwu,q,verdict,more_runs,lkp,changed,effect\n");
+	strbuf_addstr(out, "stat,kind,kpi,direction,column,label,base_runs,base_mean,base_stddev,runs,mean,stddev,change_pct,ci95_lo,ci95_hi,p_welch,p_mwu,q,verdict,more_runs,lkp,changed,effect,base_missing_runs,missing_runs\n");
 	for (i = 0; i < res->nrows; i++) {
 		const struct compare_row *row = &res->rows[i];
 		const struct compare_cell *base = &row->cells[0];
@@ -1039,10 +1117,11 @@ void compare_render_csv(const struct compare_result *res, struct strbuf *out)
 			csv_num(out, cell->p_welch);
 			csv_num(out, cell->p_mwu);
 			csv_num(out, cell->q);
-			strbuf_addf(out, ",%s,%u,%s,%d,%s\n",
+			strbuf_addf(out, ",%s,%u,%s,%d,%s,%zu,%zu\n",
 				    stats_verdict_name(cell->verdict),
 				    cell->more_runs, lkp_outcome_name(cell->lkp),
-				    cell->changed, compare_effect_name(cell->effect));
+				    cell->changed, compare_effect_name(cell->effect),
+				    base->missing, cell->missing);
 		}
 	}
 }

@@ -57,14 +57,18 @@ void compare_options_init(struct compare_options *o);
 
 /* one column of one row: the group's numbers, and their change vs base */
 struct compare_cell {
-	bool present;      /* the group has the stat */
+	bool present;      /* the group has the stat (a perf stat: in a run) */
 	size_t nruns;      /* runs the numbers come from */
-	double mean;       /* LKP's display mean (0 when absent) */
+	size_t missing;    /* the group's runs without the stat (perf stats:
+			    * left out of the numbers, not counted as 0) */
+	double mean;       /* the display mean over those runs (a perf stat
+			    * no run has: NAN; a failure stat: 0) */
 	double stddev;     /* population stddev, -1 when nruns <= 1 */
 	double fails;      /* failure stats: sum over the runs */
 	/* columns 1..: vs column 0 */
 	double change;     /* %change (relative for every stat, as the
-			    * seed), or %reproduction for failure stats */
+			    * seed), or %reproduction for failure stats;
+			    * NAN when a side has no value (never a change) */
 	bool changed;      /* selected by the method in this column */
 	enum lkp_outcome lkp;   /* LKP's test */
 	double p_welch, p_mwu, q; /* NAN when not computed */

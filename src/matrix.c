@@ -5,11 +5,15 @@
  * 50,000-stat comparison; it still reads any valid JSON text of that
  * shape (any key order, escapes, whitespace, exponents, duplicates: the
  * last one wins, as in jansson).  The writer is LKP's layout, sorted.
+ * Which values are real (not LKP's 0 padding) comes from the reader
+ * (null, short arrays), the sidecar matrix-missing.json, or LKP's
+ * padding rule (matrix.h).
  */
 #include "util/compat.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <float.h>
+#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "matrix.h"
+#include "util/fileutil.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -41,7 +46,79 @@ void matrix_release(struct matrix *m)
 	free(m->values);
 	free(m->is_int);
 	free(m->sources);
+	free(m->present);
 	matrix_init(m);
+}
+
+size_t matrix_nreal(const struct matrix *m, size_t s)
+{
+	size_t r, n = 0;
+
+	if (!m->present)
+		return m->nruns;
+	for (r = 0; r < m->nruns; r++)
+		n += m->present[s * m->nruns + r];
+	return n;
+}
+
+const double *matrix_real(const struct matrix *m, size_t s, double *buf,
+			  size_t *n)
+{
+	const double *row = m->values + s * m->nruns;
+	const unsigned char *p;
+	size_t r, k = 0;
+
+	if (!m->present || !memchr(m->present + s * m->nruns, 0, m->nruns)) {
+		*n = m->nruns;
+		return row;
+	}
+	p = m->present + s * m->nruns;
+	for (r = 0; r < m->nruns; r++)
+		if (p[r])
+			buf[k++] = row[r];
+	*n = k;
+	return buf;
+}
+
+double *matrix_real_dup(const struct matrix *m, size_t s, size_t *n)
+{
+	double *buf = xcalloc(m->nruns ? m->nruns : 1, sizeof(*buf));
+	const double *v = matrix_real(m, s, buf, n);
+
+	if (!*n) {
+		free(buf);
+		return NULL;
+	}
+	if (v != buf)
+		memcpy(buf, v, *n * sizeof(*buf));
+	return buf;
+}
+
+void matrix_set_missing(struct matrix *m, size_t s, size_t r)
+{
+	if (!m->present) {
+		m->present = xmalloc(st_mult(m->nstats ? m->nstats : 1,
+					     m->nruns ? m->nruns : 1));
+		memset(m->present, 1, m->nstats * m->nruns);
+	}
+	m->present[s * m->nruns + r] = 0;
+	m->values[s * m->nruns + r] = 0;
+}
+
+void matrix_assume_lkp_padding(struct matrix *m)
+{
+	size_t s, r, lead;
+
+	for (s = 0; s < m->nstats; s++) {
+		const double *row = m->values + s * m->nruns;
+
+		for (lead = 0; lead < m->nruns && row[lead] == 0; lead++)
+			;
+		if (lead == m->nruns)
+			continue; /* all zeros: real (LKP drops padding-only) */
+		for (r = 0; r < lead; r++)
+			matrix_set_missing(m, s, r);
+	}
 }
 
 ssize_t matrix_find(const struct matrix *m, const char *name)
@@ -77,11 +154,14 @@ struct parser {
 		char *name;      /* into names (set once parsing is done) */
 		size_t name_off; /* in names */
 		size_t off, len;
+		size_t null_off, nnull; /* in nulls: where null stood */
 		unsigned char is_int;
 	} *stats;
 	size_t nstats, alloc_stats;
 	double *vals;
 	size_t nvals, alloc_vals;
+	size_t *nulls;
+	size_t nnulls, alloc_nulls;
 	char **sources;
 	size_t nsources, alloc_sources;
 	bool have_sources;
@@ -365,6 +445,8 @@ static int read_array_of_numbers(struct parser *ps, struct pstat *st)
 		return -1;
 	st->off = ps->nvals;
 	st->len = 0;
+	st->null_off = ps->nnulls;
+	st->nnull = 0;
 	st->is_int = 1;
 	skip_ws(ps);
 	if (ps->p < ps->end && *ps->p == ']') {
@@ -377,10 +459,13 @@ static int read_array_of_numbers(struct parser *ps, struct pstat *st)
 
 		skip_ws(ps);
 		if (ps->end - ps->p >= 4 && !memcmp(ps->p, "null", 4)) {
-			/* jansson's reader took null as 0 as well */
+			/* no value: missing (0 in values) */
 			ps->p += 4;
 			v = 0;
 			is_int = true;
+			ALLOC_GROW(ps->nulls, ps->nnulls + 1, ps->alloc_nulls);
+			ps->nulls[ps->nnulls++] = st->len;
+			st->nnull++;
 		} else if (read_number(ps, &v, &is_int)) {
 			return -1;
 		}
@@ -552,6 +637,19 @@ static void build(struct parser *ps, struct matrix *m)
 			memcpy(m->values + i * m->nruns, ps->vals + st->off,
 			       n * sizeof(double));
 	}
+	/* what the file itself says is missing: null, and a short array's
+	 * tail (LKP's readers pad it with 0) */
+	for (i = 0; i < m->nstats; i++) {
+		const struct pstat *st = &ps->stats[i];
+		size_t k;
+
+		for (r = st->len; r < m->nruns; r++)
+			matrix_set_missing(m, i, r);
+		for (k = 0; k < st->nnull; k++)
+			if (ps->nulls[st->null_off + k] < m->nruns)
+				matrix_set_missing(m, i,
+						   ps->nulls[st->null_off + k]);
+	}
 	ps->nstats = 0;
 	if (ps->have_sources) {
 		m->sources = xcalloc(m->nruns ? m->nruns : 1, sizeof(char *));
@@ -568,6 +666,7 @@ static void parser_release(struct parser *ps)
 		free(ps->sources[i]);
 	free(ps->stats);
 	free(ps->vals);
+	free(ps->nulls);
 	free(ps->sources);
 	strbuf_release(&ps->key);
 	strbuf_release(&ps->names);
@@ -701,4 +800,183 @@ void matrix_to_json(const struct matrix *m, struct strbuf *out)
 		strbuf_addstr(out, "]\n");
 	}
 	strbuf_addstr(out, "}\n");
+}
+
+/* ---- the sidecar: which values of matrix.json are missing ---- */
+
+void matrix_missing_to_json(const struct matrix *m, struct strbuf *out)
+{
+	size_t s, r;
+	bool any = false;
+
+	strbuf_addstr(out, "{\n  \"schema\": \"perfsift-matrix-missing/1\",\n"
+			   "  \"stats_source\": [");
+	for (r = 0; m->sources && r < m->nruns; r++) {
+		if (r)
+			strbuf_addstr(out, ", ");
+		strbuf_add_json_str(out, m->sources[r]);
+	}
+	strbuf_addstr(out, "],\n  \"missing\": {");
+	for (s = 0; m->present && s < m->nstats; s++) {
+		const unsigned char *p = m->present + s * m->nruns;
+		bool first = true;
+
+		if (!memchr(p, 0, m->nruns))
+			continue;
+		strbuf_addstr(out, any ? ",\n    " : "\n    ");
+		any = true;
+		strbuf_add_json_str(out, m->names[s]);
+		strbuf_addstr(out, ": [");
+		for (r = 0; r < m->nruns; r++) {
+			if (p[r])
+				continue;
+			strbuf_addf(out, first ? "%zu" : ", %zu", r);
+			first = false;
+		}
+		strbuf_addch(out, ']');
+	}
+	strbuf_addstr(out, any ? "\n  }\n}\n" : "}\n}\n");
+}
+
+/* the line of the file where "key" first appears (1 if nowhere) */
+static int line_of(const char *text, const char *key)
+{
+	struct strbuf q = STRBUF_INIT;
+	const char *at, *p;
+	int line = 1;
+
+	strbuf_add_json_str(&q, key);
+	at = strstr(text, q.buf);
+	for (p = text; at && p < at; p++)
+		line += *p == '\n';
+	strbuf_release(&q);
+	return line;
+}
+
+/* does the sidecar's stats_source name this matrix's runs? */
+static bool same_sources(const struct matrix *m, json_t *src)
+{
+	size_t r;
+
+	if (json_array_size(src) != m->nruns)
+		return false;
+	for (r = 0; m->sources && r < m->nruns; r++) {
+		const char *v = json_string_value(json_array_get(src, r));
+
+		if (!v || strcmp(v, m->sources[r]))
+			return false;
+	}
+	return true;
+}
+
+int matrix_load_missing(struct matrix *m, const char *path,
+			struct strbuf *err)
+{
+	struct strbuf text = STRBUF_INIT;
+	json_error_t jerr;
+	json_t *root = NULL, *src, *miss, *runs;
+	const char *key, *schema;
+	size_t i, k;
+	int ret = -1;
+
+	if (strbuf_read_file(&text, path, 256u << 20) < 0) {
+		strbuf_release(&text);
+		if (errno == ENOENT)
+			return 0; /* no sidecar */
+		strbuf_addf(err, "cannot read '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	root = json_loadb(text.buf, text.len, 0, &jerr);
+	if (!root) {
+		strbuf_addf(err, "%s:%d: %s", path, jerr.line, jerr.text);
+		goto out;
+	}
+	schema = json_string_value(json_object_get(root, "schema"));
+	src = json_object_get(root, "stats_source");
+	miss = json_object_get(root, "missing");
+	if (!json_is_object(root) || !schema ||
+	    strcmp(schema, "perfsift-matrix-missing/1")) {
+		strbuf_addf(err, "%s:%d: schema: not a perfsift-matrix-missing/1 file",
+			    path, line_of(text.buf, "schema"));
+		goto out;
+	}
+	if (!json_is_array(src)) {
+		strbuf_addf(err, "%s:%d: stats_source: expected an array of strings",
+			    path, line_of(text.buf, "stats_source"));
+		goto out;
+	}
+	if (!json_is_object(miss)) {
+		strbuf_addf(err, "%s:%d: missing: expected an object",
+			    path, line_of(text.buf, "missing"));
+		goto out;
+	}
+	/* every entry well-formed first: nothing marked on an error */
+	json_object_foreach(miss, key, runs) {
+		json_t *v;
+
+		if (!json_is_array(runs)) {
+			strbuf_addf(err, "%s:%d: %s: expected an array of run indices",
+				    path, line_of(text.buf, key), key);
+			goto out;
+		}
+		json_array_foreach(runs, k, v)
+			if (!json_is_integer(v) || json_integer_value(v) < 0) {
+				strbuf_addf(err, "%s:%d: %s: expected an array of run indices",
+					    path, line_of(text.buf, key), key);
+				goto out;
+			}
+	}
+	ret = 0;
+	if (!same_sources(m, src))
+		goto out; /* another set of runs: not this matrix's */
+	/* a value called missing must be LKP's padding, 0 */
+	json_object_foreach(miss, key, runs) {
+		ssize_t s = matrix_find(m, key);
+		json_t *v;
+
+		if (s < 0)
+			goto out;
+		json_array_foreach(runs, k, v) {
+			json_int_t r = json_integer_value(v);
+
+			if ((size_t)r >= m->nruns || matrix_at(m, (size_t)s, (size_t)r))
+				goto out;
+		}
+	}
+	json_object_foreach(miss, key, runs) {
+		size_t s = (size_t)matrix_find(m, key);
+		json_t *v;
+
+		json_array_foreach(runs, i, v)
+			matrix_set_missing(m, s, (size_t)json_integer_value(v));
+	}
+	ret = 1;
+out:
+	json_decref(root);
+	strbuf_release(&text);
+	return ret;
+}
+
+int matrix_load_group(struct matrix *m, const char *group_dir,
+		      struct strbuf *err)
+{
+	struct strbuf path = STRBUF_INIT;
+	int ret = -1;
+
+	path_join(&path, group_dir, "matrix.json");
+	if (matrix_load_json(m, path.buf, err))
+		goto out;
+	path_join(&path, group_dir, MATRIX_MISSING_FILE);
+	switch (matrix_load_missing(m, path.buf, err)) {
+	case -1:
+		matrix_release(m);
+		goto out;
+	case 0:
+		matrix_assume_lkp_padding(m);
+		break;
+	}
+	ret = 0;
+out:
+	strbuf_release(&path);
+	return ret;
 }

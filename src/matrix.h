@@ -6,6 +6,13 @@
  * are stored stat-major, values[s * nruns + r].  Arrays shorter than the
  * run count are padded with 0 on load, as LKP's loaders do.
  *
+ * A missing value is missing, not zero: LKP's matrix.json pads a stat
+ * that some runs lack with 0, so `present` says which values are real.
+ * The file keeps LKP's padding (LKP reads it); perfsift writes the truth
+ * beside it in matrix-missing.json (the sidecar), and the index knows it
+ * from the runs' own stats.  Without a sidecar, the reader assumes what
+ * LKP's writer does (matrix_assume_lkp_padding).
+ *
  * Owned by the compare module; the store, plot and report use it.
  */
 #ifndef PERFSIFT_MATRIX_H
@@ -23,6 +30,9 @@ struct matrix {
 	double *values;   /* nstats * nruns */
 	unsigned char *is_int; /* nstats flags: every value was an integer */
 	char **sources;   /* nruns stats_source entries, or NULL */
+	/* NULL: every value is real; else nstats * nruns flags, 0 where the
+	 * run lacks the stat (its value is then 0, LKP's padding) */
+	unsigned char *present;
 	/* when set (the JSON reader), every name points into this one block:
 	 * names are not freed one by one -- a matrix that builds its own
 	 * names leaves it NULL */
@@ -35,18 +45,66 @@ static inline double matrix_at(const struct matrix *m, size_t s, size_t r)
 {
 	return m->values[s * m->nruns + r];
 }
+static inline bool matrix_has(const struct matrix *m, size_t s, size_t r)
+{
+	return !m->present || m->present[s * m->nruns + r];
+}
+/* the runs that have stat s */
+size_t matrix_nreal(const struct matrix *m, size_t s);
+/*
+ * Stat s's real values: its row when every run has it, else those values
+ * copied into buf (room for nruns).  *n = how many.
+ */
+const double *matrix_real(const struct matrix *m, size_t s, double *buf,
+			  size_t *n);
+/* the same, into a new array the caller frees (NULL when none) */
+double *matrix_real_dup(const struct matrix *m, size_t s, size_t *n);
+/* run r lacks stat s (its value becomes 0) */
+void matrix_set_missing(struct matrix *m, size_t s, size_t r);
+/*
+ * No sidecar: what LKP's writer does is all there is to go on.  LKP
+ * appends a run's stats, padding a stat first seen in a later run with 0
+ * in front, and never pads at the end (the reader marks those values
+ * missing already).  So the leading zeros of a stat, before its first
+ * non-zero value, are taken as missing; any other 0 is real.
+ */
+void matrix_assume_lkp_padding(struct matrix *m);
+
+#define MATRIX_MISSING_FILE "matrix-missing.json"
+/*
+ * The sidecar: {"schema": "perfsift-matrix-missing/1", "stats_source":
+ * [...], "missing": {"stat": [run, ...], ...}}, appended to out.
+ */
+void matrix_missing_to_json(const struct matrix *m, struct strbuf *out);
+/*
+ * Mark what the sidecar at path says is missing.  1 when used; 0 when
+ * there is none or it does not belong to this matrix.json (another
+ * stats_source, or a value it calls missing that is not 0: the matrix
+ * was rewritten by another tool), and m is left alone; -1 with err
+ * "FILE:LINE: what" when it is not a sidecar.
+ */
+int matrix_load_missing(struct matrix *m, const char *path,
+			struct strbuf *err);
+/*
+ * A group directory's matrix.json with what is missing in it: the
+ * sidecar's, else LKP's padding assumed (above).
+ */
+int matrix_load_group(struct matrix *m, const char *group_dir,
+		      struct strbuf *err);
+
 /* index of stat `name`, or -1 */
 ssize_t matrix_find(const struct matrix *m, const char *name);
 /*
  * Read an LKP matrix.json; -1 with err "FILE:LINE: what".  Keys in any
- * order (sorted here; a duplicate key: the last one wins), null as 0,
- * arrays padded with 0 (or cut) to the run count.
+ * order (sorted here; a duplicate key: the last one wins), arrays padded
+ * (or cut) to the run count.  null and the padding of a short array are
+ * missing values (0 in values, 0 in present).
  */
 int matrix_load_json(struct matrix *m, const char *path, struct strbuf *err);
 /* the same from memory; name stands in for the file in errors */
 int matrix_parse_json(struct matrix *m, const char *text, size_t len,
 		      const char *name, struct strbuf *err);
-/* LKP's shape, stats sorted, appended to out */
+/* LKP's shape, stats sorted, missing values as 0, appended to out */
 void matrix_to_json(const struct matrix *m, struct strbuf *out);
 
 #endif

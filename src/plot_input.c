@@ -15,18 +15,16 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
+/* the runs that have the stat: a run without it is no point at 0 */
 static size_t take_stat(const struct matrix *m, const char *stat, double **out)
 {
 	ssize_t s = matrix_find(m, stat);
-	size_t r;
+	size_t n = 0;
 
 	*out = NULL;
-	if (s < 0 || !m->nruns)
-		return 0;
-	*out = xcalloc(m->nruns, sizeof(double));
-	for (r = 0; r < m->nruns; r++)
-		(*out)[r] = matrix_at(m, (size_t)s, r);
-	return m->nruns;
+	if (s >= 0)
+		*out = matrix_real_dup(m, (size_t)s, &n);
+	return n;
 }
 
 int plot_sides_load(struct plot_sides *s, const char *root,

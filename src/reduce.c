@@ -359,6 +359,15 @@ void reduce_samples(const struct samples *s, const struct reduce_window *w,
 		else
 			reduce_key(k, from, to, out);
 	}
+	/*
+	 * Keys dump-stat drops for being 0 are 0 in stats.json: the run had
+	 * them, and a stat a run lacks is missing, not 0 (matrix.h).  LKP's
+	 * stats.json leaves them out; its matrix.json pads them with the
+	 * same 0, and unite still drops a stat that is integer 0 everywhere.
+	 */
+	for (i = 0; i < s->nzero; i++)
+		if (strcmp(s->zero_names[i], tk.buf))
+			reduce_stats_add(out, s->zero_names[i], 0, true);
 	strbuf_release(&tk);
 }
 

@@ -23,12 +23,39 @@
 #include "stats.h"
 #include "util/xalloc.h"
 
-static void fill_stat(struct report_stat *s, const struct compare_row *row,
+/*
+ * The samples a chart draws: the runs that have the stat -- borrowed from
+ * the matrix when every run has it, else a copy d owns.
+ */
+static const double *chart_samples(struct report_data *d,
+				   const struct result_group *g,
+				   const char *name, size_t *n)
+{
+	ssize_t i = matrix_find(&g->matrix, name);
+	double *v;
+
+	*n = 0;
+	if (i < 0 || !g->matrix.nruns)
+		return NULL;
+	if (!g->matrix.present || matrix_nreal(&g->matrix, (size_t)i) ==
+					  g->matrix.nruns) {
+		*n = g->matrix.nruns;
+		return &g->matrix.values[(size_t)i * g->matrix.nruns];
+	}
+	v = matrix_real_dup(&g->matrix, (size_t)i, n);
+	if (v) {
+		ALLOC_GROW(d->owned, d->nowned + 1, d->alloc_owned);
+		d->owned[d->nowned++] = v;
+	}
+	return v;
+}
+
+static void fill_stat(struct report_data *d, struct report_stat *s,
+		      const struct compare_row *row,
 		      const struct result_group *base,
 		      const struct result_group *head)
 {
 	const struct compare_cell *b = &row->cells[0], *h = &row->cells[1];
-	ssize_t i;
 
 	memset(s, 0, sizeof(*s));
 	s->name = row->name;
@@ -43,16 +70,8 @@ static void fill_stat(struct report_stat *s, const struct compare_row *row,
 	s->effect = h->effect == EFFECT_UNDEFINED ? NULL
 						   : compare_effect_name(h->effect);
 	s->q = h->q;
-	i = matrix_find(&base->matrix, row->name);
-	if (i >= 0 && base->matrix.nruns) {
-		s->base_v = &base->matrix.values[(size_t)i * base->matrix.nruns];
-		s->nbase = base->matrix.nruns;
-	}
-	i = matrix_find(&head->matrix, row->name);
-	if (i >= 0 && head->matrix.nruns) {
-		s->head_v = &head->matrix.values[(size_t)i * head->matrix.nruns];
-		s->nhead = head->matrix.nruns;
-	}
+	s->base_v = chart_samples(d, base, row->name, &s->nbase);
+	s->head_v = chart_samples(d, head, row->name, &s->nhead);
 }
 
 double report_rank_score(const struct report_stat *s)
@@ -197,7 +216,7 @@ int report_build(struct report_data *d, const struct result_group *base,
 	d->rows = xcalloc(d->table_res.nrows ? d->table_res.nrows : 1,
 			  sizeof(*d->rows));
 	for (i = 0; i < d->table_res.nrows; i++)
-		fill_stat(&d->rows[i], &d->table_res.rows[i], base, head);
+		fill_stat(d, &d->rows[i], &d->table_res.rows[i], base, head);
 
 	/* every stat, with statistics: the headline and the explanation */
 	compare_options_init(&o);
@@ -212,8 +231,10 @@ int report_build(struct report_data *d, const struct result_group *base,
 	for (i = 0; i < d->nall; i++) {
 		const struct compare_row *row = &d->all_res.rows[i];
 
-		fill_stat(&d->all[i], row, base, head);
+		fill_stat(d, &d->all[i], row, base, head);
+		/* a KPI one side has no value of has no change to head with */
 		if (row->is_kpi && !row->is_function &&
+		    row->cells[0].present && row->cells[1].present &&
 		    (!d->r.kpi || better_kpi(&d->all[i], row, d->r.kpi, kpi_row))) {
 			d->r.kpi = &d->all[i];
 			kpi_row = row;
@@ -386,6 +407,8 @@ out:
 
 void report_data_release(struct report_data *d)
 {
+	size_t i;
+
 	compare_result_release(&d->table_res);
 	compare_result_release(&d->all_res);
 	strbuf_release(&d->table);
@@ -393,6 +416,9 @@ void report_data_release(struct report_data *d)
 	strbuf_release(&d->head_setting);
 	free(d->rows);
 	free(d->all);
+	for (i = 0; i < d->nowned; i++)
+		free(d->owned[i]);
+	free(d->owned);
 	free(d->params);
 	if (d->head_job)
 		job_free(d->head_job);

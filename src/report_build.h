@@ -26,6 +26,8 @@ struct report_data {
 	const struct report_stat *explain[REPORT_MAX_EXPLAIN];
 	const struct report_stat *charts[REPORT_MAX_CHARTS];
 	struct report_stat chart_own[REPORT_MAX_CHARTS]; /* report_chart_samples */
+	double **owned; /* samples of stats some runs lack (the charts') */
+	size_t nowned, alloc_owned;
 	struct job *head_job, *base_job;
 	char *commit, *subject;
 	struct strbuf base_setting, head_setting;

@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include "archive_io.h"
 #include "job.h"
+#include "matrix.h"
 #include "report_bundle.h"
 #include "util/fileutil.h"
 #include "util/strbuf.h"
@@ -245,10 +246,16 @@ static int add_side(struct bundle *b, const struct report_side *s)
 
 	if (!s->group_dir)
 		return 0;
-	path_join(&path, s->group_dir, "matrix.json");
-	if (file_exists(path.buf)) {
-		strbuf_addf(&prefix, "repro/%s/matrix.json", s->name);
-		ret = add_file(b, prefix.buf, path.buf);
+	/* matrix.json and its sidecar (which values are missing) */
+	for (i = 0; i < 2 && !ret; i++) {
+		const char *file = i ? MATRIX_MISSING_FILE : "matrix.json";
+
+		path_join(&path, s->group_dir, file);
+		if (file_exists(path.buf)) {
+			strbuf_reset(&prefix);
+			strbuf_addf(&prefix, "repro/%s/%s", s->name, file);
+			ret = add_file(b, prefix.buf, path.buf);
+		}
 	}
 	n = list_runs(s->group_dir, &runs);
 	for (i = 0; i < n && !ret; i++) {

@@ -32,7 +32,9 @@ void report_short_commit(struct strbuf *out, const char *commit)
 
 void report_format_change(struct strbuf *out, const struct report_stat *s)
 {
-	if (s->absolute)
+	if (isnan(s->change))
+		strbuf_addch(out, '-'); /* a side has no value: no change */
+	else if (s->absolute)
 		strbuf_addf(out, "%+.2f", s->change);
 	else if (fabs(s->change) < 100000)
 		strbuf_addf(out, "%+.1f%%", s->change);
@@ -63,7 +65,9 @@ void report_subject(struct strbuf *out, const struct report *r)
 
 void report_format_value(struct strbuf *out, double v)
 {
-	if (fabs(v) < 1000)
+	if (isnan(v))
+		strbuf_addch(out, '-'); /* no run has the stat */
+	else if (fabs(v) < 1000)
 		strbuf_addf(out, "%.2f", v);
 	else if (fabs(v) > 100000000)
 		strbuf_addf(out, "%.4g", v);

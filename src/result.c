@@ -21,6 +21,7 @@
 #include "archive_io.h"
 #include "job.h"
 #include "matrix.h"
+#include "programs.h"
 #include "monitor.h"
 #include "reduce.h"
 #include "result.h"
@@ -423,35 +424,64 @@ static int filter_raw(const struct dirent *de)
 	return de->d_name[0] != '.';
 }
 
-static void job_window(const char *run_dir, struct reduce_window *w)
+/*
+ * A run's job.yaml, the one job it holds (NULL: none or unreadable).
+ * Read leniently (job_read_file): LKP's robot writes programs and keys
+ * perfsift does not know, and one of them must not cost the run its
+ * stats window and parameters.  A file that is not YAML at all is named
+ * once, by `warn`, and then ignored.
+ */
+static struct job *read_run_job(const char *run_dir, bool warn)
 {
 	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
-	struct job **jobs = NULL;
-	size_t njobs = 0;
+	struct job **jobs = NULL, *job = NULL;
+	size_t njobs = 0, i;
+
+	path_join(&path, run_dir, "job.yaml");
+	if (file_exists(path.buf)) {
+		if (job_read_file(path.buf, &jobs, &njobs, &err)) {
+			if (warn)
+				warning("%s (the run's job.yaml is not used: "
+					"no stats_part window, no parameters)",
+					err.buf);
+		} else if (njobs == 1) {
+			job = jobs[0];
+			jobs[0] = NULL;
+		} else if (warn) {
+			warning("%s: %zu jobs in a run's job.yaml, not one "
+				"(the file is not used)", path.buf, njobs);
+		}
+		for (i = 0; i < njobs; i++)
+			job_free(jobs[i]);
+		free(jobs);
+	}
+	strbuf_release(&path);
+	strbuf_release(&err);
+	return job;
+}
+
+static void job_window(const char *run_dir, struct reduce_window *w)
+{
+	struct job *job;
 	const char *b, *e, *why;
 	double v;
 
 	memset(w, 0, sizeof(*w));
-	path_join(&path, run_dir, "job.yaml");
-	if (!file_exists(path.buf) ||
-	    job_load_file(path.buf, &jobs, &njobs, &err) || njobs != 1)
-		goto out;
-	b = job_get(jobs[0], "stats_part_begin");
-	e = job_get(jobs[0], "stats_part_end");
-	if (!b && !e)
-		goto out;
-	w->set = true;
-	w->begin = 0;
-	w->end = INFINITY;
-	if (b && !strnum_seconds(b, &v, &why))
-		w->begin = v;
-	if (e && !strnum_seconds(e, &v, &why))
-		w->end = v;
-out:
-	if (jobs)
-		job_free_all(jobs, njobs);
-	strbuf_release(&path);
-	strbuf_release(&err);
+	job = read_run_job(run_dir, true);
+	if (!job)
+		return;
+	b = job_get(job, "stats_part_begin");
+	e = job_get(job, "stats_part_end");
+	if (b || e) {
+		w->set = true;
+		w->begin = 0;
+		w->end = INFINITY;
+		if (b && !strnum_seconds(b, &v, &why))
+			w->begin = v;
+		if (e && !strnum_seconds(e, &v, &why))
+			w->end = v;
+	}
+	job_free(job);
 }
 
 /*
@@ -730,8 +760,10 @@ int result_group_mixed(const char *group_dir, struct strbuf *why)
 static int rebuild_matrix(const char *group_dir, const int *nums, size_t n,
 			  struct strbuf *err)
 {
-	static const char *const files[] = {"matrix.json", "avg.json",
-					     "stddev.json"};
+	/* the sidecar first: a matrix.json without its own is read by LKP's
+	 * padding rule, never with another's (matrix_load_missing checks) */
+	static const char *const files[] = {MATRIX_MISSING_FILE, "matrix.json",
+					     "avg.json", "stddev.json"};
 	struct unite u;
 	struct matrix m;
 	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT, why = STRBUF_INIT;
@@ -774,8 +806,10 @@ static int rebuild_matrix(const char *group_dir, const int *nums, size_t n,
 	for (i = 0; i < ARRAY_SIZE(files); i++) {
 		strbuf_reset(&text);
 		if (i == 0)
-			matrix_to_json(&m, &text);
+			matrix_missing_to_json(&m, &text);
 		else if (i == 1)
+			matrix_to_json(&m, &text);
+		else if (i == 2)
 			unite_avg_json(&m, &text);
 		else
 			unite_stddev_json(&m, &text);
@@ -807,9 +841,9 @@ static void run_facts(const char *root, const char *group_dir,
 		      const char *run_dir, char *axes[STORE_NAXES],
 		      struct store_param_list *params)
 {
-	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT, pp = STRBUF_INIT;
-	struct job **jobs = NULL;
-	size_t njobs = 0, i, alloc = 0, rl = strlen(root);
+	struct strbuf pp = STRBUF_INIT;
+	struct job *job;
+	size_t i, alloc = 0, rl = strlen(root);
 	const char *rel = NULL;
 	char *copy = NULL, *p, *save = NULL;
 	int a = 0;
@@ -828,10 +862,9 @@ static void run_facts(const char *root, const char *group_dir,
 			for (a = 0; a < STORE_NAXES; a++)
 				FREE_AND_NULL(axes[a]);
 	}
-	path_join(&path, run_dir, "job.yaml");
-	if (file_exists(path.buf) &&
-	    !job_load_file(path.buf, &jobs, &njobs, &err) && njobs == 1) {
-		const struct job *job = jobs[0];
+	/* parse_run has named a job.yaml it could not read */
+	job = read_run_job(run_dir, false);
+	if (job) {
 		const struct jnode *r = job->root;
 		struct job_param *jp = NULL;
 		size_t njp = 0;
@@ -857,6 +890,35 @@ static void run_facts(const char *root, const char *group_dir,
 			params->items[params->n++].kind = STORE_PARAM_JOB;
 		}
 		job_params_free(jp, njp);
+		/*
+		 * A program perfsift does not know (LKP's robot writes
+		 * stress-ng:, oom-killer:, ...): its scalar options are the
+		 * run's parameters too, as LKP's each_param has them, unless
+		 * a known one of the same name came first.
+		 */
+		for (i = 0; i < r->n; i++) {
+			const struct jnode *prog = r->kids[i];
+			size_t o, j;
+
+			if (prog->type != JNODE_MAP || program_find(r->keys[i]))
+				continue;
+			for (o = 0; o < prog->n; o++) {
+				bool seen = false;
+
+				if (prog->kids[o]->type != JNODE_SCALAR)
+					continue;
+				for (j = 0; j < params->n && !seen; j++)
+					seen = !strcmp(params->items[j].key,
+						       prog->keys[o]);
+				if (seen)
+					continue;
+				ALLOC_GROW(params->items, params->n + 1, alloc);
+				params->items[params->n].key = xstrdup(prog->keys[o]);
+				params->items[params->n].value =
+					xstrdup(prog->kids[o]->text);
+				params->items[params->n++].kind = STORE_PARAM_JOB;
+			}
+		}
 		for (i = 0; i < r->n; i++) {
 			size_t j;
 			bool seen = false;
@@ -881,11 +943,8 @@ static void run_facts(const char *root, const char *group_dir,
 	for (a = 0; a < STORE_NAXES; a++)
 		if (!axes[a])
 			axes[a] = xstrdup("");
-	if (jobs)
-		job_free_all(jobs, njobs);
+	job_free(job);
 	free(copy);
-	strbuf_release(&path);
-	strbuf_release(&err);
 	strbuf_release(&pp);
 }
 

@@ -51,6 +51,9 @@ void samples_release(struct samples *s)
 		free(s->keys[i].v);
 		free(s->keys[i].type);
 	}
+	for (i = 0; i < s->nzero; i++)
+		free(s->zero_names[i]);
+	free(s->zero_names);
 	free(s->keys);
 	free(s->hash);
 	free(s->group);
@@ -268,7 +271,8 @@ out:
 	return ret;
 }
 
-static bool is_zero_key(const struct samples_key *k)
+/* 0: a value that is not 0; 1: zeros; 2: no value at all */
+static int is_zero_key(const struct samples_key *k)
 {
 	double sum = 0;
 	size_t i, first = k->n, last = 0;
@@ -282,7 +286,7 @@ static bool is_zero_key(const struct samples_key *k)
 		sum += k->v[i];
 	}
 	if (first == k->n)
-		return true; /* nothing but absent values */
+		return 2; /* nothing but absent values */
 	return k->v[first] == 0 && k->v[last] == 0 && sum == 0;
 }
 
@@ -299,13 +303,19 @@ void samples_finish(struct samples *s)
 			s->keys[j++] = *k;
 			continue;
 		}
-		if (is_zero_key(k)) {
-			free(k->name);
-			free(k->v);
-			free(k->type);
+		switch (is_zero_key(k)) {
+		case 0:
+			s->keys[j++] = *k;
 			continue;
+		case 1: /* dropped, but the run had it: at 0 */
+			ALLOC_GROW(s->zero_names, s->nzero + 1, s->alloc_zero);
+			s->zero_names[s->nzero++] = k->name;
+			k->name = NULL;
+			break;
 		}
-		s->keys[j++] = *k;
+		free(k->name);
+		free(k->v);
+		free(k->type);
 	}
 	s->nkeys = j;
 	rehash(s);

@@ -37,6 +37,10 @@ struct samples {
 	size_t nkeys, alloc;
 	size_t nrecords;          /* records seen so far */
 	size_t nrejected;         /* values dropped: not a number / out of range */
+	/* keys samples_finish dropped for being 0 (dump-stat's rule): the
+	 * run had them, at 0 -- not missing (reduce_samples says so) */
+	char **zero_names;
+	size_t nzero, alloc_zero;
 	size_t *hash;             /* open addressing: key index + 1, 0 = free */
 	size_t hash_size;
 };
@@ -54,7 +58,8 @@ int samples_parse(struct samples *s, const char *text, size_t len,
 
 /*
  * dump-stat's clean-up, run once after the stream: keys whose first value,
- * last value and sum are all 0 are dropped (dmesg.timestamp* excepted),
+ * last value and sum are all 0 are dropped (dmesg.timestamp* excepted;
+ * their names stay in zero_names, unless no sample had a value),
  * and when the longest arrays are exactly one longer than the shortest,
  * the trailing partial record is cut (not for the unstructured monitors).
  */

@@ -16,8 +16,10 @@
 #include "job.h"
 #include "matrix.h"
 #include "result.h"
+#include "reduce.h"
 #include "select.h"
 #include "store/store.h"
+#include "unite.h"
 #include "util/fileutil.h"
 #include "util/strbuf.h"
 #include "util/strnum.h"
@@ -224,72 +226,40 @@ static bool run_incomplete(const char *rundir)
 
 /*
  * No matrix.json: unite the complete runs' stats.json files as LKP's
- * unite_to does (a stat missing from a run counts 0 there).
+ * unite_to does (unite.c: the same drop rules as a matrix.json rebuild;
+ * a stat missing from a run is 0 there, and missing).
  */
 static int matrix_from_runs(const char *dir, const int *runs, size_t nruns,
 			    struct matrix *m, struct strbuf *err)
 {
-	json_t **objs = xcalloc(nruns ? nruns : 1, sizeof(*objs));
 	struct strbuf path = STRBUF_INIT;
-	json_t *all = json_object();
-	size_t i, used = 0, s;
-	const char *key;
-	json_t *val;
+	struct unite u;
+	size_t i;
 	int ret = -1;
 
 	matrix_init(m);
+	unite_init(&u);
 	for (i = 0; i < nruns; i++) {
-		json_error_t jerr;
+		struct reduce_stats st;
 
 		strbuf_reset(&path);
 		strbuf_addf(&path, "%s/%d", dir, runs[i]);
 		if (run_incomplete(path.buf))
 			continue;
 		strbuf_addstr(&path, "/stats.json");
-		objs[used] = json_load_file(path.buf, 0, &jerr);
-		if (!objs[used] || !json_is_object(objs[used])) {
-			strbuf_addf(err, "%s:%d: %s", path.buf, jerr.line,
-				    objs[used] ? "not an object" : jerr.text);
-			json_decref(objs[used]);
+		reduce_stats_init(&st);
+		if (reduce_stats_load_json(&st, path.buf, err)) {
+			reduce_stats_release(&st);
 			goto out;
 		}
-		json_object_foreach(objs[used], key, val)
-			json_object_set(all, key, json_true());
-		used++;
+		unite_add_run(&u, path.buf, &st);
+		reduce_stats_release(&st);
 	}
-	m->nruns = used;
-	m->nstats = json_object_size(all);
-	m->names = xcalloc(m->nstats ? m->nstats : 1, sizeof(*m->names));
-	s = 0;
-	json_object_foreach(all, key, val)
-		m->names[s++] = xstrdup(key);
-	qsort(m->names, m->nstats, sizeof(*m->names), cmp_str);
-	m->values = xcalloc(st_mult(m->nstats ? m->nstats : 1,
-				    used ? used : 1), sizeof(double));
-	m->is_int = xcalloc(m->nstats ? m->nstats : 1, 1);
-	for (s = 0; s < m->nstats; s++) {
-		m->is_int[s] = 1;
-		for (i = 0; i < used; i++) {
-			json_t *v = json_object_get(objs[i], m->names[s]);
-
-			if (json_is_real(v)) {
-				m->values[s * used + i] = json_real_value(v);
-				m->is_int[s] = 0;
-			} else if (json_is_integer(v)) {
-				m->values[s * used + i] =
-					(double)json_integer_value(v);
-			}
-		}
-	}
+	unite_to_matrix(&u, m);
 	ret = 0;
 out:
-	for (i = 0; i < used; i++)
-		json_decref(objs[i]);
-	free(objs);
-	json_decref(all);
+	unite_release(&u);
 	strbuf_release(&path);
-	if (ret)
-		matrix_release(m);
 	return ret;
 }
 
@@ -333,7 +303,7 @@ int select_group_dir(const char *dir, struct result_group *g,
 	nruns = list_runs(group.buf, &runs);
 	path_join(&path, group.buf, "matrix.json");
 	if (file_exists(path.buf)) {
-		if (matrix_load_json(&g->matrix, path.buf, err))
+		if (matrix_load_group(&g->matrix, group.buf, err))
 			goto out;
 	} else if (nruns) {
 		if (matrix_from_runs(group.buf, runs, nruns, &g->matrix, err))

@@ -675,6 +675,7 @@ const char *lkp_outcome_name(enum lkp_outcome o)
 	case LKP_SKIP_NO_BASE: return "skip-no-base";
 	case LKP_SKIP_SMALL: return "skip-small-change";
 	case LKP_SKIP_PERF: return "skip-not-perf";
+	case LKP_SKIP_MISSING: return "skip-missing";
 	}
 	return "?";
 }
@@ -858,6 +859,13 @@ enum lkp_outcome lkp_changed(const struct stat_rules *r, const char *name,
 	s->nr_run = na;
 	if (o->perf_only && !is_func && !stat_is_perf_metric(r, name))
 		return LKP_SKIP_PERF;
+	/*
+	 * A perf stat one side has no value of is not a change: a missing
+	 * value is missing (LKP compares zeros: -100%, or +5e+101% vs 0).
+	 * A failure stat's absence is "did not happen", its zeros are real.
+	 */
+	if (!is_func && (!na || !nb))
+		return nb ? LKP_SKIP_MISSING : LKP_SKIP_NO_BASE;
 	/* the bisectable / allow-list filter (step 2) is checked after the
 	 * change test: same decision, but 300 patterns only for candidates */
 	if (is_func) {

@@ -129,6 +129,7 @@ enum lkp_outcome {
 	LKP_SKIP_NO_BASE, /* base lacks the stat */
 	LKP_SKIP_SMALL,   /* the small-change filter (ratio floors, floors) */
 	LKP_SKIP_PERF,    /* options.perf_only and not a perf metric */
+	LKP_SKIP_MISSING, /* a perf stat the head has no value of */
 };
 const char *lkp_outcome_name(enum lkp_outcome o);
 
@@ -147,10 +148,13 @@ struct lkp_record {
 /*
  * LKP's test for one stat.  The decision is LKP's; the outcome names the
  * first check that failed in perfsift's cheap-first order (the pattern
- * filter of step 2 runs after the numeric test).  a / b are the runs of new and base (b may be
- * NULL with nb == 0 when the base lacks the stat); `base_has` tells
- * whether the base holds the stat at all.  Fills rec (when not NULL) as
- * far as the test got.
+ * filter of step 2 runs after the numeric test).  a / b are the runs of
+ * new and base that have the stat (b may be NULL with nb == 0 when the
+ * base lacks it); a perf stat with no value on a side is never a change
+ * (LKP_SKIP_NO_BASE, LKP_SKIP_MISSING: perfsift's deviation, LKP
+ * compares zeros), a failure stat is passed with 0 for the runs without
+ * it.  `base_has` tells whether the base holds the stat at all.  Fills
+ * rec (when not NULL) as far as the test got.
  */
 enum lkp_outcome lkp_changed(const struct stat_rules *r, const char *name,
 			     const double *a, size_t na, const double *b,

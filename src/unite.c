@@ -135,6 +135,10 @@ void unite_columns(const struct unite_column *cols, size_t ncols,
 			    sizeof(*m->values));
 	m->is_int = xcalloc(nall ? nall : 1, 1);
 	memset(m->is_int, 1, nall);
+	/* a run without a stat: missing there (0 in the file, LKP's padding) */
+	if (!same) {
+		m->present = xcalloc(st_mult(nall ? nall : 1, ncols ? ncols : 1), 1);
+	}
 	for (r = 0; r < ncols; r++) {
 		const struct unite_column *c = &cols[r];
 
@@ -146,6 +150,8 @@ void unite_columns(const struct unite_column *cols, size_t ncols,
 			else
 				s = i;
 			m->values[s * ncols + r] = c->values[i];
+			if (m->present)
+				m->present[s * ncols + r] = 1;
 			if (!c->is_int[i])
 				m->is_int[s] = 0;
 		}
@@ -161,12 +167,18 @@ void unite_columns(const struct unite_column *cols, size_t ncols,
 			continue;
 		m->names[keep] = xstrdup(names[s]);
 		m->is_int[keep] = m->is_int[s];
-		if (keep != s)
+		if (keep != s) {
 			memmove(&m->values[keep * ncols], &m->values[s * ncols],
 				ncols * sizeof(*m->values));
+			if (m->present)
+				memmove(&m->present[keep * ncols],
+					&m->present[s * ncols], ncols);
+		}
 		keep++;
 	}
 	m->nstats = keep;
+	if (m->present && !memchr(m->present, 0, keep * ncols))
+		FREE_AND_NULL(m->present); /* every run has every stat left */
 	m->sources = xcalloc(ncols ? ncols : 1, sizeof(*m->sources));
 	for (r = 0; r < ncols; r++)
 		m->sources[r] = xstrdup(cols[r].source ? cols[r].source : "");
@@ -217,20 +229,26 @@ static void per_stat_json(const struct matrix *m, struct strbuf *out,
 	strbuf_addstr(out, "{\n");
 	for (s = 0; s < m->nstats; s++) {
 		double mean = 0, var = 0;
+		size_t n = 0;
 
+		/* over the runs that have the stat (LKP: padded with 0) */
 		for (r = 0; r < m->nruns; r++)
-			mean += matrix_at(m, s, r);
-		mean /= (double)m->nruns;
+			if (matrix_has(m, s, r)) {
+				mean += matrix_at(m, s, r);
+				n++;
+			}
+		mean /= (double)(n ? n : 1);
 		for (r = 0; r < m->nruns; r++) {
 			double d = matrix_at(m, s, r) - mean;
 
-			var += d * d;
+			if (matrix_has(m, s, r))
+				var += d * d;
 		}
 		strbuf_addstr(out, "  ");
 		strbuf_add_json_str(out, m->names[s]);
 		strbuf_addstr(out, ": ");
 		/* population standard deviation, as LKP's statistics.rb */
-		samples_add_number(out, stddev ? sqrt(var / (double)m->nruns)
+		samples_add_number(out, stddev ? sqrt(var / (double)(n ? n : 1))
 					       : mean, false);
 		strbuf_addstr(out, s + 1 < m->nstats ? ",\n" : "\n");
 	}

@@ -6,8 +6,9 @@
  * The matrix is rebuilt from scratch (idempotent) rather than appended to:
  * a stat first seen in a later run is 0 in the earlier columns and a stat
  * missing from a later run is 0 there (LKP's writer pads in front and its
- * readers pad at the end: the same numbers).  Per-CPU sched_debug stats
- * and stats that are integer 0 in every run are dropped, as LKP drops them.
+ * readers pad at the end: the same numbers), and marked missing in the
+ * matrix's `present` (matrix.h).  Per-CPU sched_debug stats and stats that
+ * are integer 0 in every run are dropped, as LKP drops them.
  */
 #ifndef PERFSIFT_UNITE_H
 #define PERFSIFT_UNITE_H
@@ -52,7 +53,8 @@ void unite_columns(const struct unite_column *cols, size_t ncols,
 
 /*
  * avg.json and stddev.json beside matrix.json: each stat's arithmetic
- * mean and population standard deviation over the runs (LKP writes both).
+ * mean and population standard deviation over the runs that have it
+ * (LKP writes both, over every run, a missing value counting 0).
  */
 void unite_avg_json(const struct matrix *m, struct strbuf *out);
 void unite_stddev_json(const struct matrix *m, struct strbuf *out);

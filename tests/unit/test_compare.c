@@ -437,11 +437,142 @@ static void test_select_store(void **state)
 	strbuf_release(&dir);
 }
 
+/*
+ * A missing value is missing, not 0: base has a throughput the head lacks
+ * (it would be LKP's -100.0%), head has a stat the base lacks (+5e+105%),
+ * and one stat lacks two of the head's five runs (LKP: padded with 0).
+ */
+static void make_missing_groups(struct result_group *g)
+{
+	static const char *const names[] = {
+		"dmesg.WARNING:at_mm/page_alloc.c", "vm-scalability.new_stat",
+		"vm-scalability.some_runs", "vm-scalability.throughput",
+	};
+	size_t k, s, r;
+
+	for (k = 0; k < 2; k++) {
+		struct matrix *m = &g[k].matrix;
+
+		result_group_init(&g[k]);
+		g[k].label = xstrdup(k ? "head" : "base");
+		result_group_set_axis(&g[k], "testcase", "vm-scalability");
+		m->nstats = 4;
+		m->nruns = 5;
+		m->names = xcalloc(4, sizeof(char *));
+		for (s = 0; s < 4; s++)
+			m->names[s] = xstrdup(names[s]);
+		m->values = xcalloc(20, sizeof(double));
+		m->is_int = xcalloc(4, 1);
+		for (r = 0; r < 5; r++) {
+			/* a failure stat's absence is "did not happen" */
+			m->values[r] = k && r < 2 ? 1 : 0;
+			m->values[5 + r] = 40 + (double)r;
+			m->values[10 + r] = 100 + (double)r;
+			m->values[15 + r] = 5006238 + 1000 * (double)r;
+		}
+		for (r = 0; r < 5; r++) {
+			if (!k)
+				matrix_set_missing(m, 1, r); /* base: no new_stat */
+			else
+				matrix_set_missing(m, 3, r); /* head: no throughput */
+			if (!k)
+				matrix_set_missing(m, 0, r); /* no warning in base */
+		}
+		if (k) {
+			matrix_set_missing(m, 2, 0);
+			matrix_set_missing(m, 2, 3);
+		}
+	}
+}
+
+static void test_missing_values(void **state)
+{
+	struct result_group g[2];
+	const struct result_group *gp[2] = { &g[0], &g[1] };
+	struct compare_options o;
+	struct compare_result res;
+	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
+	int pass;
+
+	(void)state;
+	make_missing_groups(g);
+	/* the guard, --lkp-exact, stats mode: never a change */
+	for (pass = 0; pass < 3; pass++) {
+		size_t i;
+
+		compare_options_init(&o);
+		o.lkp_exact = pass == 1;
+		o.method = pass == 2 ? COMPARE_STATS : COMPARE_LKP;
+		o.all = true;
+		assert_int_equal(compare_groups(gp, 2, &o, &res, &err), 0);
+		assert_int_equal(res.nrows, 4);
+		for (i = 0; i < res.nrows; i++) {
+			const struct compare_row *row = &res.rows[i];
+			const struct compare_cell *b = &row->cells[0];
+			const struct compare_cell *h = &row->cells[1];
+
+			if (!strcmp(row->name, "vm-scalability.throughput")) {
+				assert_true(b->present && !h->present);
+				assert_false(row->changed);
+				assert_true(isnan(h->change) && isnan(h->mean));
+				assert_int_equal(h->missing, 5);
+				assert_int_equal(h->lkp, LKP_SKIP_MISSING);
+			} else if (!strcmp(row->name, "vm-scalability.new_stat")) {
+				assert_true(!b->present && h->present);
+				assert_false(row->changed);
+				assert_true(isnan(h->change));
+				assert_int_equal(h->lkp, LKP_SKIP_NO_BASE);
+			} else if (!strcmp(row->name, "vm-scalability.some_runs")) {
+				/* the mean of 101, 102, 104; not (0+101+102+0+104)/5 */
+				assert_int_equal(h->nruns, 3);
+				assert_int_equal(h->missing, 2);
+				assert_true(fabs(h->mean - 307.0 / 3) < 1e-9);
+				assert_false(row->changed);
+			} else {
+				/* 2 of 5 head runs warned, none of the base's */
+				assert_true(row->is_function);
+				assert_int_equal(h->nruns, 5);
+				assert_true(fabs(h->change - 40) < 1e-9);
+			}
+		}
+		compare_render_text(&res, &out);
+		assert_null(strstr(out.buf, "-100.0%"));
+		assert_null(strstr(out.buf, "e+"));
+		assert_non_null(strstr(out.buf,
+			"   5008238 \xc2\xb1  0%       gone          -        vm-scalability.throughput\n"));
+		assert_non_null(strstr(out.buf,
+			"         -              new      42.00 \xc2\xb1  3%  vm-scalability.new_stat\n"));
+		strbuf_reset(&out);
+		compare_render_json(&res, &o, &out);
+		assert_non_null(strstr(out.buf, "\"present\": false, \"runs\": 0, \"missing_runs\": 5, \"mean\": null"));
+		strbuf_reset(&out);
+		compare_render_csv(&res, &out);
+		assert_non_null(strstr(out.buf, "\nvm-scalability.throughput,perf,"));
+		assert_null(strstr(out.buf, ",-100,"));
+		strbuf_reset(&out);
+		compare_result_release(&res);
+	}
+	/* without --all, no row for the one-sided stats */
+	compare_options_init(&o);
+	assert_int_equal(compare_groups(gp, 2, &o, &res, &err), 0);
+	{
+		size_t i;
+
+		for (i = 0; i < res.nrows; i++)
+			assert_true(res.rows[i].is_function);
+	}
+	compare_result_release(&res);
+	release_groups(g);
+	strbuf_release(&out);
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_formats),
 		cmocka_unit_test(test_failure_block),
+		cmocka_unit_test(test_missing_values),
 		cmocka_unit_test(test_select_store),
 		cmocka_unit_test(test_bimodal),
 		cmocka_unit_test(test_planted_5pct),

@@ -2,7 +2,9 @@
  * test_matrix.c: the lean matrix.json reader -- LKP's shape in any valid
  * JSON spelling, numbers rounded exactly as strtod (checked against
  * jansson on random numbers), padding, duplicates, errors with lines --
- * and the writer's round trip.
+ * the writer's round trip, and missing values: what the file says (null,
+ * short arrays), the sidecar matrix-missing.json, LKP's padding assumed
+ * without one.
  */
 #include "util/compat.h"
 #include <math.h>
@@ -13,7 +15,9 @@
 #include <string.h>
 #include <cmocka.h>
 #include <jansson.h>
+#include <unistd.h>
 #include "matrix.h"
+#include "util/fileutil.h"
 #include "util/strbuf.h"
 
 static int parse(struct matrix *m, const char *text, struct strbuf *err)
@@ -160,6 +164,139 @@ static void test_round_trip(void **state)
 	strbuf_release(&err);
 }
 
+static const char *const PADDED =
+	"{\"a\": [null, 4],\n \"b\": [1, 2, 3],\n \"c\": [0, 0, 5],\n"
+	" \"stats_source\": [\"s0\", \"s1\", \"s2\"]}";
+
+static void test_missing_in_file(void **state)
+{
+	struct matrix m;
+	struct strbuf err = STRBUF_INIT;
+	double buf[3];
+	const double *v;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(parse(&m, PADDED, &err), 0);
+	/* null and a short array's tail are missing, not 0 */
+	assert_false(matrix_has(&m, 0, 0));
+	assert_true(matrix_has(&m, 0, 1));
+	assert_false(matrix_has(&m, 0, 2));
+	assert_int_equal(matrix_nreal(&m, 0), 1);
+	v = matrix_real(&m, 0, buf, &n);
+	assert_int_equal(n, 1);
+	assert_true(v[0] == 4);
+	/* a full row is borrowed, not copied */
+	v = matrix_real(&m, 1, buf, &n);
+	assert_int_equal(n, 3);
+	assert_ptr_equal(v, &m.values[3]);
+	/* zeros in front are real until LKP's padding is assumed */
+	assert_true(matrix_has(&m, 2, 0));
+	matrix_assume_lkp_padding(&m);
+	assert_false(matrix_has(&m, 2, 0));
+	assert_false(matrix_has(&m, 2, 1));
+	assert_true(matrix_has(&m, 2, 2));
+	assert_int_equal(matrix_nreal(&m, 1), 3);
+	matrix_release(&m);
+
+	/* the writer keeps LKP's padding: 0 where a value is missing */
+	{
+		struct strbuf out = STRBUF_INIT;
+
+		assert_int_equal(parse(&m, "{\"a\": [null, 4]}", &err), 0);
+		matrix_to_json(&m, &out);
+		assert_string_equal(out.buf, "{\n  \"a\": [0, 4]\n}\n");
+		strbuf_release(&out);
+		matrix_release(&m);
+	}
+	strbuf_release(&err);
+}
+
+/* write text to a fresh directory's matrix.json / sidecar */
+static void put(const char *dir, const char *name, const char *text)
+{
+	struct strbuf path = STRBUF_INIT;
+
+	path_join(&path, dir, name);
+	assert_int_equal(write_file_atomic(path.buf, text, strlen(text)), 0);
+	strbuf_release(&path);
+}
+
+static void test_sidecar(void **state)
+{
+	char dir[] = "/tmp/test_matrix.XXXXXX";
+	struct matrix m, g;
+	struct strbuf err = STRBUF_INIT, side = STRBUF_INIT, path = STRBUF_INIT;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	/* run 1 lacks b (0 in the file); c's leading zeros are real */
+	put(dir, "matrix.json",
+	    "{\"b\": [1, 0, 3], \"c\": [0, 0, 5],"
+	    " \"stats_source\": [\"s0\", \"s1\", \"s2\"]}");
+	assert_int_equal(parse(&m, "{\"b\": [1, 0, 3], \"c\": [0, 0, 5],"
+			 " \"stats_source\": [\"s0\", \"s1\", \"s2\"]}", &err), 0);
+	matrix_set_missing(&m, 0, 1);
+	matrix_missing_to_json(&m, &side);
+	assert_string_equal(side.buf,
+		"{\n  \"schema\": \"perfsift-matrix-missing/1\",\n"
+		"  \"stats_source\": [\"s0\", \"s1\", \"s2\"],\n"
+		"  \"missing\": {\n    \"b\": [1]\n  }\n}\n");
+	put(dir, MATRIX_MISSING_FILE, side.buf);
+	assert_int_equal(matrix_load_group(&g, dir, &err), 0);
+	assert_false(matrix_has(&g, 0, 1));
+	assert_true(matrix_has(&g, 0, 0));
+	/* the sidecar is the truth: c's zeros stay real */
+	assert_true(matrix_has(&g, 1, 0) && matrix_has(&g, 1, 1));
+	matrix_release(&g);
+
+	/* no sidecar: LKP's padding assumed (c's zeros), b's 0 real */
+	path_join(&path, dir, MATRIX_MISSING_FILE);
+	unlink(path.buf);
+	assert_int_equal(matrix_load_group(&g, dir, &err), 0);
+	assert_true(matrix_has(&g, 0, 1));
+	assert_false(matrix_has(&g, 1, 0));
+	matrix_release(&g);
+
+	/* a sidecar of other runs (LKP appended one): not used */
+	put(dir, MATRIX_MISSING_FILE,
+	    "{\"schema\": \"perfsift-matrix-missing/1\", \"stats_source\":"
+	    " [\"s0\", \"s1\"], \"missing\": {\"b\": [1]}}");
+	assert_int_equal(matrix_load_group(&g, dir, &err), 0);
+	assert_true(matrix_has(&g, 0, 1));
+	assert_false(matrix_has(&g, 1, 0)); /* the assumption instead */
+	matrix_release(&g);
+	/* a value it calls missing is not 0: matrix.json was rewritten */
+	put(dir, MATRIX_MISSING_FILE,
+	    "{\"schema\": \"perfsift-matrix-missing/1\", \"stats_source\":"
+	    " [\"s0\", \"s1\", \"s2\"], \"missing\": {\"b\": [0]}}");
+	assert_int_equal(matrix_load_group(&g, dir, &err), 0);
+	assert_true(matrix_has(&g, 0, 0));
+	matrix_release(&g);
+
+	/* not a sidecar: FILE:LINE: KEY, and no matrix */
+	put(dir, MATRIX_MISSING_FILE,
+	    "{\"schema\": \"perfsift-matrix-missing/1\",\n \"stats_source\":"
+	    " [\"s0\", \"s1\", \"s2\"],\n \"missing\": {\"b\": [\"x\"]}}");
+	strbuf_reset(&err);
+	assert_int_equal(matrix_load_group(&g, dir, &err), -1);
+	assert_non_null(strstr(err.buf, "matrix-missing.json:3: b: expected an array of run indices"));
+	assert_int_equal(g.nstats, 0);
+	put(dir, MATRIX_MISSING_FILE, "{\"schema\": 1");
+	strbuf_reset(&err);
+	assert_int_equal(matrix_load_group(&g, dir, &err), -1);
+	assert_non_null(strstr(err.buf, "matrix-missing.json:1: "));
+
+	unlink(path.buf);
+	path_join(&path, dir, "matrix.json");
+	unlink(path.buf);
+	rmdir(dir);
+	matrix_release(&m);
+	strbuf_release(&err);
+	strbuf_release(&side);
+	strbuf_release(&path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -167,6 +304,8 @@ int main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_numbers_exact),
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_missing_in_file),
+		cmocka_unit_test(test_sidecar),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

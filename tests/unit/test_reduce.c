@@ -120,8 +120,13 @@ static void test_proc_vmstat_vector(void **state)
 	assert_true(value_of(&st, "proc-vmstat.numa_hit", &is_int) ==
 		    34673112.0 - 34464676.0);
 	assert_true(is_int);
-	/* one entry per key left by dump-stat, none for the stamps */
-	assert_int_equal(st.n, s.nkeys - 1);
+	/* one entry per key left by dump-stat, none for the stamps, and one
+	 * at 0 for each key dump-stat dropped as 0: the run had it */
+	assert_int_equal(st.n, s.nkeys - 1 + s.nzero);
+	assert_true(s.nzero > 0);
+	assert_null(samples_find(&s, "proc-vmstat.oom_kill"));
+	assert_true(value_of(&st, "proc-vmstat.oom_kill", &is_int) == 0);
+	assert_true(is_int);
 	reduce_stats_release(&st);
 	samples_release(&s);
 	strbuf_release(&path);

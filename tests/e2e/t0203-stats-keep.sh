@@ -1,5 +1,5 @@
 #!/bin/sh
-# t0202: `perfsift stats` never destroys data.  A run whose raw files are
+# t0203: `perfsift stats` never destroys data.  A run whose raw files are
 # gone (archived LKP results keep only <monitor>.json) is reduced from its
 # JSON; stats of monitors perfsift cannot read are carried over; a rebuild
 # that would lose a stat changes nothing; `stats --all` does not follow

@@ -11,6 +11,7 @@
  */
 #include "util/compat.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -216,6 +217,27 @@ static int make_plan(struct job *job, struct run_ctx *c, struct plan *p,
 
 /* ---- progress ---------------------------------------------------------- */
 
+/*
+ * Progress goes to stdout, which may be a pipe whose reader has gone
+ * (`perfsift run ... | head`).  SIGPIPE is ignored while a job runs
+ * (runner.c gives the benchmark the default back), so a write fails with
+ * EPIPE instead of killing perfsift halfway through a run; the rest of
+ * the progress then goes to /dev/null and the job goes on to its end.
+ */
+static void flush_progress(void)
+{
+	int fd;
+
+	if (!fflush(stdout) || errno != EPIPE)
+		return;
+	fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		dup2(fd, STDOUT_FILENO);
+		close(fd);
+	}
+	clearerr(stdout);
+}
+
 static void progress_tick(void *arg, double elapsed_s)
 {
 	struct run_ctx *c = arg;
@@ -228,14 +250,14 @@ static void progress_tick(void *arg, double elapsed_s)
 	else
 		printf("\r%s: run %d of %d: %.0f s\033[K", c->name, c->run_index,
 		       c->run_total, elapsed_s);
-	fflush(stdout);
+	flush_progress();
 }
 
 static void progress_end(struct run_ctx *c)
 {
 	if (c->tty) {
 		printf("\r\033[K");
-		fflush(stdout);
+		flush_progress();
 	}
 }
 
@@ -410,7 +432,7 @@ static enum run_outcome run_once(struct run_ctx *c, const struct job *atomic,
 	if (!c->tty)
 		printf("%s: run %d of %d -> %s\n", c->name, c->run_index,
 		       c->run_total, run.dir);
-	fflush(stdout);
+	flush_progress();
 
 	/* knobs: journaled before each change, put back below whatever happens */
 	knob_init(c->sysroot);
@@ -427,7 +449,7 @@ static enum run_outcome run_once(struct run_ctx *c, const struct job *atomic,
 		}
 		if (c->run_index == 1)
 			fputs(log.buf, stdout); /* the same for every run: say it once */
-		fflush(stdout);
+		flush_progress();
 	}
 	if (runner_stop_signal())
 		goto finish;
@@ -569,7 +591,7 @@ finish:
 	} else if (outcome != RUN_SKIPPED) {
 		outcome = RUN_FAILED;
 	}
-	fflush(stdout);
+	flush_progress();
 	drop_if_empty(run.tmp_dir, "stderr");
 	drop_if_empty(run.tmp_dir, p->prog);
 	if (state.len && write_tmp_file(run.tmp_dir, "last_state", &state, &err) < 0) {
@@ -618,6 +640,8 @@ static int load_jobs(const char *path, struct run_ctx *c, char **sets,
 	*plans = NULL;
 	if (job_load_file(path, &jobs, &njobs, &err) < 0)
 		goto out;
+	for (j = 0; njobs && j < nr_sets; j++)
+		job_warn_set(jobs[0], sets[j]);
 	for (i = 0; i < njobs; i++) {
 		for (j = 0; j < nr_sets; j++)
 			if (job_apply_set(jobs[i], sets[j], &err) < 0)
@@ -712,6 +736,7 @@ int cmd_run(int argc, char **argv, struct options *opts)
 
 	/* no signal may kill us halfway through writing a run */
 	runner_block_signals();
+	signal(SIGPIPE, SIG_IGN); /* see flush_progress() */
 	if (load_jobs(argv[optind], &c, sets, nr_sets, &atomic, &nr_atomic,
 		      &plans) < 0) {
 		status = EXIT_USAGE;
@@ -773,6 +798,7 @@ int cmd_run(int argc, char **argv, struct options *opts)
 	}
 	machine_release(&c.machine);
 	sampler_notes_release(&c.monitor_notes);
+	flush_progress(); /* a closed pipe is not the job's failure */
 out:
 	for (i = 0; i < nr_atomic; i++)
 		plan_release(&plans[i]);

@@ -416,6 +416,7 @@ static enum run_outcome run_once(struct run_ctx *c, const struct job *atomic,
 	bool prepared = false, have_scratch = false, ran = false;
 	bool complete = false;
 	enum run_outcome outcome = RUN_ERROR;
+	int r;
 
 	machine_fill_job(&c->machine, job, c->commit);
 	if (result_group_dir(job, root, &gdir, &err) < 0 ||
@@ -604,7 +605,19 @@ finish:
 		outcome = RUN_ERROR;
 		goto out_nofinish;
 	}
-	if (result_run_finish(&run, root, c->opts->store_url, complete, &err) < 0) {
+	r = result_run_finish(&run, root, c->opts->store_url, complete, &err);
+	if (r == -2 && complete) {
+		/*
+		 * A raw file of a finished run cannot be parsed: keep the run,
+		 * marked incomplete (its files are there to look at), rather
+		 * than leave a .tmp-<n> for the next run to sweep away.
+		 */
+		error("%s (the run is kept, marked incomplete)", err.buf);
+		strbuf_reset(&err);
+		outcome = RUN_FAILED;
+		r = result_run_finish(&run, root, c->opts->store_url, false, &err);
+	}
+	if (r < 0) {
 		error("%s", err.buf);
 		outcome = RUN_ERROR;
 	}

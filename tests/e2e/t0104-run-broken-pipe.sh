@@ -2,7 +2,8 @@
 # shellcheck disable=SC1091,SC2016,SC2034
 # t0104: `perfsift run ... | head` -- a reader that goes away does not
 # kill the job: every run finishes and is stored, the exit status is the
-# job's, and no .tmp-<n> directory is left behind.  The benchmark waits
+# job's, and no .tmp-<n> directory is left behind (nor by a finished run
+# whose raw file is corrupt: it is kept, marked incomplete).  The benchmark waits
 # until the reader is gone (it says so with a file once its end of the
 # pipe is closed), so perfsift's next line surely meets a closed pipe.
 . "$(dirname "$0")/lib.sh"
@@ -55,6 +56,22 @@ test_expect_success 'the benchmark does not inherit an ignored SIGPIPE' '
 	test "$(cat status)" = 0 &&
 	d=$(group_dir sigign) &&
 	test -f "$d/0/stats.json" && ! test -e "$d/0/last_state"
+'
+
+test_expect_success 'a finished run with a corrupt raw file is kept, not left as .tmp' '
+	cat >nul.yaml <<-\EOT &&
+	testcase: nul
+	mytest:
+	  cmdline: printf "x\\000y"
+	EOT
+	test_must_fail --status=3 perfsift run nul.yaml -n 2 >out 2>err &&
+	test_grep "/mytest. holds NUL bytes: a corrupt raw file (the run is kept, marked incomplete)" err &&
+	d=$(find "$PERFSIFT_RESULT_ROOT/nul" -name .lock | sed "s,/.lock$,,") &&
+	test_grep "is_incomplete_run: 1" "$d/0/last_state" &&
+	test_grep "is_incomplete_run: 1" "$d/1/last_state" &&
+	! ls -A "$d" | grep tmp &&
+	perfsift results --runs testcase=nul >res &&
+	test_grep "0 runs, 2 incomplete" res
 '
 
 test_done

@@ -271,6 +271,8 @@ struct run_group {
 	char **keys;    /* from_raw: every key the raw file gave, sorted,
 			 * all-zero ones too (dump-stat drops those) */
 	size_t nkeys;
+	bool kept;      /* from its JSON, and the old stats.json has its
+			 * stats: those stay as they are */
 };
 
 /* what parsing a run directory produced, before anything is written */
@@ -281,6 +283,7 @@ struct run_output {
 	struct reduce_stats stats;
 	struct run_group *groups;
 	size_t ngroups, galloc;
+	bool same_stats; /* stats.json would be written as it is: leave it */
 };
 
 static void run_output_init(struct run_output *o)
@@ -347,10 +350,9 @@ static const struct run_group *find_group(const struct run_output *o,
 }
 
 /* the group a stat comes from: the longest "<group>." its name begins with */
-static const struct run_group *owner(const struct run_output *o,
-				     const char *stat)
+static struct run_group *owner(const struct run_output *o, const char *stat)
 {
-	const struct run_group *best = NULL;
+	struct run_group *best = NULL;
 	size_t i;
 
 	for (i = 0; i < o->ngroups; i++) {
@@ -710,13 +712,36 @@ out:
 	return ret;
 }
 
+static bool same_stats(const struct reduce_stats *a,
+		       const struct reduce_stats *b)
+{
+	size_t i;
+
+	if (a->n != b->n)
+		return false;
+	for (i = 0; i < a->n; i++)
+		if (strcmp(a->items[i].name, b->items[i].name) ||
+		    a->items[i].value != b->items[i].value ||
+		    a->items[i].is_int != b->items[i].is_int)
+			return false;
+	return true;
+}
+
+/* a JSON-reduced group whose stats the old stats.json holds: those win */
+static bool old_wins(const struct run_group *g)
+{
+	return g && !g->from_raw && g->kept;
+}
+
 /*
  * Rebuilding a run that has files already (`perfsift stats`): nothing
- * whose source is gone is dropped.  A group with its raw file is what the
- * raw file says now (the raw file is kept: nothing is lost); a stat of
- * the old stats.json from any other group (reduced from its JSON, or with
- * no source left at all: a monitor perfsift has no parser for, a file
- * deleted since) is carried over when this rebuild does not give it.  A
+ * whose source is gone is dropped or changed.  A group with its raw file
+ * is what the raw file says now (the raw file is kept: nothing is lost).
+ * A group with only its <group>.json keeps the stats the old stats.json
+ * has of it, as they are (LKP reduced them: an archived LKP run keeps its
+ * numbers); only a group the old stats.json has nothing of is reduced
+ * from its JSON.  A stat with no source left at all (a monitor perfsift
+ * has no parser for, a file deleted since) is carried over.  A
  * <group>.json whose keys the raw file does not give refuses the whole
  * run (-2, err names the file; nothing is written).  1: nothing to write
  * (no source and no stats.json).
@@ -725,7 +750,7 @@ static int keep_what_is_there(const char *dir, struct run_output *o,
 			      struct strbuf *err)
 {
 	struct strbuf path = STRBUF_INIT, why = STRBUF_INIT;
-	struct reduce_stats old, carry;
+	struct reduce_stats old, out;
 	size_t i;
 	int ret = 0;
 
@@ -735,7 +760,7 @@ static int keep_what_is_there(const char *dir, struct run_output *o,
 	if (ret)
 		return ret;
 	reduce_stats_init(&old);
-	reduce_stats_init(&carry);
+	reduce_stats_init(&out);
 	path_join(&path, dir, "stats.json");
 	if (!file_exists(path.buf)) {
 		/* nothing to reduce and nothing there: no stats.json to write
@@ -749,19 +774,32 @@ static int keep_what_is_there(const char *dir, struct run_output *o,
 		goto out;
 	}
 	for (i = 0; i < old.n; i++) {
+		struct run_group *g = owner(o, old.items[i].name);
+
+		if (g && !g->from_raw)
+			g->kept = true;
+	}
+	for (i = 0; i < o->stats.n; i++) {
+		const struct reduce_stat *x = &o->stats.items[i];
+
+		if (!old_wins(owner(o, x->name)))
+			reduce_stats_add(&out, x->name, x->value, x->is_int);
+	}
+	for (i = 0; i < old.n; i++) {
 		const struct reduce_stat *x = &old.items[i];
 		const struct run_group *g = owner(o, x->name);
 
-		if ((!g || !g->from_raw) && !reduce_stats_find(&o->stats, x->name))
-			reduce_stats_add(&carry, x->name, x->value, x->is_int);
+		if (old_wins(g) || (!g && !reduce_stats_find(&o->stats, x->name)))
+			reduce_stats_add(&out, x->name, x->value, x->is_int);
 	}
-	for (i = 0; i < carry.n; i++)
-		reduce_stats_add(&o->stats, carry.items[i].name,
-				 carry.items[i].value, carry.items[i].is_int);
-	reduce_stats_sort(&o->stats);
+	reduce_stats_sort(&out);
+	reduce_stats_release(&o->stats);
+	o->stats = out;
+	reduce_stats_init(&out);
+	o->same_stats = same_stats(&o->stats, &old);
 out:
 	reduce_stats_release(&old);
-	reduce_stats_release(&carry);
+	reduce_stats_release(&out);
 	strbuf_release(&path);
 	strbuf_release(&why);
 	return ret;
@@ -778,7 +816,8 @@ static int write_run_output(const char *dir, const struct run_output *o,
 		if (write_text(dir, o->names[i], &o->texts[i], err))
 			goto out;
 	reduce_stats_to_json(&o->stats, &t);
-	if (write_text(dir, "stats.json", &t, err))
+	/* the same numbers: LKP's file stays as LKP wrote it */
+	if (!o->same_stats && write_text(dir, "stats.json", &t, err))
 		goto out;
 	ret = 0;
 out:

@@ -79,8 +79,9 @@ bool result_is_run_number(const char *name);
  * Rebuild one run's <monitor>.json and stats.json from its raw files, then
  * the group's matrix.json and the index (`perfsift stats RUN_DIR`).  A
  * group with no raw file left but its <group>.json (an archived LKP run)
- * is reduced from that JSON, which is left as it is; the stats of the old
- * stats.json that no source in the run gives any more are carried over.
+ * keeps the stats the old stats.json has of it, or is reduced from that
+ * JSON when it has none (the JSON is left as it is); stats no source in
+ * the run gives any more are carried over.
  * Everything is parsed before anything is written, and no file is
  * replaced by one that holds less: a corrupt raw file or JSON, or a
  * rebuild that would drop a stat, gives -2 with err naming the file and

@@ -1,8 +1,9 @@
 #!/bin/sh
 # t0203: `perfsift stats` never destroys data.  A run whose raw files are
-# gone (archived LKP results keep only <monitor>.json) is reduced from its
-# JSON; stats of monitors perfsift cannot read are carried over; a rebuild
-# that would lose a stat changes nothing; `stats --all` does not follow
+# gone (archived LKP results keep only <monitor>.json) keeps the numbers
+# of its stats.json, or is reduced from its JSON when it has none; stats
+# of monitors perfsift cannot read are carried over; a rebuild that would
+# lose a stat changes nothing; `stats --all` does not follow
 # symbolic links out of (or round and round inside) the tree it walks.
 . "$(dirname "$0")/lib.sh"
 
@@ -66,6 +67,28 @@ test_expect_success 'stats of a monitor with no file in the run are kept' '
 	test_grep "\"fio.write_bw_MBps\": 512," "$L/0/stats.json" &&
 	test_grep "\"fio.write_bw_MBps\": \[512\]," "$L/matrix.json" &&
 	test_grep "\"meminfo.MemFree\": " "$L/0/stats.json"
+'
+
+test_expect_success "an LKP run's stats.json is left as LKP wrote it" '
+	K=$R/dd/defaults/lkp-tbox/debian-x86_64.cgz/x86_64-rhel/gcc-7/bead &&
+	mkdir -p "$K/0" &&
+	cp "$TESTDATA/lkp-generated/meminfo/1.json" "$K/0/meminfo.json" &&
+	cat >"$K/0/stats.json" <<-\EOF &&
+	{
+	  "meminfo.MemFree": 123456,
+	  "fio.write_bw_MBps": 512.5,
+	  "meminfo.Active": 4242
+	}
+	EOF
+	cp "$K/0/stats.json" stats.before &&
+	perfsift stats -q "$K/0" &&
+	test_cmp stats.before "$K/0/stats.json" &&
+	test_cmp "$TESTDATA/lkp-generated/meminfo/1.json" "$K/0/meminfo.json" &&
+	test_grep "\"meminfo.MemFree\": \[123456\]," "$K/matrix.json" &&
+	test_grep "\"fio.write_bw_MBps\": \[512.5\]," "$K/matrix.json" &&
+	perfsift stats --all -q &&
+	test_cmp stats.before "$K/0/stats.json" &&
+	rm -r "$K"
 '
 
 test_expect_success 'a raw file that does not give what its JSON holds: exit 2, nothing changed' '

@@ -1,7 +1,8 @@
 /*
  * cmd_stats.c: `perfsift stats RUN_DIR...` -- rebuild runs' <monitor>.json
  * and stats.json from their raw files (the parsers of the monitor
- * registry; a <monitor>.json whose raw file is gone is reduced as it is),
+ * registry; a monitor whose raw file is gone keeps its stats, or has
+ * them from its <monitor>.json),
  * then their groups' matrix.json and the index.  This is how
  * the index is brought back in line with the files: after a parser fix,
  * after copying runs in from another result root, or after deleting runs.
@@ -36,8 +37,9 @@ static const char stats_usage[] =
 	"  -h, --help     this text\n"
 	"\n"
 	"Raw files may be gzip'd or xz'd as LKP writes them (<name>.gz).  Where\n"
-	"a monitor's raw file is gone, its <name>.json is reduced as it is, and\n"
-	"stats nothing in the run gives any more are kept.  A raw file that\n"
+	"a monitor's raw file is gone, its stats in stats.json stay as they are\n"
+	"(or come from its <name>.json when stats.json has none), and stats\n"
+	"nothing in the run gives any more are kept.  A raw file that\n"
 	"cannot be parsed, or a rebuild that would replace a file with one that\n"
 	"holds less, is an error naming the file (exit status 2), and that\n"
 	"run's files are left as they were; the other runs go on.  --all\n"

@@ -219,16 +219,17 @@ static int make_plan(struct job *job, struct run_ctx *c, struct plan *p,
 
 /*
  * Progress goes to stdout, which may be a pipe whose reader has gone
- * (`perfsift run ... | head`).  SIGPIPE is ignored while a job runs
- * (runner.c gives the benchmark the default back), so a write fails with
- * EPIPE instead of killing perfsift halfway through a run; the rest of
- * the progress then goes to /dev/null and the job goes on to its end.
+ * (`perfsift run ... | head`) or a terminal that hung up.  SIGPIPE is
+ * ignored while a job runs (ignore_hangups), so a write fails instead of
+ * killing perfsift halfway through a run; the rest of the progress then
+ * goes to /dev/null and the job goes on to its end.
  */
 static void flush_progress(void)
 {
 	int fd;
 
-	if (!fflush(stdout) || errno != EPIPE)
+	/* EIO: the terminal hung up */
+	if (!fflush(stdout) || (errno != EPIPE && errno != EIO))
 		return;
 	fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
 	if (fd >= 0) {
@@ -259,6 +260,24 @@ static void progress_end(struct run_ctx *c)
 		printf("\r\033[K");
 		flush_progress();
 	}
+}
+
+/*
+ * A closed pipe or a hung-up terminal is not a reason to stop a job:
+ * SIGPIPE is ignored (writes fail with EPIPE, see flush_progress) and
+ * SIGHUP blocked, so it never arrives, as under nohup.  The benchmark
+ * does not inherit either: the runner gives it the default SIGPIPE and an
+ * empty signal mask, and it runs in its own process group, which a
+ * terminal's hangup does not reach.
+ */
+static void ignore_hangups(void)
+{
+	sigset_t hup;
+
+	signal(SIGPIPE, SIG_IGN);
+	sigemptyset(&hup);
+	sigaddset(&hup, SIGHUP);
+	sigprocmask(SIG_BLOCK, &hup, NULL);
 }
 
 /* ---- one run ----------------------------------------------------------- */
@@ -749,7 +768,7 @@ int cmd_run(int argc, char **argv, struct options *opts)
 
 	/* no signal may kill us halfway through writing a run */
 	runner_block_signals();
-	signal(SIGPIPE, SIG_IGN); /* see flush_progress() */
+	ignore_hangups();
 	if (load_jobs(argv[optind], &c, sets, nr_sets, &atomic, &nr_atomic,
 		      &plans) < 0) {
 		status = EXIT_USAGE;

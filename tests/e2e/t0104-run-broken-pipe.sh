@@ -1,7 +1,7 @@
 #!/bin/sh
 # shellcheck disable=SC1091,SC2016,SC2034
-# t0104: `perfsift run ... | head` -- a reader that goes away does not
-# kill the job: every run finishes and is stored, the exit status is the
+# t0104: `perfsift run ... | head` -- a reader that goes away (or a
+# terminal that hangs up) does not kill the job: every run finishes and is stored, the exit status is the
 # job's, and no .tmp-<n> directory is left behind (nor by a finished run
 # whose raw file is corrupt: it is kept, marked incomplete).  The benchmark waits
 # until the reader is gone (it says so with a file once its end of the
@@ -56,6 +56,19 @@ test_expect_success 'the benchmark does not inherit an ignored SIGPIPE' '
 	test "$(cat status)" = 0 &&
 	d=$(group_dir sigign) &&
 	test -f "$d/0/stats.json" && ! test -e "$d/0/last_state"
+'
+
+test_expect_success 'a hangup (SIGHUP) does not stop the job either' '
+	cat >hup.yaml <<-\EOT &&
+	testcase: hup
+	mytest:
+	  cmdline: kill -HUP $PPID
+	EOT
+	perfsift run hup.yaml -n 2 >out 2>err &&
+	d=$(group_dir hup) &&
+	test -f "$d/0/stats.json" && test -f "$d/1/stats.json" &&
+	! test -e "$d/0/last_state" &&
+	! ls -A "$d" | grep tmp
 '
 
 test_expect_success 'a finished run with a corrupt raw file is kept, not left as .tmp' '

@@ -2,10 +2,10 @@
  * cmd_stats.c: `perfsift stats RUN_DIR...` -- rebuild runs' <monitor>.json
  * and stats.json from their raw files (the parsers of the monitor
  * registry; a monitor whose raw file is gone keeps its stats, or has
- * them from its <monitor>.json),
- * then their groups' matrix.json and the index.  This is how
- * the index is brought back in line with the files: after a parser fix,
- * after copying runs in from another result root, or after deleting runs.
+ * them from its <monitor>.json), then their groups' matrix.json and the
+ * index.  This is how the index is brought back in line with the files:
+ * after a parser fix, after copying runs in from another result root, or
+ * after deleting runs.
  */
 #include "util/compat.h"
 #include <dirent.h>

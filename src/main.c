@@ -163,9 +163,10 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (!strcmp(argv[optind], "help")) {
-		if (optind + 1 < argc && !find_cmd(argv[optind + 1]))
+		if (optind + 1 < argc && strcmp(argv[optind + 1], "help") &&
+		    !find_cmd(argv[optind + 1]))
 			return not_a_command(argv[optind + 1]);
-		if (optind + 1 < argc) {
+		if (optind + 1 < argc && find_cmd(argv[optind + 1])) {
 			char *hv[] = {argv[optind + 1], (char *)"--help", NULL};
 
 			cmd = find_cmd(argv[optind + 1]);

@@ -516,9 +516,10 @@ out:
 
 /*
  * Parse and reduce every raw file of run_dir that has a parser, and every
- * <group>.json without one (reduce_json).  Nothing is written.  A file that cannot be read or parsed is an error naming
- * it (-2); with `lenient` (a cut run, whose files may be cut too) it is
- * a warning and the file is left out.
+ * <group>.json whose raw file is not there (reduce_json).  Nothing is
+ * written.  A file that cannot be read or parsed is an error naming it
+ * (-2); with `lenient` (a cut run, whose files may be cut too) a raw
+ * file's is a warning and the file is left out.
  */
 static int parse_run(const char *run_dir, bool lenient, struct run_output *o,
 		     struct strbuf *err)

@@ -1435,7 +1435,10 @@ int result_restat_group(const char *group_dir, const char *root,
 		ret = r;
 		goto out;
 	}
-	if (!below(rroot, group)) {
+	if (!strcmp(rroot, group)) {
+		note("'%s' holds runs but is the result root itself, not a group "
+		     "below it: not indexed", group_dir);
+	} else if (!below(rroot, group)) {
 		note("'%s' is not below the result root '%s': not indexed",
 		     group_dir, rroot);
 	} else if (index_runs(rroot, store_url, group, nums, n, items, nitems,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# shellcheck disable=SC1091,SC2016,SC2034
 # t0203: `perfsift stats` never destroys data.  A run whose raw files are
 # gone (archived LKP results keep only <monitor>.json) keeps the numbers
 # of its stats.json, or is reduced from its JSON when it has none; stats

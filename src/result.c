@@ -518,8 +518,8 @@ out:
  * Parse and reduce every raw file of run_dir that has a parser, and every
  * <group>.json whose raw file is not there (reduce_json).  Nothing is
  * written.  A file that cannot be read or parsed is an error naming it
- * (-2); with `lenient` (a cut run, whose files may be cut too) a raw
- * file's is a warning and the file is left out.
+ * (-2); with `lenient` (a cut run, whose files may be cut too) it is a
+ * warning and the file is left out.
  */
 static int parse_run(const char *run_dir, bool lenient, struct run_output *o,
 		     struct strbuf *err)
@@ -620,13 +620,15 @@ bad:
 		warning("%s (left out of this cut run's stats)", why.buf);
 	}
 	for (i = 0; i < n; i++) {
-		int r = reduce_json(run_dir, ents[i]->d_name, &w, o, &why);
-
-		if (r < 0) {
+		strbuf_reset(&why);
+		if (reduce_json(run_dir, ents[i]->d_name, &w, o, &why) >= 0)
+			continue;
+		if (!lenient) {
 			strbuf_addbuf(err, &why);
 			ret = -2;
 			goto out;
 		}
+		warning("%s (left out of this cut run's stats)", why.buf);
 	}
 	reduce_derived(&o->stats);
 	ret = 0;

@@ -341,7 +341,12 @@ int cmd_install(int argc, char **argv, struct options *opts)
 			status = EXIT_USAGE;
 			break;
 		}
-		for (j = 0; j < nparts; j++)
+		for (j = 0; j < nparts && status == EXIT_OK; j++)
+			if (bench_check_job(parts[j], &err) < 0) {
+				fprintf(stderr, "perfsift install: %s\n", err.buf);
+				status = EXIT_USAGE;
+			}
+		for (j = 0; j < nparts && status == EXIT_OK; j++)
 			check_job(&c, parts[j]);
 		job_free_all(parts, nparts);
 	}

@@ -11,6 +11,7 @@
  */
 #include "util/compat.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -216,6 +217,28 @@ static int make_plan(struct job *job, struct run_ctx *c, struct plan *p,
 
 /* ---- progress ---------------------------------------------------------- */
 
+/*
+ * Progress goes to stdout, which may be a pipe whose reader has gone
+ * (`perfsift run ... | head`) or a terminal that hung up.  SIGPIPE is
+ * ignored while a job runs (ignore_hangups), so a write fails instead of
+ * killing perfsift halfway through a run; the rest of the progress then
+ * goes to /dev/null and the job goes on to its end.
+ */
+static void flush_progress(void)
+{
+	int fd;
+
+	/* EIO: the terminal hung up */
+	if (!fflush(stdout) || (errno != EPIPE && errno != EIO))
+		return;
+	fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		dup2(fd, STDOUT_FILENO);
+		close(fd);
+	}
+	clearerr(stdout);
+}
+
 static void progress_tick(void *arg, double elapsed_s)
 {
 	struct run_ctx *c = arg;
@@ -228,15 +251,33 @@ static void progress_tick(void *arg, double elapsed_s)
 	else
 		printf("\r%s: run %d of %d: %.0f s\033[K", c->name, c->run_index,
 		       c->run_total, elapsed_s);
-	fflush(stdout);
+	flush_progress();
 }
 
 static void progress_end(struct run_ctx *c)
 {
 	if (c->tty) {
 		printf("\r\033[K");
-		fflush(stdout);
+		flush_progress();
 	}
+}
+
+/*
+ * A closed pipe or a hung-up terminal is not a reason to stop a job:
+ * SIGPIPE is ignored (writes fail with EPIPE, see flush_progress) and
+ * SIGHUP blocked, so it never arrives, as under nohup.  The benchmark
+ * does not inherit either: the runner gives it the default SIGPIPE and an
+ * empty signal mask, and it runs in its own process group, which a
+ * terminal's hangup does not reach.
+ */
+static void ignore_hangups(void)
+{
+	sigset_t hup;
+
+	signal(SIGPIPE, SIG_IGN);
+	sigemptyset(&hup);
+	sigaddset(&hup, SIGHUP);
+	sigprocmask(SIG_BLOCK, &hup, NULL);
 }
 
 /* ---- one run ----------------------------------------------------------- */
@@ -394,6 +435,7 @@ static enum run_outcome run_once(struct run_ctx *c, const struct job *atomic,
 	bool prepared = false, have_scratch = false, ran = false;
 	bool complete = false;
 	enum run_outcome outcome = RUN_ERROR;
+	int r;
 
 	machine_fill_job(&c->machine, job, c->commit);
 	if (result_group_dir(job, root, &gdir, &err) < 0 ||
@@ -410,7 +452,7 @@ static enum run_outcome run_once(struct run_ctx *c, const struct job *atomic,
 	if (!c->tty)
 		printf("%s: run %d of %d -> %s\n", c->name, c->run_index,
 		       c->run_total, run.dir);
-	fflush(stdout);
+	flush_progress();
 
 	/* knobs: journaled before each change, put back below whatever happens */
 	knob_init(c->sysroot);
@@ -427,7 +469,7 @@ static enum run_outcome run_once(struct run_ctx *c, const struct job *atomic,
 		}
 		if (c->run_index == 1)
 			fputs(log.buf, stdout); /* the same for every run: say it once */
-		fflush(stdout);
+		flush_progress();
 	}
 	if (runner_stop_signal())
 		goto finish;
@@ -569,7 +611,7 @@ finish:
 	} else if (outcome != RUN_SKIPPED) {
 		outcome = RUN_FAILED;
 	}
-	fflush(stdout);
+	flush_progress();
 	drop_if_empty(run.tmp_dir, "stderr");
 	drop_if_empty(run.tmp_dir, p->prog);
 	if (state.len && write_tmp_file(run.tmp_dir, "last_state", &state, &err) < 0) {
@@ -582,7 +624,19 @@ finish:
 		outcome = RUN_ERROR;
 		goto out_nofinish;
 	}
-	if (result_run_finish(&run, root, c->opts->store_url, complete, &err) < 0) {
+	r = result_run_finish(&run, root, c->opts->store_url, complete, &err);
+	if (r == -2 && complete) {
+		/*
+		 * A raw file of a finished run cannot be parsed: keep the run,
+		 * marked incomplete (its files are there to look at), rather
+		 * than leave a .tmp-<n> for the next run to sweep away.
+		 */
+		error("%s (the run is kept, marked incomplete)", err.buf);
+		strbuf_reset(&err);
+		outcome = RUN_FAILED;
+		r = result_run_finish(&run, root, c->opts->store_url, false, &err);
+	}
+	if (r < 0) {
 		error("%s", err.buf);
 		outcome = RUN_ERROR;
 	}
@@ -618,6 +672,8 @@ static int load_jobs(const char *path, struct run_ctx *c, char **sets,
 	*plans = NULL;
 	if (job_load_file(path, &jobs, &njobs, &err) < 0)
 		goto out;
+	for (j = 0; njobs && j < nr_sets; j++)
+		job_warn_set(jobs[0], sets[j]);
 	for (i = 0; i < njobs; i++) {
 		for (j = 0; j < nr_sets; j++)
 			if (job_apply_set(jobs[i], sets[j], &err) < 0)
@@ -712,6 +768,7 @@ int cmd_run(int argc, char **argv, struct options *opts)
 
 	/* no signal may kill us halfway through writing a run */
 	runner_block_signals();
+	ignore_hangups();
 	if (load_jobs(argv[optind], &c, sets, nr_sets, &atomic, &nr_atomic,
 		      &plans) < 0) {
 		status = EXIT_USAGE;
@@ -773,6 +830,7 @@ int cmd_run(int argc, char **argv, struct options *opts)
 	}
 	machine_release(&c.machine);
 	sampler_notes_release(&c.monitor_notes);
+	flush_progress(); /* a closed pipe is not the job's failure */
 out:
 	for (i = 0; i < nr_atomic; i++)
 		plan_release(&plans[i]);

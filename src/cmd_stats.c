@@ -1,9 +1,11 @@
 /*
  * cmd_stats.c: `perfsift stats RUN_DIR...` -- rebuild runs' <monitor>.json
  * and stats.json from their raw files (the parsers of the monitor
- * registry), then their groups' matrix.json and the index.  This is how
- * the index is brought back in line with the files: after a parser fix,
- * after copying runs in from another result root, or after deleting runs.
+ * registry; a monitor whose raw file is gone keeps its stats, or has
+ * them from its <monitor>.json), then their groups' matrix.json and the
+ * index.  This is how the index is brought back in line with the files:
+ * after a parser fix, after copying runs in from another result root, or
+ * after deleting runs.
  */
 #include "util/compat.h"
 #include <dirent.h>
@@ -12,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include "builtin.h"
 #include "result.h"
 #include "util/fileutil.h"
@@ -33,9 +36,14 @@ static const char stats_usage[] =
 	"  -q, --quiet    print nothing on success\n"
 	"  -h, --help     this text\n"
 	"\n"
-	"Raw files may be gzip'd or xz'd as LKP writes them (<name>.gz).  A raw\n"
-	"file that cannot be parsed is an error naming it (exit status 2), and\n"
-	"that run's files are left as they were; the other runs go on.\n";
+	"Raw files may be gzip'd or xz'd as LKP writes them (<name>.gz).  Where\n"
+	"a monitor's raw file is gone, its stats in stats.json stay as they are\n"
+	"(or come from its <name>.json when stats.json has none), and stats\n"
+	"nothing in the run gives any more are kept.  A raw file that\n"
+	"cannot be parsed, or a rebuild that would replace a file with one that\n"
+	"holds less, is an error naming the file (exit status 2), and that\n"
+	"run's files are left as they were; the other runs go on.  --all\n"
+	"follows no symbolic link.\n";
 
 struct stats_ctx {
 	struct options *opts;
@@ -65,11 +73,6 @@ static void restat_one(struct stats_ctx *c, const char *dir)
 	strbuf_release(&err);
 }
 
-static bool is_number(const char *s)
-{
-	return *s && strspn(s, "0123456789") == strlen(s);
-}
-
 static int skip_dots(const struct dirent *de)
 {
 	return de->d_name[0] != '.';
@@ -97,12 +100,17 @@ static void restat_group(struct stats_ctx *c, const char *dir)
 	strbuf_release(&err);
 }
 
-/* every group below dir: directories holding run directories (numbers) */
+/*
+ * every group below dir: directories holding run directories (numbers).
+ * Symbolic links are not followed: a link to "." would make the walk
+ * exponential, and one out of the tree would have files written there.
+ */
 static void restat_tree(struct stats_ctx *c, const char *dir, int depth)
 {
 	struct dirent **ents = NULL;
 	struct strbuf sub = STRBUF_INIT;
 	bool group = false;
+	struct stat st;
 	int i, n;
 
 	if (depth > 32)
@@ -116,9 +124,9 @@ static void restat_tree(struct stats_ctx *c, const char *dir, int depth)
 	for (i = 0; i < n; i++) {
 		strbuf_reset(&sub);
 		strbuf_addf(&sub, "%s/%s", dir, ents[i]->d_name);
-		if (!dir_exists(sub.buf))
+		if (lstat(sub.buf, &st) < 0 || !S_ISDIR(st.st_mode))
 			continue;
-		if (is_number(ents[i]->d_name))
+		if (result_is_run_number(ents[i]->d_name))
 			group = true;
 		else
 			restat_tree(c, sub.buf, depth + 1);

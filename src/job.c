@@ -18,6 +18,7 @@
 #include "util/hash.h"
 #include "util/strbuf.h"
 #include "util/strnum.h"
+#include "util/suggest.h"
 #include "util/usage.h"
 #include "util/xalloc.h"
 
@@ -219,49 +220,82 @@ static const char *type_name(const struct jnode *n)
 	return "?";
 }
 
-/* Levenshtein distance, for "did you mean" on unknown programs */
-static size_t edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), i, j, *row, ret;
-
-	row = xcalloc(lb + 1, sizeof(*row));
-	for (j = 0; j <= lb; j++)
-		row[j] = j;
-	for (i = 1; i <= la; i++) {
-		size_t diag = row[0];
-
-		row[0] = i;
-		for (j = 1; j <= lb; j++) {
-			size_t up = row[j];
-			size_t best = diag + (a[i - 1] != b[j - 1]);
-
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			row[j] = best;
-			diag = up;
-		}
-	}
-	ret = row[lb];
-	free(row);
-	return ret;
-}
-
+/* the program closest to a mistyped name (util/suggest.h), or NULL */
 static const char *closest_program(const char *name)
 {
-	const char *best = NULL;
-	size_t i, best_d = 3; /* only close misspellings */
+	size_t i, n = program_count();
+	const char **names = xcalloc(n ? n : 1, sizeof(*names));
+	const char *best;
 
+	for (i = 0; i < n; i++)
+		names[i] = program_at(i)->name;
+	best = suggest_closest(name, names, n, 2);
+	free(names);
+	return best;
+}
+
+/*
+ * A plain key perfsift does not know is LKP's business (it becomes an
+ * environment variable), but one a typo away from a known key, program
+ * or program option is most likely that typo: the known name into hint
+ * ("PROGRAM.OPTION" for an option), true when there is one.
+ */
+static bool closest_known_key(const char *key, struct strbuf *hint)
+{
+	size_t i, n = ARRAY_SIZE(known_keys) + program_count(), alloc = n, k;
+	const char **names = xcalloc(n, sizeof(*names));
+	const char **progs = xcalloc(n, sizeof(*progs));
+	const char *best;
+
+	for (i = 0; i < ARRAY_SIZE(known_keys); i++)
+		names[i] = known_keys[i].name;
 	for (i = 0; i < program_count(); i++) {
-		size_t d = edit_distance(name, program_at(i)->name);
+		const struct program *p = program_at(i);
+		const struct program_option *o;
 
-		if (d < best_d) {
-			best_d = d;
-			best = program_at(i)->name;
+		names[ARRAY_SIZE(known_keys) + i] = p->name;
+		for (o = p->options; o && o->name; o++) {
+			if (n == alloc) {
+				alloc *= 2;
+				names = xreallocarray(names, alloc, sizeof(*names));
+				progs = xreallocarray(progs, alloc, sizeof(*progs));
+			}
+			progs[n] = p->name;
+			names[n++] = o->name;
 		}
 	}
-	return best;
+	best = suggest_closest(key, names, n, suggest_max_distance(key));
+	for (k = 0; best && k < n; k++)
+		if (names[k] == best) {
+			strbuf_reset(hint);
+			if (k >= ARRAY_SIZE(known_keys) + program_count())
+				strbuf_addf(hint, "%s.", progs[k]);
+			strbuf_addstr(hint, best);
+			break;
+		}
+	free(names);
+	free(progs);
+	return best != NULL;
+}
+
+static bool is_unknown_key(const char *key)
+{
+	return !program_find(key) && !key_schema(key);
+}
+
+/* the loader's one warning per likely typo of a document's keys */
+static void warn_typos(const char *file, const struct jnode *root)
+{
+	struct strbuf hint = STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; i < root->n; i++)
+		if (is_unknown_key(root->keys[i]) &&
+		    closest_known_key(root->keys[i], &hint))
+			warning("%s:%d: %s: unknown key; did you mean '%s'?", file,
+				root->kids[i]->line > 0 ? root->kids[i]->line : 1,
+				root->keys[i], hint.buf);
+	strbuf_release(&hint);
 }
 
 /* ----------------------------------------------------------- validation */
@@ -918,6 +952,8 @@ static int load_string(const char *text, const char *name, bool check,
 		docs[ndocs++] = root;
 		if (check && check_doc(ld.file, root, err))
 			goto out;
+		if (check)
+			warn_typos(ld.file, root);
 	}
 	if (!ndocs || (ndocs == 1 && !docs[0]->n)) {
 		err_at(err, ld.file, 1, "job", "the job file is empty");
@@ -1227,6 +1263,23 @@ out:
 	free(key);
 	free(prog);
 	return ret;
+}
+
+void job_warn_set(const struct job *job, const char *kv)
+{
+	const char *eq = strchr(kv, '=');
+	struct strbuf hint = STRBUF_INIT;
+	char *key;
+
+	if (!eq || eq == kv || memchr(kv, '.', (size_t)(eq - kv)))
+		return; /* not KEY=VALUE: job_apply_set() says so */
+	key = xstrndup(kv, (size_t)(eq - kv));
+	if (is_unknown_key(key) && !program_holding(job, key) &&
+	    closest_known_key(key, &hint))
+		warning("--set '%s': %s: unknown key; did you mean '%s'?", kv,
+			key, hint.buf);
+	free(key);
+	strbuf_release(&hint);
 }
 
 /* ------------------------------------------------------------ expansion */

@@ -92,6 +92,12 @@ bool job_unset(struct job *job, const char *key);
  * job is checked again afterwards; on error fills err and returns -1.
  */
 int job_apply_set(struct job *job, const char *kv, struct strbuf *err);
+/*
+ * The warning for a `--set KEY=VALUE` whose KEY is unknown but a typo
+ * away from a known key or program ("did you mean ...?"), once per --set
+ * (job_apply_set() is per job); unknown keys are still set, as LKP does.
+ */
+void job_warn_set(const struct job *job, const char *kv);
 /* the schema checks job_load_* make, for a job built or changed in memory */
 int job_check(const struct job *job, struct strbuf *err);
 

@@ -15,6 +15,7 @@
 #include "builtin.h"
 #include "config.h"
 #include "knob.h"
+#include "util/suggest.h"
 #include "util/usage.h"
 
 struct cmd {
@@ -69,6 +70,25 @@ static const struct cmd *find_cmd(const char *name)
 		if (!strcmp(commands[i].name, name))
 			return &commands[i];
 	return NULL;
+}
+
+/* a name that is not a command: say so, with the closest one; exit 2 */
+static int not_a_command(const char *name)
+{
+	const char *names[ARRAY_SIZE(commands) + 1], *hint;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		names[i] = commands[i].name;
+	names[i] = "help";
+	hint = suggest_closest(name, names, ARRAY_SIZE(names), 2);
+	if (hint)
+		fprintf(stderr, "perfsift: '%s' is not a command; did you mean "
+			"'%s'? (see 'perfsift --help')\n", name, hint);
+	else
+		fprintf(stderr, "perfsift: '%s' is not a command; see "
+			"'perfsift --help'\n", name);
+	return EXIT_USAGE;
 }
 
 int cmd_usage(const char *text, bool on_error)
@@ -144,6 +164,9 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (!strcmp(argv[optind], "help")) {
+		if (optind + 1 < argc && strcmp(argv[optind + 1], "help") &&
+		    !find_cmd(argv[optind + 1]))
+			return not_a_command(argv[optind + 1]);
 		if (optind + 1 < argc && find_cmd(argv[optind + 1])) {
 			char *hv[] = {argv[optind + 1], (char *)"--help", NULL};
 
@@ -156,11 +179,8 @@ int main(int argc, char **argv)
 		return check_stdout(EXIT_OK);
 	}
 	cmd = find_cmd(argv[optind]);
-	if (!cmd) {
-		fprintf(stderr, "perfsift: '%s' is not a command; see 'perfsift --help'\n",
-			argv[optind]);
-		return EXIT_USAGE;
-	}
+	if (!cmd)
+		return not_a_command(argv[optind]);
 	if (!opts.store_url)
 		opts.store_url = getenv("PERFSIFT_STORE");
 	opts.result_root = config_result_root(root_opt, &opts.result_root_given);

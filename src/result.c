@@ -352,12 +352,26 @@ out:
 	return ret;
 }
 
+/* a stats group reduced, and what its source was */
+struct run_group {
+	char *name;
+	bool from_raw;  /* parsed from a raw file (else: its <name>.json) */
+	char **keys;    /* from_raw: every key the raw file gave, sorted,
+			 * all-zero ones too (dump-stat drops those) */
+	size_t nkeys;
+	bool kept;      /* from its JSON, and the old stats.json has its
+			 * stats: those stay as they are */
+};
+
 /* what parsing a run directory produced, before anything is written */
 struct run_output {
 	char **names; /* <group>.json file names */
 	struct strbuf *texts;
 	size_t n, alloc;
 	struct reduce_stats stats;
+	struct run_group *groups;
+	size_t ngroups, galloc;
+	bool same_stats; /* stats.json would be written as it is: leave it */
 };
 
 static void run_output_init(struct run_output *o)
@@ -368,7 +382,7 @@ static void run_output_init(struct run_output *o)
 
 static void run_output_release(struct run_output *o)
 {
-	size_t i;
+	size_t i, j;
 
 	for (i = 0; i < o->n; i++) {
 		free(o->names[i]);
@@ -376,7 +390,67 @@ static void run_output_release(struct run_output *o)
 	}
 	free(o->names);
 	free(o->texts);
+	for (i = 0; i < o->ngroups; i++) {
+		for (j = 0; j < o->groups[i].nkeys; j++)
+			free(o->groups[i].keys[j]);
+		free(o->groups[i].keys);
+		free(o->groups[i].name);
+	}
+	free(o->groups);
 	reduce_stats_release(&o->stats);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* s: the raw file's samples before samples_finish(), or NULL */
+static void add_group(struct run_output *o, const char *name,
+		      const struct samples *s)
+{
+	struct run_group *g;
+	size_t i;
+
+	ALLOC_GROW(o->groups, o->ngroups + 1, o->galloc);
+	g = &o->groups[o->ngroups++];
+	memset(g, 0, sizeof(*g));
+	g->name = xstrdup(name);
+	g->from_raw = s != NULL;
+	if (!s)
+		return;
+	g->keys = xcalloc(s->nkeys ? s->nkeys : 1, sizeof(*g->keys));
+	for (i = 0; i < s->nkeys; i++)
+		g->keys[i] = xstrdup(s->keys[i].name);
+	g->nkeys = s->nkeys;
+	qsort(g->keys, g->nkeys, sizeof(*g->keys), cmp_str);
+}
+
+static const struct run_group *find_group(const struct run_output *o,
+					  const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < o->ngroups; i++)
+		if (!strcmp(o->groups[i].name, name))
+			return &o->groups[i];
+	return NULL;
+}
+
+/* the group a stat comes from: the longest "<group>." its name begins with */
+static struct run_group *owner(const struct run_output *o, const char *stat)
+{
+	struct run_group *best = NULL;
+	size_t i;
+
+	for (i = 0; i < o->ngroups; i++) {
+		size_t l = strlen(o->groups[i].name);
+
+		if (!strncmp(stat, o->groups[i].name, l) && stat[l] == '.' &&
+		    (!best || l > strlen(best->name)))
+			best = &o->groups[i];
+	}
+	return best;
 }
 
 /*
@@ -484,11 +558,85 @@ static void job_window(const char *run_dir, struct reduce_window *w)
 	job_free(job);
 }
 
+/* group-level files, and the run's own outputs: never a monitor's samples */
+static bool not_samples(const char *name)
+{
+	static const char *const names[] = {"stats", "matrix", "avg",
+					     "stddev"};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		if (!strcmp(name, names[i]))
+			return true;
+	return false;
+}
+
 /*
- * Parse and reduce every raw file of run_dir that has a parser.  Nothing
- * is written.  A file that cannot be read or parsed is an error naming
- * it (-2); with `lenient` (a cut run, whose files may be cut too) it is
- * a warning and the file is left out.
+ * A <group>.json[.gz|.xz|.bz2] whose group had no raw file to parse (an
+ * archived LKP run keeps only these): reduce it as it is, as LKP's
+ * create_stats_matrix does, and leave the file alone.  The JSON of a
+ * group perfsift has a parser for must be sound (-1 with err naming it);
+ * any other JSON is used when it has the shape dump-stat writes and
+ * ignored otherwise (LKP writes no other JSON into a run, but a user may).
+ * 1 when reduced, 0 when not a file to reduce.
+ */
+static int reduce_json(const char *run_dir, const char *file,
+		       const struct reduce_window *w, struct run_output *o,
+		       struct strbuf *err)
+{
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT, why = STRBUF_INIT;
+	const char *suffix = compressed_suffix(file), *dot;
+	size_t len = suffix ? (size_t)(suffix - file) : strlen(file);
+	char *group = NULL;
+	struct samples s;
+	struct stat st;
+	int r, ret = 0;
+
+	if (len <= 5 || strncmp(file + len - 5, ".json", 5))
+		return 0;
+	group = xstrndup(file, len - 5);
+	dot = strrchr(group, '.');
+	if (not_samples(group) || find_group(o, group))
+		goto out; /* rebuilt from its raw file: that one wins */
+	/* <group>.json and <group>.json.gz both there: the plain one */
+	path_join(&path, run_dir, group);
+	strbuf_addstr(&path, ".json");
+	if (suffix && file_exists(path.buf))
+		goto out;
+	path_join(&path, run_dir, file);
+	if (lstat(path.buf, &st) < 0 || !S_ISREG(st.st_mode))
+		goto out;
+	r = suffix ? archive_io_read_compressed(&text, path.buf, RAW_MAX, &why)
+		   : strbuf_read_file(&text, path.buf, RAW_MAX);
+	if (r < 0 && !suffix)
+		strbuf_addf(&why, "cannot read '%s': %s", path.buf,
+			    strerror(errno));
+	samples_init(&s, group);
+	if (r >= 0)
+		r = samples_load_json(&s, text.buf, text.len, path.buf, &why);
+	if (!r) {
+		add_group(o, group, NULL);
+		reduce_samples(&s, w, &o->stats);
+		ret = 1;
+	} else if (parser_for(group) || (dot && !strcmp(dot, ".time"))) {
+		strbuf_addbuf(err, &why);
+		ret = -1;
+	}
+	samples_release(&s);
+out:
+	free(group);
+	strbuf_release(&path);
+	strbuf_release(&text);
+	strbuf_release(&why);
+	return ret;
+}
+
+/*
+ * Parse and reduce every raw file of run_dir that has a parser, and every
+ * <group>.json whose raw file is not there (reduce_json).  Nothing is
+ * written.  A file that cannot be read or parsed is an error naming it
+ * (-2); with `lenient` (a cut run, whose files may be cut too) it is a
+ * warning and the file is left out.
  */
 static int parse_run(const char *run_dir, bool lenient, struct run_output *o,
 		     struct strbuf *err)
@@ -563,6 +711,7 @@ static int parse_run(const char *run_dir, bool lenient, struct run_output *o,
 			samples_release(&s);
 			goto bad;
 		}
+		add_group(o, name, &s);
 		samples_finish(&s);
 		if (s.nrejected)
 			warning("'%s': %zu value%s not a number or out of range, "
@@ -580,6 +729,17 @@ static int parse_run(const char *run_dir, bool lenient, struct run_output *o,
 		continue;
 bad:
 		free(name);
+		if (!lenient) {
+			strbuf_addbuf(err, &why);
+			ret = -2;
+			goto out;
+		}
+		warning("%s (left out of this cut run's stats)", why.buf);
+	}
+	for (i = 0; i < n; i++) {
+		strbuf_reset(&why);
+		if (reduce_json(run_dir, ents[i]->d_name, &w, o, &why) >= 0)
+			continue;
 		if (!lenient) {
 			strbuf_addbuf(err, &why);
 			ret = -2;
@@ -615,6 +775,156 @@ static int write_text(const char *dir, const char *name, const struct strbuf *t,
 	return ret;
 }
 
+/* the first few names of a list of lost ones, for a message */
+static void add_lost(struct strbuf *lost, size_t *nlost, const char *name)
+{
+	if (++*nlost <= 3)
+		strbuf_addf(lost, "%s'%s'", *nlost > 1 ? ", " : "", name);
+	else if (*nlost == 4)
+		strbuf_addstr(lost, ", ...");
+}
+
+static int refuse_loss(const char *path, size_t nlost,
+		       const struct strbuf *lost, struct strbuf *err)
+{
+	strbuf_addf(err, "'%s': rebuilding it would lose %zu %s it holds (%s); "
+		    "the run is left as it was (remove the file to rebuild it "
+		    "from what the run holds now)", path, nlost,
+		    nlost == 1 ? "stat" : "stats", lost->buf);
+	return -2;
+}
+
+/*
+ * A <group>.json about to be rewritten from its raw file: every key the
+ * old one holds must be one the raw file gives (a value that is 0 all
+ * along is dropped as dump-stat drops it).  A key the raw file does not
+ * give came from another parser (LKP's): rewriting would lose it.
+ */
+static int check_json_loss(const char *dir, const struct run_group *g,
+			   struct strbuf *err)
+{
+	struct strbuf path = STRBUF_INIT, old = STRBUF_INIT, why = STRBUF_INIT;
+	struct strbuf lost = STRBUF_INIT;
+	struct samples a;
+	size_t i, nlost = 0;
+	int ret = 0;
+
+	path_join(&path, dir, g->name);
+	strbuf_addstr(&path, ".json");
+	samples_init(&a, g->name);
+	if (strbuf_read_file(&old, path.buf, RAW_MAX) < 0 ||
+	    samples_load_json(&a, old.buf, old.len, path.buf, &why))
+		goto out; /* none, or nothing readable in it to lose */
+	for (i = 0; i < a.nkeys; i++) {
+		const char *k = a.keys[i].name;
+
+		if (!bsearch(&k, g->keys, g->nkeys, sizeof(*g->keys), cmp_str))
+			add_lost(&lost, &nlost, k);
+	}
+	if (nlost)
+		ret = refuse_loss(path.buf, nlost, &lost, err);
+out:
+	samples_release(&a);
+	strbuf_release(&path);
+	strbuf_release(&old);
+	strbuf_release(&why);
+	strbuf_release(&lost);
+	return ret;
+}
+
+static bool same_stats(const struct reduce_stats *a,
+		       const struct reduce_stats *b)
+{
+	size_t i;
+
+	if (a->n != b->n)
+		return false;
+	for (i = 0; i < a->n; i++)
+		if (strcmp(a->items[i].name, b->items[i].name) ||
+		    a->items[i].value != b->items[i].value ||
+		    a->items[i].is_int != b->items[i].is_int)
+			return false;
+	return true;
+}
+
+/* a JSON-reduced group whose stats the old stats.json holds: those win */
+static bool old_wins(const struct run_group *g)
+{
+	return g && !g->from_raw && g->kept;
+}
+
+/*
+ * Rebuilding a run that has files already (`perfsift stats`): nothing
+ * whose source is gone is dropped or changed.  A group with its raw file
+ * is what the raw file says now (the raw file is kept: nothing is lost).
+ * A group with only its <group>.json keeps the stats the old stats.json
+ * has of it, as they are (LKP reduced them: an archived LKP run keeps its
+ * numbers); only a group the old stats.json has nothing of is reduced
+ * from its JSON.  A stat with no source left at all (a monitor perfsift
+ * has no parser for, a file deleted since) is carried over.  A
+ * <group>.json whose keys the raw file does not give refuses the whole
+ * run (-2, err names the file; nothing is written).  1: nothing to write
+ * (no source and no stats.json).
+ */
+static int keep_what_is_there(const char *dir, struct run_output *o,
+			      struct strbuf *err)
+{
+	struct strbuf path = STRBUF_INIT, why = STRBUF_INIT;
+	struct reduce_stats old, out;
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < o->ngroups && !ret; i++)
+		if (o->groups[i].from_raw)
+			ret = check_json_loss(dir, &o->groups[i], err);
+	if (ret)
+		return ret;
+	reduce_stats_init(&old);
+	reduce_stats_init(&out);
+	path_join(&path, dir, "stats.json");
+	if (!file_exists(path.buf)) {
+		/* nothing to reduce and nothing there: no stats.json to write
+		 * (a `{}` would stand for a run measured with no stats) */
+		if (!o->ngroups)
+			ret = 1;
+		goto out;
+	}
+	if (reduce_stats_load_json(&old, path.buf, &why)) {
+		warning("%s: replaced (nothing in it could be read)", why.buf);
+		goto out;
+	}
+	for (i = 0; i < old.n; i++) {
+		struct run_group *g = owner(o, old.items[i].name);
+
+		if (g && !g->from_raw)
+			g->kept = true;
+	}
+	for (i = 0; i < o->stats.n; i++) {
+		const struct reduce_stat *x = &o->stats.items[i];
+
+		if (!old_wins(owner(o, x->name)))
+			reduce_stats_add(&out, x->name, x->value, x->is_int);
+	}
+	for (i = 0; i < old.n; i++) {
+		const struct reduce_stat *x = &old.items[i];
+		const struct run_group *g = owner(o, x->name);
+
+		if (old_wins(g) || (!g && !reduce_stats_find(&o->stats, x->name)))
+			reduce_stats_add(&out, x->name, x->value, x->is_int);
+	}
+	reduce_stats_sort(&out);
+	reduce_stats_release(&o->stats);
+	o->stats = out;
+	reduce_stats_init(&out);
+	o->same_stats = same_stats(&o->stats, &old);
+out:
+	reduce_stats_release(&old);
+	reduce_stats_release(&out);
+	strbuf_release(&path);
+	strbuf_release(&why);
+	return ret;
+}
+
 static int write_run_output(const char *dir, const struct run_output *o,
 			    struct strbuf *err)
 {
@@ -626,7 +936,8 @@ static int write_run_output(const char *dir, const struct run_output *o,
 		if (write_text(dir, o->names[i], &o->texts[i], err))
 			goto out;
 	reduce_stats_to_json(&o->stats, &t);
-	if (write_text(dir, "stats.json", &t, err))
+	/* the same numbers: LKP's file stays as LKP wrote it */
+	if (!o->same_stats && write_text(dir, "stats.json", &t, err))
 		goto out;
 	ret = 0;
 out:
@@ -659,6 +970,14 @@ static int cmp_int(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+bool result_is_run_number(const char *name)
+{
+	/* "0", "1", ... as LKP numbers runs: "0123" is a commit, not run 83 */
+	return name[0] >= '0' && name[0] <= '9' &&
+	       strspn(name, "0123456789") == strlen(name) &&
+	       (name[0] != '0' || !name[1]);
+}
+
 /* the run numbers present in group_dir (directories named by digits), sorted */
 static int group_runs(const char *group_dir, int **nums, size_t *n,
 		      struct strbuf *err)
@@ -677,13 +996,14 @@ static int group_runs(const char *group_dir, int **nums, size_t *n,
 		long long v;
 		const char *why;
 		struct strbuf p = STRBUF_INIT;
+		struct stat st;
 
-		if (!de->d_name[0] || strspn(de->d_name, "0123456789") !=
-		    strlen(de->d_name) ||
+		if (!result_is_run_number(de->d_name) ||
 		    strnum_ll(de->d_name, 0, MAX_RUNS, &v, &why))
 			continue;
 		path_join(&p, group_dir, de->d_name);
-		if (dir_exists(p.buf)) {
+		/* a symbolic link is not a run: it may lead out of the root */
+		if (!lstat(p.buf, &st) && S_ISDIR(st.st_mode)) {
 			ALLOC_GROW(*nums, *n + 1, alloc);
 			(*nums)[(*n)++] = (int)v;
 		}
@@ -753,9 +1073,98 @@ int result_group_mixed(const char *group_dir, struct strbuf *why)
 	return ret;
 }
 
+/* the run number of a stats_source entry (".../<n>/stats.json"), or -1 */
+static int source_run(const char *src)
+{
+	struct strbuf dir = STRBUF_INIT;
+	const char *base, *why;
+	long long v = -1;
+
+	if (src) {
+		path_dirname(&dir, src);
+		base = path_basename(dir.buf);
+		if (!result_is_run_number(base) ||
+		    strnum_ll(base, 0, MAX_RUNS, &v, &why))
+			v = -1;
+	}
+	strbuf_release(&dir);
+	return (int)v;
+}
+
+static bool has_run(const int *nums, size_t n, int num)
+{
+	return num >= 0 && bsearch(&num, nums, n, sizeof(*nums), cmp_int);
+}
+
+/* the new matrix's column for run num, or -1 */
+static ssize_t column_of(const struct matrix *m, int num)
+{
+	size_t r;
+
+	for (r = 0; m->sources && r < m->nruns; r++)
+		if (source_run(m->sources[r]) == num)
+			return (ssize_t)r;
+	return -1;
+}
+
+/*
+ * matrix.json is rebuilt from its runs' stats.json; it must not lose a
+ * value the old one holds for a run still on disk that has no stats.json
+ * to say what it holds (an archived LKP group can hold a matrix.json and
+ * runs whose stats.json is gone).  A value of a run deleted since goes
+ * with its run; 0 is LKP's padding, not a value.  -2 with err when a
+ * value would be lost.
+ */
+static int check_matrix_loss(const char *group_dir, const int *nums,
+			     size_t n, const struct matrix *m, struct strbuf *err)
+{
+	struct strbuf path = STRBUF_INIT, why = STRBUF_INIT, lost = STRBUF_INIT;
+	struct matrix old;
+	size_t s, r, nlost = 0;
+	int ret = 0;
+
+	matrix_init(&old);
+	path_join(&path, group_dir, "matrix.json");
+	if (!file_exists(path.buf) || matrix_load_json(&old, path.buf, &why))
+		goto out; /* none, or nothing readable in it to lose */
+	for (s = 0; s < old.nstats; s++) {
+		for (r = 0; r < old.nruns; r++) {
+			double v = matrix_at(&old, s, r);
+			int num = source_run(old.sources ? old.sources[r] : NULL);
+			ssize_t c;
+
+			if (v == 0 || isnan(v))
+				continue;
+			if (num >= 0 && !has_run(nums, n, num))
+				continue; /* its run is gone */
+			c = num >= 0 ? column_of(m, num) : -1;
+			if (c < 0 && num >= 0) {
+				/* a run left out as incomplete is not a loss */
+				strbuf_reset(&why);
+				strbuf_addf(&why, "%s/%d", group_dir, num);
+				if (run_is_incomplete(why.buf))
+					continue;
+			}
+			if (c >= 0)
+				continue; /* the run's stats.json says what it holds */
+			add_lost(&lost, &nlost, old.names[s]);
+			break;
+		}
+	}
+	if (nlost)
+		ret = refuse_loss(path.buf, nlost, &lost, err);
+out:
+	matrix_release(&old);
+	strbuf_release(&path);
+	strbuf_release(&why);
+	strbuf_release(&lost);
+	return ret;
+}
+
 /*
  * matrix.json (and LKP's avg.json, stddev.json) from the group's complete
- * runs, in run order; removed when no complete run is left.
+ * runs, in run order; removed when no complete run is left.  Never
+ * replaced by one that loses a value of a run still on disk (-2).
  */
 static int rebuild_matrix(const char *group_dir, const int *nums, size_t n,
 			  struct strbuf *err)
@@ -790,6 +1199,11 @@ static int rebuild_matrix(const char *group_dir, const int *nums, size_t n,
 			unite_add_run(&u, path.buf, &st);
 		reduce_stats_release(&st);
 	}
+	unite_to_matrix(&u, &m);
+	ret = check_matrix_loss(group_dir, nums, n, &m, err);
+	if (ret)
+		goto out;
+	ret = -1;
 	if (!u.n) {
 		for (i = 0; i < ARRAY_SIZE(files); i++) {
 			path_join(&path, group_dir, files[i]);
@@ -802,7 +1216,6 @@ static int rebuild_matrix(const char *group_dir, const int *nums, size_t n,
 		ret = 0;
 		goto out;
 	}
-	unite_to_matrix(&u, &m);
 	for (i = 0; i < ARRAY_SIZE(files); i++) {
 		strbuf_reset(&text);
 		if (i == 0)
@@ -1088,6 +1501,8 @@ int result_run_finish(struct result_run *run, const char *root,
 	dir = real_dir(run->dir);
 	ret = publish_run(rroot, store_url, group, dir, run->number, complete,
 			  &o.stats, err);
+	if (ret == -2)
+		ret = -1; /* the run is in place: not a bad raw file of its own */
 out:
 	if (lock >= 0)
 		close(lock);
@@ -1118,7 +1533,7 @@ int result_restat(const char *run_dir, const char *root,
 	}
 	dir = real_dir(run_dir);
 	base = path_basename(dir);
-	if (strspn(base, "0123456789") != strlen(base) ||
+	if (!result_is_run_number(base) ||
 	    strnum_ll(base, 0, MAX_RUNS, &number, &why)) {
 		strbuf_addf(err, "'%s' is not a run directory (its name is not "
 			    "a run number)", run_dir);
@@ -1128,11 +1543,15 @@ int result_restat(const char *run_dir, const char *root,
 	complete = !run_is_incomplete(dir);
 	/* everything is parsed before anything is written */
 	ret = parse_run(dir, false, &o, err);
-	if (ret)
+	if (!ret)
+		ret = keep_what_is_there(dir, &o, err);
+	if (ret < 0)
 		goto out;
+	if (!ret && write_run_output(dir, &o, err)) {
+		ret = -1;
+		goto out;
+	}
 	ret = -1;
-	if (write_run_output(dir, &o, err))
-		goto out;
 	path_dirname(&group, dir);
 	lock = lock_group(group.buf, err);
 	if (lock < 0)
@@ -1145,8 +1564,9 @@ int result_restat(const char *run_dir, const char *root,
 
 		note("'%s' is not below the result root '%s': not indexed",
 		     run_dir, rroot);
-		ret = group_runs(group.buf, &nums, &n, err) ||
-		      rebuild_matrix(group.buf, nums, n, err) ? -1 : 0;
+		ret = group_runs(group.buf, &nums, &n, err);
+		if (!ret)
+			ret = rebuild_matrix(group.buf, nums, n, err);
 		free(nums);
 		goto out;
 	}
@@ -1169,7 +1589,7 @@ int result_restat_group(const char *group_dir, const char *root,
 	struct reduce_stats *stats = NULL;
 	char **dirs = NULL;
 	char *group = real_dir(group_dir), *rroot = real_dir(root);
-	int *nums = NULL, lock = -1, ret = 0;
+	int *nums = NULL, lock = -1, ret = 0, r;
 	size_t n = 0, nitems = 0, i;
 
 	*done = 0;
@@ -1183,14 +1603,17 @@ int result_restat_group(const char *group_dir, const char *root,
 	for (i = 0; i < n; i++) {
 		struct run_output o;
 		struct strbuf why = STRBUF_INIT;
-		int r;
 
 		dirs[i] = xasprintf("%s/%d", group, nums[i]);
 		reduce_stats_init(&stats[i]);
 		run_output_init(&o);
 		r = parse_run(dirs[i], false, &o, &why);
+		if (!r)
+			r = keep_what_is_there(dirs[i], &o, &why);
 		if (!r && write_run_output(dirs[i], &o, &why))
 			r = -1;
+		if (r > 0)
+			r = 0; /* nothing to write */
 		if (r) {
 			/* one bad run does not stop its group */
 			error("%s", why.buf);
@@ -1209,11 +1632,19 @@ int result_restat_group(const char *group_dir, const char *root,
 		strbuf_release(&why);
 	}
 	lock = lock_group(group, err);
-	if (lock < 0 || rebuild_matrix(group, nums, n, err)) {
+	if (lock < 0) {
 		ret = -1;
 		goto out;
 	}
-	if (!below(rroot, group)) {
+	r = rebuild_matrix(group, nums, n, err);
+	if (r) {
+		ret = r;
+		goto out;
+	}
+	if (!strcmp(rroot, group)) {
+		note("'%s' holds runs but is the result root itself, not a group "
+		     "below it: not indexed", group_dir);
+	} else if (!below(rroot, group)) {
 		note("'%s' is not below the result root '%s': not indexed",
 		     group_dir, rroot);
 	} else if (index_runs(rroot, store_url, group, nums, n, items, nitems,

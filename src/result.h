@@ -76,13 +76,21 @@ int result_run_finish(struct result_run *run, const char *root,
 void result_run_abort(struct result_run *run);
 void result_run_release(struct result_run *run);
 
+/* a run directory's name: a run number as LKP writes it ("0", "17") */
+bool result_is_run_number(const char *name);
+
 /*
  * Rebuild one run's <monitor>.json and stats.json from its raw files, then
- * the group's matrix.json and the index (`perfsift stats RUN_DIR`).
- * Everything is parsed before anything is written: a corrupt raw file
- * gives -2 with err naming it and changes nothing; -1 on other failures.
- * A run directory outside the result root gets its files rebuilt but is
- * not indexed.
+ * the group's matrix.json and the index (`perfsift stats RUN_DIR`).  A
+ * group with no raw file left but its <group>.json (an archived LKP run)
+ * keeps the stats the old stats.json has of it, or is reduced from that
+ * JSON when it has none (the JSON is left as it is); stats no source in
+ * the run gives any more are carried over.
+ * Everything is parsed before anything is written, and no file is
+ * replaced by one that holds less: a corrupt raw file or JSON, or a
+ * rebuild that would drop a stat, gives -2 with err naming the file and
+ * changes nothing; -1 on other failures.  A run directory outside the
+ * result root gets its files rebuilt but is not indexed.
  */
 int result_restat(const char *run_dir, const char *root,
 		  const char *store_url, struct strbuf *err);

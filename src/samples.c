@@ -6,6 +6,7 @@
 #include "util/compat.h"
 #include <errno.h>
 #include <fnmatch.h>
+#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -426,4 +427,67 @@ void samples_to_json(const struct samples *s, struct strbuf *out)
 		strbuf_addstr(out, i + 1 < s->nkeys ? ",\n" : "\n");
 	}
 	strbuf_addstr(out, "}");
+}
+
+int samples_load_json(struct samples *s, const char *text, size_t len,
+		      const char *file, struct strbuf *err)
+{
+	size_t glen = strlen(s->group);
+	json_error_t jerr;
+	json_t *root, *arr;
+	const char *key;
+	int ret = -1;
+
+	root = json_loadb(text, len, 0, &jerr);
+	/* counters above INT64_MAX (perf-stat's) are valid JSON: as floats */
+	if (!root && strstr(jerr.text, "too big"))
+		root = json_loadb(text, len, JSON_DECODE_INT_AS_REAL, &jerr);
+	if (!root) {
+		strbuf_addf(err, "%s:%d: %s", file, jerr.line, jerr.text);
+		return -1;
+	}
+	if (!json_is_object(root)) {
+		strbuf_addf(err, "%s: not a <monitor>.json (expected an object)",
+			    file);
+		goto out;
+	}
+	json_object_foreach(root, key, arr) {
+		struct samples_key *k;
+		size_t i, n;
+
+		if (strncmp(key, s->group, glen) || key[glen] != '.' ||
+		    !key[glen + 1]) {
+			strbuf_addf(err, "%s: %s: not a stat of '%s'", file, key,
+				    s->group);
+			goto out;
+		}
+		if (!json_is_array(arr)) {
+			strbuf_addf(err, "%s: %s: expected an array of samples",
+				    file, key);
+			goto out;
+		}
+		k = add_key(s, key, strlen(key));
+		n = json_array_size(arr);
+		for (i = 0; i < n; i++) {
+			json_t *x = json_array_get(arr, i);
+
+			if (json_is_integer(x))
+				push(k, (double)json_integer_value(x), SAMPLES_INT);
+			else if (json_is_real(x))
+				push(k, json_real_value(x), SAMPLES_FLOAT);
+			else if (json_is_null(x))
+				push(k, 0, SAMPLES_ABSENT);
+			else {
+				strbuf_addf(err, "%s: %s[%zu]: not a number",
+					    file, key, i);
+				goto out;
+			}
+		}
+		if (n > s->nrecords)
+			s->nrecords = n;
+	}
+	ret = 0;
+out:
+	json_decref(root);
+	return ret;
 }

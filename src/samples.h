@@ -73,6 +73,18 @@ const struct samples_key *samples_find(const struct samples *s,
 void samples_to_json(const struct samples *s, struct strbuf *out);
 
 /*
+ * The reverse: a <group>.json (LKP's or perfsift's) back into s, which
+ * samples_init() made for the group.  Every key must be "<group>.<key>"
+ * and hold an array of numbers or nulls (absent samples); s is then as
+ * samples_finish() left it (not to be finished again: dump-stat's
+ * clean-up is done).  -1 with err "FILE: what" otherwise; s must then
+ * only be released.  This is how a run whose raw files are gone (an
+ * archived LKP result) is reduced again.
+ */
+int samples_load_json(struct samples *s, const char *text, size_t len,
+		      const char *file, struct strbuf *err);
+
+/*
  * A number as Ruby's JSON writes it: integers as integers; floats as the
  * shortest text that reads back the same, with ".0" when integral and
  * exponent form outside [1e-4, 1e16).

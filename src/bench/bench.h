@@ -55,4 +55,10 @@ struct bench_ops {
 /* the built-in benchmark called name, or NULL */
 const struct bench_ops *bench_find(const char *name);
 
+/*
+ * An atomic job's built-in benchmark options checked (its check()), so
+ * that `split` and `install` refuse what `run` would: 0, or -1 with err.
+ */
+int bench_check_job(const struct job *job, struct strbuf *err);
+
 #endif

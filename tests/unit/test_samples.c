@@ -205,6 +205,71 @@ static void test_ruby_numbers(void **state)
 	strbuf_release(&sb);
 }
 
+/* LKP's own meminfo.json read back and written again: byte for byte */
+static void test_load_json_round_trip(void **state)
+{
+	struct strbuf in = STRBUF_INIT, got = STRBUF_INIT, err = STRBUF_INIT;
+	const struct samples_key *k;
+	struct samples s;
+
+	(void)state;
+	read_data(&in, "lkp-generated/meminfo/1.json");
+	samples_init(&s, "meminfo");
+	assert_int_equal(samples_load_json(&s, in.buf, in.len, "m.json", &err), 0);
+	assert_int_equal(s.nrecords, 4);
+	k = samples_find(&s, "meminfo.MemFree");
+	assert_non_null(k);
+	assert_int_equal(k->n, 4);
+	assert_int_equal(k->type[0], SAMPLES_INT);
+	samples_to_json(&s, &got);
+	assert_string_equal(got.buf, in.buf);
+	samples_release(&s);
+	strbuf_release(&in);
+	strbuf_release(&got);
+	strbuf_release(&err);
+}
+
+static void test_load_json_types_and_errors(void **state)
+{
+	static const struct {
+		const char *text, *err;
+	} bad[] = {
+		{"[1]", "x.json: not a <monitor>.json (expected an object)"},
+		{"{\"m.a\": 1}", "x.json: m.a: expected an array of samples"},
+		{"{\"other.a\": [1]}", "x.json: other.a: not a stat of 'm'"},
+		{"{\"m.\": [1]}", "x.json: m.: not a stat of 'm'"},
+		{"{\"m.a\": [1, \"x\"]}", "x.json: m.a[1]: not a number"},
+		{"{\"m.a\": [1,", "x.json:1: "},
+	};
+	const char *ok = "{\"m.a\": [1, 2.5, null, 18446744073709551615]}";
+	struct strbuf err = STRBUF_INIT;
+	const struct samples_key *k;
+	struct samples s;
+	size_t i;
+
+	(void)state;
+	samples_init(&s, "m");
+	assert_int_equal(samples_load_json(&s, ok, strlen(ok), "x.json", &err), 0);
+	k = samples_find(&s, "m.a");
+	assert_non_null(k);
+	assert_int_equal(k->n, 4);
+	/* a counter above INT64_MAX is valid JSON: read as a float */
+	assert_int_equal(k->type[0], SAMPLES_FLOAT);
+	assert_int_equal(k->type[2], SAMPLES_ABSENT);
+	assert_true(k->v[1] == 2.5 && k->v[3] > 1.8e19);
+	samples_release(&s);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		strbuf_reset(&err);
+		samples_init(&s, "m");
+		assert_int_equal(samples_load_json(&s, bad[i].text,
+						   strlen(bad[i].text), "x.json",
+						   &err), -1);
+		assert_non_null(strstr(err.buf, bad[i].err));
+		samples_release(&s);
+	}
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -215,6 +280,8 @@ int main(void)
 		cmocka_unit_test(test_whitespace_in_key_is_fatal),
 		cmocka_unit_test(test_zero_keys_and_partial_record),
 		cmocka_unit_test(test_ruby_numbers),
+		cmocka_unit_test(test_load_json_round_trip),
+		cmocka_unit_test(test_load_json_types_and_errors),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -206,10 +206,11 @@ static int make_root(const char *root, size_t ngroups, size_t ncommits)
 	return 0;
 }
 
-/* run argv; its wall time, or -1 when it failed */
-static double run_timed(char *const argv[])
+/* run argv; its wall time (and CPU time in *cpu), or -1 when it failed */
+static double run_timed(char *const argv[], double *cpu)
 {
 	double t0 = time_mono_s();
+	struct rusage ru;
 	int status;
 	pid_t pid;
 
@@ -223,10 +224,12 @@ static double run_timed(char *const argv[])
 		execv(argv[0], argv);
 		_exit(127);
 	}
-	if (waitpid(pid, &status, 0) < 0)
+	if (wait4(pid, &status, 0, &ru) < 0)
 		return -1;
 	if (!WIFEXITED(status) || WEXITSTATUS(status) > 1)
 		return -1;
+	*cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
 	return time_mono_s() - t0;
 }
 
@@ -270,7 +273,7 @@ int main(int argc, char **argv)
 	const char *keep = NULL, *bin = getenv("PERFSIFT");
 	char tmpl[] = "/tmp/perfsift-bench-history.XXXXXX", label[96];
 	struct strbuf root = STRBUF_INIT, site = STRBUF_INIT, db = STRBUF_INIT;
-	double t[16];
+	double t[16], cpu[16];
 
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (c) {
@@ -317,13 +320,14 @@ int main(int argc, char **argv)
 				 (char *)"history", (char *)"--all", NULL };
 
 		for (k = 0; k < repeat; k++)
-			if ((t[k] = run_timed(args)) < 0) {
+			if ((t[k] = run_timed(args, &cpu[k])) < 0) {
 				fprintf(stderr, "bench: perfsift history --all failed\n");
 				return 3;
 			}
 		snprintf(label, sizeof(label), "history --all, %zu x %zu",
 			 ngroups, ncommits);
 		report(label, t, repeat);
+		report("  its CPU time (user + system)", cpu, repeat);
 	}
 	path_join(&site, root.buf, "site");
 	{
@@ -334,13 +338,14 @@ int main(int argc, char **argv)
 
 		for (k = 0; k < repeat; k++) {
 			remove_tree(site.buf);
-			if ((t[k] = run_timed(args)) < 0)
+			if ((t[k] = run_timed(args, &cpu[k])) < 0)
 				break;
 		}
 		if (k == repeat) {
 			snprintf(label, sizeof(label), "site -o DIR, %zu x %zu",
 				 ngroups, ncommits);
 			report(label, t, repeat);
+			report("  its CPU time (user + system)", cpu, repeat);
 			max = largest_file(site.buf, &nfiles);
 			printf("site: %zu pages, the largest %.2f MB\n", nfiles,
 			       (double)max / 1e6);

@@ -194,16 +194,6 @@ static const struct history_change *change_at(const struct history_result *r,
 	return NULL;
 }
 
-static bool is_outlier(const struct history_result *r, size_t index, size_t run)
-{
-	size_t i;
-
-	for (i = 0; i < r->noutliers; i++)
-		if (r->outliers[i].index == index && r->outliers[i].run == run)
-			return true;
-	return false;
-}
-
 /* one row per run; the change point's columns on its commit's rows */
 static void render_csv(struct strbuf *out, const struct history_series *s,
 		       const struct history_result *r)
@@ -220,7 +210,7 @@ static void render_csv(struct strbuf *out, const struct history_series *s,
 			strbuf_addf(out, "%zu,", i);
 			strbuf_add_csv_str(out, c->commit);
 			strbuf_addf(out, ",%" PRId64 ",%d,%.12g,%d,%d,", c->time,
-				    c->runs[j], c->v[j], is_outlier(r, i, j),
+				    c->runs[j], c->v[j], history_is_outlier(r, i, j),
 				    cp != NULL);
 			if (cp)
 				strbuf_addf(out, "%.6g,%.3g,%s", cp->change_pct,
@@ -265,7 +255,7 @@ static void render_text(struct strbuf *out, const struct history_series *s,
 
 		for (j = 0; j < c->n; j++) {
 			sd += (c->v[j] - m) * (c->v[j] - m);
-			nout += is_outlier(r, i, j);
+			nout += history_is_outlier(r, i, j);
 		}
 		sd = c->n > 1 ? sqrt(sd / (double)(c->n - 1)) : 0;
 		if (cp) {

@@ -52,21 +52,17 @@ void history_result_release(struct history_result *r)
 
 /* ---- small helpers ---- */
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* median of v[0..n), which is sorted in place; NAN for n == 0 */
+/* median of v[0..n), which is reordered; NAN for n == 0 */
 static double median_inplace(double *v, size_t n)
 {
+	double hi, lo;
+	size_t i;
+
 	if (!n)
 		return NAN;
 	if (n <= 32) {
-		/* the sides of a commit are a few runs: no qsort call */
-		size_t i, j;
+		/* the sides of a commit are a few runs: an insertion sort */
+		size_t j;
 
 		for (i = 1; i < n; i++) {
 			double x = v[i];
@@ -75,10 +71,18 @@ static double median_inplace(double *v, size_t n)
 				v[j] = v[j - 1];
 			v[j] = x;
 		}
-	} else {
-		qsort(v, n, sizeof(*v), cmp_double);
+		return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 	}
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	/* a whole series' deviations: selection, not a sort */
+	hi = stats_select_kth(v, n, n / 2);
+	if (n % 2)
+		return hi;
+	/* the lower middle: the largest of what selection left below */
+	lo = v[0];
+	for (i = 1; i < n / 2; i++)
+		if (v[i] > lo)
+			lo = v[i];
+	return (lo + hi) / 2;
 }
 
 /*
@@ -774,6 +778,17 @@ int history_direction(struct stat_rules *rules, const char *testcase,
 	/* a KPI as compare's --kpi has it: `<testcase>.` (stat_is_kpi) */
 	*is_kpi = n && !strncmp(stat, testcase, n) && stat[n] == '.';
 	return stat_direction(rules, stat);
+}
+
+bool history_is_outlier(const struct history_result *r, size_t index,
+			size_t run)
+{
+	size_t i;
+
+	for (i = 0; i < r->noutliers; i++)
+		if (r->outliers[i].index == index && r->outliers[i].run == run)
+			return true;
+	return false;
 }
 
 const char *history_effect(int direction, double change_pct)

@@ -98,6 +98,9 @@ void history_detect(const struct history_point *pts, size_t n,
  */
 int history_direction(struct stat_rules *rules, const char *testcase,
 		      const char *stat, bool *is_kpi);
+/* whether run `run` of commit `index` is one of r's outliers */
+bool history_is_outlier(const struct history_result *r, size_t index,
+			size_t run);
 /* "regression", "improvement" or "undefined" for a change */
 const char *history_effect(int direction, double change_pct);
 

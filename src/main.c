@@ -38,6 +38,7 @@ static const struct cmd commands[] = {
 	{"bisect", cmd_bisect, "find the commit that moved a stat"},
 	{"bisect-step", cmd_bisect_step, "one git-bisect-run step (0/1/125)"},
 	{"history", cmd_history, "change points of a stat over the commits"},
+	{"site", cmd_site, "a static dashboard of every KPI's history"},
 };
 
 static const char main_usage[] =

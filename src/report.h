@@ -15,6 +15,14 @@
 
 struct strbuf;
 
+/*
+ * The Content-Security-Policy of perfsift's HTML pages (the report, the
+ * site): nothing but the page's own inline style and script, so the
+ * browser itself guarantees that a page makes no request.
+ */
+#define REPORT_HTML_CSP "default-src 'none'; style-src 'unsafe-inline'; " \
+			"script-src 'unsafe-inline'; img-src data:"
+
 /* how many ranked stats go above the table, and how many charts */
 #define REPORT_MAX_EXPLAIN 10
 #define REPORT_MAX_CHARTS 4

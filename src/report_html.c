@@ -151,8 +151,8 @@ int report_html(const struct report *r, struct strbuf *out, struct strbuf *err)
 	report_subject(&subject, r);
 	strbuf_addstr(out,
 		      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-		      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-		      "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n"
+		      "<meta http-equiv=\"Content-Security-Policy\" content=\""
+		      REPORT_HTML_CSP "\">\n"
 		      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 		      "<title>");
 	strbuf_add_html(out, subject.buf);

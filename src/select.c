@@ -500,6 +500,37 @@ out:
 	return ret;
 }
 
+int select_group_store(struct store *st, const struct store_group *sg,
+		       struct result_group *g, struct strbuf *err)
+{
+	struct store_param_list params = { 0 };
+	size_t i;
+
+	if (store_load_matrix(st, sg->id, &g->matrix, err) ||
+	    store_group_params(st, sg->id, &params, err)) {
+		store_param_list_release(&params);
+		return -1;
+	}
+	for (i = 0; i < params.n; i++) {
+		const struct store_param *p = &params.items[i];
+
+		/* the header's axes: job parameters and machine facts */
+		if (p->kind == STORE_PARAM_FACT || !strcmp(p->key, "path_params") ||
+		    !p->value || !*p->value || is_fingerprint(p->key))
+			continue;
+		result_group_set_axis(g, p->key, p->value);
+	}
+	if (sg->axes[STORE_COMMIT] && *sg->axes[STORE_COMMIT])
+		result_group_set_axis(g, "commit", sg->axes[STORE_COMMIT]);
+	if (!result_group_axis(g, "commit"))
+		result_group_set_axis(g, "commit", path_basename(sg->dir));
+	g->dir = xstrdup(sg->dir);
+	g->label = xstrdup(result_group_axis(g, "commit"));
+	set_runtime(g);
+	store_param_list_release(&params);
+	return 0;
+}
+
 /*
  * Resolve through the index when the root has one (or --store names
  * one): 0 when the index answered (*ret: 0 resolved, -1 with err), 1
@@ -512,8 +543,6 @@ static int select_from_store(const struct select_ctx *ctx, const char *spec,
 	struct strbuf db = STRBUF_INIT;
 	struct store st;
 	struct store_group sg;
-	struct store_param_list params = { 0 };
-	size_t i;
 	bool have;
 
 	path_join(&db, ctx->result_root, "perfsift.db");
@@ -526,28 +555,7 @@ static int select_from_store(const struct select_ctx *ctx, const char *spec,
 		return 0;
 	if (resolve_in_store(&st, ctx->result_root, spec, &sg, err))
 		goto out_store;
-	if (store_load_matrix(&st, sg.id, &g->matrix, err) ||
-	    store_group_params(&st, sg.id, &params, err))
-		goto out_group;
-	for (i = 0; i < params.n; i++) {
-		const struct store_param *p = &params.items[i];
-
-		/* the header's axes: job parameters and machine facts */
-		if (p->kind == STORE_PARAM_FACT || !strcmp(p->key, "path_params") ||
-		    !p->value || !*p->value || is_fingerprint(p->key))
-			continue;
-		result_group_set_axis(g, p->key, p->value);
-	}
-	if (sg.axes[STORE_COMMIT] && *sg.axes[STORE_COMMIT])
-		result_group_set_axis(g, "commit", sg.axes[STORE_COMMIT]);
-	if (!result_group_axis(g, "commit"))
-		result_group_set_axis(g, "commit", path_basename(sg.dir));
-	g->dir = xstrdup(sg.dir);
-	g->label = xstrdup(result_group_axis(g, "commit"));
-	set_runtime(g);
-	*ret = 0;
-	store_param_list_release(&params);
-out_group:
+	*ret = select_group_store(&st, &sg, g, err);
 	store_group_release(&sg);
 out_store:
 	store_close(&st);

@@ -62,6 +62,16 @@ struct select_ctx {
 int select_group(const struct select_ctx *ctx, const char *spec,
 		 struct result_group *g, struct strbuf *err);
 
+struct store;
+struct store_group;
+/*
+ * Load a group found in an open store (its matrix, its axes): what
+ * select_group() does once the index named the group.  g is initialised
+ * by the caller (result_group_init); 0 or -1 with err.
+ */
+int select_group_store(struct store *st, const struct store_group *sg,
+		       struct result_group *g, struct strbuf *err);
+
 /*
  * Load a group from a directory: matrix.json (or, failing that, the
  * stats.json of its complete runs) and the axes from a run's job.yaml.

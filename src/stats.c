@@ -1406,8 +1406,7 @@ static bool select_tails(const double *v, size_t n, size_t lo, size_t hi,
 	return true;
 }
 
-/* the k-th smallest of v[0..n) (quickselect, reorders v) */
-static double select_kth(double *v, size_t n, size_t k)
+double stats_select_kth(double *v, size_t n, size_t k)
 {
 	size_t lo = 0, hi = n - 1;
 
@@ -1478,8 +1477,8 @@ void stats_bootstrap_ci(struct stats_scratch *s, const double *a, size_t na,
 	klo = (size_t)floor(0.025 * (double)(k - 1));
 	khi = (size_t)ceil(0.975 * (double)(k - 1));
 	if (!select_tails(v, k, klo, khi, lo, hi)) {
-		*lo = select_kth(v, k, klo);
-		*hi = select_kth(v, k, khi);
+		*lo = stats_select_kth(v, k, klo);
+		*hi = stats_select_kth(v, k, khi);
 	}
 }
 

@@ -87,6 +87,9 @@ bool stat_reasonable_change(const struct stat_rules *r, const char *name,
  * per stat; the synthetic data of tests and benches) */
 uint64_t stats_splitmix64(uint64_t *x);
 
+/* the k-th smallest of v[0..n), n > 0 (quickselect; reorders v) */
+double stats_select_kth(double *v, size_t n, size_t k);
+
 /* arithmetic mean; 0 for n == 0 */
 double stats_mean(const double *v, size_t n);
 /* population stddev; -1 when n <= 1, as LKP */

@@ -49,6 +49,14 @@ test_expect_success 'history through --store postgresql://' '
 	test_grep "^c17  *mytest.score mytest/" all
 '
 
+test_expect_success 'site through --store postgresql://' '
+	perfsift --store "$URL" site -o pgsite >out &&
+	test_grep "pgsite/index.html: 1 groups, [0-9]* KPIs, 1 reports" out &&
+	test_grep "mytest.score" pgsite/index.html &&
+	test "$(ls pgsite/report-*.html | wc -l)" -eq 1 &&
+	test_grep "c17" pgsite/report-*.html
+'
+
 test_expect_success 'the same from a SQLite index of the same runs' '
 	# re-indexed in commit order (c10 ... c21), the order they were run
 	find "$R/mytest" -mindepth 7 -maxdepth 7 -type d -name "[0-9]*" | sort >dirs &&

@@ -16,6 +16,11 @@ PKGS       := yaml-0.1 sqlite3 jansson gsl
 # loaded on first use (src/util/dynlib.c): headers only, not linked
 LAZY_PKGS  := libarchive
 
+# test hooks (src/util/fault.h) in the builds the tests run
+ifneq ($(DEVELOPER)$(SANITIZE),)
+CPPFLAGS   += -DPERFSIFT_TEST_HOOKS
+endif
+
 ifdef SANITIZE
 BUILD      ?= build/san
 CFLAGS     += -fsanitize=$(SANITIZE) -fno-sanitize-recover=$(SANITIZE) -fno-omit-frame-pointer

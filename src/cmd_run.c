@@ -555,9 +555,6 @@ finish:
 			       c->run_index, c->run_total, why.buf, res.elapsed_s);
 			if (!res.stop_signal && !res.timed_out)
 				show_stderr_tail(run.tmp_dir);
-		} else {
-			printf("%s: run %d of %d: done in %.2f s\n", c->name,
-			       c->run_index, c->run_total, res.elapsed_s);
 		}
 		if (res.stop_signal)
 			outcome = RUN_STOPPED;
@@ -585,6 +582,11 @@ finish:
 	if (result_run_finish(&run, root, c->opts->store_url, complete, &err) < 0) {
 		error("%s", err.buf);
 		outcome = RUN_ERROR;
+	} else if (outcome == RUN_OK) {
+		/* only now: a "done" run is on disk and in the index */
+		printf("%s: run %d of %d: done in %.2f s\n", c->name,
+		       c->run_index, c->run_total, res.elapsed_s);
+		fflush(stdout);
 	}
 out_nofinish:
 	free_env(cmd.env);

@@ -27,6 +27,7 @@
 #include "samples.h"
 #include "store/store.h"
 #include "unite.h"
+#include "util/fault.h"
 #include "util/fileutil.h"
 #include "util/strbuf.h"
 #include "util/strnum.h"
@@ -879,6 +880,11 @@ int result_run_finish(struct result_run *run, const char *root,
 	drop_ownership(run);
 	FREE_AND_NULL(run->tmp_dir); /* in place now: abort must not touch it */
 	fsync_dir(run->group_dir);
+	/*
+	 * Visible, not yet indexed: a kill here is repaired by the next
+	 * command that reads the root (result_sync_index()).
+	 */
+	fault_point("after-publish");
 	rroot = real_dir(root);
 	group = real_dir(run->group_dir);
 	dir = real_dir(run->dir);

@@ -19,7 +19,7 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
-#define SCHEMA_VERSION 2
+#define SCHEMA_VERSION 3
 #define BUSY_TIMEOUT_MS 30000
 
 static const char schema[] =
@@ -55,7 +55,11 @@ static const char schema[] =
 	"  stat_id INTEGER NOT NULL REFERENCES stat_names(id),"
 	"  value REAL NOT NULL,"
 	"  is_int INTEGER NOT NULL,"
-	"  PRIMARY KEY (run_id, stat_id)) WITHOUT ROWID;";
+	"  PRIMARY KEY (run_id, stat_id)) WITHOUT ROWID;"
+	/* directories as last checked against the disk (result_sync_index) */
+	"CREATE TABLE IF NOT EXISTS dir_marks ("
+	"  dir TEXT PRIMARY KEY,"              /* relative to the root */
+	"  mtime_ns INTEGER NOT NULL) WITHOUT ROWID;";
 
 struct sqlite_priv {
 	sqlite3 *db;
@@ -141,7 +145,8 @@ static int sqlite_open(struct store *st, const char *location, unsigned flags,
 		struct strbuf sql = STRBUF_INIT;
 		int r;
 
-		/* 1 -> 2: the packed stats column (NULL: read the rows) */
+		/* 1 -> 2: the packed stats column (NULL: read the rows);
+		 * 2 -> 3: dir_marks (the schema's IF NOT EXISTS makes it) */
 		strbuf_addf(&sql, "BEGIN IMMEDIATE;%s%sPRAGMA user_version=%d;COMMIT;",
 			    version == 1 ? "ALTER TABLE runs ADD COLUMN stats BLOB;" : "",
 			    schema, SCHEMA_VERSION);
@@ -626,6 +631,65 @@ fail:
 	return -1;
 }
 
+static void mark_row(struct store *st, sqlite3_stmt *stmt, void *out)
+{
+	(void)st;
+	store_dir_mark_list_add(out, text_col(stmt, 0),
+				sqlite3_column_int64(stmt, 1));
+}
+
+static int sqlite_dir_marks(struct store *st, struct store_dir_mark_list *out,
+			    struct strbuf *err)
+{
+	/* each_row binds its id to a statement that takes none: harmless */
+	return each_row(st, "SELECT dir, mtime_ns FROM dir_marks WHERE ?1 = ?1",
+			0, mark_row, out, "dir marks", err);
+}
+
+static int sqlite_save_dir_marks(struct store *st,
+				 const struct store_dir_mark_list *set,
+				 const struct store_dir_mark_list *drop,
+				 struct strbuf *err)
+{
+	sqlite3_stmt *ins = NULL, *del = NULL;
+	size_t i;
+
+	if (exec_sql(st, "BEGIN IMMEDIATE", err))
+		return -1;
+	if (prepare(st, &ins, "INSERT OR REPLACE INTO dir_marks (dir, mtime_ns)"
+		    " VALUES (?, ?)", err) ||
+	    prepare(st, &del, "DELETE FROM dir_marks WHERE dir = ?", err))
+		goto fail;
+	for (i = 0; i < set->n; i++) {
+		sqlite3_reset(ins);
+		bind_text(ins, 1, set->items[i].dir);
+		sqlite3_bind_int64(ins, 2, set->items[i].mtime_ns);
+		if (sqlite3_step(ins) != SQLITE_DONE) {
+			db_error(st, err, "dir marks");
+			goto fail;
+		}
+	}
+	for (i = 0; i < drop->n; i++) {
+		sqlite3_reset(del);
+		bind_text(del, 1, drop->items[i].dir);
+		if (sqlite3_step(del) != SQLITE_DONE) {
+			db_error(st, err, "dir marks");
+			goto fail;
+		}
+	}
+	sqlite3_finalize(ins);
+	sqlite3_finalize(del);
+	ins = del = NULL;
+	if (exec_sql(st, "COMMIT", err))
+		goto fail;
+	return 0;
+fail:
+	sqlite3_finalize(ins);
+	sqlite3_finalize(del);
+	sqlite3_exec(db_of(st), "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
 const struct store_ops store_sqlite_ops = {
 	.name = "sqlite",
 	.open = sqlite_open,
@@ -637,4 +701,6 @@ const struct store_ops store_sqlite_ops = {
 	.load_matrix = sqlite_load_matrix,
 	.run_stats = sqlite_run_stats,
 	.forget_group = sqlite_forget_group,
+	.dir_marks = sqlite_dir_marks,
+	.save_dir_marks = sqlite_save_dir_marks,
 };

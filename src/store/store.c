@@ -348,6 +348,46 @@ int store_run_stats(struct store *st, int64_t run_id, struct reduce_stats *out,
 	return st->ops->run_stats(st, run_id, out, err);
 }
 
+void store_dir_mark_list_release(struct store_dir_mark_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		free(l->items[i].dir);
+	free(l->items);
+	memset(l, 0, sizeof(*l));
+}
+
+void store_dir_mark_list_add(struct store_dir_mark_list *l, const char *dir,
+			     int64_t mtime_ns)
+{
+	ALLOC_GROW(l->items, l->n + 1, l->alloc);
+	l->items[l->n].dir = xstrdup(dir);
+	l->items[l->n++].mtime_ns = mtime_ns;
+}
+
+bool store_has_dir_marks(const struct store *st)
+{
+	return st->ops->dir_marks && st->ops->save_dir_marks;
+}
+
+int store_dir_marks(struct store *st, struct store_dir_mark_list *out,
+		    struct strbuf *err)
+{
+	if (!store_has_dir_marks(st))
+		return 0;
+	return st->ops->dir_marks(st, out, err);
+}
+
+int store_save_dir_marks(struct store *st, const struct store_dir_mark_list *set,
+			 const struct store_dir_mark_list *drop,
+			 struct strbuf *err)
+{
+	if (!store_has_dir_marks(st) || (!set->n && !drop->n))
+		return 0;
+	return st->ops->save_dir_marks(st, set, drop, err);
+}
+
 int store_forget_group(struct store *st, int64_t group_id, struct strbuf *err)
 {
 	return st->ops->forget_group(st, group_id, err);

@@ -84,6 +84,24 @@ struct store_run_list {
 };
 void store_run_list_release(struct store_run_list *l);
 
+/*
+ * A directory of the root (a group or one above groups) as the index last
+ * saw it: every run below it that was on disk at mtime_ns was indexed.
+ * result_sync_index() compares these against the disk (one lstat each) to
+ * find run directories the index lacks.
+ */
+struct store_dir_mark {
+	char *dir;         /* relative to the root ("" = the root) */
+	int64_t mtime_ns;
+};
+struct store_dir_mark_list {
+	struct store_dir_mark *items;
+	size_t n, alloc;
+};
+void store_dir_mark_list_release(struct store_dir_mark_list *l);
+void store_dir_mark_list_add(struct store_dir_mark_list *l, const char *dir,
+			     int64_t mtime_ns);
+
 /* one run as result_run_finish() / result_restat() index it */
 struct store_run_record {
 	const char *group_dir;          /* absolute, below the store's root */
@@ -180,6 +198,14 @@ struct store_ops {
 	/* drop a group, its parameters, runs and values (one transaction) */
 	int (*forget_group)(struct store *st, int64_t group_id,
 			    struct strbuf *err);
+	/* the directory marks (NULL: the backend keeps none, no sync) */
+	int (*dir_marks)(struct store *st, struct store_dir_mark_list *out,
+			 struct strbuf *err);
+	/* set (insert or replace) and drop marks, one transaction */
+	int (*save_dir_marks)(struct store *st,
+			      const struct store_dir_mark_list *set,
+			      const struct store_dir_mark_list *drop,
+			      struct strbuf *err);
 };
 
 struct store {
@@ -228,6 +254,13 @@ int store_load_matrix(struct store *st, int64_t group_id, struct matrix *m,
 int store_run_stats(struct store *st, int64_t run_id, struct reduce_stats *out,
 		    struct strbuf *err);
 int store_forget_group(struct store *st, int64_t group_id, struct strbuf *err);
+/* false when the backend keeps no directory marks */
+bool store_has_dir_marks(const struct store *st);
+int store_dir_marks(struct store *st, struct store_dir_mark_list *out,
+		    struct strbuf *err);
+int store_save_dir_marks(struct store *st, const struct store_dir_mark_list *set,
+			 const struct store_dir_mark_list *drop,
+			 struct strbuf *err);
 
 /*
  * For backends: a run's stats packed in one blob, so that loading a

@@ -708,6 +708,17 @@ int cmd_run(int argc, char **argv, struct options *opts)
 		error("--commit: empty commit id");
 		return EXIT_USAGE;
 	}
+	for (i = 0; c.commit && c.commit[i]; i++) {
+		unsigned char b = (unsigned char)c.commit[i];
+
+		if (b < 0x20 || b == 0x7f || b == '/') {
+			/* it names a directory of the result root */
+			free(sets);
+			error("--commit: a commit id has no '/', newline or other "
+			      "control character");
+			return EXIT_USAGE;
+		}
+	}
 	/* a fake /proc and /sys tree for the knobs, for tests */
 	env = getenv("PERFSIFT_SYSROOT");
 	c.sysroot = env && *env ? env : "/";

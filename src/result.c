@@ -43,10 +43,25 @@ static const char *const group_keys[] = {
 	"kconfig", "compiler", "commit",
 };
 
+/* a control character (a newline, an escape) in s, or NULL */
+static const char *control_char(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return s;
+	return NULL;
+}
+
 static int check_component(const char *key, const char *v, struct strbuf *err)
 {
 	if (!*v || !strcmp(v, ".") || !strcmp(v, "..") || strchr(v, '/')) {
 		strbuf_addf(err, "%s: '%s' cannot be a directory name", key, v);
+		return -1;
+	}
+	/* a name with a newline breaks every line-based tool reading the root */
+	if (control_char(v)) {
+		strbuf_addf(err, "%s: a directory name holds no control character "
+			    "(byte 0x%02x)", key, (unsigned char)*control_char(v));
 		return -1;
 	}
 	return 0;

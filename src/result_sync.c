@@ -263,7 +263,8 @@ int result_sync_index(const char *root, const char *store_url,
 	}
 	if (store_dir_marks(&st, &s.marks, err))
 		goto out;
-	qsort(s.marks.items, s.marks.n, sizeof(*s.marks.items), cmp_mark);
+	if (s.marks.n)
+		qsort(s.marks.items, s.marks.n, sizeof(*s.marks.items), cmp_mark);
 	if (!find_mark(&s, "") && !lstat(rroot, &sb))
 		scan(&s, "", 0, mtime_ns(&sb));
 	for (i = 0; i < s.marks.n; i++) {
@@ -307,9 +308,12 @@ int result_store_open(struct store *st, const char *root, const char *store_url,
 		      unsigned flags, struct strbuf *err)
 {
 	struct strbuf why = STRBUF_INIT;
+	int sync = result_sync_index(root, store_url, &why);
+	int ret = store_open(st, root, store_url, flags, err);
 
-	if (result_sync_index(root, store_url, &why))
+	/* an index that does not open says so once, through err */
+	if (sync && !ret)
 		warning("cannot check the index against the disk: %s", why.buf);
 	strbuf_release(&why);
-	return store_open(st, root, store_url, flags, err);
+	return ret;
 }

@@ -254,6 +254,22 @@ int store_load_matrix(struct store *st, int64_t group_id, struct matrix *m,
 int store_run_stats(struct store *st, int64_t run_id, struct reduce_stats *out,
 		    struct strbuf *err);
 int store_forget_group(struct store *st, int64_t group_id, struct strbuf *err);
+/*
+ * The index is damaged (a backend found it so): says "index corrupt:
+ * rebuild it with `perfsift stats --all`" naming the file and what was
+ * found, and exits with status 3 -- the same from every command, since a
+ * comparison answered from a damaged index can say "no regression".
+ */
+NORETURN void store_corrupt(const char *where, const char *what);
+/*
+ * For `perfsift stats --all`: when the root's SQLite index fails SQLite's
+ * quick_check, move it (and its -wal, -shm) aside to <db>.corrupt so that
+ * a new one is built from the files.  0 (*moved true when it did), -1
+ * with err.  Other backends: nothing to do.
+ */
+int store_set_aside_if_corrupt(const char *root, const char *url, bool *moved,
+			       struct strbuf *err);
+
 /* false when the backend keeps no directory marks */
 bool store_has_dir_marks(const struct store *st);
 int store_dir_marks(struct store *st, struct store_dir_mark_list *out,
@@ -330,6 +346,12 @@ void store_matrix_builder_add_stats(struct store_matrix_builder *b,
 void store_matrix_builder_finish(struct store_matrix_builder *b,
 				 struct matrix *m);
 void store_matrix_builder_release(struct store_matrix_builder *b);
+
+/*
+ * SQLite's quick_check of the index file at path (opened read-only, no
+ * die on damage): true, with why, when it is damaged or not a database.
+ */
+bool store_sqlite_damaged(const char *path, struct strbuf *why);
 
 /* the backends (store/sqlite.c, store/pg.c) */
 extern const struct store_ops store_sqlite_ops;

@@ -82,6 +82,8 @@ test_expect_success 'a job file that does not exist' '
 '
 
 # a sanitizer build reserves terabytes of address space: no ulimit -v there
+# (dash and bash both have ulimit -v)
+# shellcheck disable=SC3045
 memcap() {
 	case "${PERFSIFT_BUILD-}" in
 	*/san) "$@" ;;
@@ -143,6 +145,13 @@ test_expect_success 'packages: an apt-get option, blanks and upper case are refu
 	done &&
 	printf "testcase: t\npackages: [libc6:amd64, g++-12, libstdc++6, lib2geom1.2.0t64]\nmytest:\n" >good.yaml &&
 	perfsift split -o good-out good.yaml
+'
+
+test_expect_success 'a matrix bomb (100,000 atomic jobs of 20,000 values) is refused' '
+	{ printf "testcase: t\n" &&
+	  for k in a b c d e; do printf "%s: [%s]\n" "$k" "$(seq -s, 0 9)"; done &&
+	  printf "packages: [%s]\nmytest:\n" "$(seq -s, -f "p%g" 20000)"; } |
+	bad mbomb "../in/mbomb.yaml:6: e: the job expands to more than 5000000 values in all (249 atomic jobs of up to 20059 values)"
 '
 
 test_done

@@ -23,7 +23,7 @@
 struct expansion {
 	struct job **jobs; /* NULL while only counting */
 	size_t n, alloc;
-	size_t size;       /* nodes of one atomic job (at most) */
+	size_t size;       /* nodes of one atomic job (0: none seen yet) */
 	bool count_only;
 	bool too_big;      /* stopped by SPLIT_MAX_VALUES */
 	struct strbuf *err;
@@ -49,6 +49,9 @@ static int expand(struct job *job, struct expansion *ex)
 	if (!slot) {
 		if (ex->n >= SPLIT_MAX_JOBS)
 			return -1;
+		/* every atomic job has the first one's size: one item per list */
+		if (!ex->size)
+			ex->size = node_count(job->root);
 		if ((ex->n + 1) * ex->size > SPLIT_MAX_VALUES) {
 			ex->too_big = true;
 			return -1;
@@ -70,7 +73,7 @@ static int expand(struct job *job, struct expansion *ex)
 	*slot = list;
 	if (ret && ex->err && !ex->err->len && ex->too_big) {
 		strbuf_addf(ex->err, "%s:%d: %s: the job expands to more than %d "
-			    "values in all (%zu atomic jobs of up to %zu values)",
+			    "values in all (%zu atomic jobs of %zu values)",
 			    job->file, list->line > 0 ? list->line : 1, key,
 			    SPLIT_MAX_VALUES, ex->n, ex->size);
 	} else if (ret && ex->err && !ex->err->len) {
@@ -89,8 +92,6 @@ int split_job(const struct job *job, struct job ***out, size_t *n,
 	struct job *work = job_dup(job);
 	int ret;
 
-	/* an upper bound: each atomic job keeps one item of each list */
-	ex.size = node_count(work->root);
 	if (err)
 		strbuf_reset(err);
 	/* count first, so that a huge matrix costs no memory */

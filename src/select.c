@@ -551,7 +551,7 @@ static int select_from_store(const struct select_ctx *ctx, const char *spec,
 	if (!have)
 		return 1;
 	*ret = -1;
-	if (store_open(&st, ctx->result_root, ctx->store_url, 0, err))
+	if (result_store_open(&st, ctx->result_root, ctx->store_url, 0, err))
 		return 0;
 	if (resolve_in_store(&st, ctx->result_root, spec, &sg, err))
 		goto out_store;

@@ -1,8 +1,8 @@
 /*
  * cmd_compare.c: `perfsift compare [OPTS] BASE HEAD...` -- resolve the
  * groups (select.h), compare them (compare.h) and print LKP's table, JSON
- * or CSV.  Exit 1 when one of the benchmark's own stats regressed
- * significantly, so CI can gate on it.
+ * or CSV.  Exit 1 when a KPI (declared, or the benchmark's own stats)
+ * changed for the worse, so CI can gate on it.
  */
 #include "util/compat.h"
 #include <getopt.h>
@@ -28,7 +28,7 @@ static const char usage_text[] =
 	"  -a, --all             every stat, not only the changed ones\n"
 	"  -m, --more            LKP's --more: no bisectable/allow-list filter\n"
 	"  -s, --stat REGEX      only stats matching REGEX (POSIX extended)\n"
-	"  -k, --kpi             only the benchmark's own stats\n"
+	"  -k, --kpi             the KPIs only, every one, changed or not\n"
 	"      --method M        lkp (LKP's rules, default) or stats (Welch,\n"
 	"                        Benjamini-Hochberg q, bootstrap interval)\n"
 	"      --lkp-exact       LKP's rules alone, without the noise guard\n"
@@ -49,7 +49,14 @@ static const char usage_text[] =
 	"8.0% vs 0.7%; a 5% shift 99.99% either way.  --lkp-exact reproduces\n"
 	"LKP's selection (see docs/lkp-compat.md).\n"
 	"\n"
-	"exit status: 0, or 1 when a KPI regressed significantly\n";
+	"KPIs: the job's `kpi:` key (e.g. kpi: {mytest.score: higher}), else\n"
+	"the benchmark's own stats; listed first.  A KPI neither changed nor\n"
+	"shown to be the same is undecided: its %change is marked `?` and a\n"
+	"line under the table says how many more runs a side would likely\n"
+	"decide it (not with --lkp-exact).\n"
+	"\n"
+	"exit status: 0, or 1 when a KPI with a direction changed for the\n"
+	"worse (an undecided KPI never sets it)\n";
 
 enum { OPT_METHOD = 256, OPT_JSON, OPT_CSV, OPT_ALPHA, OPT_MARGIN,
        OPT_BOOT, OPT_SEED, OPT_LKP_EXACT };

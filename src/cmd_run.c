@@ -22,6 +22,7 @@
 #include "bench/bench.h"
 #include "builtin.h"
 #include "job.h"
+#include "kpi.h"
 #include "knob.h"
 #include "machine.h"
 #include "monitors/time.h"
@@ -396,6 +397,7 @@ static enum run_outcome run_once(struct run_ctx *c, const struct job *atomic,
 	enum run_outcome outcome = RUN_ERROR;
 
 	machine_fill_job(&c->machine, job, c->commit);
+	kpi_fill_job(job); /* the run records what it is judged by */
 	if (result_group_dir(job, root, &gdir, &err) < 0 ||
 	    result_run_begin(&run, gdir.buf, &err) < 0) {
 		error("%s", err.buf);

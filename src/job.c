@@ -13,6 +13,7 @@
 #include <strings.h>
 #include <yaml.h>
 #include "job.h"
+#include "kpi.h"
 #include "programs.h"
 #include "util/strbuf.h"
 #include "util/strnum.h"
@@ -151,7 +152,7 @@ static const struct key_schema known_keys[] = {
 	{"model", KEY_VALUE},	    {"nr_node", KEY_VALUE},
 	{"packages", KEY_LIST},	    {"including", KEY_LIST},
 	{"pp", KEY_ANY},	    {"hw", KEY_ANY},
-	{"env", KEY_ANY},
+	{"env", KEY_ANY},	    {"kpi", KEY_ANY},
 };
 
 static const struct key_schema *key_schema(const char *key)
@@ -391,6 +392,12 @@ static int check_doc(const char *file, const struct jnode *root,
 
 		if (p) {
 			if (check_program(file, p, v, err))
+				return -1;
+			continue;
+		}
+		/* declared KPIs: their own form (kpi.c) */
+		if (!strcmp(key, "kpi")) {
+			if (kpi_from_node(v, file, NULL, err))
 				return -1;
 			continue;
 		}

@@ -29,6 +29,8 @@ static const char usage_text[] =
 	"  -m, --more            LKP's --more: no bisectable/allow-list filter\n"
 	"  -s, --stat REGEX      only stats matching REGEX (POSIX extended)\n"
 	"  -k, --kpi             the KPIs only, every one, changed or not\n"
+	"      --with-kpis       every KPI, changed or not, and the changed stats\n"
+	"                        (the report's table)\n"
 	"      --method M        lkp (LKP's rules, default) or stats (Welch,\n"
 	"                        Benjamini-Hochberg q, bootstrap interval)\n"
 	"      --lkp-exact       LKP's rules alone, without the noise guard\n"
@@ -59,7 +61,7 @@ static const char usage_text[] =
 	"worse (an undecided KPI never sets it)\n";
 
 enum { OPT_METHOD = 256, OPT_JSON, OPT_CSV, OPT_ALPHA, OPT_MARGIN,
-       OPT_BOOT, OPT_SEED, OPT_LKP_EXACT };
+       OPT_BOOT, OPT_SEED, OPT_LKP_EXACT, OPT_WITH_KPIS };
 
 static double parse_double(const char *opt, const char *arg, double min,
 			   double max)
@@ -88,6 +90,7 @@ int cmd_compare(int argc, char **argv, struct options *opts)
 		{ "bootstrap", required_argument, NULL, OPT_BOOT },
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "lkp-exact", no_argument, NULL, OPT_LKP_EXACT },
+		{ "with-kpis", no_argument, NULL, OPT_WITH_KPIS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -118,6 +121,7 @@ int cmd_compare(int argc, char **argv, struct options *opts)
 			break;
 		case OPT_JSON: json = true; break;
 		case OPT_LKP_EXACT: co.lkp_exact = true; break;
+		case OPT_WITH_KPIS: co.kpi_rows = true; break;
 		case OPT_CSV: csv = true; break;
 		case OPT_ALPHA:
 			co.alpha = parse_double("--alpha", optarg, 0, 1);

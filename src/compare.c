@@ -343,6 +343,19 @@ static void noise_and_change(const double *a, size_t na, const double *b,
 	*change = mb != 0 ? 100 * (ma - mb) / fabs(mb) : INFINITY;
 }
 
+/* the sample standard deviation of v in % of ref's mean */
+static double rel_sd(const double *v, size_t n, const double *ref, size_t nref)
+{
+	double m = stats_mean(v, n), mr = stats_mean(ref, nref), ss = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		ss += (v[i] - m) * (v[i] - m);
+	if (n < 2 || mr == 0)
+		return n < 2 ? 0 : INFINITY;
+	return 100 * sqrt(ss / (double)(n - 1)) / fabs(mr);
+}
+
 /* the bootstrap interval and the verdict, once q is known */
 static void cell_verdict(struct walk *w, struct compare_cell *cell,
 			 const char *name, const double *a, size_t na,
@@ -462,6 +475,12 @@ static void lkp_order(struct compare_result *res, const struct stat_rules *r,
 
 /* ---- KPIs: judged three ways, never withheld ---- */
 
+/* a judged KPI cell neither changed nor the same */
+static bool cell_undecided(const struct compare_cell *cell)
+{
+	return cell->kpi_judged && cell->kpi_verdict == VERDICT_UNKNOWN;
+}
+
 /* with --lkp-exact the selection is LKP's alone: no verdicts beyond it */
 static bool kpi_judging(const struct compare_options *o)
 {
@@ -476,11 +495,10 @@ static bool kpi_shown(const struct compare_options *o,
 
 	if (!row->is_kpi || row->is_function)
 		return false;
-	if (o->kpi)
+	if (o->kpi || o->kpi_rows)
 		return true;
 	for (c = 1; c < ncols; c++)
-		if (row->cells[c].kpi_judged &&
-		    row->cells[c].kpi_verdict == VERDICT_UNKNOWN)
+		if (cell_undecided(&row->cells[c]))
 			return true;
 	return false;
 }
@@ -547,6 +565,10 @@ static void kpi_judge(struct walk *w, struct compare_result *res)
 				cell->changed, cell->ci_lo, cell->ci_hi, change,
 				noise, na < nb ? na : nb, &kp,
 				&cell->kpi_more_runs);
+			if (cell->kpi_verdict == VERDICT_UNKNOWN)
+				cell->kpi_base_limited = !stats_head_can_decide(
+					change, rel_sd(b, nb, b, nb), nb,
+					rel_sd(a, na, b, nb), na, &kp);
 			if (cell->kpi_verdict != VERDICT_CHANGED)
 				cell->changed = false;
 		}
@@ -733,7 +755,7 @@ int compare_groups(const struct result_group *const *groups, size_t ngroups,
 		if (!classified)
 			is_func = stat_is_function(&w.rules, name);
 		/* every KPI is judged (kpi_judge), shown or not */
-		if (!is_func && (kpi_judging(o) || o->kpi) &&
+		if (!is_func && (kpi_judging(o) || o->kpi || o->kpi_rows) &&
 		    stat_is_kpi(&w.rules, name))
 			keep = true;
 		/* stats mode decides after the q-values: keep candidates */
@@ -847,8 +869,7 @@ int compare_groups(const struct result_group *const *groups, size_t ngroups,
 					     cell->kpi_verdict == VERDICT_CHANGED :
 					     cell->changed))
 					res->kpi_regressed = true;
-				if (cell->kpi_judged &&
-				    cell->kpi_verdict == VERDICT_UNKNOWN)
+				if (cell_undecided(cell))
 					res->nundecided++;
 			}
 			w.row_union[kept] = w.row_union[i];
@@ -940,8 +961,7 @@ static void render_perf_row(struct strbuf *out, const struct compare_row *row,
 			compare_format_change(out, cell->change);
 			/* an undecided KPI: `?` after its %change (the
 			 * format ends in a blank) */
-			if (cell->kpi_judged &&
-			    cell->kpi_verdict == VERDICT_UNKNOWN)
+			if (cell_undecided(cell))
 				out->buf[out->len - 1] = '?';
 		}
 		compare_format_mean(out, cell->mean);
@@ -982,6 +1002,7 @@ void compare_kpi_tally(const struct compare_result *res,
 					t->worst = &res->rows[i];
 				}
 				t->undecided++;
+				t->base_limited += cell->kpi_base_limited;
 				break;
 			}
 		}
@@ -1032,8 +1053,7 @@ static void render_undecided(const struct compare_result *res,
 		for (c = 1; c < res->ncols; c++) {
 			const struct compare_row *row = &res->rows[i];
 
-			if (!row->cells[c].kpi_judged ||
-			    row->cells[c].kpi_verdict != VERDICT_UNKNOWN)
+			if (!cell_undecided(&row->cells[c]))
 				continue;
 			strbuf_addstr(out, "? ");
 			compare_undecided_line(res, row, c, out);
@@ -1137,8 +1157,7 @@ static void json_undecided(const struct compare_result *res, struct strbuf *out)
 		for (c = 1; c < res->ncols; c++) {
 			const struct compare_row *row = &res->rows[i];
 
-			if (!row->cells[c].kpi_judged ||
-			    row->cells[c].kpi_verdict != VERDICT_UNKNOWN)
+			if (!cell_undecided(&row->cells[c]))
 				continue;
 			strbuf_addstr(out, k++ ? ",\n    {\"stat\": " : "\n    {\"stat\": ");
 			strbuf_add_json_str(out, row->name);

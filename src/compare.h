@@ -34,6 +34,7 @@ struct compare_options {
 	bool all;   /* --all: every stat */
 	bool more;  /* --more: LKP's `more` (no bisectable/allow-list filter) */
 	bool kpi;   /* --kpi: the KPIs only, every one, changed or not */
+	bool kpi_rows; /* every KPI a row, beside the changed stats (report) */
 	const char *stat_regex; /* --stat: only stats matching (POSIX ERE) */
 	double alpha;           /* q level, 0.05 */
 	double margin;          /* equivalence margin, % of the base mean, 2 */
@@ -81,6 +82,9 @@ struct compare_cell {
 	bool kpi_judged;
 	enum stats_verdict kpi_verdict;
 	unsigned kpi_more_runs;
+	/* undecided, and more runs of this column alone would not decide it
+	 * (stats_head_can_decide): the base's runs limit it */
+	bool kpi_base_limited;
 };
 
 struct compare_row {
@@ -144,6 +148,7 @@ void compare_render_csv(const struct compare_result *res, struct strbuf *out);
  */
 struct compare_kpi_tally {
 	size_t changed, same, undecided;
+	size_t base_limited; /* undecided ones the base's runs limit */
 	unsigned more_runs;
 	const struct compare_row *worst;
 };

@@ -207,9 +207,10 @@ int report_build(struct report_data *d, const struct result_group *base,
 	strbuf_init(&d->head_setting, 0);
 	strbuf_init(&d->undecided, 0);
 
-	/* the table: LKP's rules, as the e-mail shows them */
+	/* the table: LKP's rules, as the e-mail shows them, and every KPI */
 	compare_options_init(&o);
 	o.no_statistics = true;
+	o.kpi_rows = true;
 	if (compare_groups(groups, 2, &o, &d->table_res, err))
 		return -1;
 	compare_render_text(&d->table_res, &d->table);

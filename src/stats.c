@@ -1604,6 +1604,23 @@ enum stats_verdict stats_verdict(double q, double ci_lo, double ci_hi,
 	return VERDICT_UNKNOWN;
 }
 
+bool stats_head_can_decide(double change_pct, double base_noise_pct,
+			   size_t nb, double head_noise_pct, size_t nh,
+			   const struct kpi_verdict_params *kp)
+{
+	double margin = kp->threshold > 0 ? kp->threshold : kp->margin;
+	double d = fabs(change_pct), eh, eb;
+
+	if (!nb || !nh || !isfinite(d) || !isfinite(base_noise_pct) ||
+	    !isfinite(head_noise_pct))
+		return true; /* nothing to go by: let runs tell */
+	eh = 1.96 * head_noise_pct / sqrt((double)nh);
+	eb = base_noise_pct / sqrt((double)nb);
+	if (d + eh >= gsl_cdf_ugaussian_Qinv(kp->level / 2) * eb)
+		return true; /* could become significant */
+	return fmax(d - eh, 0) + 1.96 * eb <= margin; /* could fit the margin */
+}
+
 enum stats_verdict stats_kpi_verdict(bool selected, double ci_lo,
 				     double ci_hi, double change_pct,
 				     double rel_noise_pct, size_t n,

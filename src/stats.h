@@ -330,4 +330,18 @@ enum stats_verdict stats_kpi_verdict(bool selected, double ci_lo,
 				     const struct kpi_verdict_params *kp,
 				     unsigned *more_runs);
 
+/*
+ * Can more runs of the head alone still decide an undecided KPI?  (`run
+ * --until-decided` adds runs to the head only.)  No when, even granting
+ * the head's remaining noise (1.96 s_h / sqrt(n_h)) its most helpful
+ * sign and the head infinitely many runs, the base's own noise keeps the
+ * change both below significance at kp->level (|d| + 1.96 s_h/sqrt(n_h) <
+ * z(level/2) s_b/sqrt(n_b)) and out of the margin (|d| - 1.96
+ * s_h/sqrt(n_h) + 1.96 s_b/sqrt(n_b) > margin).  Noises in % of the
+ * base mean (sample standard deviations), d the change in %.
+ */
+bool stats_head_can_decide(double change_pct, double base_noise_pct,
+			   size_t nb, double head_noise_pct, size_t nh,
+			   const struct kpi_verdict_params *kp);
+
 #endif

@@ -77,7 +77,11 @@ test_expect_success '--kpi lists every KPI first, changed or not' '
 	perfsift --result-root both compare --kpi "$d" "$d" >out &&
 	test "$(grep -c "±" out)" -eq 2 &&
 	perfsift --result-root both compare "$d" "$d" >out &&
-	! grep -q "±" out
+	! grep -q "±" out &&
+	perfsift --result-root both compare --with-kpis "$d" "$d" >out &&
+	test "$(grep -c "±" out)" -eq 2 &&
+	perfsift --result-root both report "$d" "$d" >out &&
+	test "$(grep -c "±" out)" -eq 2
 '
 
 # runs of testcase tc with kpi $1 under $2/<commit>/<run>, score values $3

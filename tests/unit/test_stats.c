@@ -705,6 +705,26 @@ static void test_kpi_verdict(void **state)
 	assert_int_equal(more, 26);
 }
 
+/* more runs of the head alone: can they still decide? */
+static void test_head_can_decide(void **state)
+{
+	struct kpi_verdict_params kp = { 0, 2, 0.001 };
+
+	(void)state;
+	/* a base of 3 runs 5% apart, a steady head at the same mean: the
+	 * base's noise alone keeps it from significance (3.29 * 2.9 = 9.5%)
+	 * and from the 2% margin (1.96 * 2.9 = 5.7%) */
+	assert_false(stats_head_can_decide(0, 5, 3, 0.1, 3, &kp));
+	/* ... but a 12% change can still become significant */
+	assert_true(stats_head_can_decide(12, 5, 3, 0.1, 3, &kp));
+	/* a steady base of 5 runs: always decidable */
+	assert_true(stats_head_can_decide(1.2, 0.8, 5, 0.1, 3, &kp));
+	/* a noisy head may yet move: its own noise counts for it */
+	assert_true(stats_head_can_decide(0, 5, 3, 20, 3, &kp));
+	/* no noise to go by */
+	assert_true(stats_head_can_decide(0, NAN, 3, 1, 3, &kp));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -728,6 +748,7 @@ int main(void)
 		cmocka_unit_test(test_kpi_rules),
 		cmocka_unit_test(test_kpi_builtin_from_index),
 		cmocka_unit_test(test_kpi_verdict),
+		cmocka_unit_test(test_head_can_decide),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bisect.h"
+#include "kpi.h"
 #include "matrix.h"
 #include "stats.h"
 #include "util/strbuf.h"
@@ -890,6 +891,8 @@ enum bisect_outcome bisect_run(struct bisect_state *st,
 	stat_rules_init(&d.rules);
 	if (opt->testcase)
 		stat_rules_add_benchmark(&d.rules, opt->testcase);
+	if (opt->kpi)
+		kpi_declare(&d.rules, opt->kpi);
 	bisect_search_init(&s, st->ncommits);
 	r = setup_endpoints(&d);
 	if (r) {

@@ -170,6 +170,9 @@ struct bisect_options {
 	const char *stat; /* the KPI, or NULL to choose one */
 	bool no_confirm;  /* leave out the ABAB confirmation */
 	const char *testcase; /* the job's testcase: its stats are KPIs */
+	/* the job's declared KPIs (kpi_format()'s line, kpi.h), or NULL:
+	 * without --stat, a changed declared KPI is bisected first */
+	const char *kpi;
 };
 
 enum bisect_outcome {

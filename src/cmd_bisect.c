@@ -19,6 +19,7 @@
 #include "builtin.h"
 #include "cmd_bisect.h"
 #include "job.h"
+#include "kpi.h"
 #include "matrix.h"
 #include "report.h"
 #include "report_build.h"
@@ -377,17 +378,36 @@ static void save_report(const struct bisect_exec *x, const struct strbuf *text)
 	strbuf_release(&path);
 }
 
-/* the job's testcase: its stats are the benchmark's own (stat_is_kpi) */
-static int job_testcase(const char *job, char **testcase, struct strbuf *err)
+/*
+ * The job's testcase (its stats are the benchmark's own, stat_is_kpi)
+ * and its KPIs: declared, else its built-in benchmark's (kpi_fill_job),
+ * as the runs will record them.
+ */
+static int job_testcase(const char *job, char **testcase, char **kpi,
+			struct strbuf *err)
 {
 	struct job **jobs = NULL;
 	size_t n = 0;
 	const char *tc;
 
+	*kpi = NULL;
 	if (job_load_file(job, &jobs, &n, err) < 0)
 		return -1;
 	tc = n ? job_get(jobs[0], "testcase") : NULL;
 	*testcase = tc ? xstrdup(tc) : NULL;
+	if (n) {
+		struct strbuf line = STRBUF_INIT;
+		struct kpi_set s;
+
+		kpi_fill_job(jobs[0]);
+		if (!kpi_from_job(jobs[0], &s, err) && s.n) {
+			kpi_format(&s, &line);
+			*kpi = strbuf_detach(&line, NULL);
+		}
+		kpi_set_release(&s);
+		strbuf_release(&line);
+		strbuf_reset(err);
+	}
 	job_free_all(jobs, n);
 	return 0;
 }
@@ -403,7 +423,7 @@ int cmd_bisect(int argc, char **argv, struct options *opts)
 	struct strbuf err = STRBUF_INIT, top = STRBUF_INIT, out = STRBUF_INIT,
 		      wt_base = STRBUF_INIT;
 	char good_sha[41], bad_sha[41];
-	char *job = NULL, *root = NULL, *testcase = NULL;
+	char *job = NULL, *root = NULL, *testcase = NULL, *kpi = NULL;
 	enum bisect_outcome outcome;
 	size_t npath = 0, i;
 	int status;
@@ -427,11 +447,12 @@ int cmd_bisect(int argc, char **argv, struct options *opts)
 		      job ? "not a file" : strerror(errno));
 		goto out;
 	}
-	if (job_testcase(job, &testcase, &err) < 0) {
+	if (job_testcase(job, &testcase, &kpi, &err) < 0) {
 		error("%s", err.buf);
 		goto out;
 	}
 	bo.testcase = testcase;
+	bo.kpi = kpi;
 	if (!dir_exists(a.repo)) {
 		error("cannot open repository '%s': not a directory", a.repo);
 		goto out;
@@ -556,5 +577,6 @@ out:
 	free(job);
 	free(root);
 	free(testcase);
+	free(kpi);
 	return status;
 }

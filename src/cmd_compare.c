@@ -1,8 +1,8 @@
 /*
  * cmd_compare.c: `perfsift compare [OPTS] BASE HEAD...` -- resolve the
  * groups (select.h), compare them (compare.h) and print LKP's table, JSON
- * or CSV.  Exit 1 when one of the benchmark's own stats regressed
- * significantly, so CI can gate on it.
+ * or CSV.  Exit 1 when a KPI (declared, or the benchmark's own stats)
+ * changed for the worse, so CI can gate on it.
  */
 #include "util/compat.h"
 #include <getopt.h>
@@ -28,7 +28,9 @@ static const char usage_text[] =
 	"  -a, --all             every stat, not only the changed ones\n"
 	"  -m, --more            LKP's --more: no bisectable/allow-list filter\n"
 	"  -s, --stat REGEX      only stats matching REGEX (POSIX extended)\n"
-	"  -k, --kpi             only the benchmark's own stats\n"
+	"  -k, --kpi             the KPIs only, every one, changed or not\n"
+	"      --with-kpis       every KPI, changed or not, and the changed stats\n"
+	"                        (the report's table)\n"
 	"      --method M        lkp (LKP's rules, default) or stats (Welch,\n"
 	"                        Benjamini-Hochberg q, bootstrap interval)\n"
 	"      --lkp-exact       LKP's rules alone, without the noise guard\n"
@@ -49,10 +51,17 @@ static const char usage_text[] =
 	"8.0% vs 0.7%; a 5% shift 99.99% either way.  --lkp-exact reproduces\n"
 	"LKP's selection (see docs/lkp-compat.md).\n"
 	"\n"
-	"exit status: 0, or 1 when a KPI regressed significantly\n";
+	"KPIs: the job's `kpi:` key (e.g. kpi: {mytest.score: higher}), else\n"
+	"the benchmark's own stats; listed first.  A KPI neither changed nor\n"
+	"shown to be the same is undecided: its %change is marked `?` and a\n"
+	"line under the table says how many more runs a side would likely\n"
+	"decide it (not with --lkp-exact).\n"
+	"\n"
+	"exit status: 0, or 1 when a KPI with a direction changed for the\n"
+	"worse (an undecided KPI never sets it)\n";
 
 enum { OPT_METHOD = 256, OPT_JSON, OPT_CSV, OPT_ALPHA, OPT_MARGIN,
-       OPT_BOOT, OPT_SEED, OPT_LKP_EXACT };
+       OPT_BOOT, OPT_SEED, OPT_LKP_EXACT, OPT_WITH_KPIS };
 
 static double parse_double(const char *opt, const char *arg, double min,
 			   double max)
@@ -81,6 +90,7 @@ int cmd_compare(int argc, char **argv, struct options *opts)
 		{ "bootstrap", required_argument, NULL, OPT_BOOT },
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "lkp-exact", no_argument, NULL, OPT_LKP_EXACT },
+		{ "with-kpis", no_argument, NULL, OPT_WITH_KPIS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -111,6 +121,7 @@ int cmd_compare(int argc, char **argv, struct options *opts)
 			break;
 		case OPT_JSON: json = true; break;
 		case OPT_LKP_EXACT: co.lkp_exact = true; break;
+		case OPT_WITH_KPIS: co.kpi_rows = true; break;
 		case OPT_CSV: csv = true; break;
 		case OPT_ALPHA:
 			co.alpha = parse_double("--alpha", optarg, 0, 1);

@@ -22,7 +22,9 @@
 #include <unistd.h>
 #include "bench/bench.h"
 #include "builtin.h"
+#include "compare.h"
 #include "job.h"
+#include "kpi.h"
 #include "knob.h"
 #include "machine.h"
 #include "monitors/time.h"
@@ -30,6 +32,7 @@
 #include "result.h"
 #include "runner.h"
 #include "sampler.h"
+#include "select.h"
 #include "setup/setup.h"
 #include "split.h"
 #include "util/fileutil.h"
@@ -47,9 +50,17 @@ static const char run_usage[] =
 	"                      numbered on from those already in the result root\n"
 	"  --commit ID         the commit this kernel is (default: uname -r)\n"
 	"  --set KEY=VALUE     set a job key; PROG.OPTION=VALUE sets a program's option\n"
+	"  --until-decided BASE  after the -n runs (default 3) compare each KPI with\n"
+	"                      BASE and add runs while one is undecided, up to\n"
+	"                      --max-runs (default 20); stop once every KPI is\n"
+	"                      changed or the same\n"
+	"  --max-runs N        the most runs --until-decided makes of a job\n"
+	"  --interleave        run a matrix's atomic jobs round-robin (A B A B ...),\n"
+	"                      so drift of the machine falls on every setting alike\n"
+	"                      (the default); --sequential: all runs of A, then B\n"
 	"  -- CMD ARGS...      the command of a `mytest` job (LKP's external benchmark)\n"
 	"\n"
-	"A job that is not atomic is split and each atomic job run in turn.\n"
+	"A job that is not atomic is split into atomic jobs, run round-robin.\n"
 	"SIGINT / SIGTERM / the job's `timeout` end the benchmark's process group;\n"
 	"finished runs stay, the cut run is kept marked is_incomplete_run, knobs\n"
 	"are restored and the exit status is 3.\n";
@@ -71,6 +82,10 @@ struct run_ctx {
 	char **cmd_argv; /* after `--`, NULL-terminated, or NULL */
 	int nr_runs;
 	bool tty;
+	bool interleave;     /* round-robin over the atomic jobs */
+	const char *base;    /* --until-decided BASE, or NULL */
+	int max_runs;        /* --max-runs */
+	struct strbuf *group_dir; /* run_once: the run's group directory */
 	struct machine machine;
 	/* the progress line */
 	const char *name;
@@ -438,10 +453,15 @@ static enum run_outcome run_once(struct run_ctx *c, const struct job *atomic,
 	int r;
 
 	machine_fill_job(&c->machine, job, c->commit);
+	kpi_fill_job(job); /* the run records what it is judged by */
 	if (result_group_dir(job, root, &gdir, &err) < 0 ||
 	    result_run_begin(&run, gdir.buf, &err) < 0) {
 		error("%s", err.buf);
 		goto out_nofinish;
+	}
+	if (c->group_dir) {
+		strbuf_reset(c->group_dir);
+		strbuf_addbuf(c->group_dir, &gdir);
 	}
 	job_to_yaml(job, &text);
 	if (write_tmp_file(run.tmp_dir, "job.yaml", &text, &err) < 0) {
@@ -658,7 +678,241 @@ out_nofinish:
 	return outcome;
 }
 
+/* ---- runs of the atomic jobs: round-robin, until decided ----------------- */
+
+/* one atomic job's runs in this command */
+struct job_runs {
+	struct strbuf name; /* its file name without .yaml (progress lines) */
+	struct strbuf gdir; /* its result group, once a run began */
+	int done;           /* runs made (or tried) */
+	bool finished;      /* skipped on this machine, or decided */
+};
+
+/* run atomic job j once and count the outcome; true when all must stop */
+static bool run_counted(struct run_ctx *c, struct job_runs *jr,
+			const struct job *atomic, const struct plan *p,
+			enum run_outcome *o)
+{
+	c->name = jr->name.buf;
+	c->runtime_s = p->runtime_s;
+	c->run_index = jr->done + 1;
+	c->run_total = c->base ? c->max_runs : c->nr_runs;
+	c->group_dir = &jr->gdir;
+	/* stopped between two runs: no run is cut, none is begun */
+	if (runner_stop_signal()) {
+		*o = RUN_STOPPED;
+		return true;
+	}
+	*o = run_once(c, atomic, p);
+	c->group_dir = NULL;
+	jr->done++;
+	if (*o == RUN_OK)
+		c->nr_ok++;
+	else if (*o == RUN_SKIPPED)
+		c->nr_skipped++;
+	else if (*o == RUN_STOPPED)
+		c->nr_incomplete++;
+	else if (*o == RUN_ERROR)
+		c->nr_error++;
+	else
+		c->nr_failed++;
+	if (*o == RUN_SKIPPED)
+		jr->finished = true; /* this machine cannot run it: once is enough */
+	return *o == RUN_STOPPED || *o == RUN_ERROR;
+}
+
+/*
+ * nruns runs of each of the k jobs: round-robin (A B A B ...) with
+ * --interleave, else (k is 1) one job's runs in a row.
+ */
+static bool run_rounds(struct run_ctx *c, struct job_runs *jr,
+		       struct job **atomic, const struct plan *plans, size_t k,
+		       int nruns, enum run_outcome *o)
+{
+	int r;
+	size_t j;
+
+	for (r = 0; r < nruns; r++)
+		for (j = 0; j < k; j++)
+			if (!jr[j].finished &&
+			    run_counted(c, &jr[j], atomic[j], &plans[j], o))
+				return true;
+	return false;
+}
+
+/*
+ * The KPIs of job jr against BASE: compare_groups() with every KPI a
+ * row, tallied by verdict.  0, or -1 with err.
+ */
+static int judge_kpis(struct run_ctx *c, const struct job_runs *jr,
+		      struct compare_kpi_tally *t, struct strbuf *line,
+		      struct strbuf *err)
+{
+	struct select_ctx sc = { c->opts->result_root, c->opts->store_url };
+	struct result_group g[2];
+	const struct result_group *gp[2] = { &g[0], &g[1] };
+	struct compare_options o;
+	struct compare_result res;
+	int ret = -1;
+
+	result_group_init(&g[1]);
+	if (select_group(&sc, c->base, &g[0], err))
+		return -1;
+	if (select_group_dir(jr->gdir.buf, &g[1], err))
+		goto out;
+	if (g[0].dir && !strcmp(g[0].dir, g[1].dir)) {
+		strbuf_addf(err, "--until-decided '%s' is the group being run", c->base);
+		goto out;
+	}
+	compare_options_init(&o);
+	o.kpi = true;            /* every KPI a row, "same" ones too */
+	o.no_statistics = true;  /* the KPIs' own are computed anyway */
+	if (compare_groups(gp, 2, &o, &res, err))
+		goto out;
+	compare_kpi_tally(&res, t);
+	strbuf_reset(line);
+	if (t->undecided)
+		compare_undecided_line(&res, t->worst, 1, line);
+	else if (t->worst)
+		strbuf_addf(line, "%s %s", t->worst->name,
+			    compare_kpi_verdict_name(&t->worst->cells[1]));
+	compare_result_release(&res);
+	ret = 0;
+out:
+	result_group_release(&g[0]);
+	result_group_release(&g[1]);
+	return ret;
+}
+
+/*
+ * --until-decided: judge each of the k jobs after its runs so far; one
+ * with an undecided KPI gets one more run (round-robin), until every KPI
+ * is changed or the same, or the job has had --max-runs.
+ */
+static bool run_until_decided(struct run_ctx *c, struct job_runs *jr,
+			      struct job **atomic, const struct plan *plans,
+			      size_t k, enum run_outcome *o)
+{
+	struct strbuf err = STRBUF_INIT, line = STRBUF_INIT;
+	bool stop = false, left = true;
+	size_t j;
+
+	while (left && !stop) {
+		left = false;
+		for (j = 0; j < k; j++) {
+			struct compare_kpi_tally t;
+
+			if (jr[j].finished || !jr[j].gdir.len)
+				continue;
+			if (judge_kpis(c, &jr[j], &t, &line, &err)) {
+				error("%s: --until-decided: %s", jr[j].name.buf, err.buf);
+				c->nr_error++;
+				*o = RUN_ERROR;
+				stop = true;
+				break;
+			}
+			if (!t.changed && !t.same && !t.undecided) {
+				warning("%s: no KPI to decide against '%s' (none judged: "
+					"declare one with `kpi:`)", jr[j].name.buf, c->base);
+				jr[j].finished = true;
+			} else if (!t.undecided) {
+				printf("%s: decided after %d runs: %zu KPI%s changed, %zu the same (%s)\n",
+				       jr[j].name.buf, jr[j].done, t.changed,
+				       t.changed == 1 ? "" : "s", t.same, line.buf);
+				jr[j].finished = true;
+			} else if (t.base_limited == t.undecided) {
+				printf("%s: still undecided after %d runs, and more runs here "
+				       "would not decide it: BASE's runs are too few or too "
+				       "noisy (give '%s' more runs): %s\n",
+				       jr[j].name.buf, jr[j].done, c->base, line.buf);
+				jr[j].finished = true;
+			} else if (jr[j].done >= c->max_runs) {
+				printf("%s: still undecided after the maximum of %d runs: %s\n",
+				       jr[j].name.buf, jr[j].done, line.buf);
+				jr[j].finished = true;
+			} else {
+				printf("%s: after %d runs, %s\n", jr[j].name.buf,
+				       jr[j].done, line.buf);
+				left = true;
+			}
+			strbuf_reset(&err);
+		}
+		fflush(stdout);
+		for (j = 0; j < k && left && !stop; j++)
+			if (!jr[j].finished)
+				stop = run_counted(c, &jr[j], atomic[j], &plans[j], o);
+	}
+	strbuf_release(&err);
+	strbuf_release(&line);
+	return stop;
+}
+
+/*
+ * Every atomic job: its -n runs (round-robin over the jobs with
+ * --interleave), then, with --until-decided, more until decided.
+ */
+static enum run_outcome run_all(struct run_ctx *c, struct job **atomic,
+				const struct plan *plans, size_t n)
+{
+	struct job_runs *jr = xcalloc(n ? n : 1, sizeof(*jr));
+	enum run_outcome o = RUN_OK;
+	bool stop = false;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		strbuf_init(&jr[i].name, 0);
+		strbuf_init(&jr[i].gdir, 0);
+		split_job_filename(atomic[i], &jr[i].name);
+		if (jr[i].name.len > 5 &&
+		    !strcmp(jr[i].name.buf + jr[i].name.len - 5, ".yaml"))
+			strbuf_setlen(&jr[i].name, jr[i].name.len - 5);
+	}
+	if (c->interleave) {
+		stop = run_rounds(c, jr, atomic, plans, n, c->nr_runs, &o);
+		if (!stop && c->base)
+			run_until_decided(c, jr, atomic, plans, n, &o);
+	} else {
+		for (i = 0; i < n && !stop; i++) {
+			stop = run_rounds(c, &jr[i], &atomic[i], &plans[i], 1,
+					  c->nr_runs, &o);
+			if (!stop && c->base)
+				stop = run_until_decided(c, &jr[i], &atomic[i],
+							 &plans[i], 1, &o);
+		}
+	}
+	for (i = 0; i < n; i++) {
+		strbuf_release(&jr[i].name);
+		strbuf_release(&jr[i].gdir);
+	}
+	free(jr);
+	return o;
+}
+
 /* ---- the command --------------------------------------------------------- */
+
+/* --until-decided: BASE must name one group now; -n defaults to 3 */
+static int check_base(struct run_ctx *c, bool runs_given)
+{
+	struct select_ctx sc = { c->opts->result_root, c->opts->store_url };
+	struct result_group g;
+	struct strbuf err = STRBUF_INIT;
+	int ret = 0;
+
+	if (!runs_given)
+		c->nr_runs = 3; /* LKP's rules judge nothing below 3 a side */
+	if (c->max_runs < c->nr_runs) {
+		error("--max-runs %d is below -n %d", c->max_runs, c->nr_runs);
+		return -1;
+	}
+	if (select_group(&sc, c->base, &g, &err)) {
+		error("--until-decided: %s", err.buf);
+		ret = -1;
+	} else {
+		result_group_release(&g);
+	}
+	strbuf_release(&err);
+	return ret;
+}
 
 static int load_jobs(const char *path, struct run_ctx *c, char **sets,
 		     size_t nr_sets, struct job ***atomic, size_t *nr_atomic,
@@ -708,15 +962,20 @@ int cmd_run(int argc, char **argv, struct options *opts)
 		{"runs", required_argument, NULL, 'n'},
 		{"commit", required_argument, NULL, 'c'},
 		{"set", required_argument, NULL, 's'},
+		{"until-decided", required_argument, NULL, 'u'},
+		{"max-runs", required_argument, NULL, 'M'},
+		{"interleave", no_argument, NULL, 'I'},
+		{"sequential", no_argument, NULL, 'S'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
+	bool runs_given = false;
 	struct run_ctx c = {0};
 	struct job **atomic = NULL;
 	struct plan *plans = NULL;
 	size_t nr_atomic = 0, nr_sets = 0, alloc_sets = 0, i;
 	char **sets = NULL;
-	int argc_opts = argc, ch, r, status = EXIT_OK;
+	int argc_opts = argc, ch, status = EXIT_OK;
 	long long n;
 	const char *why, *env;
 	enum run_outcome o = RUN_OK;
@@ -730,6 +989,8 @@ int cmd_run(int argc, char **argv, struct options *opts)
 		}
 	c.opts = opts;
 	c.nr_runs = 1;
+	c.max_runs = 20;
+	c.interleave = true;
 	while ((ch = getopt_long(argc_opts, argv, "n:h", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'n':
@@ -739,6 +1000,24 @@ int cmd_run(int argc, char **argv, struct options *opts)
 				return EXIT_USAGE;
 			}
 			c.nr_runs = (int)n;
+			runs_given = true;
+			break;
+		case 'u':
+			c.base = optarg;
+			break;
+		case 'M':
+			if (strnum_ll(optarg, 1, 99, &n, &why) < 0) {
+				error("--max-runs '%s': %s (1..99 runs)", optarg, why);
+				free(sets);
+				return EXIT_USAGE;
+			}
+			c.max_runs = (int)n;
+			break;
+		case 'I':
+			c.interleave = true;
+			break;
+		case 'S':
+			c.interleave = false;
 			break;
 		case 'c':
 			c.commit = optarg;
@@ -775,6 +1054,10 @@ int cmd_run(int argc, char **argv, struct options *opts)
 			return EXIT_USAGE;
 		}
 	}
+	if (c.base && check_base(&c, runs_given) < 0) {
+		free(sets);
+		return EXIT_USAGE;
+	}
 	/* a fake /proc and /sys tree for the knobs, for tests */
 	env = getenv("PERFSIFT_SYSROOT");
 	c.sysroot = env && *env ? env : "/";
@@ -790,42 +1073,7 @@ int cmd_run(int argc, char **argv, struct options *opts)
 	c.tty = isatty(1);
 	machine_probe(&c.machine, "/");
 
-	for (i = 0; i < nr_atomic && o != RUN_STOPPED; i++) {
-		struct strbuf name = STRBUF_INIT;
-
-		split_job_filename(atomic[i], &name);
-		if (name.len > 5 && !strcmp(name.buf + name.len - 5, ".yaml"))
-			strbuf_setlen(&name, name.len - 5);
-		c.name = name.buf;
-		c.runtime_s = plans[i].runtime_s;
-		c.run_total = c.nr_runs;
-		for (r = 0; r < c.nr_runs; r++) {
-			c.run_index = r + 1;
-			/* stopped between two runs: no run is cut, none is begun */
-			if (runner_stop_signal()) {
-				o = RUN_STOPPED;
-				break;
-			}
-			o = run_once(&c, atomic[i], &plans[i]);
-			if (o == RUN_OK)
-				c.nr_ok++;
-			else if (o == RUN_SKIPPED)
-				c.nr_skipped++;
-			else if (o == RUN_STOPPED)
-				c.nr_incomplete++;
-			else if (o == RUN_ERROR)
-				c.nr_error++;
-			else
-				c.nr_failed++;
-			if (o == RUN_STOPPED || o == RUN_ERROR)
-				break;
-			if (o == RUN_SKIPPED)
-				break; /* this machine cannot run it: once is enough */
-		}
-		strbuf_release(&name);
-		if (o == RUN_ERROR)
-			break;
-	}
+	o = run_all(&c, atomic, plans, nr_atomic);
 	if (o == RUN_STOPPED) {
 		int sig = runner_stop_signal();
 

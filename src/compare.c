@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "compare.h"
+#include "kpi.h"
 #include "matrix.h"
 #include "select.h"
 #include "stats.h"
@@ -367,27 +368,49 @@ static enum compare_effect effect_of(int direction, double change)
 					      : EFFECT_IMPROVEMENT;
 }
 
-/* the bootstrap interval and the verdict, once q is known */
-static void cell_verdict(struct walk *w, struct compare_cell *cell,
-			 const char *name, const double *a, size_t na,
-			 const double *b, size_t nb)
+/* the pooled relative noise and the change of the means, in % of b's */
+static void noise_and_change(const double *a, size_t na, const double *b,
+			     size_t nb, double *noise, double *change)
 {
-	struct verdict_params vp = { w->o->alpha, w->o->margin };
 	double ma = stats_mean(a, na), mb = stats_mean(b, nb);
-	double va = 0, vb = 0, noise, change;
+	double va = 0, vb = 0;
 	size_t i;
 
-	if (w->o->boot_iters)
-		stats_bootstrap_ci(&w->scratch, a, na, b, nb, name, w->o->seed,
-				   w->o->boot_iters, &cell->ci_lo, &cell->ci_hi);
 	for (i = 0; i < na; i++)
 		va += (a[i] - ma) * (a[i] - ma);
 	for (i = 0; i < nb; i++)
 		vb += (b[i] - mb) * (b[i] - mb);
 	va = na > 1 ? va / (double)(na - 1) : 0;
 	vb = nb > 1 ? vb / (double)(nb - 1) : 0;
-	noise = mb != 0 ? 100 * sqrt((va + vb) / 2) / fabs(mb) : INFINITY;
-	change = mb != 0 ? 100 * (ma - mb) / fabs(mb) : INFINITY;
+	*noise = mb != 0 ? 100 * sqrt((va + vb) / 2) / fabs(mb) : INFINITY;
+	*change = mb != 0 ? 100 * (ma - mb) / fabs(mb) : INFINITY;
+}
+
+/* the sample standard deviation of v in % of ref's mean */
+static double rel_sd(const double *v, size_t n, const double *ref, size_t nref)
+{
+	double m = stats_mean(v, n), mr = stats_mean(ref, nref), ss = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		ss += (v[i] - m) * (v[i] - m);
+	if (n < 2 || mr == 0)
+		return n < 2 ? 0 : INFINITY;
+	return 100 * sqrt(ss / (double)(n - 1)) / fabs(mr);
+}
+
+/* the bootstrap interval and the verdict, once q is known */
+static void cell_verdict(struct walk *w, struct compare_cell *cell,
+			 const char *name, const double *a, size_t na,
+			 const double *b, size_t nb)
+{
+	struct verdict_params vp = { w->o->alpha, w->o->margin };
+	double noise, change;
+
+	if (w->o->boot_iters)
+		stats_bootstrap_ci(&w->scratch, a, na, b, nb, name, w->o->seed,
+				   w->o->boot_iters, &cell->ci_lo, &cell->ci_hi);
+	noise_and_change(a, na, b, nb, &noise, &change);
 	cell->verdict = stats_verdict(cell->q, cell->ci_lo, cell->ci_hi,
 				      change, noise, na < nb ? na : nb, &vp,
 				      &cell->more_runs);
@@ -472,7 +495,9 @@ static void lkp_order(struct compare_result *res, const struct stat_rules *r,
 			if (scores[k].len == len &&
 			    !strncmp(scores[k].base, name, len))
 				break;
-		items[i].score = scores[k].score;
+		/* KPIs first, after the failure stats */
+		items[i].score = res->rows[i].is_kpi && !res->rows[i].is_function &&
+					 scores[k].score >= 0 ? -1 : scores[k].score;
 		items[i].name = name;
 		items[i].row = i;
 	}
@@ -489,6 +514,108 @@ static void lkp_order(struct compare_result *res, const struct stat_rules *r,
 	free(ru);
 	free(items);
 	free(scores);
+}
+
+/* ---- KPIs: judged three ways, never withheld ---- */
+
+/* a judged KPI cell neither changed nor the same */
+static bool cell_undecided(const struct compare_cell *cell)
+{
+	return cell->kpi_judged && cell->kpi_verdict == VERDICT_UNKNOWN;
+}
+
+/* with --lkp-exact the selection is LKP's alone: no verdicts beyond it */
+static bool kpi_judging(const struct compare_options *o)
+{
+	return !o->lkp_exact;
+}
+
+/* a KPI row shown although unchanged: --kpi, or one cell undecided */
+static bool kpi_shown(const struct compare_options *o,
+		      const struct compare_row *row, size_t ncols)
+{
+	size_t c;
+
+	if (!row->is_kpi || row->is_function)
+		return false;
+	if (o->kpi || o->kpi_rows)
+		return true;
+	for (c = 1; c < ncols; c++)
+		if (cell_undecided(&row->cells[c]))
+			return true;
+	return false;
+}
+
+/* stat idx of group c: its values and their count */
+static const double *kpi_side(const struct walk *w, size_t c, ssize_t idx,
+			      size_t *n)
+{
+	*n = idx < 0 ? 0 : w->g[c]->matrix.nruns;
+	return values_of(w->g[c], idx, w->zeros);
+}
+
+/*
+ * Each KPI cell's verdict (stats_kpi_verdict), for the KPIs declared or
+ * with a direction: the method's selection
+ * decides "changed" (and a declared threshold must be reached, else the
+ * cell is no longer selected); the bootstrap interval, computed here
+ * when the method did not, decides "same"; the rest is undecided, with
+ * the runs a side that would likely decide it.
+ */
+static void kpi_judge(struct walk *w, struct compare_result *res)
+{
+	size_t i, c;
+
+	for (i = 0; i < res->nrows; i++) {
+		struct compare_row *row = &res->rows[i];
+		const struct stat_kpi *decl;
+		struct kpi_verdict_params kp;
+
+		if (!row->is_kpi || row->is_function)
+			continue;
+		decl = stat_kpi_decl(&w->rules, row->name);
+		/*
+		 * An implicit KPI without a direction (a command's resident
+		 * set size) decides nothing: not judged, so not shown
+		 * undecided either.  A declared one always is.
+		 */
+		if (!decl && !stat_direction(&w->rules, row->name))
+			continue;
+		kp.threshold = decl ? decl->threshold : 0;
+		kp.margin = w->o->margin;
+		kp.level = w->o->method == COMPARE_STATS ? w->o->alpha
+							 : w->o->guard_level;
+		for (c = 1; c < w->n; c++) {
+			struct compare_cell *cell = &row->cells[c];
+			ssize_t ia = w->row_idx[i * w->n + c];
+			ssize_t ib = w->row_idx[i * w->n];
+			const double *a, *b;
+			double noise, change;
+			size_t na, nb;
+
+			a = kpi_side(w, c, ia, &na);
+			b = kpi_side(w, 0, ib, &nb);
+			if (!na || !nb)
+				continue; /* a side lacks it: nothing to judge */
+			if (isnan(cell->ci_lo) && w->o->boot_iters)
+				stats_bootstrap_ci(&w->scratch, a, na, b, nb,
+						   row->name, w->o->seed,
+						   w->o->boot_iters,
+						   &cell->ci_lo, &cell->ci_hi);
+			noise_and_change(a, na, b, nb, &noise, &change);
+			cell->kpi_judged = true;
+			cell->kpi_verdict = stats_kpi_verdict(
+				cell->changed, cell->ci_lo, cell->ci_hi, change,
+				noise, na < nb ? na : nb, &kp,
+				&cell->kpi_more_runs);
+			if (cell->kpi_verdict == VERDICT_UNKNOWN)
+				cell->kpi_base_limited = !stats_head_can_decide(
+					change, rel_sd(b, nb, b, nb), nb,
+					rel_sd(a, na, b, nb), na, &kp);
+			if (cell->kpi_verdict != VERDICT_CHANGED)
+				cell->changed = false;
+		}
+	}
 }
 
 /* the noise guard: which columns it covers, and their priors */
@@ -616,7 +743,12 @@ int compare_groups(const struct result_group *const *groups, size_t ngroups,
 		if (groups[c]->matrix.nruns > maxruns)
 			maxruns = groups[c]->matrix.nruns;
 	}
+	/* declared KPIs: the head's first, then the base's */
+	for (c = ngroups; c-- > 0;)
+		if (groups[c]->kpi)
+			kpi_declare(&w.rules, groups[c]->kpi);
 	stat_rules_set_runtime(&w.rules, group_runtime(groups[0]));
+	res->guard_level = o->lkp_exact ? 0 : o->guard_level;
 	lkp_options_init(&w.lkp);
 	w.lkp.more = o->more;
 	w.lkp.base = &groups[0]->matrix;
@@ -685,6 +817,10 @@ int compare_groups(const struct result_group *const *groups, size_t ngroups,
 		}
 		if (!classified)
 			is_func = stat_is_function(&w.rules, name);
+		/* every KPI is judged (kpi_judge), shown or not */
+		if (!is_func && (kpi_judging(o) || o->kpi || o->kpi_rows) &&
+		    stat_is_kpi(&w.rules, name))
+			keep = true;
 		/* stats mode decides after the q-values: keep candidates */
 		if (o->method == COMPARE_STATS && !is_func)
 			keep = true;
@@ -762,6 +898,10 @@ int compare_groups(const struct result_group *const *groups, size_t ngroups,
 		free(q);
 	}
 
+	/* after the method's selection, which decides "changed" */
+	if (kpi_judging(o))
+		kpi_judge(&w, res);
+
 	/* changes, effects, final selection */
 	{
 		size_t kept = 0;
@@ -772,7 +912,7 @@ int compare_groups(const struct result_group *const *groups, size_t ngroups,
 			row->changed = false;
 			for (c = 1; c < ngroups; c++)
 				row->changed |= row->cells[c].changed;
-			if (!row->changed && !o->all) {
+			if (!row->changed && !o->all && !kpi_shown(o, row, ngroups)) {
 				free(row->name);
 				free(row->cells);
 				continue;
@@ -787,9 +927,13 @@ int compare_groups(const struct result_group *const *groups, size_t ngroups,
 					    row->is_function);
 				cell->effect = effect_of(row->direction,
 							 cell->change);
-				if (cell->changed && row->is_kpi &&
-				    cell->effect == EFFECT_REGRESSION)
+				if (row->is_kpi && cell->effect == EFFECT_REGRESSION &&
+				    (cell->kpi_judged ?
+					     cell->kpi_verdict == VERDICT_CHANGED :
+					     cell->changed))
 					res->kpi_regressed = true;
+				if (cell_undecided(cell))
+					res->nundecided++;
 			}
 			w.row_union[kept] = w.row_union[i];
 			res->rows[kept++] = *row;
@@ -883,11 +1027,16 @@ static void render_perf_row(struct strbuf *out, const struct compare_row *row,
 		 * A side without the stat: "-" for its mean, and in place of
 		 * a %change what happened -- never LKP's -100% or +5e+101%.
 		 */
-		if (c && !isnan(cell->change))
+		if (c && !isnan(cell->change)) {
 			compare_format_change(out, cell->change);
-		else if (c)
+			/* an undecided KPI: `?` after its %change (the
+			 * format ends in a blank) */
+			if (cell_undecided(cell))
+				out->buf[out->len - 1] = '?';
+		} else if (c) {
 			strbuf_addf(out, "%11s ", !cell->present ? "gone"
 					  : !row->cells[0].present ? "new" : "");
+		}
 		if (!cell->present) {
 			strbuf_addf(out, "%10s      ", "-");
 			continue;
@@ -901,6 +1050,92 @@ static void render_perf_row(struct strbuf *out, const struct compare_row *row,
 static void add_label(struct strbuf *out, const char *label, int width)
 {
 	strbuf_addf(out, "%*.*s ", width, width, label);
+}
+
+void compare_kpi_tally(const struct compare_result *res,
+		       struct compare_kpi_tally *t)
+{
+	size_t i, c;
+
+	memset(t, 0, sizeof(*t));
+	for (i = 0; i < res->nrows; i++)
+		for (c = 1; c < res->ncols; c++) {
+			const struct compare_cell *cell = &res->rows[i].cells[c];
+
+			if (!cell->kpi_judged)
+				continue;
+			if (!t->worst)
+				t->worst = &res->rows[i];
+			switch (cell->kpi_verdict) {
+			case VERDICT_CHANGED:
+				t->changed++;
+				break;
+			case VERDICT_SAME:
+				t->same++;
+				break;
+			case VERDICT_UNKNOWN:
+				if (!t->undecided || cell->kpi_more_runs > t->more_runs) {
+					t->more_runs = cell->kpi_more_runs;
+					t->worst = &res->rows[i];
+				}
+				t->undecided++;
+				t->base_limited += cell->kpi_base_limited;
+				break;
+			}
+		}
+}
+
+const char *compare_kpi_verdict_name(const struct compare_cell *cell)
+{
+	if (!cell->kpi_judged)
+		return NULL;
+	return cell->kpi_verdict == VERDICT_UNKNOWN ?
+		       "undecided" :
+		       stats_verdict_name(cell->kpi_verdict);
+}
+
+void compare_undecided_line(const struct compare_result *res,
+			    const struct compare_row *row, size_t c,
+			    struct strbuf *out)
+{
+	const struct compare_cell *cell = &row->cells[c];
+	size_t n = cell->nruns < row->cells[0].nruns ? cell->nruns
+						      : row->cells[0].nruns;
+
+	strbuf_addf(out, "undecided: %u more run%s a side would likely decide %s",
+		    cell->kpi_more_runs, cell->kpi_more_runs == 1 ? "" : "s",
+		    row->name);
+	if (res->ncols > 2)
+		strbuf_addf(out, " in %s", res->labels[c]);
+	strbuf_addf(out, " (%+.1f%%, ", cell->change);
+	if (cell->lkp == LKP_SKIP_FEW_RUNS)
+		strbuf_addstr(out, "fewer than 3 runs a side");
+	else if (cell->lkp == LKP_CHANGED && !isnan(cell->p_guard) &&
+		 res->guard_level > 0 && !(cell->p_guard < res->guard_level))
+		strbuf_addf(out, "the noise guard's p %.2g is not below %g",
+			    cell->p_guard, res->guard_level);
+	else
+		strbuf_addf(out, "within its noise at %zu run%s a side", n,
+			    n == 1 ? "" : "s");
+	strbuf_addch(out, ')');
+}
+
+/* one line under the table per undecided KPI cell, marked as its row */
+static void render_undecided(const struct compare_result *res,
+			     struct strbuf *out)
+{
+	size_t i, c;
+
+	for (i = 0; i < res->nrows; i++)
+		for (c = 1; c < res->ncols; c++) {
+			const struct compare_row *row = &res->rows[i];
+
+			if (!cell_undecided(&row->cells[c]))
+				continue;
+			strbuf_addstr(out, "? ");
+			compare_undecided_line(res, row, c, out);
+			strbuf_addch(out, '\n');
+		}
 }
 
 void compare_render_text(const struct compare_result *res, struct strbuf *out)
@@ -949,6 +1184,7 @@ void compare_render_text(const struct compare_result *res, struct strbuf *out)
 	for (i = 0; i < res->nrows; i++)
 		if (!res->rows[i].is_function)
 			render_perf_row(out, &res->rows[i], res->ncols);
+	render_undecided(res, out);
 	strbuf_addch(out, '\n');
 }
 
@@ -969,6 +1205,45 @@ static void json_field(struct strbuf *out, const char *key, double v)
 static const char *direction_name(int d)
 {
 	return d > 0 ? "higher" : d < 0 ? "lower" : "undefined";
+}
+
+/* `, "kpi_verdict": ..., "kpi_more_runs": N` (null / 0 for non-KPIs) */
+static void json_kpi_verdict(struct strbuf *out, const struct compare_cell *cell)
+{
+	const char *v = compare_kpi_verdict_name(cell);
+
+	strbuf_addstr(out, ", \"kpi_verdict\": ");
+	if (v)
+		strbuf_addf(out, "\"%s\"", v);
+	else
+		strbuf_addstr(out, "null");
+	strbuf_addf(out, ", \"kpi_more_runs\": %u", cell->kpi_more_runs);
+}
+
+/* "undecided": every undecided KPI cell, with the line the table prints */
+static void json_undecided(const struct compare_result *res, struct strbuf *out)
+{
+	struct strbuf line = STRBUF_INIT;
+	size_t i, c, k = 0;
+
+	strbuf_addstr(out, "  \"undecided\": [");
+	for (i = 0; i < res->nrows; i++)
+		for (c = 1; c < res->ncols; c++) {
+			const struct compare_row *row = &res->rows[i];
+
+			if (!cell_undecided(&row->cells[c]))
+				continue;
+			strbuf_addstr(out, k++ ? ",\n    {\"stat\": " : "\n    {\"stat\": ");
+			strbuf_add_json_str(out, row->name);
+			strbuf_addf(out, ", \"group\": %zu, \"more_runs\": %u, \"text\": ",
+				    c, row->cells[c].kpi_more_runs);
+			strbuf_reset(&line);
+			compare_undecided_line(res, row, c, &line);
+			strbuf_add_json_str(out, line.buf);
+			strbuf_addch(out, '}');
+		}
+	strbuf_addstr(out, k ? "\n  ]\n" : "]\n");
+	strbuf_release(&line);
 }
 
 void compare_render_json(const struct compare_result *res,
@@ -1065,15 +1340,19 @@ void compare_render_json(const struct compare_result *res,
 			json_field(out, "p_mwu", cell->p_mwu);
 			json_field(out, "q", cell->q);
 			json_field(out, "p_guard", cell->p_guard);
-			strbuf_addf(out, ", \"verdict\": \"%s\", \"more_runs\": %u, \"lkp\": \"%s\", \"changed\": %s, \"effect\": \"%s\"}",
+			strbuf_addf(out, ", \"verdict\": \"%s\", \"more_runs\": %u, \"lkp\": \"%s\", \"changed\": %s, \"effect\": \"%s\"",
 				    stats_verdict_name(cell->verdict),
 				    cell->more_runs, lkp_outcome_name(cell->lkp),
 				    cell->changed ? "true" : "false",
 				    compare_effect_name(cell->effect));
+			json_kpi_verdict(out, cell);
+			strbuf_addch(out, '}');
 		}
 		strbuf_addstr(out, "]}");
 	}
-	strbuf_addstr(out, res->nrows ? "\n  ]\n}\n" : "]\n}\n");
+	strbuf_addstr(out, res->nrows ? "\n  ],\n" : "],\n");
+	json_undecided(res, out);
+	strbuf_addstr(out, "}\n");
 }
 
 static void csv_str(struct strbuf *out, const char *s)
@@ -1088,11 +1367,22 @@ static void csv_num(struct strbuf *out, double v)
 		strbuf_addf(out, "%.12g", v);
 }
 
+/* `,kpi_verdict,kpi_more_runs` (empty for a cell not judged) */
+static void csv_kpi_verdict(struct strbuf *out, const struct compare_cell *cell)
+{
+	const char *v = compare_kpi_verdict_name(cell);
+
+	if (v)
+		strbuf_addf(out, ",%s,%u\n", v, cell->kpi_more_runs);
+	else
+		strbuf_addstr(out, ",,\n");
+}
+
 void compare_render_csv(const struct compare_result *res, struct strbuf *out)
 {
 	size_t c, i;
 
-	strbuf_addstr(out, "stat,kind,kpi,direction,column,label,base_runs,base_mean,base_stddev,runs,mean,stddev,change_pct,ci95_lo,ci95_hi,p_welch,p_mwu,q,verdict,more_runs,lkp,changed,effect,base_missing_runs,missing_runs\n");
+	strbuf_addstr(out, "stat,kind,kpi,direction,column,label,base_runs,base_mean,base_stddev,runs,mean,stddev,change_pct,ci95_lo,ci95_hi,p_welch,p_mwu,q,verdict,more_runs,lkp,changed,effect,base_missing_runs,missing_runs,kpi_verdict,kpi_more_runs\n");
 	for (i = 0; i < res->nrows; i++) {
 		const struct compare_row *row = &res->rows[i];
 		const struct compare_cell *base = &row->cells[0];
@@ -1117,11 +1407,12 @@ void compare_render_csv(const struct compare_result *res, struct strbuf *out)
 			csv_num(out, cell->p_welch);
 			csv_num(out, cell->p_mwu);
 			csv_num(out, cell->q);
-			strbuf_addf(out, ",%s,%u,%s,%d,%s,%zu,%zu\n",
+			strbuf_addf(out, ",%s,%u,%s,%d,%s,%zu,%zu",
 				    stats_verdict_name(cell->verdict),
 				    cell->more_runs, lkp_outcome_name(cell->lkp),
 				    cell->changed, compare_effect_name(cell->effect),
 				    base->missing, cell->missing);
+			csv_kpi_verdict(out, cell);
 		}
 	}
 }

@@ -33,7 +33,8 @@ struct compare_options {
 	enum compare_method method;
 	bool all;   /* --all: every stat */
 	bool more;  /* --more: LKP's `more` (no bisectable/allow-list filter) */
-	bool kpi;   /* --kpi: the benchmark's own stats only */
+	bool kpi;   /* --kpi: the KPIs only, every one, changed or not */
+	bool kpi_rows; /* every KPI a row, beside the changed stats (report) */
 	const char *stat_regex; /* --stat: only stats matching (POSIX ERE) */
 	double alpha;           /* q level, 0.05 */
 	double margin;          /* equivalence margin, % of the base mean, 2 */
@@ -77,6 +78,17 @@ struct compare_cell {
 	enum stats_verdict verdict;
 	unsigned more_runs;     /* for VERDICT_UNKNOWN */
 	enum compare_effect effect;
+	/*
+	 * A KPI's three-way verdict (stats_kpi_verdict: changed, same or
+	 * undecided, with the runs a side that would likely decide), when
+	 * kpi_judged: every KPI column except with --lkp-exact.
+	 */
+	bool kpi_judged;
+	enum stats_verdict kpi_verdict;
+	unsigned kpi_more_runs;
+	/* undecided, and more runs of this column alone would not decide it
+	 * (stats_head_can_decide): the base's runs limit it */
+	bool kpi_base_limited;
 };
 
 struct compare_row {
@@ -95,7 +107,13 @@ struct compare_result {
 	size_t nrows, alloc_rows;
 	size_t nstats;            /* stats considered (union of the groups) */
 	enum compare_method method;
-	bool kpi_regressed;       /* a KPI changed for the worse */
+	/*
+	 * a KPI changed for the worse (with a direction, and decided: an
+	 * undecided KPI never counts)
+	 */
+	bool kpi_regressed;
+	size_t nundecided;        /* undecided KPI cells shown */
+	double guard_level;       /* the noise guard's level, 0: off */
 	char *header_keys;        /* common axes: "k1/k2/..." or NULL */
 	char *header_values;
 	char *compare_keys;       /* the axes that differ ("commit") */
@@ -114,13 +132,42 @@ int compare_groups(const struct result_group *const *groups, size_t ngroups,
 		   const struct compare_options *o, struct compare_result *res,
 		   struct strbuf *err);
 
-/* LKP's text table (the seed's 2016 layout), appended to out */
+/*
+ * LKP's text table (the seed's 2016 layout), appended to out.  An
+ * undecided KPI's %change carries a `?` and a line under the table says
+ * how many more runs a side would likely decide it.
+ */
 void compare_render_text(const struct compare_result *res, struct strbuf *out);
 /* {"schema": "perfsift-compare/1", ...}: data only */
 void compare_render_json(const struct compare_result *res,
 			 const struct compare_options *o, struct strbuf *out);
 /* one line per (stat, column), header first */
 void compare_render_csv(const struct compare_result *res, struct strbuf *out);
+
+/*
+ * The judged KPI cells of a comparison by verdict (run --until-decided
+ * asks it after each run; compare with o.kpi so that "same" KPIs are
+ * rows too): more_runs is the most any undecided cell asks for, and
+ * `worst` the undecided (else the first) KPI row, for messages.
+ */
+struct compare_kpi_tally {
+	size_t changed, same, undecided;
+	size_t base_limited; /* undecided ones the base's runs limit */
+	unsigned more_runs;
+	const struct compare_row *worst;
+};
+void compare_kpi_tally(const struct compare_result *res,
+		       struct compare_kpi_tally *t);
+
+/* "changed", "same", "undecided" for a judged KPI cell, else NULL */
+const char *compare_kpi_verdict_name(const struct compare_cell *cell);
+/*
+ * The line under the table for one undecided KPI cell (column c of row):
+ * "undecided: N more runs a side would likely decide STAT (+X%, why)".
+ */
+void compare_undecided_line(const struct compare_result *res,
+			    const struct compare_row *row, size_t c,
+			    struct strbuf *out);
 
 /* the table's number formats, exposed for tests and the report */
 void compare_format_mean(struct strbuf *out, double mean);

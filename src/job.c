@@ -14,6 +14,7 @@
 #include <strings.h>
 #include <yaml.h>
 #include "job.h"
+#include "kpi.h"
 #include "programs.h"
 #include "util/hash.h"
 #include "setup/setup.h"
@@ -163,7 +164,7 @@ static const struct key_schema known_keys[] = {
 	{"model", KEY_VALUE},	    {"nr_node", KEY_VALUE},
 	{"packages", KEY_LIST},	    {"including", KEY_LIST},
 	{"pp", KEY_ANY},	    {"hw", KEY_ANY},
-	{"env", KEY_ANY},
+	{"env", KEY_ANY},	    {"kpi", KEY_ANY},
 };
 
 static const struct key_schema *key_schema(const char *key)
@@ -508,6 +509,12 @@ static int check_doc(const char *file, const struct jnode *root,
 			if (check_program(file, p, v, err))
 				return -1;
 			if (!strcmp(key, "sysctl") && check_sysctl(file, v, err))
+				return -1;
+			continue;
+		}
+		/* declared KPIs: their own form (kpi.c) */
+		if (!strcmp(key, "kpi")) {
+			if (kpi_from_node(v, file, NULL, err))
 				return -1;
 			continue;
 		}

@@ -36,6 +36,7 @@ struct report_stat {
 	bool absolute;             /* change is an absolute difference */
 	bool is_function;          /* a failure stat (change = %reproduction) */
 	bool changed;              /* selected by the comparison */
+	bool undecided;            /* a KPI neither changed nor the same yet */
 	const char *effect;        /* "improvement", "regression" or NULL */
 	double q;                  /* BH q-value, NAN when not computed */
 	const double *base_v, *head_v; /* per-run samples, for the charts */
@@ -78,6 +79,11 @@ struct report {
 	size_t nrows;
 	size_t nstats;          /* stats compared */
 	const char *table;      /* compare's text table */
+	/*
+	 * one line per undecided KPI ("undecided: N more runs a side would
+	 * likely decide STAT (...)"), each ending in a newline; NULL: none
+	 */
+	const char *undecided;
 	struct report_box box;
 	const char *job_file;   /* the job file's name beside the report */
 };
@@ -88,6 +94,8 @@ void report_short_commit(struct strbuf *out, const char *commit);
 void report_format_value(struct strbuf *out, double v);
 /* "-51.0%" / "+0.12" as the headline writes a change */
 void report_format_change(struct strbuf *out, const struct report_stat *s);
+/* the headline's word: "undecided", "improvement", "regression", "change" */
+const char *report_effect_word(const struct report_stat *s);
 /* "[perfsift] <short sha>: <stat> <change> <word>" (no newline) */
 void report_subject(struct strbuf *out, const struct report *r);
 

@@ -67,6 +67,7 @@ static void fill_stat(struct report_data *d, struct report_stat *s,
 	s->absolute = false; /* the seed: %change for every stat */
 	s->is_function = row->is_function;
 	s->changed = row->changed;
+	s->undecided = h->kpi_judged && h->kpi_verdict == VERDICT_UNKNOWN;
 	s->effect = h->effect == EFFECT_UNDEFINED ? NULL
 						   : compare_effect_name(h->effect);
 	s->q = h->q;
@@ -130,6 +131,24 @@ static bool better_kpi(const struct report_stat *c, const struct compare_row *cr
 	if (!c->effect != !best->effect)
 		return c->effect != NULL;
 	return report_rank_score(c) > report_rank_score(best);
+}
+
+/*
+ * The headline KPI is undecided when the table (whose selection sets the
+ * exit status) says so, whatever the statistics over every stat chose.
+ */
+static void headline_undecided(struct report_data *d)
+{
+	size_t i, k;
+
+	for (k = 0; k < d->nall; k++)
+		if (d->r.kpi == &d->all[k])
+			break;
+	if (k == d->nall)
+		return;
+	for (i = 0; i < d->table_res.nrows; i++)
+		if (!strcmp(d->rows[i].name, d->all[k].name))
+			d->all[k].undecided = d->rows[i].undecided;
 }
 
 /* machine facts and fingerprint: shown with the test box, not as parameters */
@@ -205,18 +224,30 @@ int report_build(struct report_data *d, const struct result_group *base,
 	strbuf_init(&d->table, 0);
 	strbuf_init(&d->base_setting, 0);
 	strbuf_init(&d->head_setting, 0);
+	strbuf_init(&d->undecided, 0);
 
-	/* the table: LKP's rules, as the e-mail shows them */
+	/* the table: LKP's rules, as the e-mail shows them, and every KPI */
 	compare_options_init(&o);
 	o.no_statistics = true;
+	o.kpi_rows = true;
 	if (compare_groups(groups, 2, &o, &d->table_res, err))
 		return -1;
 	compare_render_text(&d->table_res, &d->table);
 	d->kpi_regressed = d->table_res.kpi_regressed;
 	d->rows = xcalloc(d->table_res.nrows ? d->table_res.nrows : 1,
 			  sizeof(*d->rows));
-	for (i = 0; i < d->table_res.nrows; i++)
+	for (i = 0; i < d->table_res.nrows; i++) {
 		fill_stat(d, &d->rows[i], &d->table_res.rows[i], base, head);
+		/* nothing withheld: the headline says what is not decided */
+		if (d->rows[i].undecided) {
+			compare_undecided_line(&d->table_res,
+					       &d->table_res.rows[i], 1,
+					       &d->undecided);
+			strbuf_addch(&d->undecided, '\n');
+		}
+	}
+	if (d->undecided.len)
+		d->r.undecided = d->undecided.buf;
 
 	/* every stat, with statistics: the headline and the explanation */
 	compare_options_init(&o);
@@ -245,6 +276,7 @@ int report_build(struct report_data *d, const struct result_group *base,
 			ranked[n++] = &d->all[i];
 	}
 	stat_rules_release(&rules);
+	headline_undecided(d);
 	qsort(ranked, n, sizeof(*ranked), cmp_explain);
 	for (i = 0; i < n && i < REPORT_MAX_EXPLAIN; i++)
 		d->explain[i] = cand[i] = ranked[i];
@@ -414,6 +446,7 @@ void report_data_release(struct report_data *d)
 	strbuf_release(&d->table);
 	strbuf_release(&d->base_setting);
 	strbuf_release(&d->head_setting);
+	strbuf_release(&d->undecided);
 	free(d->rows);
 	free(d->all);
 	for (i = 0; i < d->nowned; i++)

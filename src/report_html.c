@@ -9,10 +9,12 @@
 #include "util/compat.h"
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "plot.h"
 #include "report.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 static const char page_css[] =
 	"body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;"
@@ -29,7 +31,8 @@ static const char page_css[] =
 	"table.params td:first-child{color:#555}\n"
 	".controls{margin:8px 0}.controls input{font:inherit;padding:3px 6px;width:22em}\n"
 	"figure{margin:12px 0}svg.plot{max-width:100%;height:auto;border:1px solid #eee}\n"
-	"footer{margin-top:32px;color:#666;font-size:12px}\n";
+	"footer{margin-top:32px;color:#666;font-size:12px}\n"
+	".undecided{color:#9a6700;font-weight:600}\n";
 
 /*
  * Sort by change (click: descending, ascending, back to the table's
@@ -80,11 +83,12 @@ static void add_effect(struct strbuf *out, const struct report_stat *s)
 
 	report_format_change(&ch, s);
 	strbuf_addf(out, "<span class=\"%s\">",
+		    s->undecided ? "undecided" :
 		    s->effect ? s->effect : "undefined");
 	strbuf_add_html(out, ch.buf);
-	if (s->effect) {
+	if (s->effect || s->undecided) {
 		strbuf_addch(out, ' ');
-		strbuf_add_html(out, s->effect);
+		strbuf_add_html(out, report_effect_word(s));
 	}
 	strbuf_addstr(out, "</span>");
 	strbuf_release(&ch);
@@ -97,6 +101,24 @@ static void add_fact(struct strbuf *out, const char *what, const char *v)
 	strbuf_addf(out, "<p>%s: <code>", what);
 	strbuf_add_html(out, v);
 	strbuf_addstr(out, "</code></p>\n");
+}
+
+/* each undecided KPI's line, as a paragraph after prefix */
+static void add_undecided(struct strbuf *out, const struct report *r,
+			  const char *prefix)
+{
+	const char *p = r->undecided;
+
+	while (p && *p) {
+		const char *nl = strchrnul(p, '\n');
+		char *line = xstrndup(p, (size_t)(nl - p));
+
+		strbuf_addf(out, "<p class=\"undecided\">%s", prefix);
+		strbuf_add_html(out, line);
+		strbuf_addstr(out, "</p>\n");
+		free(line);
+		p = *nl ? nl + 1 : nl;
+	}
 }
 
 static void add_rows(struct strbuf *out, const struct report *r)
@@ -130,6 +152,8 @@ static void add_rows(struct strbuf *out, const struct report *r)
 		strbuf_addf(out, "</td><td class=\"num %s\">",
 			    s->effect && s->changed ? s->effect : "");
 		strbuf_add_html(out, ch.buf);
+		if (s->undecided)
+			strbuf_addstr(out, "<span class=\"undecided\" title=\"undecided\">?</span>");
 		strbuf_addstr(out, "</td><td class=\"num\">");
 		report_format_value(out, s->head_mean);
 		strbuf_addstr(out, "</td><td class=\"num\">");
@@ -140,6 +164,7 @@ static void add_rows(struct strbuf *out, const struct report *r)
 		strbuf_release(&ch);
 	}
 	strbuf_addstr(out, "</tbody>\n</table>\n");
+	add_undecided(out, r, "? ");
 }
 
 int report_html(const struct report *r, struct strbuf *out, struct strbuf *err)
@@ -184,7 +209,9 @@ int report_html(const struct report *r, struct strbuf *out, struct strbuf *err)
 		strbuf_addstr(out, "</code>");
 		add_setting_html(out, r->base_setting);
 	}
-	strbuf_addstr(out, "</p>\n</header>\n");
+	strbuf_addstr(out, "</p>\n");
+	add_undecided(out, r, "");
+	strbuf_addstr(out, "</header>\n");
 
 	if (r->nparams) {
 		strbuf_addstr(out, "<section id=\"params\">\n<h2>Parameters</h2>\n"

@@ -42,8 +42,10 @@ void report_format_change(struct strbuf *out, const struct report_stat *s)
 		strbuf_addf(out, "%+.2g%%", s->change);
 }
 
-static const char *effect_word(const struct report_stat *s)
+const char *report_effect_word(const struct report_stat *s)
 {
+	if (s->undecided)
+		return "undecided"; /* never "improvement" before it is one */
 	return s->effect ? s->effect : "change";
 }
 
@@ -57,7 +59,7 @@ void report_subject(struct strbuf *out, const struct report *r)
 	if (r->kpi) {
 		strbuf_addf(out, "%s ", r->kpi->name);
 		report_format_change(out, r->kpi);
-		strbuf_addf(out, " %s", effect_word(r->kpi));
+		strbuf_addf(out, " %s", report_effect_word(r->kpi));
 	} else {
 		strbuf_addstr(out, "no stat to report");
 	}
@@ -129,7 +131,7 @@ int report_text(const struct report *r, struct strbuf *out, struct strbuf *err)
 	if (r->kpi) {
 		strbuf_addf(out, "FYI, we noticed that %s ", r->kpi->name);
 		report_format_change(out, r->kpi);
-		strbuf_addf(out, " %s on\n\n", effect_word(r->kpi));
+		strbuf_addf(out, " %s on\n\n", report_effect_word(r->kpi));
 	} else {
 		strbuf_addstr(out, "FYI, we compared the results of\n\n");
 	}
@@ -145,7 +147,10 @@ int report_text(const struct report *r, struct strbuf *out, struct strbuf *err)
 			strbuf_addf(out, " with %s", r->base_setting);
 		strbuf_addstr(out, "\n");
 	}
-	strbuf_addstr(out, "\n\n");
+	strbuf_addstr(out, "\n");
+	if (r->undecided)
+		strbuf_addstr(out, r->undecided);
+	strbuf_addstr(out, "\n");
 
 	add_explain(out, r);
 	if (r->table)

@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include "archive_io.h"
 #include "job.h"
+#include "kpi.h"
 #include "matrix.h"
 #include "programs.h"
 #include "monitor.h"
@@ -1266,6 +1267,29 @@ static int cmp_param(const void *a, const void *b)
  * truth), and its parameters from the run's job.yaml: job_params() and
  * every other top-level scalar (machine facts, fingerprint) as facts.
  */
+/*
+ * The job's declared KPIs (a mapping, so not among the scalar facts): one
+ * line in the index, as a fact -- never a parameter, so never part of
+ * the group's identity or of key=value selection by parameter.
+ */
+static void run_kpi_param(const struct job *job,
+			  struct store_param_list *params, size_t *alloc)
+{
+	struct strbuf err = STRBUF_INIT, line = STRBUF_INIT;
+	struct kpi_set s;
+
+	if (!kpi_from_job(job, &s, &err) && s.n) {
+		kpi_format(&s, &line);
+		ALLOC_GROW(params->items, params->n + 1, *alloc);
+		params->items[params->n].key = xstrdup("kpi");
+		params->items[params->n].value = strbuf_detach(&line, NULL);
+		params->items[params->n++].kind = STORE_PARAM_FACT;
+	}
+	kpi_set_release(&s);
+	strbuf_release(&line);
+	strbuf_release(&err);
+}
+
 static void run_facts(const char *root, const char *group_dir,
 		      const char *run_dir, char *axes[STORE_NAXES],
 		      struct store_param_list *params)
@@ -1365,6 +1389,7 @@ static void run_facts(const char *root, const char *group_dir,
 			params->items[params->n].value = xstrdup(r->kids[i]->text);
 			params->items[params->n++].kind = STORE_PARAM_FACT;
 		}
+		run_kpi_param(job, params, &alloc);
 		if (params->n)
 			qsort(params->items, params->n, sizeof(*params->items),
 			      cmp_param);

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "job.h"
+#include "kpi.h"
 #include "matrix.h"
 #include "result.h"
 #include "reduce.h"
@@ -43,6 +44,7 @@ void result_group_release(struct result_group *g)
 	free(g->spec);
 	free(g->label);
 	free(g->dir);
+	free(g->kpi);
 	matrix_release(&g->matrix);
 	result_group_init(g);
 }
@@ -122,6 +124,22 @@ static bool is_fingerprint(const char *key)
 	return false;
 }
 
+/* the job's declared KPIs as the group's line (a malformed key: none) */
+static void group_kpi_from_job(struct result_group *g, const struct job *job)
+{
+	struct strbuf err = STRBUF_INIT, line = STRBUF_INIT;
+	struct kpi_set s;
+
+	if (!kpi_from_job(job, &s, &err) && s.n) {
+		kpi_format(&s, &line);
+		free(g->kpi);
+		g->kpi = strbuf_detach(&line, NULL);
+	}
+	kpi_set_release(&s);
+	strbuf_release(&line);
+	strbuf_release(&err);
+}
+
 /*
  * The axes of a run's job.yaml: the machine facts and every job parameter
  * with a value (job_params(): program options and value-programs such as
@@ -151,6 +169,7 @@ static int read_job_axes(const char *path, struct result_group *g)
 		if (jp[i].value && *jp[i].value && !is_fingerprint(jp[i].key))
 			result_group_set_axis(g, jp[i].key, jp[i].value);
 	job_params_free(jp, njp);
+	group_kpi_from_job(g, jobs[0]);
 	job_free_all(jobs, njobs);
 	strbuf_release(&err);
 	return 0;
@@ -514,6 +533,12 @@ int select_group_store(struct store *st, const struct store_group *sg,
 	for (i = 0; i < params.n; i++) {
 		const struct store_param *p = &params.items[i];
 
+		if (!strcmp(p->key, "kpi") && p->kind == STORE_PARAM_FACT &&
+		    p->value && *p->value) {
+			free(g->kpi);
+			g->kpi = xstrdup(p->value);
+			continue;
+		}
 		/* the header's axes: job parameters and machine facts */
 		if (p->kind == STORE_PARAM_FACT || !strcmp(p->key, "path_params") ||
 		    !p->value || !*p->value || is_fingerprint(p->key))

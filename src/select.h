@@ -39,6 +39,8 @@ struct result_group {
 	size_t naxes, alloc_axes;
 	struct matrix matrix;    /* complete runs only */
 	double runtime_s;        /* the job's runtime, 0 when unknown */
+	/* the job's declared KPIs, kpi_format()'s line (kpi.h); NULL: none */
+	char *kpi;
 };
 
 void result_group_init(struct result_group *g);

@@ -10,6 +10,7 @@
  */
 #include "util/compat.h"
 #include <ctype.h>
+#include <fnmatch.h>
 #include <math.h>
 #include <regex.h>
 #include <stdio.h>
@@ -416,6 +417,8 @@ void stat_rules_init(struct stat_rules *r)
 	r->index_latency = compile_table(lkp_index_latency, ANCHOR_WHOLE,
 					 &r->nindex_latency);
 	r->time_floor_scale = 1.0;
+	/* LKP's mytest runs any command: its stats are the job's own */
+	stat_rules_add_benchmark(r, "mytest");
 }
 
 static void compile_all(struct stat_regex *list, size_t n)
@@ -464,7 +467,36 @@ void stat_rules_release(struct stat_rules *r)
 	for (i = 0; i < r->nbenchmarks; i++)
 		free(r->benchmarks[i]);
 	free(r->benchmarks);
+	for (i = 0; i < r->nkpis; i++)
+		free(r->kpis[i].pattern);
+	free(r->kpis);
 	memset(r, 0, sizeof(*r));
+}
+
+void stat_rules_add_kpi(struct stat_rules *r, const char *pattern,
+			int direction, double threshold)
+{
+	size_t i;
+
+	for (i = 0; i < r->nkpis; i++)
+		if (!strcmp(r->kpis[i].pattern, pattern))
+			return;
+	ALLOC_GROW(r->kpis, r->nkpis + 1, r->alloc_kpis);
+	r->kpis[r->nkpis].pattern = xstrdup(pattern);
+	r->kpis[r->nkpis].direction = direction;
+	r->kpis[r->nkpis].threshold = threshold;
+	r->nkpis++;
+}
+
+const struct stat_kpi *stat_kpi_decl(const struct stat_rules *r,
+				     const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < r->nkpis; i++)
+		if (!fnmatch(r->kpis[i].pattern, name, 0))
+			return &r->kpis[i];
+	return NULL;
 }
 
 void stat_rules_add_benchmark(struct stat_rules *r, const char *name)
@@ -547,6 +579,9 @@ bool stat_in_report_allowlist(const struct stat_rules *r, const char *name)
 
 bool stat_is_kpi(const struct stat_rules *r, const char *name)
 {
+	/* a declaration replaces the implicit KPIs */
+	if (r->nkpis)
+		return stat_kpi_decl(r, name) != NULL;
 	return benchmark_of(r, name) != NULL;
 }
 
@@ -575,20 +610,33 @@ bool stat_is_time_valued(const char *name)
 	return is_time_time(name) || strstr(name, "elapsed_time") != NULL;
 }
 
+int stat_index_direction(const struct stat_rules *r, const char *name)
+{
+	const struct stat_regex *m;
+
+	m = first_match(r->index_perf, r->nindex_perf, name);
+	if (!m)
+		m = first_match(r->index_latency, r->nindex_latency, name);
+	if (!m)
+		return 0;
+	return m->value > 0 ? 1 : m->value < 0 ? -1 : 0;
+}
+
 int stat_direction(const struct stat_rules *r, const char *name)
 {
 	static const char *const lower_suffixes[] = {
 		"seconds", "_ms", "_us", "_ns", "_msec", "_usec", "_nsec",
 		".ms", ".us", ".ns", "_secs",
 	};
-	const struct stat_regex *m;
+	const struct stat_kpi *k = stat_kpi_decl(r, name);
 	size_t i;
+	int d;
 
-	m = first_match(r->index_perf, r->nindex_perf, name);
-	if (!m)
-		m = first_match(r->index_latency, r->nindex_latency, name);
-	if (m)
-		return m->value > 0 ? 1 : m->value < 0 ? -1 : 0;
+	if (k && k->direction)
+		return k->direction;
+	d = stat_index_direction(r, name);
+	if (d)
+		return d;
 	/* perfsift's additions: times and latencies are lower-is-better */
 	if (is_time_time(name) || strstr(name, "latency") ||
 	    strstr(name, "elapsed_time"))
@@ -1555,6 +1603,55 @@ enum stats_verdict stats_verdict(double q, double ci_lo, double ci_hi,
 		need = 2 * pow(1.96 * s / (vp->margin - d), 2);
 	}
 	if (need > (double)n + 999 || isnan(need))
+		*more_runs = 999;
+	else if (need <= (double)n)
+		*more_runs = 1;
+	else
+		*more_runs = (unsigned)ceil(need - (double)n);
+	return VERDICT_UNKNOWN;
+}
+
+bool stats_head_can_decide(double change_pct, double base_noise_pct,
+			   size_t nb, double head_noise_pct, size_t nh,
+			   const struct kpi_verdict_params *kp)
+{
+	double margin = kp->threshold > 0 ? kp->threshold : kp->margin;
+	double d = fabs(change_pct), eh, eb;
+
+	if (!nb || !nh || !isfinite(d) || !isfinite(base_noise_pct) ||
+	    !isfinite(head_noise_pct))
+		return true; /* nothing to go by: let runs tell */
+	eh = 1.96 * head_noise_pct / sqrt((double)nh);
+	eb = base_noise_pct / sqrt((double)nb);
+	if (d + eh >= gsl_cdf_ugaussian_Qinv(kp->level / 2) * eb)
+		return true; /* could become significant */
+	return fmax(d - eh, 0) + 1.96 * eb <= margin; /* could fit the margin */
+}
+
+enum stats_verdict stats_kpi_verdict(bool selected, double ci_lo,
+				     double ci_hi, double change_pct,
+				     double rel_noise_pct, size_t n,
+				     const struct kpi_verdict_params *kp,
+				     unsigned *more_runs)
+{
+	double d = fabs(change_pct), s = rel_noise_pct, need;
+	double margin = kp->threshold > 0 ? kp->threshold : kp->margin;
+	double z_level = gsl_cdf_ugaussian_Qinv(kp->level / 2);
+
+	*more_runs = 0;
+	if (selected && d >= kp->threshold)
+		return VERDICT_CHANGED;
+	if (ci_lo >= -margin && ci_hi <= margin)
+		return VERDICT_SAME;
+	if (!isfinite(s) || !isfinite(d) || s <= 0)
+		need = (double)n + 1; /* no noise to go by: one more */
+	else if (d >= margin)
+		need = 2 * pow((z_level + 0.84) * s / d, 2);
+	else
+		need = 2 * pow(1.96 * s / (margin - d), 2);
+	if (need < 3)
+		need = 3; /* LKP's rules judge no stat below 3 runs a side */
+	if (isnan(need) || need > (double)n + 999)
 		*more_runs = 999;
 	else if (need <= (double)n)
 		*more_runs = 1;

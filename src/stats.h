@@ -23,6 +23,17 @@ struct matrix;
 
 struct stat_regex; /* a compiled pattern with its literal prefilter */
 
+/*
+ * A declared KPI (a job's `kpi:` key, kpi.h): a shell glob over stat
+ * names, the better direction (+1 higher, -1 lower, 0 none given) and the
+ * smallest change that matters, in percent (0: none given).
+ */
+struct stat_kpi {
+	char *pattern;
+	int direction;
+	double threshold;
+};
+
 struct stat_rules {
 	struct stat_regex *failure, *pass, *perf_patterns, *report_allow,
 		*stat_allow, *stat_deny, *threshold, *index_perf,
@@ -33,6 +44,12 @@ struct stat_rules {
 	 * metric and a KPI; set with stat_rules_add_benchmark() */
 	char **benchmarks;
 	size_t nbenchmarks, alloc_benchmarks;
+	/*
+	 * Declared KPIs (stat_rules_add_kpi()): when there is any, they are
+	 * the KPIs, instead of the benchmarks' own stats.
+	 */
+	struct stat_kpi *kpis;
+	size_t nkpis, alloc_kpis;
 	/*
 	 * LKP's floors assume 300 s runs: the floors of time-valued stats
 	 * (`*.time.*_time`, `*elapsed_time*`) are multiplied by this factor,
@@ -49,7 +66,11 @@ struct stat_rules {
 void stat_rules_init(struct stat_rules *r);
 void stat_rules_compile_all(struct stat_rules *r);
 void stat_rules_release(struct stat_rules *r);
+/* `mytest` is always one: a mytest job's stats are its own, whatever its testcase */
 void stat_rules_add_benchmark(struct stat_rules *r, const char *name);
+/* declare a KPI (a pattern declared twice keeps its first declaration) */
+void stat_rules_add_kpi(struct stat_rules *r, const char *pattern,
+			int direction, double threshold);
 /* runtime_s / 300, capped at 1 (ignored when runtime_s <= 0) */
 void stat_rules_set_runtime(struct stat_rules *r, double runtime_s);
 
@@ -60,13 +81,27 @@ bool stat_is_perf_metric(const struct stat_rules *r, const char *name);
 /* bisectable: in etc/stat-allowlist, or not in etc/stat-denylist */
 bool stat_is_bisectable(const struct stat_rules *r, const char *name);
 bool stat_in_report_allowlist(const struct stat_rules *r, const char *name);
-/* KPI: one of the benchmark's own stats, `<testcase>.*` */
+/*
+ * KPI: a declared KPI's pattern matches (when any is declared), else one
+ * of the benchmark's own stats, `<testcase>.*` (mytest.* among them)
+ */
 bool stat_is_kpi(const struct stat_rules *r, const char *name);
+/* the declaration matching name (first declared first), or NULL */
+const struct stat_kpi *stat_kpi_decl(const struct stat_rules *r,
+				     const char *name);
+/*
+ * LKP's index tables alone (index-perf-all.yaml, then
+ * index-latency-all.yaml, first whole-name match): the sign of the
+ * weight, 0 when neither names the stat.  What built-in benchmarks
+ * declare their KPIs from.
+ */
+int stat_index_direction(const struct stat_rules *r, const char *name);
 /* the time-valued stats whose floors are scaled by the runtime */
 bool stat_is_time_valued(const char *name);
 
 /*
- * Direction: +1 higher is better, -1 lower is better, 0 undefined.  LKP's
+ * Direction: +1 higher is better, -1 lower is better, 0 undefined.  A
+ * declared KPI's direction when it gives one; else LKP's
  * index-perf-all.yaml, then index-latency-all.yaml (first whole-name
  * match, the sign of its weight), then perfsift's lower-is-better rules
  * (`*.time.*_time`, latencies, `*seconds`, `*_ms`, `*_us`, `*_ns`).
@@ -271,5 +306,49 @@ enum stats_verdict stats_verdict(double q, double ci_lo, double ci_hi,
 				 double change_pct, double rel_noise_pct,
 				 size_t n, const struct verdict_params *vp,
 				 unsigned *more_runs);
+
+/*
+ * A KPI's three-way verdict, Pinpoint's different / same / unknown: the
+ * method's own selection decides "changed" (LKP's rules and the noise
+ * guard, or the statistics' verdict), so a KPI is changed exactly when
+ * its row would be; beyond that:
+ *
+ *  - changed: `selected` and the change is at least the threshold;
+ *  - same: the 95% interval of the %change lies within +-margin (the
+ *    declared threshold when there is one, else --margin);
+ *  - unknown (undecided): anything else.  *more_runs gets the runs per
+ *    side that would likely decide: for a change beyond the margin, those
+ *    giving a two-sided test at `level` 80% power (n = 2 ((z_level +
+ *    z_0.8) s / d)^2, normal approximation, s the pooled relative noise
+ *    and d the change, both in %); within it, those narrowing the interval
+ *    into the margin (n = 2 (z_0.975 s / (margin - d))^2); never fewer
+ *    than LKP's 3 runs a side; at least 1, at most 999.
+ *
+ * n is the smaller side's runs.  0 in *more_runs unless unknown.
+ */
+struct kpi_verdict_params {
+	double threshold; /* the declared threshold in %, 0: none */
+	double margin;    /* the equivalence margin in % */
+	double level;     /* the selection's two-sided level */
+};
+enum stats_verdict stats_kpi_verdict(bool selected, double ci_lo,
+				     double ci_hi, double change_pct,
+				     double rel_noise_pct, size_t n,
+				     const struct kpi_verdict_params *kp,
+				     unsigned *more_runs);
+
+/*
+ * Can more runs of the head alone still decide an undecided KPI?  (`run
+ * --until-decided` adds runs to the head only.)  No when, even granting
+ * the head's remaining noise (1.96 s_h / sqrt(n_h)) its most helpful
+ * sign and the head infinitely many runs, the base's own noise keeps the
+ * change both below significance at kp->level (|d| + 1.96 s_h/sqrt(n_h) <
+ * z(level/2) s_b/sqrt(n_b)) and out of the margin (|d| - 1.96
+ * s_h/sqrt(n_h) + 1.96 s_b/sqrt(n_b) > margin).  Noises in % of the
+ * base mean (sample standard deviations), d the change in %.
+ */
+bool stats_head_can_decide(double change_pct, double base_noise_pct,
+			   size_t nb, double head_noise_pct, size_t nh,
+			   const struct kpi_verdict_params *kp);
 
 #endif

@@ -43,6 +43,11 @@ struct bench_ctx {
 struct bench_ops {
 	const char *name; /* the LKP program name: "vm-scalability" */
 	/*
+	 * the benchmark's KPIs as kpi_format() writes them (kpi.h), from
+	 * LKP's index-perf-all.yaml / index-latency-all.yaml; NULL: none
+	 */
+	const char *kpi;
+	/*
 	 * optional, before anything runs or is written: the job's options,
 	 * -1 with err as `FILE:LINE: KEY: what is wrong`
 	 */

@@ -741,6 +741,11 @@ static void vmscal_cleanup(struct bench_ctx *ctx)
 
 const struct bench_ops bench_vm_scalability = {
 	.name = "vm-scalability",
+	/* LKP's index: `.+\.throughput: 1`, `vm-scalability\.median: 1`
+	 * (index-perf-all.yaml), `vm-scalability\.stddev: -0.1`
+	 * (index-latency-all.yaml); test_stats checks they agree */
+	.kpi = "vm-scalability.throughput: higher; "
+	       "vm-scalability.median: higher; vm-scalability.stddev: lower",
 	.check = vmscal_check,
 	.prepare = vmscal_prepare,
 	.run = vmscal_run,

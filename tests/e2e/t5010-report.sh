@@ -47,8 +47,8 @@ test_expect_success 'report BASE HEAD prints every section in order' '
 	check_order out
 '
 
-test_expect_success 'the table is compare'"'"'s own rendering, verbatim' '
-	perfsift compare "$B" "$H" >cmp &&
+test_expect_success 'the table is compare'"'"'s own rendering (every KPI), verbatim' '
+	perfsift compare --with-kpis "$B" "$H" >cmp &&
 	test -s cmp &&
 	tr "\n" "\001" <cmp >cmp1 &&
 	tr "\n" "\001" <out >out1 &&

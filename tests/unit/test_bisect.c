@@ -218,7 +218,7 @@ static enum bisect_outcome run_world(struct world *w, struct bisect_state *st,
 				     const char *stat, struct strbuf *err)
 {
 	struct bisect_ops ops = world_ops;
-	struct bisect_options opt = {3, 9, stat, false, NULL};
+	struct bisect_options opt = {3, 9, stat, false, NULL, NULL};
 
 	ops.data = w;
 	fill_state(st, w);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 #include "job.h"
+#include "kpi.h"
 #include "programs.h"
 #include "util/strbuf.h"
 
@@ -212,6 +213,47 @@ static void test_errors(void **state)
 	assert_err("", "bad.yaml:1: job: the job file is empty");
 	assert_err("a: *nowhere\n",
 		   "bad.yaml:1: a: the alias '*nowhere' names no anchor defined before it");
+}
+
+/* the kpi: key's two forms, and its errors */
+static void test_kpi(void **state)
+{
+	struct strbuf err = STRBUF_INIT, line = STRBUF_INIT;
+	struct job **jobs = NULL;
+	struct kpi_set s;
+	size_t n = 0;
+
+	(void)state;
+	assert_int_equal(job_load_string("kpi:\n  mytest.score: higher\n"
+					 "  mytest.ms: {better: lower, threshold: 2%}\n"
+					 "  mytest.n:\nmytest:\n",
+					 "k.yaml", &jobs, &n, &err), 0);
+	assert_int_equal(kpi_from_job(jobs[0], &s, &err), 0);
+	kpi_format(&s, &line);
+	assert_string_equal(line.buf, "mytest.score: higher; mytest.ms: lower 2%; "
+				      "mytest.n: none");
+	kpi_set_release(&s);
+	/* not a parameter: not in path_params */
+	strbuf_reset(&line);
+	job_path_params(jobs[0], &line);
+	assert_string_equal(line.buf, "defaults");
+	job_free_all(jobs, n);
+	assert_err("kpi: mytest.score\n",
+		   "bad.yaml:1: kpi: expected a mapping of stat names (or patterns) to higher or lower, e.g. {mytest.score: higher}");
+	assert_err("kpi:\n  mytest.score: up\n",
+		   "bad.yaml:2: kpi: mytest.score: 'up' is not higher or lower (which is better)");
+	assert_err("kpi:\n  mytest.ms: {better: lower, threshold: 2x}\n",
+		   "bad.yaml:2: kpi: mytest.ms: threshold: '2x' is not a percentage from 0 to 1000 (e.g. 2%)");
+	assert_err("kpi:\n  mytest.ms: {better: down}\n",
+		   "bad.yaml:2: kpi: mytest.ms: better: 'down' is not higher or lower");
+	assert_err("kpi:\n  mytest.ms: {worse: lower}\n",
+		   "bad.yaml:2: kpi: mytest.ms: unknown key 'worse' (expected better, threshold)");
+	assert_err("kpi:\n  mytest.ms: [lower]\n",
+		   "bad.yaml:2: kpi: mytest.ms: expected higher, lower or {better: ..., threshold: N%}, not a list");
+	assert_err("kpi: {\"a;b\": higher}\n",
+		   "bad.yaml:1: kpi: 'a;b' is not a stat name or pattern (one word, no ';')");
+	strbuf_release(&err);
+	strbuf_release(&line);
 }
 
 /* a result root's job.yaml from LKP itself names programs perfsift lacks */
@@ -620,6 +662,7 @@ int main(void)
 		cmocka_unit_test(test_multi_doc_merge),
 		cmocka_unit_test(test_vm_scalability_file),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_kpi),
 		cmocka_unit_test(test_read_lenient),
 		cmocka_unit_test(test_set_and_yaml),
 		cmocka_unit_test(test_apply_set_targets),

@@ -14,6 +14,8 @@
 #include <string.h>
 #include <cmocka.h>
 #include <yaml.h>
+#include "bench/bench.h"
+#include "kpi.h"
 #include "stats.h"
 #include "util/strbuf.h"
 
@@ -608,6 +610,121 @@ static void test_verdict(void **state)
 	assert_int_equal(more, 23);
 }
 
+/* declared KPIs replace the implicit ones; mytest.* is always a job's own */
+static void test_kpi_rules(void **state)
+{
+	struct stat_rules r;
+
+	(void)state;
+	stat_rules_init(&r);
+	stat_rules_add_benchmark(&r, "tc");
+	assert_true(stat_is_kpi(&r, "tc.score"));
+	assert_true(stat_is_kpi(&r, "mytest.score")); /* whatever the testcase */
+	assert_false(stat_is_kpi(&r, "vmstat.cpu.id"));
+	assert_int_equal(stat_direction(&r, "mytest.score"), 0);
+	assert_int_equal(kpi_declare(&r, "mytest.score: higher; "
+				     "mytest.*_ms: lower 2%; mytest.n: none"), 0);
+	assert_false(stat_is_kpi(&r, "tc.score"));
+	assert_true(stat_is_kpi(&r, "mytest.score"));
+	assert_true(stat_is_kpi(&r, "mytest.run_ms"));
+	assert_true(stat_is_kpi(&r, "mytest.n"));
+	assert_false(stat_is_kpi(&r, "mytest.other"));
+	assert_int_equal(stat_direction(&r, "mytest.score"), 1);
+	assert_int_equal(stat_direction(&r, "mytest.run_ms"), -1);
+	/* no direction declared: the naming rules still give one */
+	assert_int_equal(stat_direction(&r, "mytest.n"), 0);
+	assert_true(stat_kpi_decl(&r, "mytest.run_ms")->threshold == 2);
+	/* the first declaration of a pattern wins */
+	stat_rules_add_kpi(&r, "mytest.score", -1, 0);
+	assert_int_equal(stat_direction(&r, "mytest.score"), 1);
+	assert_int_equal(kpi_declare(&r, "mytest.x higher"), -1);
+	assert_int_equal(kpi_declare(&r, "mytest.x: up"), -1);
+	stat_rules_release(&r);
+}
+
+/* the built-in benchmarks' declarations are what LKP's index tables say */
+static void test_kpi_builtin_from_index(void **state)
+{
+	const struct bench_ops *b = bench_find("vm-scalability");
+	struct strbuf err = STRBUF_INIT;
+	struct kpi_set s;
+	size_t i;
+
+	(void)state;
+	assert_non_null(b);
+	assert_non_null(b->kpi);
+	assert_int_equal(kpi_parse_text(b->kpi, &s, &err), 0);
+	assert_int_equal(s.n, 3);
+	for (i = 0; i < s.n; i++) {
+		assert_int_not_equal(s.v[i].direction, 0);
+		assert_int_equal(stat_index_direction(&rules, s.v[i].pattern),
+				 s.v[i].direction);
+	}
+	kpi_set_release(&s);
+	strbuf_release(&err);
+}
+
+/* changed by the selection (and the threshold), same inside the margin,
+ * else undecided with the runs a side that would likely decide */
+static void test_kpi_verdict(void **state)
+{
+	struct kpi_verdict_params kp = { 0, 2, 0.001 };
+	unsigned more;
+
+	(void)state;
+	assert_int_equal(stats_kpi_verdict(true, 40, 60, 50, 5, 3, &kp, &more),
+			 VERDICT_CHANGED);
+	assert_int_equal(more, 0);
+	/* a threshold of 60%: a selected +50% is not a change that matters,
+	 * and the interval does not show it is within 60% */
+	kp.threshold = 60;
+	assert_int_equal(stats_kpi_verdict(true, 40, 61, 50, 5, 3, &kp, &more),
+			 VERDICT_UNKNOWN);
+	assert_int_equal(stats_kpi_verdict(true, 40, 59, 50, 5, 3, &kp, &more),
+			 VERDICT_SAME);
+	kp.threshold = 0;
+	assert_int_equal(stats_kpi_verdict(false, -1, 1.5, 0.2, 1, 5, &kp,
+					   &more), VERDICT_SAME);
+	/* +200% with 146% noise at 3 runs: n = 2 ((3.29 + 0.84) 146 / 200)^2
+	 * = 18.2 -> 16 more a side */
+	assert_int_equal(stats_kpi_verdict(false, 11, 550, 200, 146, 3, &kp,
+					   &more), VERDICT_UNKNOWN);
+	assert_int_equal(more, 16);
+	/* a huge steady change kept out by the guard: 1 more run */
+	assert_int_equal(stats_kpi_verdict(false, 900, 990, 945, 20, 3, &kp,
+					   &more), VERDICT_UNKNOWN);
+	assert_int_equal(more, 1);
+	/* below LKP's 3 runs a side: at least up to 3 */
+	assert_int_equal(stats_kpi_verdict(false, 900, 990, 945, 20, 1, &kp,
+					   &more), VERDICT_UNKNOWN);
+	assert_int_equal(more, 2);
+	/* within the margin but not yet shown so: 1% change, 2% noise:
+	 * n = 2 (1.96 * 2 / 1)^2 = 30.7 -> 26 more */
+	assert_int_equal(stats_kpi_verdict(false, -1.5, 3.5, 1, 2, 5, &kp,
+					   &more), VERDICT_UNKNOWN);
+	assert_int_equal(more, 26);
+}
+
+/* more runs of the head alone: can they still decide? */
+static void test_head_can_decide(void **state)
+{
+	struct kpi_verdict_params kp = { 0, 2, 0.001 };
+
+	(void)state;
+	/* a base of 3 runs 5% apart, a steady head at the same mean: the
+	 * base's noise alone keeps it from significance (3.29 * 2.9 = 9.5%)
+	 * and from the 2% margin (1.96 * 2.9 = 5.7%) */
+	assert_false(stats_head_can_decide(0, 5, 3, 0.1, 3, &kp));
+	/* ... but a 12% change can still become significant */
+	assert_true(stats_head_can_decide(12, 5, 3, 0.1, 3, &kp));
+	/* a steady base of 5 runs: always decidable */
+	assert_true(stats_head_can_decide(1.2, 0.8, 5, 0.1, 3, &kp));
+	/* a noisy head may yet move: its own noise counts for it */
+	assert_true(stats_head_can_decide(0, 5, 3, 20, 3, &kp));
+	/* no noise to go by */
+	assert_true(stats_head_can_decide(0, NAN, 3, 1, 3, &kp));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -628,6 +745,10 @@ int main(void)
 		cmocka_unit_test(test_bootstrap),
 		cmocka_unit_test(test_moderated),
 		cmocka_unit_test(test_verdict),
+		cmocka_unit_test(test_kpi_rules),
+		cmocka_unit_test(test_kpi_builtin_from_index),
+		cmocka_unit_test(test_kpi_verdict),
+		cmocka_unit_test(test_head_can_decide),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -1,0 +1,91 @@
+#!/bin/sh
+# t0120: `run --until-decided BASE` adds runs while a KPI is undecided and
+# stops once every KPI is changed or the same, at --max-runs, or when more
+# runs here cannot decide (the base's runs limit it); a matrix's atomic
+# jobs run round-robin by default (--interleave), --sequential one after
+# the other.  The command's figures come from a list by run number, so
+# every verdict is the same on any machine.
+. "$(dirname "$0")/lib.sh"
+
+test_expect_success 'setup: a command whose score is a fixed list per setting' '
+	cat >seq.sh <<-\EOT &&
+	#!/bin/sh
+	# the score of run N (the run directory is named N)
+	n=$(basename "$RESULT_ROOT")
+	case "$mytest" in
+	fast) set -- 100 101 99 100 101 99 100 101 99 100 101 99;;
+	same) set -- 100.5 99.5 100 100.5 99.5 100 100.5 99.5 100 100 100 100;;
+	slow) set -- 94 99.5 94 94 94.5 94 93.5 94 94 94 94 94;;
+	wild) set -- 80 120 80 120 80 120 80 120 80 120 80 120;;
+	noisy) set -- 95 105 100;;
+	steady) set -- 100 100.1 99.9 100 100.1 99.9;;
+	esac
+	shift "$n"
+	echo "score: $1"
+	EOT
+	chmod +x seq.sh &&
+	printf "testcase: tiny\nkpi: {mytest.score: higher}\nmytest:\n  mytest: fast\nmonitors: none\n" >job.yaml &&
+	perfsift run job.yaml -n 5 -- ./seq.sh >out
+'
+
+# the runs made of setting $1
+runs_of () {
+	find "$PERFSIFT_RESULT_ROOT/tiny" -path "*-$1/*" -name stats.json | wc -l
+}
+
+test_expect_success 'an A/A is decided "same" after the minimum (3 runs)' '
+	perfsift run job.yaml --set mytest.mytest=same --until-decided mytest=fast \
+		-- ./seq.sh >out &&
+	test_grep "^[^ ]*-same: decided after 3 runs: 0 KPIs changed, 1 the same (mytest.score same)\$" out &&
+	test "$(runs_of same)" -eq 3
+'
+
+test_expect_success 'a 6% fall in a noisy start takes more runs, then is changed' '
+	perfsift run job.yaml --set mytest.mytest=slow --until-decided mytest=fast \
+		--max-runs 12 -- ./seq.sh >out &&
+	test_grep "^[^ ]*-slow: after 3 runs, undecided: [0-9]* more runs a side would likely decide mytest.score" out &&
+	test_grep "^[^ ]*-slow: decided after [4-9] runs: 1 KPI changed, 0 the same (mytest.score changed)\$" out &&
+	n=$(runs_of slow) && test "$n" -gt 3 && test "$n" -lt 10 &&
+	test_must_fail --status=1 perfsift compare mytest=fast mytest=slow >cmp
+'
+
+test_expect_success 'a head as noisy as 20% runs to --max-runs and stays undecided' '
+	perfsift run job.yaml --set mytest.mytest=wild --until-decided mytest=fast \
+		--max-runs 8 -- ./seq.sh >out &&
+	test_grep "^[^ ]*-wild: still undecided after the maximum of 8 runs: undecided: " out &&
+	test "$(runs_of wild)" -eq 8
+'
+
+test_expect_success 'against a BASE of 3 runs 5% apart, more runs here cannot decide: stop' '
+	perfsift run job.yaml -n 3 --set mytest.mytest=noisy -- ./seq.sh >out &&
+	perfsift run job.yaml --set mytest.mytest=steady --until-decided mytest=noisy \
+		--max-runs 12 -- ./seq.sh >out &&
+	test_grep "^[^ ]*-steady: still undecided after 3 runs, and more runs here would not decide it: BASE.s runs are too few or too noisy (give .mytest=noisy. more runs): " out &&
+	test "$(runs_of steady)" -eq 3
+'
+
+test_expect_success 'a BASE naming no group is an error before anything runs' '
+	test_must_fail --status=2 perfsift run job.yaml --set mytest.mytest=other \
+		--until-decided mytest=nosuch -- ./seq.sh 2>err &&
+	test_grep "until-decided: .mytest=nosuch. matches no result group" err &&
+	test "$(runs_of other)" -eq 0 &&
+	test_must_fail --status=2 perfsift run job.yaml --until-decided mytest=fast \
+		-n 5 --max-runs 4 -- ./seq.sh 2>err &&
+	test_grep "max-runs 4 is below -n 5" err
+'
+
+test_expect_success 'a matrix runs round-robin by default, --sequential in a row' '
+	printf "testcase: rr\nmytest:\n  mytest: [a, b]\n  cmdline: \"echo score: 1\"\nmonitors: none\n" >rr.yaml &&
+	perfsift --result-root rr run rr.yaml -n 2 >out &&
+	sed -n "s/^\([^ ]*\): run \([0-9]\) of 2 -> .*/\1 \2/p" out >order &&
+	sed "s/^[^ ]*-\([ab]\) /\1 /" order >actual &&
+	printf "a 1\nb 1\na 2\nb 2\n" >expect &&
+	test_cmp expect actual &&
+	perfsift --result-root seq run rr.yaml -n 2 --sequential >out &&
+	sed -n "s/^\([^ ]*\): run \([0-9]\) of 2 -> .*/\1 \2/p" out >order &&
+	sed "s/^[^ ]*-\([ab]\) /\1 /" order >actual &&
+	printf "a 1\na 2\nb 1\nb 2\n" >expect &&
+	test_cmp expect actual
+'
+
+test_done

@@ -56,8 +56,12 @@ test_expect_success "LKP's own JSON: reduced, the JSON untouched" '
 	perfsift stats -q "$L/0" &&
 	test_cmp "$TESTDATA/lkp-generated/meminfo/1.json" "$L/0/meminfo.json" &&
 	test_must_fail test -e "$L/0/proc-vmstat.json" &&
-	grep "\"meminfo\.\|\"proc-vmstat\." "$G/0/stats.json" >want &&
-	grep "\"meminfo\.\|\"proc-vmstat\." "$L/0/stats.json" >got &&
+	# dump-stat of LKP leaves out keys that are 0 throughout, so its JSON
+	# cannot give the zeros perfsift keeps from a raw file (matrix.h)
+	grep "\"meminfo\.\|\"proc-vmstat\." "$G/0/stats.json" |
+		grep -v ": 0,\{0,1\}\$" | sed "s/,\$//" >want &&
+	grep "\"meminfo\.\|\"proc-vmstat\." "$L/0/stats.json" |
+		grep -v ": 0,\{0,1\}\$" | sed "s/,\$//" >got &&
 	test_cmp want got
 '
 
@@ -118,7 +122,7 @@ test_expect_success 'a raw file changed since: its stats are what it says now' '
 	test_grep "\"time.exit_status\": 3" "$L/0/stats.json" &&
 	cp "$TESTDATA/lkp-generated/time/1" "$L/0/time" &&
 	perfsift stats -q "$L/0" &&
-	test_must_fail test_grep "\"time.exit_status\"" "$L/0/stats.json" &&
+	test_grep "\"time.exit_status\": 0" "$L/0/stats.json" &&
 	rm "$L/0/time" "$L/0/time.json" &&
 	perfsift stats -q "$L/0" &&
 	test_grep "\"time.elapsed_time\": 1.16" "$L/0/stats.json"

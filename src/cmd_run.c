@@ -660,7 +660,7 @@ finish:
 		/* only now: a "done" run is on disk and in the index */
 		printf("%s: run %d of %d: done in %.2f s\n", c->name,
 		       c->run_index, c->run_total, res.elapsed_s);
-		fflush(stdout);
+		flush_progress();
 	}
 out_nofinish:
 	free_env(cmd.env);

@@ -550,8 +550,8 @@ static bool kpi_shown(const struct compare_options *o,
 static const double *kpi_side(const struct walk *w, size_t c, ssize_t idx,
 			      size_t *n)
 {
-	*n = idx < 0 ? 0 : w->g[c]->matrix.nruns;
-	return values_of(w->g[c], idx, w->zeros);
+	/* a KPI is a perf stat: only the runs that have it (side_values) */
+	return side_values(w, c, idx, false, n);
 }
 
 /*

@@ -518,7 +518,7 @@ static void test_group_params(void **state)
 	free(b);
 
 	/* what does not change what runs does not change the name */
-	b = group_params_of("kpi: mytest.ops_per_s\n"
+	b = group_params_of("kpi: {mytest.ops_per_s: higher}\n"
 			    "vmstat:\n  interval: 5\n"
 			    "perf-stat:\n  interval_ms: 500\n"
 			    "testbox: box-1\ncommit: abc\n"
@@ -528,7 +528,7 @@ static void test_group_params(void **state)
 	free(a);
 
 	/* the identity: full values, sorted, no monitors nor plain keys */
-	id = identity_of("perf-stat:\n  interval_ms: 500\nkpi: x\n"
+	id = identity_of("perf-stat:\n  interval_ms: 500\nkpi: {x: lower}\n"
 			 "runtime: 300s\ncpufreq_governor: performance\n"
 			 "vm-scalability:\n"
 			 "  test: lru-file-mmap-read-rand-with-a-very-long-name\n");

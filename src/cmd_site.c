@@ -18,6 +18,7 @@
 #include "history.h"
 #include "history_load.h"
 #include "report_build.h"
+#include "result.h"
 #include "select.h"
 #include "site.h"
 #include "store/store.h"
@@ -193,7 +194,7 @@ int cmd_site(int argc, char **argv, struct options *opts)
 
 	/* read and detect everything before writing anything */
 	history_set_init(&set);
-	if (store_open(&st, opts->result_root, opts->store_url, 0, &err))
+	if (result_store_open(&st, opts->result_root, opts->store_url, 0, &err))
 		die("%s", err.buf);
 	if (history_load_store(&st, &q, &set, &err)) {
 		store_close(&st);

@@ -62,7 +62,7 @@ test_expect_success 'the same job again joins its group' '
 
 test_expect_success 'kpi: and monitor settings do not make another group' '
 	write_job c.yaml "$LONG 200" \
-		"kpi: mytest.v
+		"kpi: {mytest.v: higher}
 vmstat:
   interval: 1
 " &&

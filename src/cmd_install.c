@@ -214,7 +214,7 @@ static void check_job(struct check *c, const struct job *job)
 		const char *key = root->keys[i];
 		const struct program *p = program_find(key);
 
-		if (setup_find(key))
+		if (p && p->setup)
 			knobs = true;
 		for (j = 0; j < ARRAY_SIZE(needs); j++)
 			if (!strcmp(needs[j].prog, key))

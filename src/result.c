@@ -347,7 +347,7 @@ static void job_window(const char *run_dir, struct reduce_window *w)
 	memset(w, 0, sizeof(*w));
 	path_join(&path, run_dir, "job.yaml");
 	if (!file_exists(path.buf) ||
-	    job_load_file(path.buf, &jobs, &njobs, &err) || njobs != 1)
+	    job_read_run_file(path.buf, &jobs, &njobs, &err) || njobs != 1)
 		goto out;
 	b = job_get(jobs[0], "stats_part_begin");
 	e = job_get(jobs[0], "stats_part_end");
@@ -685,7 +685,7 @@ static void run_facts(const char *root, const char *group_dir,
 	}
 	path_join(&path, run_dir, "job.yaml");
 	if (file_exists(path.buf) &&
-	    !job_load_file(path.buf, &jobs, &njobs, &err) && njobs == 1) {
+	    !job_read_run_file(path.buf, &jobs, &njobs, &err) && njobs == 1) {
 		const struct job *job = jobs[0];
 		const struct jnode *r = job->root;
 		struct job_param *jp = NULL;

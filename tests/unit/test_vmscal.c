@@ -510,10 +510,10 @@ static void test_bench_cases(void **state)
 			 BENCH_SKIP);
 	assert_string_equal(why.buf, "needs 2 NUMA nodes, this machine has 1");
 
-	/* bad parameters name file, line and key */
+	/* bad parameters name file, line and key: the job reader's (the table's) */
 	strbuf_reset(&why);
 	assert_int_equal(bench_cycle("vm-scalability:\n  test: anon-w-seq\n  nr_task: lots\n",
-				     &out, &why), BENCH_ERROR);
+				     &out, &why), -2);
 	assert_non_null(strstr(why.buf, "t.yaml:3: vm-scalability.nr_task: 'lots' "));
 	strbuf_release(&out);
 	strbuf_release(&why);

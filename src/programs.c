@@ -14,6 +14,7 @@
 #include "bench/bench.h"
 #include "bench/vmscal_cases.h"
 #include "monitors/parsers.h"
+#include "monitors/perf_profile.h"
 #include "monitors/sampling.h"
 #include "programs.h"
 #include "setup/setup.h"
@@ -83,25 +84,29 @@ static const struct program_option job_keys[] = {
 
 /* ------------------------------------------------------------- programs */
 
+/* where each option goes in struct vmscal_opts (bench/vmscal_cases.h) */
+#define VMS(f) .at = PARAM_AT(struct vmscal_opts, f)
+
 static const struct program_option vm_scalability_opts[] = {
-	O_SECS("runtime", '-', 0, MAX_SECONDS, "300", "each case repeats its work until then (0: LKP's 300)"),
-	O_CPUS("nr_task", '-', "100%", "processes or threads of the case"),
-	{"test", OPT_ENUM, '-', 0, .known = vmscal_case_known,
+	{"runtime", OPT_SECONDS, '-', 0, 0, MAX_SECONDS, "300", .help = "each case repeats its work until then (0: LKP's 300)", VMS(runtime)},
+	{"nr_task", OPT_CPUS, '-', 0, .dflt = "100%", .help = "processes or threads of the case", VMS(nr_task)},
+	{"test", OPT_ENUM, '-', OPTF_REQUIRED, .known = vmscal_case_known,
 	 .what = "a case of vm-scalability (the cases: docs/lkp-compat.md)",
-	 .help = "the case to run; required"},
-	O_SIZE("size", '-', NULL, "the work of the whole run; repeated until runtime (none: one pass)"),
-	O_SIZE("unit_size", '-', NULL, "the work of one pass (none: the case's own)"),
+	 .help = "the case to run; required", VMS(test)},
+	{"size", OPT_SIZE, '-', 0, .help = "the work of the whole run; repeated until runtime (none: one pass)", VMS(size)},
+	{"unit_size", OPT_SIZE, '-', 0, .help = "the work of one pass (none: the case's own)", VMS(unit_size)},
 	O_STR("fs", '-', NULL, "LKP's file system of the file cases (perfsift uses its scratch directory)"),
-	O_BOOL("pre_setup", '-', "0", "the tmpfs is already there: mount none"),
-	O_BOOL("sync_rw", '-', "0", "usemem's readers and writers start together"),
-	O_COUNT("bind_cpu", '-', 0, 1 << 30, NULL, "CPUs per task to bind to (0: nr_cpu/2/nr_task)"),
-	O_COUNT("repeat", '-', 0, 1 << 30, NULL, "usemem's passes over its memory (-r)"),
-	{"cpu_delay", OPT_NSEC, '-', 0, .help = "usemem's delay per page (-e): ns, or with u / m"},
-	O_BOOL("sync_free", '-', "0", "usemem's workers free their memory together"),
+	{"pre_setup", OPT_BOOL, '-', 0, .dflt = "0", .help = "the tmpfs is already there: mount none", VMS(pre_setup)},
+	{"sync_rw", OPT_BOOL, '-', 0, .dflt = "0", .help = "usemem's readers and writers start together", VMS(sync_rw)},
+	{"bind_cpu", OPT_COUNT, '-', 0, 0, 1 << 30, .help = "CPUs per task to bind to (0: nr_cpu/2/nr_task)", VMS(bind_cpu),
+	 .given_at = PARAM_AT(struct vmscal_opts, bind_set)},
+	{"repeat", OPT_COUNT, '-', 0, 0, 1 << 30, .help = "usemem's passes over its memory (-r)", VMS(repeat)},
+	{"cpu_delay", OPT_NSEC, '-', 0, .help = "usemem's delay per page (-e): ns, or with u / m", VMS(cpu_delay)},
+	{"sync_free", OPT_BOOL, '-', 0, .dflt = "0", .help = "usemem's workers free their memory together", VMS(sync_free)},
 	O_STR("timed_wp", '-', NULL, "LKP's timed write-protect case option (not used)"),
 	/* perfsift's: the memory hw_vars sees (scales every size), and leave to size what does not fit */
-	{"mem", OPT_MEM, '=', 0, .help = "the memory the case sizes itself for: a size or a share of MemTotal (none: all)"},
-	O_BOOL("allow_oom", '=', "0", "run a footprint larger than the machine as asked (else it is capped)"),
+	{"mem", OPT_MEM, '=', 0, .help = "the memory the case sizes itself for: a size or a share of MemTotal (none: all)", VMS(mem)},
+	{"allow_oom", OPT_BOOL, '=', 0, .dflt = "0", .help = "run a footprint larger than the machine as asked (else it is capped)", VMS(allow_oom)},
 	END,
 };
 
@@ -176,22 +181,28 @@ static const struct program_option drop_caches_value = {
 
 #define INTERVAL(d) O_SECS("interval", '-', MIN_INTERVAL, MAX_INTERVAL, d, "seconds between two samples")
 
-/* the periodic monitors' one option; its default is the sampler's (sampling.h) */
-static const struct program_option interval_opts[] = {INTERVAL(NULL), END};
+#define INTERVAL_MS O_COUNT("interval_ms", '-', 10, 86400000, NULL, "milliseconds between two samples (instead of interval)")
+
+/* the periodic monitors' options; interval's default is the sampler's (sampling.h) */
+static const struct program_option interval_opts[] = {INTERVAL(NULL), INTERVAL_MS, END};
 
 /* options the default monitor set passes (include/category/benchmark) */
 static const struct program_option perf_c2c_opts[] = {
 	O_BOOL("debug_mode", '-', "0", "keep intermediate data"), END,
 };
 
+#define PP(f) .at = PARAM_AT(struct pp_opts, f)
+
 static const struct program_option perf_profile_opts[] = {
 	O_BOOL("debug_mode", '-', "0", "keep intermediate data"),
-	O_COUNT("freq", '-', 1, 1000000, "1000", "samples per second per CPU"),
-	O_COUNT("period", '-', 0, 1e15, NULL, "events per sample (instead of freq)"),
-	O_BOOL("legacy_keys", '-', "1", "also LKP's older key names"),
+	{"freq", OPT_COUNT, '-', 0, 1, 1000000, "1000", .help = "samples per second per CPU", PP(freq)},
+	{"period", OPT_COUNT, '-', 0, 0, 1e15, .help = "events per sample (instead of freq)", PP(period)},
+	{"legacy_keys", OPT_BOOL, '-', 0, .dflt = "1", .help = "also LKP's older key names", PP(legacy_keys)},
 	INTERVAL(NULL),
-	O_SECS("delay", '-', 0, MAX_SECONDS, NULL, "start of the profiled window (none: half the runtime)"),
-	O_SECS("duration", '-', 0, MAX_SECONDS, NULL, "length of the profiled window (none: 10 s with a runtime)"),
+	{"delay", OPT_SECONDS, '-', 0, 0, MAX_SECONDS, .help = "start of the profiled window (none: half the runtime)", PP(delay),
+	 .given_at = PARAM_AT(struct pp_opts, delay_given)},
+	{"duration", OPT_SECONDS, '-', 0, 0, MAX_SECONDS, .help = "length of the profiled window (none: 10 s with a runtime)", PP(duration),
+	 .given_at = PARAM_AT(struct pp_opts, duration_given)},
 	END,
 };
 
@@ -203,7 +214,7 @@ static const struct program_option perf_stat_opts[] = {
 	O_STR("command", '-', NULL, "LKP's command to count (not used)"),
 	O_BOOL("per_socket", '-', "0", "LKP's per-socket counts (not used)"),
 	O_BOOL("per_die", '-', "0", "LKP's per-die counts (not used)"),
-	O_COUNT("interval_ms", '-', 10, 86400000, NULL, "milliseconds between two samples"),
+	INTERVAL_MS,
 	O_STR("rmetrics", '-', NULL, "LKP's raw metrics (not used)"),
 	O_STR("metrics", '-', NULL, "LKP's metrics (not used)"),
 	O_BOOL("metric_only", '-', "0", "LKP's metric-only output (not used)"),
@@ -249,7 +260,8 @@ static const struct program programs[] = {
 	MON("numa-vmstat", interval_opts, parse_numa_vmstat, &sampling_numa_vmstat, "per-node vmstat"),
 	MON("pagetypeinfo", interval_opts, parse_pagetypeinfo, &sampling_pagetypeinfo, "/proc/pagetypeinfo"),
 	LKP_MON("perf-c2c", perf_c2c_opts, "perf c2c"),
-	MON("perf-profile", perf_profile_opts, parse_perf_profile, &sampling_perf_profile, "call chains sampled in a window of the run"),
+	{"perf-profile", PROG_MONITOR, perf_profile_opts, .mon = {"perf-profile", parse_perf_profile, &sampling_perf_profile},
+	 .help = "call chains sampled in a window of the run", .params_size = sizeof(struct pp_opts)},
 	LKP_MON("perf-sched", perf_sched_opts, "perf sched"),
 	MON("perf-stat", perf_stat_opts, parse_perf_stat, &sampling_perf_stat, "hardware and software event counts"),
 	MON("proc-stat", interval_opts, parse_proc_stat, &sampling_proc_stat, "/proc/stat"),
@@ -267,7 +279,8 @@ static const struct program programs[] = {
 	MON("turbostat", interval_opts, parse_turbostat, &sampling_turbostat, "turbostat(8)"),
 	LKP_MON("uptime", interval_opts, "/proc/uptime"),
 	{"vm-scalability", PROG_TEST, vm_scalability_opts, .mon = {"vm-scalability", parse_vm_scalability, NULL},
-	 .bench = &bench_vm_scalability, .help = "LKP's vm-scalability suite, built in"},
+	 .bench = &bench_vm_scalability, .help = "LKP's vm-scalability suite, built in",
+	 .params_size = sizeof(struct vmscal_opts)},
 	MON("vmstat", interval_opts, parse_vmstat, &sampling_vmstat, "vmstat(8)"),
 };
 

@@ -13,6 +13,7 @@
 #define PERFSIFT_PROGRAMS_H
 
 #include "util/compat.h"
+#include <stddef.h>
 #include "monitor.h"
 
 struct bench_ops;
@@ -43,7 +44,11 @@ enum opt_type {
 enum opt_flags {
 	OPTF_SINGLE = 1 << 0,   /* one value: a list is an error, not a matrix */
 	OPTF_NONEMPTY = 1 << 1, /* `key: ""` is an error (else: the default) */
+	OPTF_REQUIRED = 1 << 2, /* the program cannot run without it */
 };
+
+/* where an option's value goes in the program's parameter struct (params.h) */
+#define PARAM_AT(type, field) (offsetof(type, field) + 1)
 
 /* an option value, parsed by its type */
 struct opt_value {
@@ -69,6 +74,11 @@ struct program_option {
 	bool (*known)(const char *value);
 	const char *what;  /* "a case of vm-scalability (the cases: ...)" */
 	const char *help;  /* one line */
+	/*
+	 * PARAM_AT(struct, field) of the value in the program's parameter
+	 * struct, and of a bool "the job gave it"; 0: not stored
+	 */
+	size_t at, given_at;
 };
 
 /*
@@ -94,6 +104,7 @@ struct program {
 	program_apply_fn setup;        /* a setup program's knobs */
 	program_check_fn check;        /* more checks, before anything runs */
 	const char *help;              /* one line */
+	size_t params_size; /* its parameter struct, filled by param_fill() */
 };
 
 /* the program a job can name called name (never PROG_OUTPUT), or NULL */

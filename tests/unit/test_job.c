@@ -11,7 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include "bench/vmscal_cases.h"
 #include "job.h"
+#include "params.h"
 #include "programs.h"
 #include "util/strbuf.h"
 
@@ -533,6 +535,55 @@ static void test_opt_types(void **state)
 	strbuf_release(&why);
 }
 
+static void test_param_fill(void **state)
+{
+	struct job *job = load1("runtime: 60\n"
+				"nr_task: 50%\n"
+				"vm-scalability:\n"
+				"  test: anon-r-seq\n"
+				"  size: 1G\n"
+				"  cpu_delay: 2u\n"
+				"  bind_cpu: 0\n"
+				"  mem: 10%\n"
+				"  sync_rw: yes\n");
+	const struct program *p = program_find("vm-scalability");
+	struct strbuf err = STRBUF_INIT;
+	struct vmscal_opts o;
+	struct opt_value v;
+
+	(void)state;
+	assert_int_equal(p->params_size, sizeof(o));
+	assert_int_equal(param_fill(p, job, &o, &err), 0);
+	assert_string_equal(o.test, "anon-r-seq");
+	/* top-level keys stand in for the program's options (LKP flattens) */
+	assert_true(o.runtime == 60);
+	assert_true(o.nr_task.pct && o.nr_task.num == 50 && o.nr_task.given);
+	assert_int_equal(param_share_of(&o.nr_task, 8), 4);
+	assert_int_equal(o.size, 1 << 30);
+	assert_int_equal(o.cpu_delay, 2000);
+	assert_true(o.bind_set);
+	assert_int_equal(o.bind_cpu, 0);
+	assert_int_equal(param_share_of(&o.mem, 1000), 100);
+	assert_true(o.sync_rw);
+	/* defaults */
+	assert_false(o.sync_free);
+	assert_int_equal(o.unit_size, 0);
+	assert_int_equal(o.repeat, 0);
+	job_free(job);
+
+	job = load1("vm-scalability:\n  test: anon-w-seq\n");
+	assert_int_equal(param_fill(p, job, &o, &err), 0);
+	assert_true(o.runtime == 300);
+	assert_true(o.nr_task.pct && o.nr_task.num == 100 && !o.nr_task.given);
+	assert_false(o.bind_set);
+	assert_false(o.mem.given);
+	/* a monitor's option is its own: no top-level stand-in */
+	assert_int_equal(param_value(job, program_find("vmstat"), "interval", &v, &err), 0);
+	assert_int_equal(param_value(job, NULL, "runtime", &v, &err), 0);
+	job_free(job);
+	strbuf_release(&err);
+}
+
 static void test_help_keys(void **state)
 {
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
@@ -564,6 +615,7 @@ int main(void)
 		cmocka_unit_test(test_tree_order_lines),
 		cmocka_unit_test(test_opt_types),
 		cmocka_unit_test(test_help_keys),
+		cmocka_unit_test(test_param_fill),
 		cmocka_unit_test(test_multi_doc_merge),
 		cmocka_unit_test(test_vm_scalability_file),
 		cmocka_unit_test(test_errors),

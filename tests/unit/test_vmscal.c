@@ -19,6 +19,8 @@
 #include "job.h"
 #include "knob.h"
 #include "monitors/parsers.h"
+#include "params.h"
+#include "programs.h"
 #include "util/fileutil.h"
 #include "util/strbuf.h"
 
@@ -381,6 +383,7 @@ static int bench_cycle(const char *yaml, struct strbuf *out, struct strbuf *why)
 	struct job **jobs = NULL;
 	size_t njobs = 0;
 	struct bench_ctx ctx;
+	struct vmscal_opts opts;
 	int ret, fd, status;
 	pid_t pid;
 
@@ -405,6 +408,10 @@ static int bench_cycle(const char *yaml, struct strbuf *out, struct strbuf *why)
 
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.job = jobs[0];
+	/* as the runner does: the options typed by the program table */
+	if (param_fill(program_find("vm-scalability"), jobs[0], &opts, why) < 0)
+		return -3;
+	ctx.params = &opts;
 	path_join(&path, dir, "scratch");
 	assert_int_equal(mkdir_p(path.buf, 0700), 0);
 	ctx.scratch = path.buf;
@@ -515,6 +522,10 @@ static void test_bench_cases(void **state)
 	assert_int_equal(bench_cycle("vm-scalability:\n  test: anon-w-seq\n  nr_task: lots\n",
 				     &out, &why), -2);
 	assert_non_null(strstr(why.buf, "t.yaml:3: vm-scalability.nr_task: 'lots' "));
+	/* no test: the table's required option, before prepare runs */
+	strbuf_reset(&why);
+	assert_int_equal(bench_cycle("vm-scalability:\n  size: 1M\n", &out, &why), -3);
+	assert_string_equal(why.buf, "t.yaml: vm-scalability.test: not given, and vm-scalability needs it (vm-scalability: {test: ...})");
 	strbuf_release(&out);
 	strbuf_release(&why);
 	strbuf_release(&keys);

@@ -4,10 +4,14 @@
  * 2.10.  Per interval: `time:`, `i.<event>` per-second rates, derived
  * `i.` metrics (ipc, miss rates, MPKI, ...) and perf's own metric columns as
  * `i.metric.<Unit>`; at the end `ps.<event>` (total per second), `total.
- * instructions` and `overall.<metric>`.  Like LKP, the last interval is
- * taken as incomplete and not flushed (quirk Q7: kept for compatibility;
- * perfsift's sampler ends its file on a whole interval and adds one more
- * line, see the sampler below).
+ * instructions` and `overall.<metric>`.  Like LKP, the last interval of a
+ * file is taken as incomplete and not flushed (quirk Q7: perf, killed at
+ * the end of the test, may have printed it only in part), unless the file
+ * says it is whole: perfsift's sampler ends its file with PS_END_LINE
+ * after the interval it reads at stop, which ends when the run ends.  So
+ * the run's final partial interval counts, and a run shorter than one
+ * interval has its one interval, its `ps.*` and totals (LKP's parser
+ * skips the line, as every line that is not a count).
  */
 #include "util/compat.h"
 #include <errno.h>
@@ -23,6 +27,12 @@
 #include "util/timeutil.h"
 #include "monitors/sampling.h"
 #include "util/xalloc.h"
+
+/*
+ * The sampler's last line: the interval above it is whole (read at stop,
+ * it ends with the run).  A comment, so LKP's parser skips it.
+ */
+#define PS_END_LINE "# perfsift: end of run"
 
 struct ps_state {
 	struct mon_kv events;  /* learned from the command line's -e */
@@ -109,7 +119,10 @@ static void flush_interval(struct ps_state *st, struct strbuf *out)
 	mon_ruby_float(out, st->cur_ts);
 	strbuf_addch(out, '\n');
 	for (i = 0; i < st->cur.n; i++) {
-		add_float(out, "i.", st->cur.keys[i], st->cur.vals[i] / len);
+		/* no rate over no time (a stamp that did not move) */
+		if (len > 0)
+			add_float(out, "i.", st->cur.keys[i],
+				  st->cur.vals[i] / len);
 		mon_kv_add(&st->total, st->cur.keys[i], st->cur.vals[i]);
 	}
 	derived(&st->cur, "i.", out);
@@ -197,6 +210,12 @@ DECLARE_PARSER(parse_perf_stat)
 	mon_fields_init(&f);
 	while (mon_lines_next(&it)) {
 		lineno++;
+		if (!strcmp(it.line.buf, PS_END_LINE)) {
+			if (st.in_interval)
+				flush_interval(&st, out);
+			st.in_interval = false;
+			continue;
+		}
 		if (strstr(it.line.buf, " -e ")) {
 			learn_events(&st, it.line.buf);
 			continue;
@@ -479,7 +498,6 @@ static int ps_sample(struct mon_inst *mi, struct strbuf *out, bool final)
 	ssize_t n;
 	int cpu;
 
-	(void)final;
 	if (baseline) {
 		strbuf_addf(out, "perf stat -a --scale -I %.0f -x , -e ",
 			    mi->interval * 1000);
@@ -535,6 +553,9 @@ static int ps_sample(struct mon_inst *mi, struct strbuf *out, bool final)
 					    en > 0 ? run * 100 / en : 100.0);
 		}
 	}
+	/* read at stop, the interval ends with the run: it is whole */
+	if (final && !baseline)
+		strbuf_addstr(out, PS_END_LINE "\n");
 	return 0;
 }
 

@@ -4,8 +4,10 @@
 # monitor leaves its raw file and <monitor>.json, the reduced stats reach
 # stats.json, matrix.json and the index; perf-profile yields kernel call
 # chains of a page-fault-heavy workload (dd's 64 MiB buffer faulted in by
-# each read of /dev/zero); a SIGKILLed perfsift leaves raw files readable
-# up to the last whole sample.
+# each read of /dev/zero, until the workload has used a second of CPU
+# however fast the machine); a run shorter than one interval has a start
+# and an end sample of every monitor and its perf-stat figures; a
+# SIGKILLed perfsift leaves raw files readable up to the last whole sample.
 . "$(dirname "$0")/lib.sh"
 
 if ! test_have_root; then
@@ -13,12 +15,23 @@ if ! test_have_root; then
 	test_done
 fi
 
-cat >job.yaml <<'JOB'
+# fixed work, not a fixed number of passes: passes until the workload's
+# CPU time (its children's, from /proc/PID/stat) reaches one second, so
+# perf-profile has ~1000 samples of it on a fast machine or a loaded one
+cat >faults.sh <<'SH'
+hz=$(getconf CLK_TCK)
+while :; do
+	dd if=/dev/zero of=/dev/null bs=64M count=2 2>/dev/null
+	set -- $(cat /proc/$$/stat)
+	[ $((${16} + ${17})) -lt "$hz" ] || break
+done
+SH
+cat >job.yaml <<JOB
 suite: faults
 testcase: faults
 category: benchmark
 mytest:
-  cmdline: sh -c 'i=0; while [ $i -lt 6 ]; do dd if=/dev/zero of=/dev/null bs=64M count=2 2>/dev/null; i=$((i+1)); done'
+  cmdline: sh $PWD/faults.sh
 JOB
 
 test_expect_success 'a benchmark job runs with the default monitors' '
@@ -102,9 +115,54 @@ test_expect_success 'perf-profile samples only its window (delay, duration)' '
 	raw=$(find "$PERFSIFT_RESULT_ROOT/window" -name perf-profile) &&
 	test_grep "kernel call chains, from 0.5 s for 0.5 s$" "$raw" &&
 	n=$(sed -n "s/^# Samples: \([0-9]*\) of event.*/\1/p" "$raw") &&
-	# 2 CPUs x 1000 Hz x 0.5 s, more when a loaded machine delays the
-	# 0.5 s drain that switches it off; the whole run would be 8000
-	test "$n" -gt 0 && test "$n" -le 4000
+	# CPUs x 1000 Hz x 0.5 s, more when a loaded machine delays the
+	# 0.5 s drain that switches it off; the whole run would be 4000 a CPU
+	test "$n" -gt 0 && test "$n" -le $(($(getconf _NPROCESSORS_ONLN) * 2000))
+'
+
+test_expect_success 'a 0.3 s run has perf-stat rates over its real duration' '
+	cat >short.yaml <<-\JOB &&
+	suite: short
+	testcase: short
+	monitors: perf-stat
+	mytest:
+	  cmdline: sleep 0.3
+	JOB
+	perfsift run short.yaml >/dev/null 2>&1 &&
+	run=$(dirname "$(find "$PERFSIFT_RESULT_ROOT/short" -name stats.json)") &&
+	test_grep "\"perf-stat.ps.page-faults\"" "$run/stats.json" &&
+	test_grep "\"perf-stat.i.page-faults\"" "$run/stats.json" &&
+	# system wide, cpu-clock counts every CPU all the time: 1000 ms a
+	# second each, when the rate divides by the whole run
+	ps=$(sed -n "s/^ *\"perf-stat.ps.cpu-clock\": \([^,]*\),*$/\1/p" "$run/stats.json") &&
+	awk -v v="$ps" -v n="$(getconf _NPROCESSORS_ONLN)" \
+		"BEGIN { exit !(v > 800 * n && v < 1250 * n) }"
+'
+
+test_expect_success 'a run shorter than every interval has start and end samples' '
+	mons="proc-vmstat meminfo proc-stat diskstats slabinfo buddyinfo pagetypeinfo interrupts softirqs sched_debug numa-meminfo numa-vmstat numa-numastat" &&
+	{
+		echo "suite: hour" &&
+		echo "testcase: hour" &&
+		echo "monitors: $mons vmstat perf-stat" | sed "s/ /, /2g" &&
+		for m in $mons vmstat perf-stat; do
+			printf "%s:\n  interval: 3600\n" "$m"
+		done &&
+		printf "mytest:\n  cmdline: sleep 0.3\n"
+	} >hour.yaml &&
+	perfsift run hour.yaml >/dev/null 2>&1 &&
+	run=$(dirname "$(find "$PERFSIFT_RESULT_ROOT/hour" -name stats.json)") &&
+	for m in $mons; do
+		test -f "$run/$m" || grep -q "^$m: not available" "$run/monitors.log" ||
+			{ echo "no raw $m"; return 1; }
+		test ! -f "$run/$m" || test "$(grep -c "^time: " "$run/$m")" = 2 ||
+			{ echo "$m: not a start and an end sample"; return 1; }
+	done &&
+	# counters have their delta, rates their one interval
+	test_grep "\"proc-vmstat.pgfault\"" "$run/stats.json" &&
+	test_grep "\"interrupts.LOC:Local_timer_interrupts\"" "$run/stats.json" &&
+	test_grep "\"vmstat.memory.free\"" "$run/stats.json" &&
+	test_grep "\"perf-stat.ps.cpu-clock\"" "$run/stats.json"
 '
 
 test_expect_success 'a killed perfsift leaves whole samples in the raw files' '

@@ -174,6 +174,53 @@ static void test_perf_stat_unknown_event(void **state)
 	strbuf_release(&err);
 }
 
+/*
+ * LKP drops a file's last interval as incomplete (Q7); the sampler's end
+ * line says the last interval is whole (read when the run ended), so it
+ * counts: a run shorter than one interval has its rates and ps.*, and
+ * ps.* divides the totals of every interval by the run's duration.
+ */
+static void test_perf_stat_final_interval(void **state)
+{
+	static const char head[] =
+		"perf stat -a --scale -I 1000 -x , -e cpu-clock,page-faults --log-fd 1 -D 0 -- perfsift\n";
+	static const char one[] =
+		"0.250000000,500.00,msec,cpu-clock,500000000,100.00,,\n"
+		"0.250000000,100,,page-faults,500000000,100.00,,\n";
+	static const char two[] =
+		"1.000000000,2000.00,msec,cpu-clock,2000000000,100.00,,\n"
+		"1.000000000,300,,page-faults,2000000000,100.00,,\n"
+		"1.250000000,500.00,msec,cpu-clock,500000000,100.00,,\n"
+		"1.250000000,200,,page-faults,500000000,100.00,,\n";
+	struct strbuf raw = STRBUF_INIT;
+
+	(void)state;
+	/* one partial interval, as LKP writes it: nothing (LKP's output) */
+	strbuf_addf(&raw, "%s%s", head, one);
+	expect("perf-stat", raw.buf, "");
+	/* the same, ended by the sampler: the interval and the totals */
+	strbuf_addstr(&raw, "# perfsift: end of run\n");
+	expect("perf-stat", raw.buf,
+	       "time: 0.25\ni.cpu-clock: 2000.0\ni.page-faults: 400.0\n"
+	       "ps.cpu-clock: 2000.0\nps.page-faults: 400.0\n");
+	/*
+	 * a whole interval and the partial last one: LKP drops the last but
+	 * divides by the time up to it (ps.* low by a fifth here)...
+	 */
+	strbuf_reset(&raw);
+	strbuf_addf(&raw, "%s%s", head, two);
+	expect("perf-stat", raw.buf,
+	       "time: 1.0\ni.cpu-clock: 2000.0\ni.page-faults: 300.0\n"
+	       "ps.cpu-clock: 1600.0\nps.page-faults: 240.0\n");
+	/* ...ended by the sampler, both count */
+	strbuf_addstr(&raw, "# perfsift: end of run\n");
+	expect("perf-stat", raw.buf,
+	       "time: 1.0\ni.cpu-clock: 2000.0\ni.page-faults: 300.0\n"
+	       "time: 1.25\ni.cpu-clock: 2000.0\ni.page-faults: 800.0\n"
+	       "ps.cpu-clock: 2000.0\nps.page-faults: 400.0\n");
+	strbuf_release(&raw);
+}
+
 static void test_latency_stats_merge(void **state)
 {
 	(void)state;
@@ -196,6 +243,7 @@ int main(void)
 		cmocka_unit_test(test_kmsg_ids),
 		cmocka_unit_test(test_perf_profile_event_and_legacy),
 		cmocka_unit_test(test_perf_stat_unknown_event),
+		cmocka_unit_test(test_perf_stat_final_interval),
 		cmocka_unit_test(test_latency_stats_merge),
 	};
 

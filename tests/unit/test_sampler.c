@@ -230,6 +230,66 @@ static void test_periodic_and_snapshots(void **state)
 	strbuf_release(&err);
 }
 
+/*
+ * A run shorter than every interval (an hour each, so by construction)
+ * still has a start and an end sample of every monitor, and perf-stat
+ * its one (partial) interval, totals and per-second figures.
+ */
+static void test_sub_interval_run(void **state)
+{
+	static const char *const two[] = {"proc-vmstat", "meminfo", "proc-stat",
+					  "interrupts"};
+	struct fixture *f = *state;
+	struct strbuf err = STRBUF_INIT;
+	struct job *job = load(
+		"monitors: proc-vmstat, meminfo, proc-stat, interrupts, vmstat, perf-stat\n"
+		"proc-vmstat:\n  interval: 3600\nmeminfo:\n  interval: 3600\n"
+		"proc-stat:\n  interval: 3600\nvmstat:\n  interval: 3600\n"
+		"perf-stat:\n  interval: 3600\n");
+	struct sampler *s = sampler_start(job, f->out, f->sys, NULL, &err);
+	size_t i;
+	char *t, *p;
+
+	assert_non_null(s);
+	overwrite(f, "proc/vmstat", "nr_free_pages 90\npgfault 42\n");
+	assert_int_equal(sampler_stop(s), 0);
+	for (i = 0; i < sizeof(two) / sizeof(two[0]); i++) {
+		t = raw(f, two[i]);
+		assert_non_null(t);
+		if (count(t, "time: ") != 2)
+			fail_msg("%s: %d samples, not start and end", two[i],
+				 count(t, "time: "));
+		free(t);
+	}
+	t = raw(f, "proc-vmstat");
+	p = parse("proc-vmstat", t);
+	/* the start sample saw the old value, the end sample the new one */
+	assert_non_null(strstr(p, "\npgfault: 1\ntime: "));
+	assert_non_null(strstr(p + strlen(p) - 13, "\npgfault: 42\n"));
+	free(p);
+	free(t);
+	/* vmstat: one row, from start to end */
+	t = raw(f, "vmstat");
+	p = parse("vmstat", t);
+	assert_int_equal(count(p, "procs.r: "), 1);
+	free(p);
+	free(t);
+	/* perf-stat counts software events wherever perf_event_open works */
+	t = raw(f, "perf-stat");
+	if (t || !geteuid()) {
+		assert_non_null(t);
+		p = parse("perf-stat", t);
+		assert_int_equal(count(p, "time: "), 1);
+		assert_non_null(strstr(p, "\ni.cpu-clock: "));
+		assert_non_null(strstr(p, "\nps.cpu-clock: "));
+		assert_non_null(strstr(p, "\nps.page-faults: "));
+		free(p);
+		free(t);
+	}
+	job_free(job);
+	strbuf_release(&err);
+}
+
 static void test_kill_leaves_whole_samples(void **state)
 {
 	struct fixture *f = *state;
@@ -401,6 +461,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_periodic_and_snapshots, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sub_interval_run, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kill_leaves_whole_samples, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_default_set, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_turbostat_msr, setup, teardown),

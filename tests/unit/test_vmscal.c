@@ -392,6 +392,12 @@ static int bench_cycle(const char *yaml, struct strbuf *out, struct strbuf *why)
 	if (job_load_string(yaml, "t.yaml", &jobs, &njobs, why) < 0)
 		return -2;
 	assert_int_equal(njobs, 1);
+	/* as the runner does: the options typed by the program table */
+	if (param_fill(program_find("vm-scalability"), jobs[0], &opts, why) < 0) {
+		job_free_all(jobs, njobs);
+		rmdir(dir);
+		return -3;
+	}
 	/* knobs go to a fake tree: a test never changes this machine */
 	path_join(&path, dir, "proc/sys/vm");
 	assert_int_equal(mkdir_p(path.buf, 0700), 0);
@@ -408,9 +414,6 @@ static int bench_cycle(const char *yaml, struct strbuf *out, struct strbuf *why)
 
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.job = jobs[0];
-	/* as the runner does: the options typed by the program table */
-	if (param_fill(program_find("vm-scalability"), jobs[0], &opts, why) < 0)
-		return -3;
 	ctx.params = &opts;
 	path_join(&path, dir, "scratch");
 	assert_int_equal(mkdir_p(path.buf, 0700), 0);

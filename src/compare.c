@@ -879,10 +879,7 @@ void compare_render_text(const struct compare_result *res, struct strbuf *out)
 
 static void json_num(struct strbuf *out, double v)
 {
-	if (!isfinite(v))
-		strbuf_addstr(out, "null");
-	else
-		strbuf_addf(out, "%.12g", v);
+	strbuf_add_json_num(out, v);
 }
 
 /* `, "key": number` */
@@ -1003,17 +1000,7 @@ void compare_render_json(const struct compare_result *res,
 
 static void csv_str(struct strbuf *out, const char *s)
 {
-	if (!strpbrk(s, ",\"\n\r")) {
-		strbuf_addstr(out, s);
-		return;
-	}
-	strbuf_addch(out, '"');
-	for (; *s; s++) {
-		if (*s == '"')
-			strbuf_addch(out, '"');
-		strbuf_addch(out, *s);
-	}
-	strbuf_addch(out, '"');
+	strbuf_add_csv_str(out, s);
 }
 
 static void csv_num(struct strbuf *out, double v)

@@ -38,6 +38,7 @@ static const struct cmd commands[] = {
 	{"report", cmd_report, "the e-mail report, job.yaml, bundle, HTML"},
 	{"bisect", cmd_bisect, "find the commit that moved a stat"},
 	{"bisect-step", cmd_bisect_step, "one git-bisect-run step (0/1/125)"},
+	{"history", cmd_history, "change points of a stat over the commits"},
 };
 
 static const char main_usage[] =

@@ -549,6 +549,91 @@ static int pg_forget_group(struct store *st, int64_t group_id,
 	return 0;
 }
 
+static int pg_stat_values(struct store *st, const int64_t *group_ids,
+			  size_t ngroups, const char *const *names,
+			  size_t nnames, store_value_fn fn, void *ctx,
+			  struct strbuf *err)
+{
+	struct strbuf narr = STRBUF_INIT, garr = STRBUF_INIT;
+	const char *params[2];
+	PGresult *res;
+	size_t i;
+	int row;
+
+	for (i = 0; i < nnames; i++)
+		add_array_str(&narr, names[i]);
+	end_array(&narr);
+	for (i = 0; group_ids && i < ngroups; i++)
+		strbuf_addf(&garr, "%s%" PRId64, i ? "," : "{", group_ids[i]);
+	if (group_ids)
+		end_array(&garr);
+	params[0] = narr.buf;
+	params[1] = group_ids ? garr.buf : NULL;
+	/* the position of the name in the array asked for comes back */
+	res = run(st, "SELECT r.group_id, r.number, r.indexed_at, n.i, v.value"
+		  " FROM unnest($1::text[]) WITH ORDINALITY AS n(name, i)"
+		  " JOIN stat_names s ON s.name = n.name"
+		  " JOIN stat_values v ON v.stat_id = s.id"
+		  " JOIN runs r ON r.id = v.run_id"
+		  " WHERE r.complete = 1"
+		  " AND ($2::bigint[] IS NULL OR r.group_id = ANY($2::bigint[]))",
+		  2, params, false, err);
+	strbuf_release(&narr);
+	strbuf_release(&garr);
+	if (!res)
+		return -1;
+	for (row = 0; row < PQntuples(res); row++) {
+		struct store_value v;
+
+		v.group_id = strtoll(PQgetvalue(res, row, 0), NULL, 10);
+		v.run = atoi(PQgetvalue(res, row, 1));
+		v.time = strtoll(PQgetvalue(res, row, 2), NULL, 10);
+		v.stat = (size_t)strtoull(PQgetvalue(res, row, 3), NULL, 10) - 1;
+		v.value = strtod(PQgetvalue(res, row, 4), NULL);
+		fn(ctx, &v);
+	}
+	PQclear(res);
+	return 0;
+}
+
+static int pg_group_rows(struct store *st, store_group_row_fn fn, void *ctx,
+			 struct strbuf *err)
+{
+	PGresult *res;
+	int row;
+
+	res = run(st, "SELECT id, dir, testcase, commit_id FROM groups"
+		  " ORDER BY dir COLLATE \"C\"", 0, NULL, false, err);
+	if (!res)
+		return -1;
+	for (row = 0; row < PQntuples(res); row++)
+		fn(ctx, strtoll(PQgetvalue(res, row, 0), NULL, 10),
+		   PQgetvalue(res, row, 1), PQgetvalue(res, row, 2),
+		   PQgetvalue(res, row, 3));
+	PQclear(res);
+	return 0;
+}
+
+static int pg_stat_names(struct store *st, const char *prefix,
+			 struct store_name_list *out, struct strbuf *err)
+{
+	const char *params[1] = {prefix};
+	PGresult *res;
+	int row;
+
+	res = run(st, "SELECT name FROM stat_names WHERE"
+		  " left(name, length($1)) = $1 ORDER BY name COLLATE \"C\"",
+		  1, params, false, err);
+	if (!res)
+		return -1;
+	for (row = 0; row < PQntuples(res); row++) {
+		ALLOC_GROW(out->items, out->n + 1, out->alloc);
+		out->items[out->n++] = xstrdup(PQgetvalue(res, row, 0));
+	}
+	PQclear(res);
+	return 0;
+}
+
 const struct store_ops store_pg_ops = {
 	.name = "postgresql",
 	.open = pg_open,
@@ -560,5 +645,8 @@ const struct store_ops store_pg_ops = {
 	.load_matrix = pg_load_matrix,
 	.run_stats = pg_run_stats,
 	.forget_group = pg_forget_group,
+	.stat_values = pg_stat_values,
+	.group_rows = pg_group_rows,
+	.stat_names = pg_stat_names,
 };
 #endif /* HAVE_LIBPQ */

@@ -626,6 +626,132 @@ fail:
 	return -1;
 }
 
+/* the ids of the stat names (-1 for a name never indexed) */
+static int name_ids(struct store *st, const char *const *names, size_t n,
+		    int64_t *ids, struct strbuf *err)
+{
+	sqlite3_stmt *stmt = NULL;
+	size_t i;
+
+	if (prepare(st, &stmt, "SELECT id FROM stat_names WHERE name = ?", err))
+		return -1;
+	for (i = 0; i < n; i++) {
+		sqlite3_reset(stmt);
+		bind_text(stmt, 1, names[i]);
+		ids[i] = sqlite3_step(stmt) == SQLITE_ROW ?
+			 sqlite3_column_int64(stmt, 0) : -1;
+	}
+	sqlite3_finalize(stmt);
+	return 0;
+}
+
+static int sqlite_stat_values(struct store *st, const int64_t *group_ids,
+			      size_t ngroups, const char *const *names,
+			      size_t nnames, store_value_fn fn, void *ctx,
+			      struct strbuf *err)
+{
+	struct strbuf sql = STRBUF_INIT;
+	sqlite3_stmt *stmt = NULL;
+	int64_t *ids = xcalloc(nnames, sizeof(*ids));
+	size_t i, nid = 0;
+	int rc, ret = -1;
+
+	if (name_ids(st, names, nnames, ids, err))
+		goto out;
+	/*
+	 * runs first (CROSS JOIN keeps that order): each complete run probes
+	 * its values' primary key (run_id, stat_id) once per stat, instead
+	 * of a scan over every value of the index
+	 */
+	strbuf_addstr(&sql, "SELECT r.group_id, r.number, r.indexed_at, v.stat_id,"
+		      " v.value FROM runs r CROSS JOIN stat_values v"
+		      " WHERE v.run_id = r.id AND r.complete AND v.stat_id IN (");
+	for (i = 0; i < nnames; i++)
+		if (ids[i] >= 0)
+			strbuf_addf(&sql, "%s%" PRId64, nid++ ? "," : "", ids[i]);
+	strbuf_addch(&sql, ')');
+	if (!nid) {
+		ret = 0;
+		goto out;
+	}
+	if (group_ids) {
+		strbuf_addstr(&sql, " AND r.group_id IN (");
+		for (i = 0; i < ngroups; i++)
+			strbuf_addf(&sql, "%s%" PRId64, i ? "," : "", group_ids[i]);
+		strbuf_addch(&sql, ')');
+	}
+	if (prepare(st, &stmt, sql.buf, err))
+		goto out;
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		struct store_value v;
+		int64_t sid = sqlite3_column_int64(stmt, 3);
+
+		v.group_id = sqlite3_column_int64(stmt, 0);
+		v.run = sqlite3_column_int(stmt, 1);
+		v.time = sqlite3_column_int64(stmt, 2);
+		v.value = sqlite3_column_double(stmt, 4);
+		for (v.stat = 0; v.stat < nnames && ids[v.stat] != sid; v.stat++)
+			;
+		fn(ctx, &v);
+	}
+	if (rc != SQLITE_DONE) {
+		db_error(st, err, "stat values");
+		goto out;
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(stmt);
+	strbuf_release(&sql);
+	free(ids);
+	return ret;
+}
+
+static int sqlite_group_rows(struct store *st, store_group_row_fn fn, void *ctx,
+			     struct strbuf *err)
+{
+	sqlite3_stmt *stmt = NULL;
+	int rc;
+
+	if (prepare(st, &stmt, "SELECT id, dir, testcase, commit_id FROM groups"
+		    " ORDER BY dir", err))
+		return -1;
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW)
+		fn(ctx, sqlite3_column_int64(stmt, 0), text_col(stmt, 1),
+		   text_col(stmt, 2), text_col(stmt, 3));
+	sqlite3_finalize(stmt);
+	if (rc != SQLITE_DONE)
+		return db_error(st, err, "groups");
+	return 0;
+}
+
+static void name_row(struct store *st, sqlite3_stmt *stmt, void *out)
+{
+	struct store_name_list *l = out;
+
+	(void)st;
+	ALLOC_GROW(l->items, l->n + 1, l->alloc);
+	l->items[l->n++] = xstrdup(text_col(stmt, 0));
+}
+
+static int sqlite_stat_names(struct store *st, const char *prefix,
+			     struct store_name_list *out, struct strbuf *err)
+{
+	sqlite3_stmt *stmt = NULL;
+	int rc;
+
+	/* a range over the names' unique index: [prefix, prefix + U+10FFFF) */
+	if (prepare(st, &stmt, "SELECT name FROM stat_names WHERE name >= ?1"
+		    " AND substr(name, 1, length(?1)) = ?1 ORDER BY name", err))
+		return -1;
+	bind_text(stmt, 1, prefix);
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW)
+		name_row(st, stmt, out);
+	sqlite3_finalize(stmt);
+	if (rc != SQLITE_DONE)
+		return db_error(st, err, "stat names");
+	return 0;
+}
+
 const struct store_ops store_sqlite_ops = {
 	.name = "sqlite",
 	.open = sqlite_open,
@@ -637,4 +763,7 @@ const struct store_ops store_sqlite_ops = {
 	.load_matrix = sqlite_load_matrix,
 	.run_stats = sqlite_run_stats,
 	.forget_group = sqlite_forget_group,
+	.stat_values = sqlite_stat_values,
+	.group_rows = sqlite_group_rows,
+	.stat_names = sqlite_stat_names,
 };

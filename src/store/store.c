@@ -353,6 +353,38 @@ int store_forget_group(struct store *st, int64_t group_id, struct strbuf *err)
 	return st->ops->forget_group(st, group_id, err);
 }
 
+int store_stat_values(struct store *st, const int64_t *group_ids,
+		      size_t ngroups, const char *const *names, size_t nnames,
+		      store_value_fn fn, void *ctx, struct strbuf *err)
+{
+	if (!nnames || (group_ids && !ngroups))
+		return 0;
+	return st->ops->stat_values(st, group_ids, ngroups, names, nnames, fn,
+				    ctx, err);
+}
+
+int store_stat_names(struct store *st, const char *prefix,
+		     struct store_name_list *out, struct strbuf *err)
+{
+	return st->ops->stat_names(st, prefix, out, err);
+}
+
+int store_group_rows(struct store *st, store_group_row_fn fn, void *ctx,
+		     struct strbuf *err)
+{
+	return st->ops->group_rows(st, fn, ctx, err);
+}
+
+void store_name_list_release(struct store_name_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		free(l->items[i]);
+	free(l->items);
+	memset(l, 0, sizeof(*l));
+}
+
 /*
  * A run's stats packed in one blob, so that loading a group's matrix reads
  * one row per run instead of one per value: "PSS1", the count (uint64),

@@ -151,6 +151,25 @@ struct store_index {
 	size_t blob_len;
 };
 
+/* one value of a complete run, as store_stat_values() hands them out */
+struct store_value {
+	int64_t group_id;
+	int run;          /* the run's number */
+	int64_t time;     /* when the run was indexed (seconds since the epoch) */
+	size_t stat;      /* index into the names asked for */
+	double value;
+};
+typedef void (*store_value_fn)(void *ctx, const struct store_value *v);
+/* one group as store_group_rows() hands them out (borrowed strings) */
+typedef void (*store_group_row_fn)(void *ctx, int64_t id, const char *rel_dir,
+				   const char *testcase, const char *commit);
+
+struct store_name_list {
+	char **items; /* sorted */
+	size_t n, alloc;
+};
+void store_name_list_release(struct store_name_list *l);
+
 /* a backend; every function returns 0, or -1 with a reason in err */
 struct store_ops {
 	const char *name; /* "sqlite", "postgresql" */
@@ -180,6 +199,21 @@ struct store_ops {
 	/* drop a group, its parameters, runs and values (one transaction) */
 	int (*forget_group)(struct store *st, int64_t group_id,
 			    struct strbuf *err);
+	/*
+	 * History (one read for a whole series, or a whole root): every
+	 * complete run's values of the stats named, for the groups listed
+	 * (NULL: every group), in no particular order, through fn.
+	 */
+	int (*stat_values)(struct store *st, const int64_t *group_ids,
+			   size_t ngroups, const char *const *names,
+			   size_t nnames, store_value_fn fn, void *ctx,
+			   struct strbuf *err);
+	/* every group, sorted by directory, without counting its runs */
+	int (*group_rows)(struct store *st, store_group_row_fn fn, void *ctx,
+			  struct strbuf *err);
+	/* the stat names starting with prefix, appended sorted */
+	int (*stat_names)(struct store *st, const char *prefix,
+			  struct store_name_list *out, struct strbuf *err);
 };
 
 struct store {
@@ -228,6 +262,13 @@ int store_load_matrix(struct store *st, int64_t group_id, struct matrix *m,
 int store_run_stats(struct store *st, int64_t run_id, struct reduce_stats *out,
 		    struct strbuf *err);
 int store_forget_group(struct store *st, int64_t group_id, struct strbuf *err);
+int store_stat_values(struct store *st, const int64_t *group_ids,
+		      size_t ngroups, const char *const *names, size_t nnames,
+		      store_value_fn fn, void *ctx, struct strbuf *err);
+int store_stat_names(struct store *st, const char *prefix,
+		     struct store_name_list *out, struct strbuf *err);
+int store_group_rows(struct store *st, store_group_row_fn fn, void *ctx,
+		     struct strbuf *err);
 
 /*
  * For backends: a run's stats packed in one blob, so that loading a

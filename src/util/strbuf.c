@@ -4,6 +4,7 @@
 #include "util/compat.h"
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -251,6 +252,29 @@ void strbuf_add_json_str(struct strbuf *sb, const char *s)
 		} else {
 			strbuf_addch(sb, c);
 		}
+	}
+	strbuf_addch(sb, '"');
+}
+
+void strbuf_add_json_num(struct strbuf *sb, double v)
+{
+	if (!isfinite(v))
+		strbuf_addstr(sb, "null");
+	else
+		strbuf_addf(sb, "%.12g", v);
+}
+
+void strbuf_add_csv_str(struct strbuf *sb, const char *s)
+{
+	if (!strpbrk(s, ",\"\n\r")) {
+		strbuf_addstr(sb, s);
+		return;
+	}
+	strbuf_addch(sb, '"');
+	for (; *s; s++) {
+		if (*s == '"')
+			strbuf_addch(sb, '"');
+		strbuf_addch(sb, *s);
 	}
 	strbuf_addch(sb, '"');
 }

@@ -56,5 +56,9 @@ int strbuf_getline(struct strbuf *sb, FILE *fp);
 void strbuf_add_html(struct strbuf *sb, const char *s);
 /* append s as a JSON string literal, quotes included */
 void strbuf_add_json_str(struct strbuf *sb, const char *s);
+/* a JSON number (%.12g), null when not finite */
+void strbuf_add_json_num(struct strbuf *sb, double v);
+/* a CSV field, quoted (RFC 4180) when it holds a comma, quote or newline */
+void strbuf_add_csv_str(struct strbuf *sb, const char *s);
 
 #endif

@@ -6,40 +6,15 @@
 . "$(dirname "$0")/lib.sh"
 
 : "${PERFSIFT_BUILD:=$SRCDIR/build}"
-PGBIN=
-for d in /usr/lib/postgresql/*/bin; do
-	[ -x "$d/initdb" ] && PGBIN=$d
-done
-AS=
-if [ "$(id -u)" -eq 0 ]; then
-	AS="runuser -u postgres --"
-	id postgres >/dev/null 2>&1 || PGBIN=
-fi
+. "$SRCDIR/tests/e2e/lib-pg.sh"
 
-if [ -z "$PGBIN" ] || ! perfsift --store postgresql:///x?host=/nonexistent \
-	results 2>&1 | grep -q "cannot connect"; then
+if ! pg_available; then
 	test_skip 'PostgreSQL backend' 'no PostgreSQL server programs or no libpq'
 	test_done
 fi
 
-# the server's files must be reachable by its user, not under our 0700 dir
-PGDIR=$(mktemp -d /tmp/perfsift-pg.XXXXXX)
-chmod 755 "$PGDIR"
-[ -n "$AS" ] && chown postgres "$PGDIR"
-stop_pg() {
-	$AS "$PGBIN/pg_ctl" -D "$PGDIR/data" -m immediate stop >/dev/null 2>&1
-	rm -rf "$PGDIR"
-}
-trap 'stop_pg; cd /; rm -rf "$TEST_TMP"' EXIT
+test_expect_success 'a throwaway PostgreSQL server starts' 'pg_start'
 
-test_expect_success 'a throwaway PostgreSQL server starts' '
-	$AS "$PGBIN/initdb" -D "$PGDIR/data" -A trust -U postgres >"$TEST_TMP/initdb.log" 2>&1 &&
-	$AS "$PGBIN/pg_ctl" -D "$PGDIR/data" -l "$PGDIR/log" -w \
-		-o "-k $PGDIR -c listen_addresses= -c fsync=off" start >/dev/null &&
-	psql -q -h "$PGDIR" -U postgres -d postgres -c "CREATE DATABASE ps" 
-'
-
-URL="postgresql:///ps?host=$PGDIR&user=postgres"
 R=$PERFSIFT_RESULT_ROOT
 G=$R/dd/defaults/box/debian/defconfig/gcc-12/abc123
 

@@ -1,0 +1,357 @@
+/*
+ * bench/history.c: how fast change-point detection is (docs/performance.md).
+ *
+ *  1. history_detect() on one 10,000-point series (10,000 commits x 1 run
+ *     and 3,334 x 3, five steps of 2-5 sd), t-test and permutation test;
+ *  2. `perfsift history --all` over a result root of 1,000 groups x 500
+ *     commits x 3 runs (two KPIs and a monitor stat per run, a step in a
+ *     fifth of the series), synthesized in the SQLite index alone;
+ *  3. `perfsift site -o DIR` on that root (when the command exists):
+ *     its time and its largest page.
+ *
+ *   build/bench/history [--groups N] [--commits N] [--repeat K] [--keep DIR]
+ *   (PERFSIFT names the binary, default build/perfsift)
+ */
+#include "util/compat.h"
+#include <dirent.h>
+#include <getopt.h>
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "history.h"
+#include "reduce.h"
+#include "stats.h"
+#include "store/store.h"
+#include "util/fileutil.h"
+#include "util/strbuf.h"
+#include "util/timeutil.h"
+#include "util/xalloc.h"
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void report(const char *what, double *t, int k)
+{
+	qsort(t, (size_t)k, sizeof(*t), cmp_double);
+	printf("%-46s median %.3f s (%.3f-%.3f, %d runs)\n", what, t[k / 2], t[0],
+	       t[k - 1], k);
+	fflush(stdout);
+}
+
+static void bench_series(size_t ncommits, size_t nruns, enum history_test test,
+			 int repeat)
+{
+	double *v = xmalloc(ncommits * nruns * sizeof(double)), t[16];
+	struct history_point *pts = xmalloc(ncommits * sizeof(*pts));
+	struct history_params p;
+	uint64_t rng = 42;
+	size_t at[5], i, found = 0;
+	char what[96];
+	int k;
+
+	history_synth(&rng, ncommits, nruns, 5, 2, 5, 100, v, at);
+	for (i = 0; i < ncommits; i++) {
+		pts[i].v = v + i * nruns;
+		pts[i].n = nruns;
+	}
+	history_params_init(&p);
+	history_params_set_test(&p, test);
+	for (k = 0; k < repeat && k < 16; k++) {
+		struct history_result r;
+		double t0 = time_mono_s();
+
+		history_detect(pts, ncommits, &p, &r);
+		t[k] = time_mono_s() - t0;
+		found = r.nchanges;
+		history_result_release(&r);
+	}
+	snprintf(what, sizeof(what), "series %zu x %zu (%s, %zu found of 5)",
+		 ncommits, nruns, test == HISTORY_TTEST ? "t" : "permutation",
+		 found);
+	report(what, t, k);
+	free(v);
+	free(pts);
+}
+
+/* ---- a synthetic root, in the index alone ---- */
+
+static int exec_sql(sqlite3 *db, const char *sql)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		fprintf(stderr, "bench: %s\n", msg ? msg : "sqlite error");
+		sqlite3_free(msg);
+		return -1;
+	}
+	return 0;
+}
+
+static int make_root(const char *root, size_t ngroups, size_t ncommits)
+{
+	static const char *const names[] = {
+		"bench.latency_ms", "bench.score", "vmstat.cs",
+	};
+	struct store st;
+	struct strbuf err = STRBUF_INIT, path = STRBUF_INIT, dir = STRBUF_INIT;
+	struct strbuf blob = STRBUF_INIT;
+	sqlite3 *db;
+	sqlite3_stmt *g = NULL, *r = NULL, *v = NULL;
+	uint64_t rng = 7;
+	int64_t gid = 0, rid = 0;
+	size_t s, c, k, n;
+
+	if (store_open(&st, root, NULL, STORE_CREATE, &err)) {
+		fprintf(stderr, "bench: %s\n", err.buf);
+		return -1;
+	}
+	store_close(&st);
+	path_join(&path, root, "perfsift.db");
+	if (sqlite3_open(path.buf, &db) != SQLITE_OK)
+		return -1;
+	if (exec_sql(db, "PRAGMA synchronous=OFF; BEGIN;"
+		     "INSERT INTO stat_names (id, name) VALUES"
+		     " (1, 'bench.latency_ms'), (2, 'bench.score'), (3, 'vmstat.cs');"))
+		return -1;
+	sqlite3_prepare_v2(db, "INSERT INTO groups (id, dir, testcase, path_params,"
+			   " tbox_group, rootfs, kconfig, compiler, commit_id)"
+			   " VALUES (?, ?, 'bench', ?, 'vm', 'debian', 'defconfig',"
+			   " 'gcc-12', ?)", -1, &g, NULL);
+	sqlite3_prepare_v2(db, "INSERT INTO runs (id, group_id, number, complete,"
+			   " dir, indexed_at, stats) VALUES (?, ?, ?, 1, ?, ?, ?)",
+			   -1, &r, NULL);
+	sqlite3_prepare_v2(db, "INSERT INTO stat_values (run_id, stat_id, value,"
+			   " is_int) VALUES (?, ?, ?, 0)", -1, &v, NULL);
+	for (s = 0; s < ngroups; s++) {
+		char pp[32];
+		/* a step in a fifth of the series, at a random commit */
+		size_t step = s % 5 ? SIZE_MAX :
+			      50 + (size_t)(stats_splitmix64(&rng) % (ncommits - 100));
+
+		snprintf(pp, sizeof(pp), "size-%zu", s);
+		for (c = 0; c < ncommits; c++) {
+			char commit[64];
+			double lvl = c >= step ? 0.95 : 1;
+
+			/* 40 hex digits, as a git sha */
+			snprintf(commit, sizeof(commit), "%08zx%016" PRIx64
+				 "%016" PRIx64, c, (uint64_t)0x5eedbeef5eedbeefULL,
+				 (uint64_t)c * (uint64_t)0x9e3779b97f4a7c15ULL);
+			strbuf_reset(&dir);
+			strbuf_addf(&dir, "bench/%s/vm/debian/defconfig/gcc-12/%s",
+				    pp, commit);
+			sqlite3_reset(g);
+			sqlite3_bind_int64(g, 1, ++gid);
+			sqlite3_bind_text(g, 2, dir.buf, -1, SQLITE_TRANSIENT);
+			sqlite3_bind_text(g, 3, pp, -1, SQLITE_TRANSIENT);
+			sqlite3_bind_text(g, 4, commit, -1, SQLITE_TRANSIENT);
+			if (sqlite3_step(g) != SQLITE_DONE)
+				return -1;
+			for (k = 0; k < 3; k++) {
+				struct reduce_stats rs;
+				double val[3];
+
+				val[0] = 2.0 / lvl * (1 + 0.01 * history_gauss(&rng));
+				val[1] = 1000 * lvl * (1 + 0.01 * history_gauss(&rng));
+				val[2] = 5e4 * (1 + 0.05 * history_gauss(&rng));
+				reduce_stats_init(&rs);
+				for (n = 0; n < 3; n++)
+					reduce_stats_add(&rs, names[n], val[n], false);
+				strbuf_reset(&blob);
+				store_pack_stats(&blob, &rs);
+				reduce_stats_release(&rs);
+				sqlite3_reset(r);
+				sqlite3_bind_int64(r, 1, ++rid);
+				sqlite3_bind_int64(r, 2, gid);
+				sqlite3_bind_int(r, 3, (int)k);
+				strbuf_addf(&dir, "/%zu", k);
+				sqlite3_bind_text(r, 4, dir.buf, -1, SQLITE_TRANSIENT);
+				strbuf_setlen(&dir, dir.len - 2);
+				sqlite3_bind_int64(r, 5, 1700000000 + (int64_t)c * 60);
+				sqlite3_bind_blob(r, 6, blob.buf, (int)blob.len,
+						  SQLITE_TRANSIENT);
+				if (sqlite3_step(r) != SQLITE_DONE)
+					return -1;
+				for (n = 0; n < 3; n++) {
+					sqlite3_reset(v);
+					sqlite3_bind_int64(v, 1, rid);
+					sqlite3_bind_int64(v, 2, (int64_t)n + 1);
+					sqlite3_bind_double(v, 3, val[n]);
+					if (sqlite3_step(v) != SQLITE_DONE)
+						return -1;
+				}
+			}
+		}
+	}
+	sqlite3_finalize(g);
+	sqlite3_finalize(r);
+	sqlite3_finalize(v);
+	if (exec_sql(db, "COMMIT;"))
+		return -1;
+	sqlite3_close(db);
+	strbuf_release(&err);
+	strbuf_release(&path);
+	strbuf_release(&dir);
+	strbuf_release(&blob);
+	return 0;
+}
+
+/* run argv; its wall time, or -1 when it failed */
+static double run_timed(char *const argv[])
+{
+	double t0 = time_mono_s();
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		if (!freopen("/dev/null", "w", stdout))
+			_exit(127);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		return -1;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) > 1)
+		return -1;
+	return time_mono_s() - t0;
+}
+
+/* the largest file directly in dir, in bytes; its count in *n */
+static off_t largest_file(const char *dir, size_t *n)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	off_t max = 0;
+
+	*n = 0;
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		struct strbuf p = STRBUF_INIT;
+		struct stat sb;
+
+		path_join(&p, dir, e->d_name);
+		if (!stat(p.buf, &sb) && S_ISREG(sb.st_mode)) {
+			(*n)++;
+			if (sb.st_size > max)
+				max = sb.st_size;
+		}
+		strbuf_release(&p);
+	}
+	closedir(d);
+	return max;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "groups", required_argument, NULL, 'g' },
+		{ "commits", required_argument, NULL, 'c' },
+		{ "repeat", required_argument, NULL, 'k' },
+		{ "keep", required_argument, NULL, 'K' },
+		{ NULL, 0, NULL, 0 },
+	};
+	size_t ngroups = 1000, ncommits = 500;
+	int repeat = 5, c, k;
+	const char *keep = NULL, *bin = getenv("PERFSIFT");
+	char tmpl[] = "/tmp/perfsift-bench-history.XXXXXX", label[96];
+	struct strbuf root = STRBUF_INIT, site = STRBUF_INIT, db = STRBUF_INIT;
+	double t[16];
+
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'g': ngroups = (size_t)strtoul(optarg, NULL, 10); break;
+		case 'c': ncommits = (size_t)strtoul(optarg, NULL, 10); break;
+		case 'k': repeat = atoi(optarg); break;
+		case 'K': keep = optarg; break;
+		default:
+			fprintf(stderr, "usage: %s [--groups N] [--commits N] "
+				"[--repeat K] [--keep DIR]\n", argv[0]);
+			return 2;
+		}
+	}
+	if (repeat < 1 || repeat > 16 || ncommits < 200)
+		return 2;
+	if (!bin)
+		bin = "build/perfsift";
+
+	bench_series(10000, 1, HISTORY_TTEST, repeat);
+	bench_series(3334, 3, HISTORY_TTEST, repeat);
+	bench_series(10000, 1, HISTORY_PERMUTATION, repeat);
+
+	if (keep) {
+		strbuf_addstr(&root, keep);
+	} else {
+		if (!mkdtemp(tmpl))
+			return 3;
+		strbuf_addstr(&root, tmpl);
+	}
+	path_join(&db, root.buf, "perfsift.db");
+	if (!file_exists(db.buf)) {
+		double t0 = time_mono_s();
+
+		mkdir_p(root.buf, 0777);
+		if (make_root(root.buf, ngroups, ncommits)) {
+			fprintf(stderr, "bench: cannot make the root\n");
+			return 3;
+		}
+		printf("synthesized %zu groups x %zu commits x 3 runs in %.1f s\n",
+		       ngroups, ncommits, time_mono_s() - t0);
+	}
+	{
+		char *args[] = { (char *)bin, (char *)"--result-root", root.buf,
+				 (char *)"history", (char *)"--all", NULL };
+
+		for (k = 0; k < repeat; k++)
+			if ((t[k] = run_timed(args)) < 0) {
+				fprintf(stderr, "bench: perfsift history --all failed\n");
+				return 3;
+			}
+		snprintf(label, sizeof(label), "history --all, %zu x %zu",
+			 ngroups, ncommits);
+		report(label, t, repeat);
+	}
+	path_join(&site, root.buf, "site");
+	{
+		char *args[] = { (char *)bin, (char *)"--result-root", root.buf,
+				 (char *)"site", (char *)"-o", site.buf, NULL };
+		size_t nfiles;
+		off_t max;
+
+		for (k = 0; k < repeat; k++) {
+			remove_tree(site.buf);
+			if ((t[k] = run_timed(args)) < 0)
+				break;
+		}
+		if (k == repeat) {
+			snprintf(label, sizeof(label), "site -o DIR, %zu x %zu",
+				 ngroups, ncommits);
+			report(label, t, repeat);
+			max = largest_file(site.buf, &nfiles);
+			printf("site: %zu pages, the largest %.2f MB\n", nfiles,
+			       (double)max / 1e6);
+		} else {
+			printf("site: not measured (the command failed or is not built)\n");
+		}
+	}
+	if (!keep)
+		remove_tree(root.buf);
+	strbuf_release(&root);
+	strbuf_release(&site);
+	strbuf_release(&db);
+	return 0;
+}

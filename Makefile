@@ -7,6 +7,9 @@
 #   make bench                 the programs under bench/
 #   make install PREFIX=/usr/local
 #   make lint                  cppcheck + shellcheck
+#   make fuzz                  each libFuzzer harness for FUZZ_TIME s (by hand)
+#   make fuzz-check            each harness for FUZZ_RUNS inputs (part of check)
+#   make fuzz-corpus           minimize tests/fuzz/corpus/ (after adding seeds)
 
 PKG_CONFIG ?= pkg-config
 CC         ?= cc
@@ -15,6 +18,11 @@ PREFIX     ?= /usr/local
 PKGS       := yaml-0.1 sqlite3 jansson gsl
 # loaded on first use (src/util/dynlib.c): headers only, not linked
 LAZY_PKGS  := libarchive
+
+# test hooks (src/util/fault.h) in the builds the tests run
+ifneq ($(DEVELOPER)$(SANITIZE),)
+CPPFLAGS   += -DPERFSIFT_TEST_HOOKS
+endif
 
 ifdef SANITIZE
 BUILD      ?= build/san
@@ -78,8 +86,60 @@ $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB)
 units: $(UNITS)
 bench: $(BIN) $(BENCHES)
 
+# libFuzzer harnesses (tests/fuzz/, docs/security.md "Fuzzing"): the core
+# library again, built by clang with the fuzzer's coverage and ASan+UBSan,
+# in build/fuzz.  New inputs go to build/fuzz/new-*, never into the corpus
+# in the repository.
+FUZZ_CC     ?= clang
+FUZZ_BUILD  := build/fuzz
+FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
+               -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+FUZZ_SRC    := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZERS     := $(patsubst tests/fuzz/%.c,$(FUZZ_BUILD)/%,$(FUZZ_SRC))
+FUZZ_LIB    := $(FUZZ_BUILD)/libcore.a
+FUZZ_RUNS   ?= 4000
+FUZZ_TIME   ?= 300
+FUZZ_OPTS   := -max_len=65536 -timeout=10 -rss_limit_mb=2048 -print_final_stats=0
+
+$(FUZZ_BUILD)/%.o: %.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(CPPFLAGS) $(STD) $(filter-out -Werror,$(WARN)) $(FUZZ_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(FUZZ_LIB): $(LIB_SRC:%.c=$(FUZZ_BUILD)/%.o)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(FUZZ_BUILD)/fuzz_%: $(FUZZ_BUILD)/tests/fuzz/fuzz_%.o $(FUZZ_LIB)
+	$(FUZZ_CC) -fsanitize=fuzzer,address,undefined -o $@ $^ $(LDLIBS) $(LAZY_LIBS)
+
+# fuzz_run MODE: every harness over its corpus (MODE: -runs=N or -max_total_time=S)
+fuzz_run = for f in $(FUZZERS); do n=$${f\#\#*/fuzz_}; \
+	  mkdir -p $(FUZZ_BUILD)/new-$$n && \
+	  echo "fuzz $$n: $(1)" && \
+	  $$f $(1) $(FUZZ_OPTS) -artifact_prefix=$(FUZZ_BUILD)/crash-$$n- \
+	    $(FUZZ_BUILD)/new-$$n tests/fuzz/corpus/$$n >$(FUZZ_BUILD)/$$n.log 2>&1 || \
+	  { tail -n 60 $(FUZZ_BUILD)/$$n.log; exit 1; }; done
+
+fuzz-check: $(FUZZERS)
+	@$(call fuzz_run,-runs=$(FUZZ_RUNS))
+
+fuzz: $(FUZZERS)
+	@$(call fuzz_run,-max_total_time=$(FUZZ_TIME))
+
+fuzz-corpus: $(FUZZERS)
+	@for f in $(FUZZERS); do n=$${f##*/fuzz_}; rm -rf $(FUZZ_BUILD)/min-$$n && \
+	  mkdir -p $(FUZZ_BUILD)/min-$$n && \
+	  $$f -merge=1 $(FUZZ_OPTS) $(FUZZ_BUILD)/min-$$n tests/fuzz/corpus/$$n \
+	    >$(FUZZ_BUILD)/$$n.log 2>&1 && \
+	  rm -rf tests/fuzz/corpus/$$n && mv $(FUZZ_BUILD)/min-$$n tests/fuzz/corpus/$$n || exit 1; done
+
+# the fuzzers run once per CI pass: in the plain check, not the sanitizer one
+ifndef SANITIZE
+CHECK_FUZZ := fuzz-check
+endif
+
 # One runner for both layers, one closing line (prove's summary) for CI.
-check: $(BIN) $(UNITS) $(BENCHES)
+check: $(BIN) $(UNITS) $(BENCHES) $(CHECK_FUZZ)
 	@chmod +x $(E2E) 2>/dev/null || true
 	CMOCKA_MESSAGE_OUTPUT=TAP PERFSIFT=$(abspath $(BIN)) \
 	  PERFSIFT_TESTDATA=$(abspath tests/data) PERFSIFT_BUILD=$(abspath $(BUILD)) \
@@ -102,6 +162,6 @@ lint:
 clean:
 	rm -rf build
 
-.PHONY: all units bench check install check-headers lint clean
+.PHONY: all units bench check install check-headers lint clean fuzz fuzz-check fuzz-corpus
 .SECONDARY:
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -15,6 +15,7 @@
 #include "bisect_exec.h"
 #include "bisect_git.h"
 #include "matrix.h"
+#include "result.h"
 #include "store/store.h"
 #include "util/fileutil.h"
 #include "util/strbuf.h"
@@ -269,7 +270,7 @@ int bisect_exec_samples(struct bisect_exec *x, const char *sha,
 	memset(&sel, 0, sizeof(sel));
 	sel.kind = STORE_SEL_COMMIT;
 	sel.commit = (char *)sha;
-	if (store_open(&st, x->result_root, x->store_url, 0, err) < 0)
+	if (result_store_open(&st, x->result_root, x->store_url, 0, err) < 0)
 		return -1;
 	if (store_find_groups(&st, &sel, &groups, err) < 0)
 		goto out;

@@ -472,20 +472,36 @@ int cmd_bisect(int argc, char **argv, struct options *opts)
 		goto out;
 	if (a.worktree) {
 		strbuf_addstr(&wt_base, a.worktree);
+		if (mkdir_p(wt_base.buf, 0700) < 0) {
+			error_errno("cannot create '%s'", wt_base.buf);
+			goto out;
+		}
 	} else {
 		const char *tmp = getenv("TMPDIR");
 		uint64_t h = 0xcbf29ce484222325ULL;
+		struct strbuf why = STRBUF_INIT;
 
 		h = fnv1a(h, top.buf);
 		h = fnv1a(h, good_sha);
 		h = fnv1a(h, bad_sha);
 		h = fnv1a(h, root);
-		strbuf_addf(&wt_base, "%s/perfsift-bisect-%u/%016" PRIx64,
-			    tmp && *tmp ? tmp : "/tmp", (unsigned)getuid(), h);
-	}
-	if (mkdir_p(wt_base.buf, 0700) < 0) {
-		error_errno("cannot create '%s'", wt_base.buf);
-		goto out;
+		/*
+		 * A shared /tmp: a directory another user made (or a link to
+		 * one) would have us build and run their code as root.
+		 */
+		strbuf_addf(&wt_base, "%s/perfsift-bisect-%u",
+			    tmp && *tmp ? tmp : "/tmp", (unsigned)geteuid());
+		if (mkdir_private(wt_base.buf, &why) < 0) {
+			error("%s (set TMPDIR or --worktree)", why.buf);
+			strbuf_release(&why);
+			goto out;
+		}
+		strbuf_addf(&wt_base, "/%016" PRIx64, h);
+		if (mkdir_private(wt_base.buf, &why) < 0) {
+			error("%s", why.buf);
+			strbuf_release(&why);
+			goto out;
+		}
 	}
 	if (bisect_exec_start(&x, &a, top.buf, job, root, opts, wt_base.buf) < 0)
 		goto out;

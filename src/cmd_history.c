@@ -16,6 +16,7 @@
 #include "history.h"
 #include "history_load.h"
 #include "stats.h"
+#include "result.h"
 #include "store/store.h"
 #include "util/strbuf.h"
 #include "util/strnum.h"
@@ -471,7 +472,7 @@ int cmd_history(int argc, char **argv, struct options *opts)
 		}
 		q.selectors = (const char *const *)argv + optind;
 		q.nselectors = (size_t)(argc - optind);
-		if (store_open(&st, opts->result_root, opts->store_url, 0, &err))
+		if (result_store_open(&st, opts->result_root, opts->store_url, 0, &err))
 			die("%s", err.buf);
 		if (history_load_store(&st, &q, &set, &err)) {
 			store_close(&st);

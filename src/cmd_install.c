@@ -109,7 +109,7 @@ static bool PRINTF_LIKE(2, 3) say(struct check *c, const char *fmt, ...)
 	return is_new;
 }
 
-static int run_quiet(char *const *argv, bool show_output)
+static int run_quiet(char *const *argv, char **env, bool show_output)
 {
 	struct runner_cmd cmd = {0};
 	struct runner_result res;
@@ -117,6 +117,7 @@ static int run_quiet(char *const *argv, bool show_output)
 	int ret = -1;
 
 	cmd.argv = argv;
+	cmd.env = env;
 	if (!show_output) {
 		cmd.stdout_path = "/dev/null";
 		cmd.stderr_path = "/dev/null";
@@ -126,6 +127,32 @@ static int run_quiet(char *const *argv, bool show_output)
 	else if (!res.stop_signal && WIFEXITED(res.wait_status))
 		ret = WEXITSTATUS(res.wait_status);
 	strbuf_release(&err);
+	return ret;
+}
+
+/*
+ * apt-get install, run directly with one argument per package: no shell
+ * ever sees a name from the job (job.c has checked each one against
+ * Debian's name syntax, too).
+ */
+static int apt_get_install(const char *pkgs)
+{
+	static char *env[] = {(char *)"DEBIAN_FRONTEND=noninteractive", NULL};
+	static const char *const head[] = {"apt-get", "install", "-y",
+					   "--no-install-recommends"};
+	char **argv, *words = xstrdup(pkgs), *save = NULL, *w;
+	size_t n = 0, i;
+	int ret;
+
+	argv = xcalloc(ARRAY_SIZE(head) + strlen(pkgs) + 1, sizeof(*argv));
+	for (i = 0; i < ARRAY_SIZE(head); i++)
+		argv[n++] = (char *)head[i];
+	for (w = strtok_r(words, " ", &save); w; w = strtok_r(NULL, " ", &save))
+		argv[n++] = w;
+	argv[n] = NULL;
+	ret = run_quiet(argv, env, true);
+	free(argv);
+	free(words);
 	return ret;
 }
 
@@ -292,7 +319,7 @@ static void check_commands(struct check *c)
 			char *sh[] = {(char *)"/bin/sh", (char *)"-c",
 				      (char *)"command -v \"$1\"", (char *)"sh", w, NULL};
 
-			if (run_quiet(sh, false) == 0)
+			if (run_quiet(sh, NULL, false) == 0)
 				say(c, "ok       mytest: command '%s'", w);
 			else if (say(c, "missing  mytest: command '%s' is neither a shell builtin nor on PATH", w))
 				c->problems++;
@@ -351,20 +378,13 @@ int cmd_install(int argc, char **argv, struct options *opts)
 			       "run `perfsift install` as root)\n", c.missing_pkgs.buf);
 			c.problems++;
 		} else {
-			struct strbuf cmd = STRBUF_INIT;
-			char *sh[] = {(char *)"/bin/sh", (char *)"-c", NULL, NULL};
-
-			strbuf_addf(&cmd, "DEBIAN_FRONTEND=noninteractive apt-get install -y "
-				    "--no-install-recommends%s", c.missing_pkgs.buf);
 			printf("install  apt-get install%s\n", c.missing_pkgs.buf);
 			fflush(stdout);
-			sh[2] = cmd.buf;
-			if (run_quiet(sh, true) != 0) {
+			if (apt_get_install(c.missing_pkgs.buf) != 0) {
 				printf("missing  packages:%s(apt-get failed)\n",
 				       c.missing_pkgs.buf);
 				c.problems++;
 			}
-			strbuf_release(&cmd);
 		}
 	}
 	if (status == EXIT_OK)

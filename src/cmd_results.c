@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "builtin.h"
+#include "result.h"
 #include "store/store.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
@@ -162,7 +163,7 @@ int cmd_results(int argc, char **argv, struct options *opts)
 		return cmd_usage(results_usage, true);
 	if (optind < argc)
 		query = argv[optind];
-	if (store_open(&st, opts->result_root, opts->store_url, 0, &err)) {
+	if (result_store_open(&st, opts->result_root, opts->store_url, 0, &err)) {
 		error("%s", err.buf);
 		strbuf_release(&err);
 		return EXIT_RUNTIME;

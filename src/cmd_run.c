@@ -555,9 +555,6 @@ finish:
 			       c->run_index, c->run_total, why.buf, res.elapsed_s);
 			if (!res.stop_signal && !res.timed_out)
 				show_stderr_tail(run.tmp_dir);
-		} else {
-			printf("%s: run %d of %d: done in %.2f s\n", c->name,
-			       c->run_index, c->run_total, res.elapsed_s);
 		}
 		if (res.stop_signal)
 			outcome = RUN_STOPPED;
@@ -585,6 +582,11 @@ finish:
 	if (result_run_finish(&run, root, c->opts->store_url, complete, &err) < 0) {
 		error("%s", err.buf);
 		outcome = RUN_ERROR;
+	} else if (outcome == RUN_OK) {
+		/* only now: a "done" run is on disk and in the index */
+		printf("%s: run %d of %d: done in %.2f s\n", c->name,
+		       c->run_index, c->run_total, res.elapsed_s);
+		fflush(stdout);
 	}
 out_nofinish:
 	free_env(cmd.env);
@@ -705,6 +707,17 @@ int cmd_run(int argc, char **argv, struct options *opts)
 		free(sets);
 		error("--commit: empty commit id");
 		return EXIT_USAGE;
+	}
+	for (i = 0; c.commit && c.commit[i]; i++) {
+		unsigned char b = (unsigned char)c.commit[i];
+
+		if (b < 0x20 || b == 0x7f || b == '/') {
+			/* it names a directory of the result root */
+			free(sets);
+			error("--commit: a commit id has no '/', newline or other "
+			      "control character");
+			return EXIT_USAGE;
+		}
 	}
 	/* a fake /proc and /sys tree for the knobs, for tests */
 	env = getenv("PERFSIFT_SYSROOT");

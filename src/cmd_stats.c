@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include "builtin.h"
 #include "result.h"
+#include "store/store.h"
 #include "util/fileutil.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
@@ -162,7 +163,12 @@ int cmd_stats(int argc, char **argv, struct options *opts)
 	if (all && optind >= argc && dir_exists(opts->result_root)) {
 		struct strbuf err = STRBUF_INIT;
 		size_t gone = 0;
+		bool moved;
 
+		/* a damaged index is rebuilt from the files, not read */
+		if (store_set_aside_if_corrupt(opts->result_root, opts->store_url,
+					       &moved, &err))
+			die("%s", err.buf);
 		restat_tree(&c, opts->result_root, 0);
 		/* the whole root was walked: groups gone from disk go too */
 		if (result_prune_index(opts->result_root, opts->store_url,

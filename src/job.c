@@ -14,6 +14,7 @@
 #include <yaml.h>
 #include "job.h"
 #include "programs.h"
+#include "setup/setup.h"
 #include "util/strbuf.h"
 #include "util/strnum.h"
 #include "util/usage.h"
@@ -23,6 +24,14 @@
 #define PARAM_VALUE_MAX 31
 /* nesting deeper than this is not a job file */
 #define MAX_DEPTH 64
+/*
+ * Values in one job file, aliases expanded and documents merged: real job
+ * files hold a few hundred; the cap stops a YAML alias bomb ("billion
+ * laughs": nine lines that expand to 10^9 values) before it eats memory.
+ */
+#define MAX_NODES 100000
+/* bytes in a job file (LKP's biggest are a few KiB) */
+#define MAX_FILE_SIZE (1 << 20)
 
 /* ---------------------------------------------------------------- nodes */
 
@@ -356,6 +365,76 @@ static void unknown_program(const char *file, const char *key,
 }
 
 /*
+ * Debian's package name syntax (Policy 5.6.7): [a-z0-9][a-z0-9+.-]+, with
+ * apt's optional ":ARCH".  `perfsift install` hands these to apt-get as
+ * root, so nothing else gets through -- no blank, no '$', no leading '-'.
+ */
+static bool debian_package_name(const char *s)
+{
+	size_t n = strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789+.-");
+
+	if (n < 2 || !isalnum((unsigned char)s[0]))
+		return false;
+	if (!s[n])
+		return true;
+	return s[n] == ':' && s[n + 1] &&
+	       strspn(s + n + 1, "abcdefghijklmnopqrstuvwxyz0123456789-") ==
+		       strlen(s + n + 1);
+}
+
+static int check_packages(const char *file, const struct jnode *v,
+			  struct strbuf *err)
+{
+	size_t i;
+
+	for (i = 0; i < (v->type == JNODE_SEQ ? v->n : 1); i++) {
+		const struct jnode *it = v->type == JNODE_SEQ ? v->kids[i] : v;
+
+		if (it->type == JNODE_NULL)
+			continue;
+		if (it->type != JNODE_SCALAR) {
+			err_at(err, file, it->line, "packages",
+			       "expected a list of Debian package names, not %s",
+			       it->type == JNODE_MAP ? "a mapping" : "a list of lists");
+			return -1;
+		}
+		if (!debian_package_name(it->text)) {
+			err_at(err, file, it->line, "packages",
+			       "'%s' is not a Debian package name "
+			       "(lower-case letters, digits, '+', '-', '.'; an optional ':ARCH')",
+			       it->text);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* sysctl's sc_NAME options name files: none may lead out of /proc/sys */
+static int check_sysctl(const char *file, const struct jnode *v,
+			struct strbuf *err)
+{
+	size_t i, k;
+
+	for (i = 0; i < (v->type == JNODE_SEQ ? v->n : 1); i++) {
+		const struct jnode *map = v->type == JNODE_SEQ ? v->kids[i] : v;
+
+		for (k = 0; map->type == JNODE_MAP && k < map->n; k++) {
+			const char *key = map->keys[k];
+			const char *why = strncmp(key, "sc_", 3) ?
+				"options are named sc_<sysctl>" :
+				sysctl_name_problem(key + 3);
+
+			if (why) {
+				err_at(err, file, map->kids[k]->line, "sysctl",
+				       "%s: %s", key, why);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+/*
  * The schema check of one document (or of a job built by hand): shapes.
  * strict: also the rules of jobs perfsift runs (one testcase, no unknown
  * `name:` alone), which a run's job.yaml from elsewhere need not keep.
@@ -374,6 +453,8 @@ static int check_doc(const char *file, const struct jnode *root, bool strict,
 		if (p) {
 			if (check_program(file, p, v, err))
 				return -1;
+			if (!strcmp(key, "sysctl") && check_sysctl(file, v, err))
+				return -1;
 			continue;
 		}
 		o = job_key_find(key);
@@ -383,6 +464,8 @@ static int check_doc(const char *file, const struct jnode *root, bool strict,
 				       "expected a list, not a mapping");
 				return -1;
 			}
+			if (!strcmp(key, "packages") && check_packages(file, v, err))
+				return -1;
 			continue;
 		}
 		if (o) {
@@ -517,6 +600,8 @@ static int check_values(const struct jnode *root, struct strbuf *err)
 struct anchor {
 	char *name;
 	const struct jnode *node;
+	size_t size;   /* nodes in it: what an alias to it adds */
+	int height;    /* levels below it: how much deeper an alias nests */
 };
 
 struct loader {
@@ -528,6 +613,7 @@ struct loader {
 	char *last_key;	  /* the last key read, for messages */
 	struct anchor *anchors;
 	size_t nr_anchors, alloc_anchors;
+	size_t nodes;     /* built so far, aliases expanded (MAX_NODES) */
 };
 
 /* the text of line `line` (1-based) into sb */
@@ -749,14 +835,46 @@ static bool plain_null(const yaml_event_t *ev)
 	       !strcmp(v, "Null") || !strcmp(v, "NULL");
 }
 
+/* nodes in the tree n; *height gets the levels below n */
+static size_t jnode_size(const struct jnode *n, int *height)
+{
+	size_t size = 1, i;
+
+	*height = 0;
+	for (i = 0; i < n->n; i++) {
+		int h;
+
+		size += jnode_size(n->kids[i], &h);
+		if (h + 1 > *height)
+			*height = h + 1;
+	}
+	return size;
+}
+
 static void add_anchor(struct loader *ld, const yaml_char_t *name,
 		       const struct jnode *node)
 {
+	struct anchor *a;
+
 	if (!name)
 		return;
 	ALLOC_GROW(ld->anchors, ld->nr_anchors + 1, ld->alloc_anchors);
-	ld->anchors[ld->nr_anchors].name = xstrdup((const char *)name);
-	ld->anchors[ld->nr_anchors++].node = node;
+	a = &ld->anchors[ld->nr_anchors++];
+	a->name = xstrdup((const char *)name);
+	a->node = node;
+	a->size = jnode_size(node, &a->height);
+}
+
+/* one more node (or an alias's many): false past MAX_NODES, with err */
+static bool count_nodes(struct loader *ld, size_t n, int line)
+{
+	ld->nodes += n;
+	if (ld->nodes <= MAX_NODES)
+		return true;
+	err_at(ld->err, ld->file, line, ld->last_key ? ld->last_key : "yaml",
+	       "the file holds more than %d values%s", MAX_NODES,
+	       n > 1 ? " once its aliases are expanded (a YAML alias bomb?)" : "");
+	return false;
 }
 
 static void clear_anchors(struct loader *ld)
@@ -789,22 +907,33 @@ static int load_node(struct loader *ld, yaml_event_t *ev, int key_line,
 		       "nested too deeply");
 		return -1;
 	}
+	if (ev->type != YAML_ALIAS_EVENT && !count_nodes(ld, 1, line))
+		return -1;
 	switch (ev->type) {
 	case YAML_ALIAS_EVENT:
 		for (i = ld->nr_anchors; i-- > 0;)
 			if (!strcmp(ld->anchors[i].name,
-				    (const char *)ev->data.alias.anchor)) {
-				n = jnode_dup(ld->anchors[i].node, ld->file);
-				n->line = line;
+				    (const char *)ev->data.alias.anchor))
 				break;
-			}
-		if (!n) {
+		if (i == (size_t)-1) {
 			err_at(ld->err, ld->file, line,
 			       ld->last_key ? ld->last_key : "yaml",
 			       "the alias '*%s' names no anchor defined before it",
 			       (const char *)ev->data.alias.anchor);
 			return -1;
 		}
+		/* checked before copying: an alias bomb never gets built */
+		if (depth + ld->anchors[i].height > MAX_DEPTH) {
+			err_at(ld->err, ld->file, line,
+			       ld->last_key ? ld->last_key : "yaml",
+			       "nested too deeply (through the alias '*%s')",
+			       ld->anchors[i].name);
+			return -1;
+		}
+		if (!count_nodes(ld, ld->anchors[i].size, line))
+			return -1;
+		n = jnode_dup(ld->anchors[i].node, ld->file);
+		n->line = line;
 		*out = n;
 		return 0;
 	case YAML_SCALAR_EVENT:
@@ -1018,6 +1147,19 @@ static int load_string(const char *text, const char *name,
 		err_at(err, ld.file, 1, "job", "the job file is empty");
 		goto out;
 	}
+	/* every later document gets a copy of doc0: that counts too */
+	if (ndocs > 1) {
+		int h;
+		size_t size0 = jnode_size(docs[0], &h);
+
+		if (size0 * (ndocs - 1) > MAX_NODES - ld.nodes) {
+			err_at(err, ld.file, docs[ndocs - 1]->line, "job",
+			       "the file holds more than %d values once its "
+			       "%zu documents are merged with the first",
+			       MAX_NODES, ndocs);
+			goto out;
+		}
+	}
 
 	/* doc0, doc0+doc1, ..., doc0+docN (lib/job.rb) */
 	*njobs = ndocs;
@@ -1064,9 +1206,12 @@ static int load_file(const char *path, enum check_level check, struct job ***job
 
 	*jobs = NULL;
 	*njobs = 0;
-	/* job files are small; 16 MiB is far beyond any real one */
-	if (strbuf_read_file(&text, path, 16 << 20) < 0) {
-		if (err) {
+	if (strbuf_read_file(&text, path, MAX_FILE_SIZE) < 0) {
+		if (errno == EFBIG)
+			err_at(err, path, 1, "job",
+			       "the file is larger than %d KiB (not a job file?)",
+			       MAX_FILE_SIZE >> 10);
+		else if (err) {
 			strbuf_reset(err);
 			strbuf_addf(err, "cannot read '%s': %s", path,
 				    strerror(errno));

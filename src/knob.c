@@ -335,6 +335,63 @@ static void real_path(struct strbuf *sb, const char *path)
 	path_join(sb, knob_sysroot ? knob_sysroot : "/", path);
 }
 
+/*
+ * The trees a knob may live in.  A job names knobs (sysctl's sc_NAME), so
+ * as root a name that led elsewhere -- "../../../etc/passwd", or a
+ * symbolic link out of a test sysroot -- would write any file.
+ */
+static const char *const knob_trees[] = {
+	"/proc/sys/", "/sys/kernel/mm/", "/sys/devices/system/cpu/",
+};
+
+int knob_check(const char *path, struct strbuf *err)
+{
+	struct strbuf file = STRBUF_INIT, tree = STRBUF_INIT;
+	const char *t = NULL, *p;
+	char *rfile = NULL, *rtree = NULL;
+	struct stat st;
+	size_t i, len;
+	int ret = -1;
+
+	for (i = 0; i < ARRAY_SIZE(knob_trees) && !t; i++)
+		if (!strncmp(path, knob_trees[i], strlen(knob_trees[i])))
+			t = knob_trees[i];
+	if (!t) {
+		strbuf_addf(err, "'%s' is not a kernel knob (not under /proc/sys, "
+			    "/sys/kernel/mm or /sys/devices/system/cpu)", path);
+		goto out;
+	}
+	for (p = path + 1; *p; p += len + (p[len] == '/')) {
+		len = strcspn(p, "/");
+		if (!len || (len == 1 && p[0] == '.') ||
+		    (len == 2 && p[0] == '.' && p[1] == '.')) {
+			strbuf_addf(err, "'%s': a knob's path has no empty, '.' or '..' part",
+				    path);
+			goto out;
+		}
+	}
+	real_path(&file, path);
+	real_path(&tree, t);
+	if (lstat(file.buf, &st) < 0 || !(rfile = realpath(file.buf, NULL)) ||
+	    !(rtree = realpath(tree.buf, NULL))) {
+		strbuf_addf(err, "cannot read '%s': %s", path, strerror(errno));
+		goto out;
+	}
+	len = strlen(rtree);
+	if (S_ISLNK(st.st_mode) || strncmp(rfile, rtree, len) || rfile[len] != '/') {
+		strbuf_addf(err, "'%s' is a symbolic link out of %s (to '%s'): refused",
+			    path, t, rfile);
+		goto out;
+	}
+	ret = 0;
+out:
+	free(rfile);
+	free(rtree);
+	strbuf_release(&file);
+	strbuf_release(&tree);
+	return ret;
+}
+
 static void die_hook(void)
 {
 	knob_restore_all();
@@ -369,9 +426,15 @@ static int read_knob_file(const char *file, struct strbuf *value)
 
 int knob_get(const char *path, struct strbuf *value)
 {
-	struct strbuf file = STRBUF_INIT;
+	struct strbuf file = STRBUF_INIT, why = STRBUF_INIT;
 	int ret;
 
+	if (knob_check(path, &why) < 0) {
+		strbuf_release(&why);
+		errno = EPERM;
+		return -1;
+	}
+	strbuf_release(&why);
 	real_path(&file, path);
 	ret = read_knob_file(file.buf, value);
 	strbuf_release(&file);
@@ -383,7 +446,8 @@ static int write_knob_file(const char *file, const char *value)
 	struct strbuf sb = STRBUF_INIT;
 	int fd, ret = -1, saved_errno;
 
-	fd = open(file, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	/* knob_check() refused a link as the knob itself; no race makes one */
+	fd = open(file, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0)
 		return -1;
 	strbuf_addstr(&sb, value);
@@ -440,6 +504,8 @@ int knob_set(const char *path, const char *value, struct strbuf *err)
 	if (!knob_sysroot)
 		BUG("knob_set() before knob_init()");
 	self_identify();
+	if (knob_check(path, err) < 0)
+		return -1;
 	real_path(&file, path);
 	if (read_knob_file(file.buf, &cur) < 0) {
 		strbuf_addf(err, "cannot read '%s': %s", path, strerror(errno));

@@ -38,6 +38,15 @@ void knob_init(const char *sysroot);
  */
 int knob_set(const char *path, const char *value, struct strbuf *err);
 
+/*
+ * Is path (as the kernel names it) a knob perfsift may touch?  It must be
+ * under /proc/sys, /sys/kernel/mm or /sys/devices/system/cpu, have no
+ * "." or ".." part, exist, not be a symbolic link itself and, every link
+ * followed, stay inside its tree (both resolved under the sysroot).
+ * 0, or -1 with err.  knob_get() and knob_set() check it first.
+ */
+int knob_check(const char *path, struct strbuf *err);
+
 /* read a knob's value, trimmed (for THP files: the [selected] word) */
 int knob_get(const char *path, struct strbuf *value);
 

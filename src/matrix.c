@@ -638,6 +638,13 @@ int matrix_load_json(struct matrix *m, const char *path, struct strbuf *err)
 		close(fd);
 		return -1;
 	}
+	if (!S_ISREG(st.st_mode)) {
+		/* mmap would say "No such device" */
+		strbuf_addf(err, "'%s' is not a regular file (%s)", path,
+			    S_ISDIR(st.st_mode) ? "a directory" : "a device or pipe");
+		close(fd);
+		return -1;
+	}
 	if (!st.st_size) {
 		close(fd);
 		return matrix_parse_json(m, "", 0, path, err);

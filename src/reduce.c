@@ -402,19 +402,14 @@ void reduce_stats_to_json(const struct reduce_stats *st, struct strbuf *out)
 	strbuf_addstr(out, "}");
 }
 
-int reduce_stats_load_json(struct reduce_stats *st, const char *path,
-			   struct strbuf *err)
+/* the numbers of a parsed stats.json; takes root */
+static int stats_from_json(struct reduce_stats *st, json_t *root,
+			   const char *path, struct strbuf *err)
 {
-	json_error_t jerr;
-	json_t *root, *v;
+	json_t *v;
 	const char *key;
 	int ret = -1;
 
-	root = json_load_file(path, 0, &jerr);
-	if (!root) {
-		strbuf_addf(err, "%s:%d: %s", path, jerr.line, jerr.text);
-		return -1;
-	}
 	if (!json_is_object(root)) {
 		strbuf_addf(err, "%s: not a stats.json (expected an object)", path);
 		goto out;
@@ -434,4 +429,30 @@ int reduce_stats_load_json(struct reduce_stats *st, const char *path,
 out:
 	json_decref(root);
 	return ret;
+}
+
+int reduce_stats_load_json(struct reduce_stats *st, const char *path,
+			   struct strbuf *err)
+{
+	json_error_t jerr;
+	json_t *root = json_load_file(path, 0, &jerr);
+
+	if (!root) {
+		strbuf_addf(err, "%s:%d: %s", path, jerr.line, jerr.text);
+		return -1;
+	}
+	return stats_from_json(st, root, path, err);
+}
+
+int reduce_stats_parse_json(struct reduce_stats *st, const char *text,
+			    size_t len, const char *name, struct strbuf *err)
+{
+	json_error_t jerr;
+	json_t *root = json_loadb(text, len, 0, &jerr);
+
+	if (!root) {
+		strbuf_addf(err, "%s:%d: %s", name, jerr.line, jerr.text);
+		return -1;
+	}
+	return stats_from_json(st, root, name, err);
 }

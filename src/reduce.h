@@ -79,5 +79,8 @@ void reduce_stats_to_json(const struct reduce_stats *st, struct strbuf *out);
 /* read a stats.json (flat object of numbers); -1 with err "FILE: what" */
 int reduce_stats_load_json(struct reduce_stats *st, const char *path,
 			   struct strbuf *err);
+/* the same from memory (the fuzzer); name stands in for the file */
+int reduce_stats_parse_json(struct reduce_stats *st, const char *text,
+			    size_t len, const char *name, struct strbuf *err);
 
 #endif

@@ -27,6 +27,7 @@
 #include "samples.h"
 #include "store/store.h"
 #include "unite.h"
+#include "util/fault.h"
 #include "util/fileutil.h"
 #include "util/strbuf.h"
 #include "util/strnum.h"
@@ -42,10 +43,25 @@ static const char *const group_keys[] = {
 	"kconfig", "compiler", "commit",
 };
 
+/* a control character (a newline, an escape) in s, or NULL */
+static const char *control_char(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return s;
+	return NULL;
+}
+
 static int check_component(const char *key, const char *v, struct strbuf *err)
 {
 	if (!*v || !strcmp(v, ".") || !strcmp(v, "..") || strchr(v, '/')) {
 		strbuf_addf(err, "%s: '%s' cannot be a directory name", key, v);
+		return -1;
+	}
+	/* a name with a newline breaks every line-based tool reading the root */
+	if (control_char(v)) {
+		strbuf_addf(err, "%s: a directory name holds no control character "
+			    "(byte 0x%02x)", key, (unsigned char)*control_char(v));
 		return -1;
 	}
 	return 0;
@@ -879,6 +895,11 @@ int result_run_finish(struct result_run *run, const char *root,
 	drop_ownership(run);
 	FREE_AND_NULL(run->tmp_dir); /* in place now: abort must not touch it */
 	fsync_dir(run->group_dir);
+	/*
+	 * Visible, not yet indexed: a kill here is repaired by the next
+	 * command that reads the root (result_sync_index()).
+	 */
+	fault_point("after-publish");
 	rroot = real_dir(root);
 	group = real_dir(run->group_dir);
 	dir = real_dir(run->dir);

@@ -20,6 +20,7 @@
 #include "util/compat.h"
 
 struct job;
+struct store;
 struct strbuf;
 
 /*
@@ -101,5 +102,25 @@ int result_restat_group(const char *group_dir, const char *root,
  */
 int result_prune_index(const char *root, const char *store_url,
 		       size_t *forgotten, struct strbuf *err);
+
+/*
+ * Index the run directories of the root that its index lacks: a run a
+ * killed perfsift renamed into place but never indexed, or one copied in
+ * by hand (result_sync.c).  Cheap when nothing changed: one lstat per
+ * directory down to the groups, against the mtimes the index keeps.  A run
+ * that cannot be indexed is reported (warning) and tried again next time;
+ * beyond a few dozen, the rest are left to `perfsift stats --all` (said
+ * once).  -1 with err only when the index cannot be read at all.
+ */
+int result_sync_index(const char *root, const char *store_url,
+		      struct strbuf *err);
+
+/*
+ * store_open() for the commands that read a root (results, compare, plot,
+ * report, bisect): result_sync_index() first, a failure of which is only
+ * a warning.
+ */
+int result_store_open(struct store *st, const char *root, const char *store_url,
+		      unsigned flags, struct strbuf *err);
 
 #endif

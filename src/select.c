@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include "job.h"
 #include "matrix.h"
+#include "result.h"
 #include "select.h"
 #include "store/store.h"
 #include "util/fileutil.h"
@@ -551,7 +552,7 @@ static int select_from_store(const struct select_ctx *ctx, const char *spec,
 	if (!have)
 		return 1;
 	*ret = -1;
-	if (store_open(&st, ctx->result_root, ctx->store_url, 0, err))
+	if (result_store_open(&st, ctx->result_root, ctx->store_url, 0, err))
 		return 0;
 	if (resolve_in_store(&st, ctx->result_root, spec, &sg, err))
 		goto out_store;

@@ -13,12 +13,30 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
+/*
+ * Values in all the atomic jobs of one job together: 1,000 atomic jobs
+ * of 200 values is a big LKP job; a job of 100,000 list items that also
+ * expands 100,000 times would need 10^10 (a "matrix bomb").
+ */
+#define SPLIT_MAX_VALUES 5000000
+
 struct expansion {
 	struct job **jobs; /* NULL while only counting */
 	size_t n, alloc;
+	size_t size;       /* nodes of one atomic job (0: none seen yet) */
 	bool count_only;
+	bool too_big;      /* stopped by SPLIT_MAX_VALUES */
 	struct strbuf *err;
 };
+
+static size_t node_count(const struct jnode *n)
+{
+	size_t count = 1, i;
+
+	for (i = 0; i < n->n; i++)
+		count += node_count(n->kids[i]);
+	return count;
+}
 
 static int expand(struct job *job, struct expansion *ex)
 {
@@ -31,6 +49,13 @@ static int expand(struct job *job, struct expansion *ex)
 	if (!slot) {
 		if (ex->n >= SPLIT_MAX_JOBS)
 			return -1;
+		/* every atomic job has the first one's size: one item per list */
+		if (!ex->size)
+			ex->size = node_count(job->root);
+		if ((ex->n + 1) * ex->size > SPLIT_MAX_VALUES) {
+			ex->too_big = true;
+			return -1;
+		}
 		if (ex->count_only) {
 			ex->n++;
 			return 0;
@@ -46,7 +71,12 @@ static int expand(struct job *job, struct expansion *ex)
 		ret = expand(job, ex);
 	}
 	*slot = list;
-	if (ret && ex->err && !ex->err->len) {
+	if (ret && ex->err && !ex->err->len && ex->too_big) {
+		strbuf_addf(ex->err, "%s:%d: %s: the job expands to more than %d "
+			    "values in all (%zu atomic jobs of %zu values)",
+			    job->file, list->line > 0 ? list->line : 1, key,
+			    SPLIT_MAX_VALUES, ex->n, ex->size);
+	} else if (ret && ex->err && !ex->err->len) {
 		strbuf_addf(ex->err, "%s:%d: %s: the job expands to more than %d atomic jobs",
 			    job->file, list->line > 0 ? list->line : 1, key,
 			    SPLIT_MAX_JOBS);
@@ -57,7 +87,7 @@ static int expand(struct job *job, struct expansion *ex)
 int split_job(const struct job *job, struct job ***out, size_t *n,
 	      struct strbuf *err)
 {
-	struct expansion ex = {NULL, 0, 0, true, err};
+	struct expansion ex = {NULL, 0, 0, 0, true, false, err};
 	/* the walk borrows nodes in place; work on a copy, keep job const */
 	struct job *work = job_dup(job);
 	int ret;

@@ -18,6 +18,10 @@ int setup_knob(const char *prog, const char *what, const char *path,
 	struct strbuf why = STRBUF_INIT;
 	int ret = -1;
 
+	if (knob_check(path, &why) < 0) {
+		strbuf_addf(err, "%s: %s", prog, why.buf);
+		goto out;
+	}
 	if (knob_get(path, &old) < 0) {
 		strbuf_addf(err, "%s: cannot read '%s'", prog, path);
 		goto out;

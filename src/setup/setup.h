@@ -56,6 +56,13 @@ int setup_sysctl_check(const struct jnode *value, const char *sysroot,
 		       struct strbuf *err);
 
 /*
+ * What is wrong with sysctl name (sc_NAME without "sc_") as a path under
+ * /proc/sys/<dir>/ -- empty, absolute, a '..' part, odd characters -- or
+ * NULL when nothing is.  The job check calls it, so `split` refuses it.
+ */
+const char *sysctl_name_problem(const char *name);
+
+/*
  * Shared helper: set the knob at path (absolute, as the kernel names it:
  * "/sys/kernel/mm/transparent_hugepage/enabled") through knob_set(),
  * logging "<prog>: <what> <old> -> <new>".

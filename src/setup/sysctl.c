@@ -17,6 +17,28 @@ static const char *const sysctl_dirs[] = {
 	"abi", "debug", "user", "sunrpc",
 };
 
+const char *sysctl_name_problem(const char *name)
+{
+	const char *p;
+	size_t len;
+
+	if (!*name)
+		return "options are named sc_<sysctl>";
+	if (*name == '/')
+		return "a sysctl name is relative to /proc/sys/<dir>, not an absolute path";
+	if (strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			 "0123456789_-./") != strlen(name))
+		return "a sysctl name holds only letters, digits, '_', '-', '.' and '/'";
+	for (p = name; *p; p += len + (p[len] == '/')) {
+		len = strcspn(p, "/");
+		if (!len || (len == 1 && p[0] == '.') ||
+		    (len == 2 && p[0] == '.' && p[1] == '.'))
+			return "a sysctl name has no empty, '.' or '..' part "
+			       "(it must stay under /proc/sys)";
+	}
+	return NULL;
+}
+
 /* the kernel path (/proc/sys/...) of sysctl name, in path; 0 or -1 */
 static int sysctl_find(const char *sysroot, const char *name,
 		       struct strbuf *path)
@@ -66,9 +88,10 @@ int setup_sysctl(const struct jnode *value, const char *sysroot,
 		const char *key = value->keys[i];
 		const char *where = v->file ? v->file : "<job>";
 
-		if (strncmp(key, "sc_", 3) || !key[3]) {
-			strbuf_addf(err, "%s:%d: sysctl: %s: options are named sc_<sysctl>",
-				    where, v->line, key);
+		if (strncmp(key, "sc_", 3) || sysctl_name_problem(key + 3)) {
+			strbuf_addf(err, "%s:%d: sysctl: %s: %s", where, v->line, key,
+				    strncmp(key, "sc_", 3) ? "options are named sc_<sysctl>" :
+				    sysctl_name_problem(key + 3));
 			ret = -1;
 			break;
 		}

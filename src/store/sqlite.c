@@ -19,7 +19,7 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
-#define SCHEMA_VERSION 2
+#define SCHEMA_VERSION 3
 #define BUSY_TIMEOUT_MS 30000
 
 static const char schema[] =
@@ -55,10 +55,18 @@ static const char schema[] =
 	"  stat_id INTEGER NOT NULL REFERENCES stat_names(id),"
 	"  value REAL NOT NULL,"
 	"  is_int INTEGER NOT NULL,"
-	"  PRIMARY KEY (run_id, stat_id)) WITHOUT ROWID;";
+	"  PRIMARY KEY (run_id, stat_id)) WITHOUT ROWID;"
+	/* directories as last checked against the disk (result_sync_index) */
+	"CREATE TABLE IF NOT EXISTS dir_marks ("
+	"  dir TEXT PRIMARY KEY,"              /* relative to the root */
+	"  mtime_ns INTEGER NOT NULL) WITHOUT ROWID;";
+
+/* PRAGMA application_id of a perfsift index: "PSFT" */
+#define APPLICATION_ID 0x50534654
 
 struct sqlite_priv {
 	sqlite3 *db;
+	char *path;
 };
 
 static sqlite3 *db_of(struct store *st)
@@ -66,8 +74,23 @@ static sqlite3 *db_of(struct store *st)
 	return ((struct sqlite_priv *)st->priv)->db;
 }
 
+/*
+ * SQLite says its file is damaged: never answer from it (a compare with
+ * rows missing would say "no regression"), the same way whatever the
+ * command (store_corrupt() exits with status 3).
+ */
+static void check_corrupt(struct store *st, int rc)
+{
+	struct sqlite_priv *p = st->priv;
+
+	rc &= 0xff;
+	if (rc == SQLITE_CORRUPT || rc == SQLITE_NOTADB)
+		store_corrupt(p->path, sqlite3_errmsg(p->db));
+}
+
 static int db_error(struct store *st, struct strbuf *err, const char *what)
 {
+	check_corrupt(st, sqlite3_extended_errcode(db_of(st)));
 	strbuf_addf(err, "index: %s: %s", what, sqlite3_errmsg(db_of(st)));
 	return -1;
 }
@@ -75,13 +98,41 @@ static int db_error(struct store *st, struct strbuf *err, const char *what)
 static int exec_sql(struct store *st, const char *sql, struct strbuf *err)
 {
 	char *msg = NULL;
+	int rc = sqlite3_exec(db_of(st), sql, NULL, NULL, &msg);
 
-	if (sqlite3_exec(db_of(st), sql, NULL, NULL, &msg) != SQLITE_OK) {
+	if (rc != SQLITE_OK) {
+		check_corrupt(st, rc);
 		strbuf_addf(err, "index: %s", msg ? msg : "sqlite3_exec failed");
 		sqlite3_free(msg);
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * A read came back looking wrong (a run's packed stats unreadable, a
+ * complete run without values): ask SQLite whether the file is damaged.
+ */
+static void suspect(struct store *st, const char *what)
+{
+	sqlite3_stmt *stmt = NULL;
+	const char *res;
+	int rc;
+
+	rc = sqlite3_prepare_v2(db_of(st), "PRAGMA quick_check(1)", -1, &stmt,
+				NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(stmt);
+	res = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(stmt, 0) : NULL;
+	if (rc != SQLITE_ROW)
+		check_corrupt(st, sqlite3_extended_errcode(db_of(st)));
+	if (rc == SQLITE_ROW && res && strcmp(res, "ok")) {
+		char *why = xasprintf("%s (%s)", what, res);
+
+		sqlite3_finalize(stmt);
+		store_corrupt(((struct sqlite_priv *)st->priv)->path, why);
+	}
+	sqlite3_finalize(stmt);
 }
 
 static int prepare(struct store *st, sqlite3_stmt **stmt, const char *sql,
@@ -92,15 +143,51 @@ static int prepare(struct store *st, sqlite3_stmt **stmt, const char *sql,
 	return 0;
 }
 
+bool store_sqlite_damaged(const char *path, struct strbuf *why)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *stmt = NULL;
+	bool bad = true;
+	int rc;
+
+	rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v2(db, "PRAGMA quick_check(1)", -1, &stmt, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW) {
+		const char *res = (const char *)sqlite3_column_text(stmt, 0);
+
+		bad = !res || strcmp(res, "ok");
+		if (bad) {
+			size_t i, from = why->len;
+
+			strbuf_addstr(why, res ? res : "quick_check failed");
+			for (i = from; i < why->len; i++) /* one line */
+				if (why->buf[i] == '\n')
+					why->buf[i] = ' ';
+		}
+	} else {
+		/* a busy or locked file is not a damaged one */
+		bad = (rc & 0xff) == SQLITE_CORRUPT || (rc & 0xff) == SQLITE_NOTADB;
+		if (bad)
+			strbuf_addstr(why, db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+	}
+	sqlite3_finalize(stmt);
+	sqlite3_close(db);
+	return bad;
+}
+
 static int sqlite_open(struct store *st, const char *location, unsigned flags,
 		       struct strbuf *err)
 {
 	struct sqlite_priv *p = xcalloc(1, sizeof(*p));
-	bool memory = false;
-	int rc, version = 0;
+	bool memory = false, has_runs;
+	int rc, version = 0, app_id, ntables;
 	sqlite3_stmt *stmt = NULL;
 
 	st->priv = p;
+	p->path = xstrdup(location);
 	if (!(flags & STORE_CREATE) && access(location, F_OK) < 0 &&
 	    errno == ENOENT)
 		memory = true; /* nothing indexed yet: an empty store */
@@ -127,11 +214,33 @@ static int sqlite_open(struct store *st, const char *location, unsigned flags,
 				"PRAGMA synchronous=NORMAL;"
 				"PRAGMA mmap_size=1073741824;", err))
 		goto fail;
-	if (prepare(st, &stmt, "PRAGMA user_version", err))
+	/*
+	 * perfsift's own file?  Ours carry application_id "PSFT" (older ones
+	 * schema version 1 or 2 and a runs table); a new file is empty.  The
+	 * schema is never written into another program's database.
+	 */
+	if (prepare(st, &stmt, "SELECT (SELECT application_id FROM pragma_application_id),"
+		    " (SELECT user_version FROM pragma_user_version),"
+		    " (SELECT count(*) FROM sqlite_master),"
+		    " (SELECT count(*) FROM sqlite_master WHERE name = 'runs')", err))
 		goto fail;
-	if (sqlite3_step(stmt) == SQLITE_ROW)
-		version = sqlite3_column_int(stmt, 0);
+	rc = sqlite3_step(stmt);
+	if (rc != SQLITE_ROW) {
+		db_error(st, err, "schema");
+		sqlite3_finalize(stmt);
+		goto fail;
+	}
+	app_id = sqlite3_column_int(stmt, 0);
+	version = sqlite3_column_int(stmt, 1);
+	ntables = sqlite3_column_int(stmt, 2);
+	has_runs = sqlite3_column_int(stmt, 3) > 0;
 	sqlite3_finalize(stmt);
+	if (app_id != APPLICATION_ID &&
+	    (app_id || (ntables && !(version >= 1 && version <= 2 && has_runs)))) {
+		strbuf_addf(err, "'%s' is not a perfsift index (a SQLite file of "
+			    "something else): refusing to use it", location);
+		goto fail;
+	}
 	if (version > SCHEMA_VERSION) {
 		strbuf_addf(err, "index '%s' has schema %d, newer than this "
 			    "perfsift's %d", location, version, SCHEMA_VERSION);
@@ -141,10 +250,12 @@ static int sqlite_open(struct store *st, const char *location, unsigned flags,
 		struct strbuf sql = STRBUF_INIT;
 		int r;
 
-		/* 1 -> 2: the packed stats column (NULL: read the rows) */
-		strbuf_addf(&sql, "BEGIN IMMEDIATE;%s%sPRAGMA user_version=%d;COMMIT;",
+		/* 1 -> 2: the packed stats column (NULL: read the rows);
+		 * 2 -> 3: dir_marks (the schema's IF NOT EXISTS makes it) */
+		strbuf_addf(&sql, "BEGIN IMMEDIATE;%s%sPRAGMA user_version=%d;"
+			    "PRAGMA application_id=%d;COMMIT;",
 			    version == 1 ? "ALTER TABLE runs ADD COLUMN stats BLOB;" : "",
-			    schema, SCHEMA_VERSION);
+			    schema, SCHEMA_VERSION, APPLICATION_ID);
 		r = exec_sql(st, sql.buf, err);
 		strbuf_release(&sql);
 		if (r) {
@@ -155,6 +266,7 @@ static int sqlite_open(struct store *st, const char *location, unsigned flags,
 	return 0;
 fail:
 	sqlite3_close(p->db);
+	free(p->path);
 	free(p);
 	st->priv = NULL;
 	return -1;
@@ -167,6 +279,7 @@ static void sqlite_close(struct store *st)
 	if (!p)
 		return;
 	sqlite3_close(p->db);
+	free(p->path);
 	free(p);
 	st->priv = NULL;
 }
@@ -569,6 +682,12 @@ static int sqlite_load_matrix(struct store *st, int64_t group_id,
 					      sqlite3_column_blob(stmt, 2),
 					      (size_t)sqlite3_column_bytes(stmt, 2)))
 			continue;
+		/* perfsift never writes a blob that does not unpack */
+		if (sqlite3_column_type(stmt, 2) != SQLITE_NULL) {
+			suspect(st, "a run's packed stats do not unpack");
+			store_corrupt(((struct sqlite_priv *)st->priv)->path,
+				      "a run's packed stats do not unpack");
+		}
 		/* a run indexed before the packed blob: its rows */
 		reduce_stats_init(&rows);
 		if (sqlite_run_stats(st, sqlite3_column_int64(stmt, 0), &rows,
@@ -576,6 +695,8 @@ static int sqlite_load_matrix(struct store *st, int64_t group_id,
 			reduce_stats_release(&rows);
 			goto out;
 		}
+		if (!rows.n)
+			suspect(st, "a complete run has no values");
 		store_matrix_builder_add_stats(&b, st, dir, &rows);
 		reduce_stats_release(&rows);
 	}
@@ -626,6 +747,65 @@ fail:
 	return -1;
 }
 
+static void mark_row(struct store *st, sqlite3_stmt *stmt, void *out)
+{
+	(void)st;
+	store_dir_mark_list_add(out, text_col(stmt, 0),
+				sqlite3_column_int64(stmt, 1));
+}
+
+static int sqlite_dir_marks(struct store *st, struct store_dir_mark_list *out,
+			    struct strbuf *err)
+{
+	/* each_row binds its id to a statement that takes none: harmless */
+	return each_row(st, "SELECT dir, mtime_ns FROM dir_marks WHERE ?1 = ?1",
+			0, mark_row, out, "dir marks", err);
+}
+
+static int sqlite_save_dir_marks(struct store *st,
+				 const struct store_dir_mark_list *set,
+				 const struct store_dir_mark_list *drop,
+				 struct strbuf *err)
+{
+	sqlite3_stmt *ins = NULL, *del = NULL;
+	size_t i;
+
+	if (exec_sql(st, "BEGIN IMMEDIATE", err))
+		return -1;
+	if (prepare(st, &ins, "INSERT OR REPLACE INTO dir_marks (dir, mtime_ns)"
+		    " VALUES (?, ?)", err) ||
+	    prepare(st, &del, "DELETE FROM dir_marks WHERE dir = ?", err))
+		goto fail;
+	for (i = 0; i < set->n; i++) {
+		sqlite3_reset(ins);
+		bind_text(ins, 1, set->items[i].dir);
+		sqlite3_bind_int64(ins, 2, set->items[i].mtime_ns);
+		if (sqlite3_step(ins) != SQLITE_DONE) {
+			db_error(st, err, "dir marks");
+			goto fail;
+		}
+	}
+	for (i = 0; i < drop->n; i++) {
+		sqlite3_reset(del);
+		bind_text(del, 1, drop->items[i].dir);
+		if (sqlite3_step(del) != SQLITE_DONE) {
+			db_error(st, err, "dir marks");
+			goto fail;
+		}
+	}
+	sqlite3_finalize(ins);
+	sqlite3_finalize(del);
+	ins = del = NULL;
+	if (exec_sql(st, "COMMIT", err))
+		goto fail;
+	return 0;
+fail:
+	sqlite3_finalize(ins);
+	sqlite3_finalize(del);
+	sqlite3_exec(db_of(st), "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
 /* the ids of the stat names (-1 for a name never indexed) */
 static int name_ids(struct store *st, const char *const *names, size_t n,
 		    int64_t *ids, struct strbuf *err)
@@ -636,10 +816,18 @@ static int name_ids(struct store *st, const char *const *names, size_t n,
 	if (prepare(st, &stmt, "SELECT id FROM stat_names WHERE name = ?", err))
 		return -1;
 	for (i = 0; i < n; i++) {
+		int rc;
+
 		sqlite3_reset(stmt);
 		bind_text(stmt, 1, names[i]);
-		ids[i] = sqlite3_step(stmt) == SQLITE_ROW ?
-			 sqlite3_column_int64(stmt, 0) : -1;
+		rc = sqlite3_step(stmt);
+		/* an error is not "never indexed" (a damaged index) */
+		if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+			db_error(st, err, "stat names");
+			sqlite3_finalize(stmt);
+			return -1;
+		}
+		ids[i] = rc == SQLITE_ROW ? sqlite3_column_int64(stmt, 0) : -1;
 	}
 	sqlite3_finalize(stmt);
 	return 0;
@@ -763,6 +951,8 @@ const struct store_ops store_sqlite_ops = {
 	.load_matrix = sqlite_load_matrix,
 	.run_stats = sqlite_run_stats,
 	.forget_group = sqlite_forget_group,
+	.dir_marks = sqlite_dir_marks,
+	.save_dir_marks = sqlite_save_dir_marks,
 	.stat_values = sqlite_stat_values,
 	.group_rows = sqlite_group_rows,
 	.stat_names = sqlite_stat_names,

@@ -4,7 +4,9 @@
  * thin wrappers callers use instead of the function pointers.
  */
 #include "util/compat.h"
+#include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "reduce.h"
@@ -346,6 +348,96 @@ int store_run_stats(struct store *st, int64_t run_id, struct reduce_stats *out,
 		    struct strbuf *err)
 {
 	return st->ops->run_stats(st, run_id, out, err);
+}
+
+void store_corrupt(const char *where, const char *what)
+{
+	/*
+	 * The one die() below the commands: a damaged index must stop every
+	 * command the same way, wherever it is read.
+	 */
+	die_status(EXIT_RUNTIME, "index corrupt: rebuild it with `perfsift stats "
+		   "--all` ('%s': %s)", where, what);
+}
+
+int store_set_aside_if_corrupt(const char *root, const char *url, bool *moved,
+			       struct strbuf *err)
+{
+	static const char *const suffixes[] = {"-wal", "-shm", ""};
+	struct strbuf db = STRBUF_INIT, why = STRBUF_INIT;
+	struct strbuf from = STRBUF_INIT, to = STRBUF_INIT;
+	size_t i;
+	int ret = 0;
+
+	*moved = false;
+	if (!url || !*url || !strcmp(url, "sqlite:"))
+		path_join(&db, root, "perfsift.db");
+	else if (!strncmp(url, "sqlite:", 7))
+		strbuf_addstr(&db, url + 7);
+	if (!db.len || !file_exists(db.buf) || !store_sqlite_damaged(db.buf, &why))
+		goto out;
+	warning("index corrupt ('%s': %s): moved aside to '%s.corrupt', "
+		"building a new one", db.buf, why.buf, db.buf);
+	/* the database last: a -wal without its database is never read */
+	for (i = 0; i < ARRAY_SIZE(suffixes); i++) {
+		strbuf_reset(&from);
+		strbuf_reset(&to);
+		strbuf_addf(&from, "%s%s", db.buf, suffixes[i]);
+		strbuf_addf(&to, "%s.corrupt%s", db.buf, suffixes[i]);
+		if (rename(from.buf, to.buf) < 0 && errno != ENOENT) {
+			strbuf_addf(err, "cannot move '%s' aside: %s", from.buf,
+				    strerror(errno));
+			ret = -1;
+			goto out;
+		}
+	}
+	*moved = true;
+out:
+	strbuf_release(&db);
+	strbuf_release(&why);
+	strbuf_release(&from);
+	strbuf_release(&to);
+	return ret;
+}
+
+void store_dir_mark_list_release(struct store_dir_mark_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		free(l->items[i].dir);
+	free(l->items);
+	memset(l, 0, sizeof(*l));
+}
+
+void store_dir_mark_list_add(struct store_dir_mark_list *l, const char *dir,
+			     int64_t mtime_ns)
+{
+	ALLOC_GROW(l->items, l->n + 1, l->alloc);
+	l->items[l->n].dir = xstrdup(dir);
+	l->items[l->n++].mtime_ns = mtime_ns;
+}
+
+bool store_has_dir_marks(const struct store *st)
+{
+	return st->ops->dir_marks && st->ops->save_dir_marks;
+}
+
+int store_dir_marks(struct store *st, struct store_dir_mark_list *out,
+		    struct strbuf *err)
+{
+	if (!store_has_dir_marks(st))
+		return 0;
+	return st->ops->dir_marks(st, out, err);
+}
+
+int store_save_dir_marks(struct store *st, const struct store_dir_mark_list *set,
+			 const struct store_dir_mark_list *drop,
+			 struct strbuf *err)
+{
+	if (!store_has_dir_marks(st) || (!set->n && !drop->n))
+		return 0;
+	return st->ops->save_dir_marks(st, set, drop, err);
 }
 
 int store_forget_group(struct store *st, int64_t group_id, struct strbuf *err)

@@ -84,6 +84,24 @@ struct store_run_list {
 };
 void store_run_list_release(struct store_run_list *l);
 
+/*
+ * A directory of the root (a group or one above groups) as the index last
+ * saw it: every run below it that was on disk at mtime_ns was indexed.
+ * result_sync_index() compares these against the disk (one lstat each) to
+ * find run directories the index lacks.
+ */
+struct store_dir_mark {
+	char *dir;         /* relative to the root ("" = the root) */
+	int64_t mtime_ns;
+};
+struct store_dir_mark_list {
+	struct store_dir_mark *items;
+	size_t n, alloc;
+};
+void store_dir_mark_list_release(struct store_dir_mark_list *l);
+void store_dir_mark_list_add(struct store_dir_mark_list *l, const char *dir,
+			     int64_t mtime_ns);
+
 /* one run as result_run_finish() / result_restat() index it */
 struct store_run_record {
 	const char *group_dir;          /* absolute, below the store's root */
@@ -199,6 +217,14 @@ struct store_ops {
 	/* drop a group, its parameters, runs and values (one transaction) */
 	int (*forget_group)(struct store *st, int64_t group_id,
 			    struct strbuf *err);
+	/* the directory marks (NULL: the backend keeps none, no sync) */
+	int (*dir_marks)(struct store *st, struct store_dir_mark_list *out,
+			 struct strbuf *err);
+	/* set (insert or replace) and drop marks, one transaction */
+	int (*save_dir_marks)(struct store *st,
+			      const struct store_dir_mark_list *set,
+			      const struct store_dir_mark_list *drop,
+			      struct strbuf *err);
 	/*
 	 * History (one read for a whole series, or a whole root): every
 	 * complete run's values of the stats named, for the groups listed
@@ -262,6 +288,29 @@ int store_load_matrix(struct store *st, int64_t group_id, struct matrix *m,
 int store_run_stats(struct store *st, int64_t run_id, struct reduce_stats *out,
 		    struct strbuf *err);
 int store_forget_group(struct store *st, int64_t group_id, struct strbuf *err);
+/*
+ * The index is damaged (a backend found it so): says "index corrupt:
+ * rebuild it with `perfsift stats --all`" naming the file and what was
+ * found, and exits with status 3 -- the same from every command, since a
+ * comparison answered from a damaged index can say "no regression".
+ */
+NORETURN void store_corrupt(const char *where, const char *what);
+/*
+ * For `perfsift stats --all`: when the root's SQLite index fails SQLite's
+ * quick_check, move it (and its -wal, -shm) aside to <db>.corrupt so that
+ * a new one is built from the files.  0 (*moved true when it did), -1
+ * with err.  Other backends: nothing to do.
+ */
+int store_set_aside_if_corrupt(const char *root, const char *url, bool *moved,
+			       struct strbuf *err);
+
+/* false when the backend keeps no directory marks */
+bool store_has_dir_marks(const struct store *st);
+int store_dir_marks(struct store *st, struct store_dir_mark_list *out,
+		    struct strbuf *err);
+int store_save_dir_marks(struct store *st, const struct store_dir_mark_list *set,
+			 const struct store_dir_mark_list *drop,
+			 struct strbuf *err);
 int store_stat_values(struct store *st, const int64_t *group_ids,
 		      size_t ngroups, const char *const *names, size_t nnames,
 		      store_value_fn fn, void *ctx, struct strbuf *err);
@@ -338,6 +387,12 @@ void store_matrix_builder_add_stats(struct store_matrix_builder *b,
 void store_matrix_builder_finish(struct store_matrix_builder *b,
 				 struct matrix *m);
 void store_matrix_builder_release(struct store_matrix_builder *b);
+
+/*
+ * SQLite's quick_check of the index file at path (opened read-only, no
+ * die on damage): true, with why, when it is damaged or not a database.
+ */
+bool store_sqlite_damaged(const char *path, struct strbuf *why);
 
 /* the backends (store/sqlite.c, store/pg.c) */
 extern const struct store_ops store_sqlite_ops;

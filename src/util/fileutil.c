@@ -41,6 +41,39 @@ int mkdir_p(const char *path, mode_t mode)
 	return ret;
 }
 
+int mkdir_private(const char *path, struct strbuf *why)
+{
+	struct stat st;
+	int fd;
+
+	if (mkdir(path, 0700) < 0 && errno != EEXIST) {
+		strbuf_addf(why, "cannot create '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	/* O_NOFOLLOW: the checks are of the directory itself, not a link's target */
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		strbuf_addf(why, "'%s' %s", path, errno == ELOOP || errno == ENOTDIR ?
+			    "is not a directory (a symbolic link?): refused" :
+			    strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	if (st.st_uid != geteuid()) {
+		strbuf_addf(why, "'%s' belongs to uid %ld, not to this user: refused",
+			    path, (long)st.st_uid);
+		return -1;
+	}
+	if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+		strbuf_addf(why, "'%s' is writable by other users (mode %03o): refused",
+			    path, (unsigned)(st.st_mode & 0777));
+		return -1;
+	}
+	return 0;
+}
+
 int remove_tree(const char *path)
 {
 	struct stat st, top;

@@ -14,6 +14,13 @@ struct strbuf;
 
 /* mkdir -p; 0 or -1 with errno */
 int mkdir_p(const char *path, mode_t mode);
+/*
+ * A directory only this user can touch (a private working directory under
+ * a shared /tmp): made with mode 0700, or, when it exists, accepted only
+ * as a real directory (not a symbolic link) owned by the effective user
+ * and writable by nobody else.  0, or -1 with why.
+ */
+int mkdir_private(const char *path, struct strbuf *why);
 /* rm -rf (does not cross into other file systems' mount points); 0 / -1 */
 int remove_tree(const char *path);
 /* write data to path atomically (tmp file + fsync + rename); 0 / -1 */

@@ -89,6 +89,22 @@ test_expect_success 'a bad job file: one clear error, exit 2' '
 	test_grep "bad.yaml:" err
 '
 
+test_expect_success 'packages: a shell command in a name is refused, never run' '
+	printf "testcase: t\npackages:\n- \"\$(touch %s/pwned)\"\nmytest:\n  cmdline: \"true\"\n" "$PWD" >inject.yaml &&
+	test_must_fail --status=2 perfsift install inject.yaml >out 2>err &&
+	test_grep "inject.yaml:3: packages: .* is not a Debian package name" err &&
+	! test -e pwned
+'
+
+test_expect_success 'as root, a missing package is handed to apt-get (which fails on it)' '
+	if test_have_root && command -v apt-get >/dev/null; then
+		printf "testcase: t\npackages: [perfsift-no-such-package, coreutils]\nmytest:\n  cmdline: \"true\"\n" >apt.yaml &&
+		test_must_fail --status=3 perfsift install apt.yaml >out 2>err &&
+		test_grep "install  apt-get install perfsift-no-such-package *$" out &&
+		test_grep "missing  packages: perfsift-no-such-package (apt-get failed)" out
+	fi
+'
+
 test_expect_success 'restore with no journal says so and writes nothing' '
 	perfsift restore >out &&
 	test_grep "nothing to restore" out &&

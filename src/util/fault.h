@@ -1,0 +1,24 @@
+/*
+ * fault.h: fault injection for the crash tests.  A test sets
+ * PERFSIFT_FAULT=NAME and perfsift SIGKILLs itself when it reaches the
+ * point called NAME -- deterministically, where a random kill would hit
+ * the window one time in twenty.  Only builds with test hooks
+ * (-DPERFSIFT_TEST_HOOKS: `make DEVELOPER=1` and sanitizer builds) read
+ * the variable; a release build compiles every point away.
+ *
+ * The points (docs/design.md "Crash points"):
+ *   after-publish   a run renamed into place, not yet indexed
+ */
+#ifndef PERFSIFT_FAULT_H
+#define PERFSIFT_FAULT_H
+
+#ifdef PERFSIFT_TEST_HOOKS
+void fault_point(const char *name);
+#else
+static inline void fault_point(const char *name)
+{
+	(void)name;
+}
+#endif
+
+#endif

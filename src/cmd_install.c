@@ -241,7 +241,7 @@ static void check_job(struct check *c, const struct job *job)
 		const char *key = root->keys[i];
 		const struct program *p = program_find(key);
 
-		if (setup_find(key))
+		if (p && p->setup)
 			knobs = true;
 		for (j = 0; j < ARRAY_SIZE(needs); j++)
 			if (!strcmp(needs[j].prog, key))
@@ -368,12 +368,7 @@ int cmd_install(int argc, char **argv, struct options *opts)
 			status = EXIT_USAGE;
 			break;
 		}
-		for (j = 0; j < nparts && status == EXIT_OK; j++)
-			if (bench_check_job(parts[j], &err) < 0) {
-				fprintf(stderr, "perfsift install: %s\n", err.buf);
-				status = EXIT_USAGE;
-			}
-		for (j = 0; j < nparts && status == EXIT_OK; j++)
+		for (j = 0; j < nparts; j++)
 			check_job(&c, parts[j]);
 		job_free_all(parts, nparts);
 	}

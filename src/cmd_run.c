@@ -28,6 +28,7 @@
 #include "knob.h"
 #include "machine.h"
 #include "monitors/time.h"
+#include "params.h"
 #include "programs.h"
 #include "result.h"
 #include "runner.h"
@@ -71,6 +72,7 @@ struct plan {
 	const struct bench_ops *ops; /* built-in benchmark, or NULL for mytest */
 	char **argv;                 /* mytest: what is exec'd */
 	char *cmdline;               /* mytest: the command as text */
+	void *params;                /* the built-in benchmark's typed options */
 	double runtime_s;            /* the job's runtime, 0 when none */
 	double timeout_s;            /* the job's timeout, 0 when none */
 };
@@ -103,6 +105,7 @@ static void plan_release(struct plan *p)
 {
 	free(p->argv); /* its strings are argv's, literals or cmdline */
 	free(p->cmdline);
+	free(p->params);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -129,23 +132,13 @@ static void add_shell_word(struct strbuf *sb, const char *arg)
 	strbuf_addch(sb, '\'');
 }
 
-static int job_seconds(const struct job *job, const char *prog,
-		       const char *key, double *out, struct strbuf *err)
+static const struct program *prog_of(const char *name)
 {
-	const char *v = job_get(job, key);
-	const char *why;
+	const struct program *p = program_find(name);
 
-	*out = 0;
-	if (!v && prog)
-		v = job_get_opt(job, prog, key);
-	if (!v || !*v)
-		return 0;
-	if (strnum_seconds(v, out, &why) < 0) {
-		strbuf_addf(err, "%s: %s: '%s' is not a duration (%s)", job->file,
-			    key, v, why);
-		return -1;
-	}
-	return 0;
+	if (!p)
+		BUG("'%s' is not in the program table", name);
+	return p;
 }
 
 /*
@@ -156,6 +149,7 @@ static int make_plan(struct job *job, struct run_ctx *c, struct plan *p,
 		     struct strbuf *err)
 {
 	const struct jnode *root = job->root, *node = NULL;
+	struct opt_value v;
 	size_t i;
 
 	memset(p, 0, sizeof(*p));
@@ -186,7 +180,9 @@ static int make_plan(struct job *job, struct run_ctx *c, struct plan *p,
 				    job->file, node->line, p->prog);
 			return -1;
 		}
-		if (p->ops->check && p->ops->check(job, err) < 0)
+		/* the options, typed by the table (checked when the job was read) */
+		p->params = xcalloc(1, prog_of(p->prog)->params_size);
+		if (param_fill(prog_of(p->prog), job, p->params, err) < 0)
 			return -1;
 		if (c->cmd_argv) {
 			strbuf_addf(err, "a command after `--` is for a `mytest` job; '%s' runs %s",
@@ -224,9 +220,13 @@ static int make_plan(struct job *job, struct run_ctx *c, struct plan *p,
 		p->argv[1] = (char *)"-c";
 		p->argv[2] = p->cmdline;
 	}
-	if (job_seconds(job, p->prog, "runtime", &p->runtime_s, err) < 0 ||
-	    job_seconds(job, NULL, "timeout", &p->timeout_s, err) < 0)
+	/* the program's runtime option, else the top-level key; the timeout */
+	if (param_value(job, prog_of(p->prog), "runtime", &v, err) < 0)
 		return -1;
+	p->runtime_s = v.num;
+	if (param_value(job, NULL, "timeout", &v, err) < 0)
+		return -1;
+	p->timeout_s = v.num;
 	return 0;
 }
 
@@ -506,7 +506,7 @@ static enum run_outcome run_once(struct run_ctx *c, const struct job *atomic,
 		bctx.sysroot = c->sysroot;
 		bctx.nr_cpu = c->machine.nr_cpu;
 		bctx.mem_total = c->machine.mem_total;
-		bctx.runtime = p->runtime_s;
+		bctx.params = p->params;
 		bctx.skip_reason = &skip;
 		switch (p->ops->prepare(&bctx, &err)) {
 		case BENCH_OK:

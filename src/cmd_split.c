@@ -12,7 +12,6 @@
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
-#include "bench/bench.h"
 #include "builtin.h"
 #include "job.h"
 #include "split.h"
@@ -105,11 +104,6 @@ int cmd_split(int argc, char **argv, struct options *opts)
 			struct job *a = atoms[j];
 			size_t k;
 
-			if (bench_check_job(a, &err)) {
-				fprintf(stderr, "%s\n", err.buf);
-				ret = EXIT_USAGE;
-				goto out;
-			}
 			if (!job_get(a, "job_origin"))
 				job_set(a, "job_origin", path);
 			split_fill_box(a, testbox, uts.machine);

@@ -133,52 +133,15 @@ static long map_index(const struct jnode *map, const char *key)
 
 /* --------------------------------------------------------------- schema */
 
-enum key_kind {
-	KEY_VALUE,   /* a value or a list of values (expanded) */
-	KEY_LIST,    /* a list kept as it is (never expanded) */
-	KEY_ANY,     /* anything: a mapping, a list of mappings, ... */
-	KEY_SECONDS, /* a duration (or a list of them) */
-};
-
-struct key_schema {
-	const char *name;
-	enum key_kind kind;
-};
-
 /*
- * Known plain keys.  Unknown plain keys are allowed (LKP exports them as
- * environment variables) as long as they are not a mapping, which would
- * be a program perfsift does not know.
+ * The types of top-level keys and program options are programs.c's table.
+ * Unknown plain keys with a value are allowed (LKP exports them as
+ * environment variables); a mapping, a list of mappings or no value at
+ * all under an unknown key is a program perfsift does not know.
  */
-static const struct key_schema known_keys[] = {
-	{"suite", KEY_VALUE},	    {"testcase", KEY_VALUE},
-	{"category", KEY_VALUE},    {"runtime", KEY_SECONDS},
-	{"timeout", KEY_SECONDS},   {"nr_task", KEY_VALUE},
-	{"nr_threads", KEY_VALUE},  {"size", KEY_VALUE},
-	{"commit", KEY_VALUE},	    {"kconfig", KEY_VALUE},
-	{"rootfs", KEY_VALUE},	    {"compiler", KEY_VALUE},
-	{"testbox", KEY_VALUE},	    {"tbox_group", KEY_VALUE},
-	{"arch", KEY_VALUE},	    {"job_origin", KEY_VALUE},
-	{"nr_cpu", KEY_VALUE},	    {"memory", KEY_VALUE},
-	{"branch", KEY_VALUE},	    {"queue", KEY_VALUE},
-	{"model", KEY_VALUE},	    {"nr_node", KEY_VALUE},
-	{"packages", KEY_LIST},	    {"including", KEY_LIST},
-	{"pp", KEY_ANY},	    {"hw", KEY_ANY},
-	{"env", KEY_ANY},	    {"kpi", KEY_ANY},
-};
-
-static const struct key_schema *key_schema(const char *key)
+static bool kept_whole(const struct program_option *o)
 {
-	static const struct key_schema need = {"need_*", KEY_ANY};
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(known_keys); i++)
-		if (!strcmp(known_keys[i].name, key))
-			return &known_keys[i];
-	/* need_kconfig, need_memory, ...: requirements, any shape */
-	if (!strncmp(key, "need_", 5))
-		return &need;
-	return NULL;
+	return o && (o->type == OPT_LIST || o->type == OPT_ANY);
 }
 
 static bool is_leaf(const struct jnode *n)
@@ -209,7 +172,11 @@ static void err_at(struct strbuf *err, const char *file, int line,
 	if (!err)
 		return;
 	strbuf_reset(err);
-	strbuf_addf(err, "%s:%d: %s: ", file, line > 0 ? line : 1, key);
+	/* line 0: a value perfsift put there (--set), not read from a file */
+	if (line > 0)
+		strbuf_addf(err, "%s:%d: %s: ", file, line, key);
+	else
+		strbuf_addf(err, "%s: %s: ", file, key);
 	va_start(ap, fmt);
 	strbuf_vaddf(err, fmt, ap);
 	va_end(ap);
@@ -252,18 +219,25 @@ static const char *closest_program(const char *name)
  */
 static bool closest_known_key(const char *key, struct strbuf *hint)
 {
-	size_t i, n = ARRAY_SIZE(known_keys) + program_count(), alloc = n, k;
-	const char **names = xcalloc(n, sizeof(*names));
-	const char **progs = xcalloc(n, sizeof(*progs));
+	size_t i, nk = job_key_count(), n = 0, alloc = nk + program_count(), k;
+	const char **names = xcalloc(alloc, sizeof(*names));
+	const char **progs = xcalloc(alloc, sizeof(*progs));
 	const char *best;
 
-	for (i = 0; i < ARRAY_SIZE(known_keys); i++)
-		names[i] = known_keys[i].name;
+	for (i = 0; i < nk; i++)
+		names[n++] = job_key_at(i)->name;
 	for (i = 0; i < program_count(); i++) {
 		const struct program *p = program_at(i);
 		const struct program_option *o;
 
-		names[ARRAY_SIZE(known_keys) + i] = p->name;
+		if (p->kind == PROG_OUTPUT)
+			continue;
+		if (n == alloc) {
+			alloc *= 2;
+			names = xreallocarray(names, alloc, sizeof(*names));
+			progs = xreallocarray(progs, alloc, sizeof(*progs));
+		}
+		names[n++] = p->name;
 		for (o = p->options; o && o->name; o++) {
 			if (n == alloc) {
 				alloc *= 2;
@@ -278,7 +252,7 @@ static bool closest_known_key(const char *key, struct strbuf *hint)
 	for (k = 0; best && k < n; k++)
 		if (names[k] == best) {
 			strbuf_reset(hint);
-			if (k >= ARRAY_SIZE(known_keys) + program_count())
+			if (progs[k])
 				strbuf_addf(hint, "%s.", progs[k]);
 			strbuf_addstr(hint, best);
 			break;
@@ -290,7 +264,7 @@ static bool closest_known_key(const char *key, struct strbuf *hint)
 
 static bool is_unknown_key(const char *key)
 {
-	return !program_find(key) && !key_schema(key);
+	return !program_find(key) && !job_key_find(key);
 }
 
 /* the loader's one warning per likely typo of a document's keys */
@@ -355,7 +329,7 @@ static int check_program(const char *file, const struct program *p,
 	case JNODE_NULL:
 		return 0;
 	case JNODE_SCALAR:
-		if (p->takes_value)
+		if (p->value)
 			return 0;
 		err_at(err, file, v->line, p->name,
 		       "expected a mapping of options (or nothing), not the value '%s'",
@@ -373,7 +347,7 @@ static int check_program(const char *file, const struct program *p,
 					return -1;
 			} else if (it->type == JNODE_SEQ ||
 				   (it->type == JNODE_SCALAR &&
-				    !p->takes_value)) {
+				    !p->value)) {
 				err_at(err, file, it->line, p->name,
 				       "expected a mapping of options, not a list of %s",
 				       it->type == JNODE_SEQ ? "lists" :
@@ -387,11 +361,9 @@ static int check_program(const char *file, const struct program *p,
 }
 
 static int check_value_key(const char *file, const char *key,
-			   const struct key_schema *ks, const struct jnode *v,
+			   const struct program_option *o, const struct jnode *v,
 			   struct strbuf *err)
 {
-	size_t i;
-
 	if (v->type == JNODE_MAP) {
 		err_at(err, file, v->line, key,
 		       "expected a value (or a list of values), not a mapping");
@@ -402,24 +374,34 @@ static int check_value_key(const char *file, const char *key,
 		       "expected a value (or a list of values), not a list of mappings or lists");
 		return -1;
 	}
-	if (ks && ks->kind == KEY_SECONDS) {
-		for (i = 0; i < (v->type == JNODE_SEQ ? v->n : 1); i++) {
-			const struct jnode *it =
-				v->type == JNODE_SEQ ? v->kids[i] : v;
-			const char *why;
-			double d;
-
-			if (it->type != JNODE_SCALAR)
-				continue;
-			if (strnum_seconds(it->text, &d, &why) || d < 0) {
-				err_at(err, file, it->line, key,
-				       "'%s' is not a duration (e.g. 300 or 300s)",
-				       it->text);
-				return -1;
-			}
-		}
+	/*
+	 * testcase, suite, category: a list would make atomic jobs that
+	 * only differ by a key path_params leaves out (LKP does not expand
+	 * them either): split and run both refuse it
+	 */
+	if (v->type == JNODE_SEQ && o && (o->flags & OPTF_SINGLE)) {
+		err_at(err, file, v->line, key,
+		       "expected one value, not a list (%s is not a matrix dimension)",
+		       key);
+		return -1;
 	}
 	return 0;
+}
+
+static void unknown_program(const char *file, const char *key,
+			    const struct jnode *v, struct strbuf *err)
+{
+	const char *hint = closest_program(key);
+
+	if (hint)
+		err_at(err, file, v->line, key,
+		       "unknown program (did you mean '%s'?)", hint);
+	else if (v->type == JNODE_NULL)
+		err_at(err, file, v->line, key,
+		       "unknown program (not a benchmark, monitor or setup program perfsift knows; a plain job key needs a value)");
+	else
+		err_at(err, file, v->line, key,
+		       "unknown program (not a benchmark, monitor or setup program perfsift knows)");
 }
 
 /*
@@ -492,8 +474,12 @@ static int check_sysctl(const char *file, const struct jnode *v,
 	return 0;
 }
 
-/* the schema check of one document (or of a job built by hand) */
-static int check_doc(const char *file, const struct jnode *root,
+/*
+ * The schema check of one document (or of a job built by hand): shapes.
+ * strict: also the rules of jobs perfsift runs (one testcase, no unknown
+ * `name:` alone), which a run's job.yaml from elsewhere need not keep.
+ */
+static int check_doc(const char *file, const struct jnode *root, bool strict,
 		     struct strbuf *err)
 {
 	size_t i;
@@ -502,8 +488,7 @@ static int check_doc(const char *file, const struct jnode *root,
 		const char *key = root->keys[i];
 		const struct jnode *v = root->kids[i];
 		const struct program *p = program_find(key);
-		const struct key_schema *ks;
-		const char *hint;
+		const struct program_option *o;
 
 		if (p) {
 			if (check_program(file, p, v, err))
@@ -518,9 +503,9 @@ static int check_doc(const char *file, const struct jnode *root,
 				return -1;
 			continue;
 		}
-		ks = key_schema(key);
-		if (ks && (ks->kind == KEY_ANY || ks->kind == KEY_LIST)) {
-			if (ks->kind == KEY_LIST && v->type == JNODE_MAP) {
+		o = job_key_find(key);
+		if (kept_whole(o)) {
+			if (o->type == OPT_LIST && v->type == JNODE_MAP) {
 				err_at(err, file, v->line, key,
 				       "expected a list, not a mapping");
 				return -1;
@@ -529,23 +514,129 @@ static int check_doc(const char *file, const struct jnode *root,
 				return -1;
 			continue;
 		}
-		if (ks) {
-			if (check_value_key(file, key, ks, v, err))
+		if (o) {
+			if (check_value_key(file, key, strict ? o : NULL, v, err))
 				return -1;
 			continue;
 		}
-		if (v->type == JNODE_MAP ||
+		/*
+		 * `name:` alone is how a job names a program with its
+		 * defaults (`vmstat:`); an unknown name there is a typo or a
+		 * program perfsift does not have, not an environment variable
+		 */
+		if (v->type == JNODE_MAP || (strict && v->type == JNODE_NULL) ||
 		    (v->type == JNODE_SEQ && v->n && !all_leaves(v))) {
-			hint = closest_program(key);
-			if (hint)
-				err_at(err, file, v->line, key,
-				       "unknown program (did you mean '%s'?)",
-				       hint);
-			else
-				err_at(err, file, v->line, key,
-				       "unknown program (not a benchmark, monitor or setup program perfsift knows)");
+			unknown_program(file, key, v, err);
 			return -1;
 		}
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------ values by type */
+
+static const struct program_option *referenced_option(const struct jnode *root,
+						      const char *key);
+
+/* one value (or each value of a list) of option o, shown as `key` */
+static int check_leaves(const struct program_option *o, const char *key,
+			const struct jnode *v, struct strbuf *err)
+{
+	struct strbuf why = STRBUF_INIT;
+	struct opt_value val;
+	size_t i, n = v->type == JNODE_SEQ ? v->n : 1;
+	int ret = 0;
+
+	if (kept_whole(o))
+		return 0;
+	for (i = 0; i < n && !ret; i++) {
+		const struct jnode *it = v->type == JNODE_SEQ ? v->kids[i] : v;
+
+		if (it->type != JNODE_SCALAR)
+			continue;
+		strbuf_reset(&why);
+		if (opt_parse(o, it->text, &val, &why) < 0) {
+			err_at(err, it->file, it->line, key, "'%s' %s",
+			       it->text, why.buf);
+			ret = -1;
+		}
+	}
+	strbuf_release(&why);
+	return ret;
+}
+
+/* every declared option of one option mapping of program p */
+static int check_option_values(const struct program *p,
+			       const struct jnode *map, struct strbuf *err)
+{
+	struct strbuf key = STRBUF_INIT;
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < map->n && !ret; i++) {
+		const struct program_option *o = program_option(p, map->keys[i]);
+
+		if (!o)
+			continue; /* an option perfsift does not read */
+		strbuf_reset(&key);
+		strbuf_addf(&key, "%s.%s", p->name, map->keys[i]);
+		ret = check_leaves(o, key.buf, map->kids[i], err);
+	}
+	strbuf_release(&key);
+	return ret;
+}
+
+static int check_program_values(const struct program *p,
+				const struct jnode *v, struct strbuf *err)
+{
+	const char *root = program_sysroot();
+	size_t i;
+
+	if (v->type == JNODE_MAP)
+		return check_option_values(p, v, err) ||
+		       (p->check && p->check(v, root, err));
+	if (v->type != JNODE_SEQ)
+		return p->value ? check_leaves(p->value, p->name, v, err) : 0;
+	for (i = 0; i < v->n; i++) {
+		const struct jnode *it = v->kids[i];
+
+		if (it->type == JNODE_MAP) {
+			if (check_option_values(p, it, err) ||
+			    (p->check && p->check(it, root, err)))
+				return -1;
+		} else if (p->value && check_leaves(p->value, p->name, it, err)) {
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Every value by its type and range (programs.c's table), once per job
+ * as the documents merge into it, before anything is split, written or
+ * run: a top-level key by its own type, or -- not being one -- as the
+ * option of a program the job names (LKP flattens the two levels).
+ */
+static int check_values(const struct jnode *root, struct strbuf *err)
+{
+	size_t i;
+
+	for (i = 0; i < root->n; i++) {
+		const char *key = root->keys[i];
+		const struct jnode *v = root->kids[i];
+		const struct program *p = program_find(key);
+		const struct program_option *o;
+
+		if (p) {
+			if (check_program_values(p, v, err))
+				return -1;
+			continue;
+		}
+		o = job_key_find(key);
+		if (!o)
+			o = referenced_option(root, key);
+		if (o && check_leaves(o, key, v, err))
+			return -1;
 	}
 	return 0;
 }
@@ -1030,8 +1121,16 @@ static struct job *job_new(const char *name)
 	return job;
 }
 
-static int load_string(const char *text, const char *name, bool check,
-		       struct job ***jobs, size_t *njobs, struct strbuf *err)
+/* how much of the schema load_string checks */
+enum check_level {
+	CHECK_NONE,  /* job_read_file: YAML and duplicate keys only */
+	CHECK_SHAPE, /* job_read_run_file: the shapes of known keys and programs */
+	CHECK_ALL,   /* job_load_*: shapes, then every value by its type */
+};
+
+static int load_string(const char *text, const char *name,
+		       enum check_level check, struct job ***jobs,
+		       size_t *njobs, struct strbuf *err)
 {
 	struct loader ld;
 	struct jnode **docs = NULL;
@@ -1086,7 +1185,8 @@ static int load_string(const char *text, const char *name, bool check,
 		}
 		ALLOC_GROW(docs, ndocs + 1, alloc);
 		docs[ndocs++] = root;
-		if (check && check_doc(ld.file, root, err))
+		if (check != CHECK_NONE &&
+		    check_doc(ld.file, root, check == CHECK_ALL, err))
 			goto out;
 		if (check)
 			warn_typos(ld.file, root);
@@ -1120,6 +1220,13 @@ static int load_string(const char *text, const char *name, bool check,
 			merge_map(job->root, docs[i], job->file);
 		(*jobs)[i] = job;
 	}
+	for (i = 0; check == CHECK_ALL && i < *njobs; i++)
+		if (check_values((*jobs)[i]->root, err) < 0) {
+			job_free_all(*jobs, *njobs);
+			*jobs = NULL;
+			*njobs = 0;
+			goto out;
+		}
 	ret = 0;
 out:
 	for (i = 0; i < ndocs; i++)
@@ -1136,10 +1243,10 @@ out:
 int job_load_string(const char *text, const char *name, struct job ***jobs,
 		    size_t *njobs, struct strbuf *err)
 {
-	return load_string(text, name, true, jobs, njobs, err);
+	return load_string(text, name, CHECK_ALL, jobs, njobs, err);
 }
 
-static int load_file(const char *path, bool check, struct job ***jobs,
+static int load_file(const char *path, enum check_level check, struct job ***jobs,
 		     size_t *njobs, struct strbuf *err)
 {
 	struct strbuf text = STRBUF_INIT;
@@ -1174,13 +1281,19 @@ static int load_file(const char *path, bool check, struct job ***jobs,
 int job_load_file(const char *path, struct job ***jobs, size_t *njobs,
 		  struct strbuf *err)
 {
-	return load_file(path, true, jobs, njobs, err);
+	return load_file(path, CHECK_ALL, jobs, njobs, err);
 }
 
 int job_read_file(const char *path, struct job ***jobs, size_t *njobs,
 		  struct strbuf *err)
 {
-	return load_file(path, false, jobs, njobs, err);
+	return load_file(path, CHECK_NONE, jobs, njobs, err);
+}
+
+int job_read_run_file(const char *path, struct job ***jobs, size_t *njobs,
+		      struct strbuf *err)
+{
+	return load_file(path, CHECK_SHAPE, jobs, njobs, err);
 }
 
 void job_free(struct job *job)
@@ -1215,7 +1328,8 @@ struct job *job_dup(const struct job *job)
 
 int job_check(const struct job *job, struct strbuf *err)
 {
-	return check_doc(job->file, job->root, err);
+	return check_doc(job->file, job->root, true, err) ||
+	       check_values(job->root, err) ? -1 : 0;
 }
 
 /* --------------------------------------------------------------- access */
@@ -1262,8 +1376,9 @@ static void map_put(struct jnode *map, const char *key, struct jnode *kid)
 	map->kids[i] = kid;
 }
 
-void job_set_opt(struct job *job, const char *prog, const char *opt,
-		 const char *value)
+/* job_set_opt, the new value read from `file` (job->file, or "--set") */
+static void set_opt_from(struct job *job, const char *prog, const char *opt,
+			 const char *value, const char *file)
 {
 	long i = map_index(job->root, prog);
 	struct jnode *p;
@@ -1281,7 +1396,7 @@ void job_set_opt(struct job *job, const char *prog, const char *opt,
 						       line);
 			}
 			map_put(p->kids[k], opt,
-				jnode_scalar(value, job->file, 0));
+				jnode_scalar(value, file, 0));
 		}
 		if (p->n)
 			return;
@@ -1293,7 +1408,13 @@ void job_set_opt(struct job *job, const char *prog, const char *opt,
 	} else {
 		p = job->root->kids[i];
 	}
-	map_put(p, opt, jnode_scalar(value, job->file, 0));
+	map_put(p, opt, jnode_scalar(value, file, 0));
+}
+
+void job_set_opt(struct job *job, const char *prog, const char *opt,
+		 const char *value)
+{
+	set_opt_from(job, prog, opt, value, job->file);
 }
 
 /*
@@ -1361,6 +1482,12 @@ bool job_unset(struct job *job, const char *key)
 	return true;
 }
 
+/*
+ * The "file" of a value given with --set: its messages read
+ * `--set: KEY: what` (a value perfsift put there has line 0).
+ */
+#define SET_FILE "--set"
+
 int job_apply_set(struct job *job, const char *kv, struct strbuf *err)
 {
 	const char *eq = strchr(kv, '=');
@@ -1394,10 +1521,10 @@ int job_apply_set(struct job *job, const char *kv, struct strbuf *err)
 				    kv);
 			goto out;
 		}
-		job_set_opt(job, prog, dot + 1, value);
+		set_opt_from(job, prog, dot + 1, value, SET_FILE);
 	} else {
 		p = program_find(key);
-		if (p && !p->takes_value) {
+		if (p && !p->value) {
 			strbuf_reset(err);
 			strbuf_addf(err, "--set '%s': '%s' is a program with options; use %s.OPTION=VALUE",
 				    kv, key, key);
@@ -1405,12 +1532,12 @@ int job_apply_set(struct job *job, const char *kv, struct strbuf *err)
 		}
 		if (!p && map_index(job->root, key) < 0 &&
 		    program_holding(job, key))
-			job_set_opt(job, program_holding(job, key), key, value);
+			set_opt_from(job, program_holding(job, key), key, value,
+				     SET_FILE);
 		else
-			map_put(job->root, key,
-				jnode_scalar(value, job->file, 0));
+			map_put(job->root, key, jnode_scalar(value, SET_FILE, 0));
 	}
-	ret = check_doc(job->file, job->root, err);
+	ret = job_check(job, err);
 out:
 	free(key);
 	free(prog);
@@ -1444,14 +1571,11 @@ void job_warn_set(const struct job *job, const char *kv)
  */
 static bool top_list_expands(const char *key, const struct jnode *v)
 {
-	const struct key_schema *ks;
-
 	if (v->type != JNODE_SEQ || !v->n)
 		return false;
 	if (program_find(key))
 		return true;
-	ks = key_schema(key);
-	if (ks && (ks->kind == KEY_LIST || ks->kind == KEY_ANY))
+	if (kept_whole(job_key_find(key)))
 		return false;
 	return all_leaves(v);
 }

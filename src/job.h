@@ -56,6 +56,14 @@ int job_load_file(const char *path, struct job ***jobs, size_t *njobs,
  */
 int job_read_file(const char *path, struct job ***jobs, size_t *njobs,
 		  struct strbuf *err);
+/*
+ * A run's job.yaml as the result root reads it: YAML, duplicate keys and
+ * the shapes of the keys and programs perfsift knows (an unknown program
+ * is an error, so a run of LKP's that names one is known by its path
+ * alone); not the value types or the machine checks (it ran elsewhere).
+ */
+int job_read_run_file(const char *path, struct job ***jobs, size_t *njobs,
+		      struct strbuf *err);
 /* the same from a string (tests); `name` stands in for the file name */
 int job_load_string(const char *text, const char *name, struct job ***jobs,
 		    size_t *njobs, struct strbuf *err);
@@ -98,7 +106,11 @@ int job_apply_set(struct job *job, const char *kv, struct strbuf *err);
  * (job_apply_set() is per job); unknown keys are still set, as LKP does.
  */
 void job_warn_set(const struct job *job, const char *kv);
-/* the schema checks job_load_* make, for a job built or changed in memory */
+/*
+ * The checks job_load_* make, for a job built or changed in memory: the
+ * shapes, then every value by its type and range (programs.h's table) and
+ * each program's own check; 0, or -1 with err as `FILE:LINE: KEY: what`.
+ */
 int job_check(const struct job *job, struct strbuf *err);
 
 /*

@@ -16,6 +16,8 @@
 #include "config.h"
 #include "knob.h"
 #include "util/suggest.h"
+#include "programs.h"
+#include "util/strbuf.h"
 #include "util/usage.h"
 
 struct cmd {
@@ -44,6 +46,7 @@ static const struct cmd commands[] = {
 static const char main_usage[] =
 	"usage: perfsift [--result-root DIR] [--store URL] COMMAND [ARGS]\n"
 	"       perfsift help COMMAND | perfsift COMMAND --help\n"
+	"       perfsift help keys [PROGRAM]   (the keys a job file can hold)\n"
 	"       perfsift --version\n";
 
 static void print_help(FILE *fp)
@@ -61,6 +64,26 @@ static void print_help(FILE *fp)
 	      "  2 usage or job-file error, 3 runtime error;\n"
 	      "  bisect-step: 0 good, 1 bad, 125 skip\n",
 	      fp);
+}
+
+/* `perfsift help keys [PROGRAM]`: the job keys, from the program table */
+static int help_keys(int argc, char **argv)
+{
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	int ret = EXIT_OK;
+
+	if (argc > 1) {
+		fputs("usage: perfsift help keys [PROGRAM]\n", stderr);
+		return EXIT_USAGE;
+	}
+	if (program_help(argc ? argv[0] : NULL, &out, &err) < 0) {
+		fprintf(stderr, "perfsift help keys: %s\n", err.buf);
+		ret = EXIT_USAGE;
+	}
+	fwrite(out.buf, 1, out.len, stdout);
+	strbuf_release(&out);
+	strbuf_release(&err);
+	return ret;
 }
 
 static const struct cmd *find_cmd(const char *name)
@@ -165,6 +188,9 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (!strcmp(argv[optind], "help")) {
+		if (optind + 1 < argc && !strcmp(argv[optind + 1], "keys"))
+			return check_stdout(help_keys(argc - optind - 2,
+						      argv + optind + 2));
 		if (optind + 1 < argc && strcmp(argv[optind + 1], "help") &&
 		    !find_cmd(argv[optind + 1]))
 			return not_a_command(argv[optind + 1]);

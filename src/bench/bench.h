@@ -1,7 +1,9 @@
 /*
  * bench.h: the interface of built-in benchmarks (LKP's test programs,
  * written in C inside perfsift).  The runner looks a job's test program up
- * in the table (bench_find) and, for each run:
+ * in the program table (programs.c; bench_find), fills the benchmark's
+ * typed parameters from the job there (params.h: the job's values were
+ * checked when it was read) and, for each run:
  *
  *   prepare()  in perfsift itself: check what the case needs, make scratch
  *              mounts/files, set knobs through knob.h; may decline with a
@@ -35,7 +37,11 @@ struct bench_ctx {
 	const char *sysroot;   /* "/" normally; a fake tree in tests */
 	unsigned nr_cpu;       /* online CPUs */
 	uint64_t mem_total;    /* bytes (MemTotal) */
-	double runtime;        /* the job's runtime in seconds, 0 if none */
+	/*
+	 * the benchmark's options, typed and checked: the struct its
+	 * program-table entry declares (params_size), filled by param_fill()
+	 */
+	const void *params;
 	struct strbuf *skip_reason;
 	void *priv;            /* the benchmark's own state, prepare -> cleanup */
 };
@@ -47,11 +53,6 @@ struct bench_ops {
 	 * LKP's index-perf-all.yaml / index-latency-all.yaml; NULL: none
 	 */
 	const char *kpi;
-	/*
-	 * optional, before anything runs or is written: the job's options,
-	 * -1 with err as `FILE:LINE: KEY: what is wrong`
-	 */
-	int (*check)(const struct job *job, struct strbuf *err);
 	int (*prepare)(struct bench_ctx *ctx, struct strbuf *err);
 	int (*run)(struct bench_ctx *ctx); /* in the child: exit status */
 	void (*cleanup)(struct bench_ctx *ctx);
@@ -60,10 +61,5 @@ struct bench_ops {
 /* the built-in benchmark called name, or NULL */
 const struct bench_ops *bench_find(const char *name);
 
-/*
- * An atomic job's built-in benchmark options checked (its check()), so
- * that `split` and `install` refuse what `run` would: 0, or -1 with err.
- */
-int bench_check_job(const struct job *job, struct strbuf *err);
 
 #endif

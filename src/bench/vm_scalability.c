@@ -1,9 +1,10 @@
 /*
  * vm_scalability.c: the built-in `vm-scalability` test program -- LKP's
- * programs/vm-scalability/run in C.  prepare() reads LKP's parameters
+ * programs/vm-scalability/run in C.  prepare() takes LKP's parameters
  * (runtime, nr_task, test, size, unit_size, pre_setup, sync_rw,
  * bind_cpu, repeat, cpu_delay, sync_free; perfsift's mem -- the memory
- * hw_vars sees, a size or a share of MemTotal like "10%" -- and allow_oom),
+ * hw_vars sees, a size or a share of MemTotal like "10%" -- and allow_oom)
+ * typed from the program table (struct vmscal_opts, programs.c),
  * sizes the case as hw_vars does, declines what this machine cannot run,
  * caps a footprint the machine cannot hold, writes the suite's sysctls
  * through knob.h and makes the tmpfs / sparse root; run() is LKP's
@@ -51,197 +52,36 @@ struct vmscal_state {
 	struct strbuf notes; /* lines for the run's output */
 };
 
-/* a parameter: the program's option, else the top-level key (LKP flattens both) */
-static const struct jnode *param(const struct job *job, const char *key)
+/*
+ * LKP's parameters from the typed options the program table filled
+ * (ctx->params; checked when the job was read): nothing is parsed here.
+ * The shares resolve against this machine (nr_task of the CPUs, mem of
+ * the MemTotal hw_vars sees).
+ */
+static void read_params(struct bench_ctx *ctx, struct vmscal_state *st,
+			uint64_t *mem)
 {
-	const struct jnode *prog = job_program(job, "vm-scalability");
-	const struct jnode *v = NULL;
-
-	if (prog && prog->type == JNODE_MAP)
-		v = jnode_get(prog, key);
-	if (!v)
-		v = jnode_get(job->root, key);
-	return v && v->type == JNODE_SCALAR && v->text[0] ? v : NULL;
-}
-
-static int bad(struct strbuf *err, const struct jnode *v, const char *key,
-	       const char *why)
-{
-	strbuf_addf(err, "%s:%d: vm-scalability.%s: '%s' %s",
-		    v->file ? v->file : "<job>", v->line, key, v->text, why);
-	return -1;
-}
-
-static bool truthy(const char *s)
-{
-	return !strcmp(s, "1") || !strcasecmp(s, "true") || !strcasecmp(s, "yes") ||
-	       !strcasecmp(s, "on");
-}
-
-static int get_size(const struct job *job, const char *key, uint64_t *out,
-		    struct strbuf *err)
-{
-	const struct jnode *v = param(job, key);
-	const char *why;
-
-	*out = 0;
-	if (v && strnum_size(v->text, out, &why) < 0)
-		return bad(err, v, key, why);
-	return 0;
-}
-
-static int get_uint(const struct job *job, const char *key, unsigned *out,
-		    struct strbuf *err)
-{
-	const struct jnode *v = param(job, key);
-	const char *why;
-	long long n;
-
-	if (!v)
-		return 0;
-	if (strnum_ll(v->text, 0, 1 << 30, &n, &why) < 0)
-		return bad(err, v, key, why);
-	*out = (unsigned)n;
-	return 1;
-}
-
-/* nr_task: a count, or a percentage of the CPUs as LKP jobs write it */
-static int get_nr_task(const struct job *job, unsigned nr_cpu, unsigned *out,
-		       struct strbuf *err)
-{
-	const struct jnode *v = param(job, "nr_task");
-	struct strbuf num = STRBUF_INIT;
-	const char *why;
-	long long n;
-	bool pct;
-	int ret = 0;
-
-	*out = nr_cpu;
-	if (!v)
-		return 0;
-	strbuf_addstr(&num, v->text);
-	pct = num.len && num.buf[num.len - 1] == '%';
-	if (pct)
-		strbuf_setlen(&num, num.len - 1);
-	if (strnum_ll(num.buf, 1, 1 << 20, &n, &why) < 0)
-		ret = bad(err, v, "nr_task", why);
-	else if (pct)
-		*out = (unsigned)(nr_cpu * n / 100) ? (unsigned)(nr_cpu * n / 100) : 1;
-	else
-		*out = (unsigned)n;
-	strbuf_release(&num);
-	return ret;
-}
-
-/* cpu_delay: nanoseconds, or with the suite's u / m suffix */
-static int get_delay(const struct job *job, uint64_t *out, struct strbuf *err)
-{
-	const struct jnode *v = param(job, "cpu_delay");
-	struct strbuf num = STRBUF_INIT;
-	uint64_t mult = 1;
-	const char *why;
-	long long n;
-	int ret = 0;
-
-	*out = 0;
-	if (!v)
-		return 0;
-	strbuf_addstr(&num, v->text);
-	if (num.len && (num.buf[num.len - 1] == 'u' || num.buf[num.len - 1] == 'm')) {
-		mult = num.buf[num.len - 1] == 'u' ? 1000 : 1000000;
-		strbuf_setlen(&num, num.len - 1);
-	}
-	if (strnum_ll(num.buf, 0, 1ll << 40, &n, &why) < 0)
-		ret = bad(err, v, "cpu_delay", why);
-	else
-		*out = (uint64_t)n * mult;
-	strbuf_release(&num);
-	return ret;
-}
-
-static int read_params(struct bench_ctx *ctx, struct vmscal_state *st,
-		       uint64_t *mem, struct strbuf *err)
-{
-	const struct job *job = ctx->job;
+	const struct vmscal_opts *o = ctx->params;
 	struct vmscal_params *p = &st->p;
-	const struct jnode *v;
-	const char *why;
-	unsigned u;
-	int r;
+	unsigned nr_cpu = ctx->nr_cpu ? ctx->nr_cpu : 1;
 
 	memset(p, 0, sizeof(*p));
-	v = param(job, "test");
-	if (!v) {
-		strbuf_addstr(err, "vm-scalability: no test given (vm-scalability: test: NAME)");
-		return -1;
-	}
-	st->test = xstrdup(v->text);
+	st->test = xstrdup(o->test);
 	p->test = st->test;
-	p->runtime = ctx->runtime;
-	v = param(job, "runtime");
-	if (p->runtime <= 0 && v && strnum_seconds(v->text, &p->runtime, &why) < 0)
-		return bad(err, v, "runtime", why);
-	if (p->runtime <= 0)
-		p->runtime = 300; /* LKP's default */
-	if (get_nr_task(job, ctx->nr_cpu ? ctx->nr_cpu : 1, &p->nr_task, err) ||
-	    get_size(job, "size", &p->size, err) ||
-	    get_size(job, "unit_size", &p->unit_size, err) ||
-	    get_delay(job, &p->cpu_delay, err))
-		return -1;
-	v = param(job, "mem");
-	if (v && v->text[strlen(v->text) - 1] == '%') {
-		/* a share of this machine: "10%" */
-		struct strbuf num = STRBUF_INIT;
-		long long pct;
-		int bad_pct;
-
-		strbuf_add(&num, v->text, strlen(v->text) - 1);
-		bad_pct = strnum_ll(num.buf, 1, 100, &pct, &why) < 0;
-		strbuf_release(&num);
-		if (bad_pct)
-			return bad(err, v, "mem", why);
-		*mem = (uint64_t)((long double)st->hw.mem * pct / 100);
-	} else if (get_size(job, "mem", mem, err) < 0) {
-		return -1;
-	}
-	if ((r = get_uint(job, "bind_cpu", &u, err)) < 0)
-		return -1;
-	p->bind_set = r > 0;
-	p->bind_cpu = r > 0 ? u : 0;
-	if (get_uint(job, "repeat", &p->repeat, err) < 0)
-		return -1;
-	v = param(job, "sync_rw");
-	p->sync_rw = v && truthy(v->text);
-	v = param(job, "sync_free");
-	p->sync_free = v && truthy(v->text);
-	v = param(job, "allow_oom");
-	p->allow_oom = v && truthy(v->text);
-	return 0;
-}
-
-/* the job's options, before anything runs: a bad one is FILE:LINE: KEY */
-static int vmscal_check(const struct job *job, struct strbuf *err)
-{
-	const struct jnode *v = param(job, "test");
-	uint64_t size;
-	unsigned u;
-
-	if (!v) {
-		strbuf_addf(err, "%s: vm-scalability.test: no test given (vm-scalability: {test: NAME})",
-			    job->file ? job->file : "<job>");
-		return -1;
-	}
-	if (!vmscal_case_known(v->text))
-		return bad(err, v, "test",
-			   "is not a case of vm-scalability (the cases: docs/lkp-compat.md)");
-	if (get_nr_task(job, 1, &u, err) || get_size(job, "size", &size, err) ||
-	    get_size(job, "unit_size", &size, err) || get_delay(job, &size, err) ||
-	    get_uint(job, "bind_cpu", &u, err) < 0 || get_uint(job, "repeat", &u, err) < 0)
-		return -1;
-	v = param(job, "mem");
-	if (v && v->text[strlen(v->text) - 1] != '%' && get_size(job, "mem", &size, err) < 0)
-		return -1;
-	return 0;
+	p->runtime = o->runtime > 0 ? o->runtime : 300; /* LKP's default */
+	p->nr_task = (unsigned)param_share_of(&o->nr_task, nr_cpu);
+	if (!p->nr_task)
+		p->nr_task = 1;
+	p->size = o->size;
+	p->unit_size = o->unit_size;
+	p->cpu_delay = o->cpu_delay;
+	*mem = param_share_of(&o->mem, st->hw.mem);
+	p->bind_set = o->bind_set;
+	p->bind_cpu = (unsigned)o->bind_cpu;
+	p->repeat = (unsigned)o->repeat;
+	p->sync_rw = o->sync_rw;
+	p->sync_free = o->sync_free;
+	p->allow_oom = o->allow_oom;
 }
 
 static void human(struct strbuf *sb, uint64_t b)
@@ -636,16 +476,15 @@ out:
 static int vmscal_prepare(struct bench_ctx *ctx, struct strbuf *err)
 {
 	struct vmscal_state *st = xcalloc(1, sizeof(*st));
-	const struct jnode *pre;
 	const char *zp;
 	uint64_t mem = 0, avail;
 
 	strbuf_init(&st->notes, 0);
 	ctx->priv = st;
 	if (vmscal_hw_probe(&st->hw, ctx->sysroot ? ctx->sysroot : "/",
-			    ctx->nr_cpu, err) < 0 ||
-	    read_params(ctx, st, &mem, err) < 0)
+			    ctx->nr_cpu, err) < 0)
 		return BENCH_ERROR;
+	read_params(ctx, st, &mem);
 	zp = job_get(ctx->job, "env_zero_page");
 	st->hw.no_zero_page = zp && !strcmp(zp, "no");
 	avail = st->hw.mem_avail;
@@ -663,8 +502,8 @@ static int vmscal_prepare(struct bench_ctx *ctx, struct strbuf *err)
 	set_sysctls(st);
 	if (case_setup(ctx, st) != BENCH_OK)
 		return BENCH_SKIP;
-	pre = param(ctx->job, "pre_setup");
-	if (make_dirs(ctx, st, pre && truthy(pre->text), err) < 0)
+	if (make_dirs(ctx, st, ((const struct vmscal_opts *)ctx->params)->pre_setup,
+		      err) < 0)
 		return BENCH_ERROR;
 	cap_disk(st);
 	return BENCH_OK;
@@ -746,7 +585,6 @@ const struct bench_ops bench_vm_scalability = {
 	 * (index-latency-all.yaml); test_stats checks they agree */
 	.kpi = "vm-scalability.throughput: higher; "
 	       "vm-scalability.median: higher; vm-scalability.stddev: lower",
-	.check = vmscal_check,
 	.prepare = vmscal_prepare,
 	.run = vmscal_run,
 	.cleanup = vmscal_cleanup,

@@ -10,6 +10,7 @@
 
 #include "util/compat.h"
 #include "bench/usemem.h"
+#include "params.h"
 
 struct strbuf;
 
@@ -40,6 +41,22 @@ uint64_t vmscal_rotate_bytes(const struct vmscal_hw *hw); /* min(1<<42, PTE_LIMI
 void vmscal_hw_scale(struct vmscal_hw *hw, uint64_t mem);
 
 /* LKP's job parameters of the vm-scalability program */
+/*
+ * The job's vm-scalability options as the program table fills them
+ * (programs.c, params.h): typed, checked, defaults applied.
+ */
+struct vmscal_opts {
+	const char *test;           /* borrowed from the job */
+	double runtime;             /* 0: LKP's 300 */
+	struct param_share nr_task; /* of the CPUs */
+	uint64_t size, unit_size;
+	bool pre_setup, sync_rw, sync_free, allow_oom;
+	uint64_t bind_cpu;
+	bool bind_set; /* bind_cpu given (0 then means nr_cpu/2/nr_task) */
+	uint64_t repeat, cpu_delay;
+	struct param_share mem; /* of MemTotal */
+};
+
 struct vmscal_params {
 	const char *test;
 	double runtime;      /* runtime (default 300) */

@@ -26,6 +26,7 @@
 #include "util/strnum.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"
+#include "monitors/perf_profile.h"
 #include "monitors/sampling.h"
 #include "job.h"
 
@@ -357,17 +358,14 @@ static int pp_open_cpu(struct pp_src *s, int cpu, double freq, int *kind)
  * runtime) on, so a long run pays the sampling cost for 10 s only.  A job
  * without a runtime is profiled whole (its length is unknown).
  */
-static void pp_window(struct pp_src *s, const struct mon_inst *mi)
+static void pp_window(struct pp_src *s, const struct mon_inst *mi,
+		      const struct pp_opts *o)
 {
-	const char *rt = mi->job ? job_get(mi->job, "runtime") : NULL;
-	const char *why;
-	double runtime = 0;
+	double runtime = mon_job_seconds(mi, "runtime");
 	uint64_t now = time_mono_ns();
 
-	if (rt && strnum_seconds(rt, &runtime, &why))
-		runtime = 0;
-	s->delay = mon_param_double(mi, "delay", runtime > 0 ? runtime / 2 : 0);
-	s->duration = mon_param_double(mi, "duration", runtime > 0 ? 10 : 0);
+	s->delay = o->delay_given ? o->delay : runtime > 0 ? runtime / 2 : 0;
+	s->duration = o->duration_given ? o->duration : runtime > 0 ? 10 : 0;
 	s->start_ns = now + (uint64_t)(s->delay * 1e9);
 	s->stop_ns = s->duration > 0 ? s->start_ns + (uint64_t)(s->duration * 1e9) :
 		     UINT64_MAX;
@@ -398,20 +396,20 @@ static int pp_open(struct mon_inst *mi, struct strbuf *why)
 {
 	static const char *const names[] = {"cycles:pp", "cycles:p", "cycles", "cpu-clock:pp"};
 	struct pp_src *s = xcalloc(1, sizeof(*s));
-	double freq = mon_param_double(mi, "freq", 1000);
-	const char *lk = mon_param(mi, "legacy_keys");
+	struct pp_opts o;
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	double freq;
 	int c, kind = 0;
 
 	mi->priv = s;
 	mon_kv_init(&s->chains);
 	strbuf_init(&s->chain, 256);
-	s->legacy = !lk || strcmp(lk, "0");
+	mon_params(mi, &o);
+	s->legacy = o.legacy_keys;
 	s->timed = true;
 	s->tick_ns = (uint64_t)(mi->interval * 1e9);
-	s->period = (uint64_t)mon_param_double(mi, "period", 0);
-	if (freq <= 0)
-		freq = 1000;
+	s->period = o.period;
+	freq = (double)o.freq;
 	s->ncpu = mon_nr_cpus(mi->sysroot);
 	s->cpu = xcalloc((size_t)s->ncpu, sizeof(*s->cpu));
 	for (c = 0; c < s->ncpu; c++)
@@ -436,7 +434,7 @@ static int pp_open(struct mon_inst *mi, struct strbuf *why)
 	}
 	snprintf(s->event, sizeof(s->event), "%s", names[kind]);
 	s->tmp = xmalloc(65536);
-	pp_window(s, mi);
+	pp_window(s, mi, &o);
 	pp_switch(s);
 	return 0;
 fail:

@@ -56,8 +56,13 @@ struct monitor_sampling {
 
 /* a job parameter of this monitor (`proc-vmstat: {interval: 10}`) or NULL */
 const char *mon_param(const struct mon_inst *mi, const char *name);
+/* a number option of this monitor by the program table's type, or dflt */
 double mon_param_double(const struct mon_inst *mi, const char *name,
 			double dflt);
+/* a top-level duration of the job (runtime), by its type; 0 when none */
+double mon_job_seconds(const struct mon_inst *mi, const char *key);
+/* the monitor's typed parameter struct (its program-table entry's), filled */
+void mon_params(const struct mon_inst *mi, void *params);
 
 /* `time: <epoch seconds with ns>` line */
 void mon_add_time(struct strbuf *out);

@@ -16,9 +16,12 @@
 #include "job.h"
 #include "monitor.h"
 #include "monitors/sampling.h"
+#include "params.h"
+#include "programs.h"
 #include "util/fileutil.h"
 #include "util/strnum.h"
 #include "util/timeutil.h"
+#include "util/usage.h"
 #include "util/xalloc.h"
 
 const char *mon_param(const struct mon_inst *mi, const char *name)
@@ -26,16 +29,48 @@ const char *mon_param(const struct mon_inst *mi, const char *name)
 	return mi->job ? job_get_opt(mi->job, mi->ops->name, name) : NULL;
 }
 
+/*
+ * The values were checked by the program table when the job was read;
+ * a failure here is a job built past those checks (a test), and the
+ * default stands.
+ */
 double mon_param_double(const struct mon_inst *mi, const char *name,
 			double dflt)
 {
-	const char *s = mon_param(mi, name);
-	const char *why;
-	double v;
+	const struct program *p = program_find(mi->ops->name);
+	struct strbuf err = STRBUF_INIT;
+	struct opt_value v;
+	int r = 0;
 
-	if (!s || strnum_seconds(s, &v, &why) || v < 0)
-		return dflt;
-	return v;
+	if (mi->job && p && program_option(p, name))
+		r = param_value(mi->job, p, name, &v, &err);
+	strbuf_release(&err);
+	return r > 0 ? v.num : dflt;
+}
+
+double mon_job_seconds(const struct mon_inst *mi, const char *key)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct opt_value v;
+	int r = mi->job ? param_value(mi->job, NULL, key, &v, &err) : 0;
+
+	strbuf_release(&err);
+	return r > 0 ? v.num : 0;
+}
+
+void mon_params(const struct mon_inst *mi, void *params)
+{
+	const struct program *p = program_find(mi->ops->name);
+	struct strbuf err = STRBUF_INIT;
+
+	if (!p || !p->params_size)
+		BUG("mon_params: %s has no parameter struct", mi->ops->name);
+	if (param_fill(p, mi->job, params, &err) < 0) {
+		/* a job built past the checks: the defaults */
+		warning("%s", err.buf);
+		param_fill(p, NULL, params, &err);
+	}
+	strbuf_release(&err);
 }
 
 void mon_add_time(struct strbuf *out)

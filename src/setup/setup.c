@@ -1,31 +1,15 @@
 /*
- * setup.c: the table of setup programs and setup_apply(), which runs the
- * ones a job names in the job's key order (LKP runs its setup scripts in
- * job order too), plus the knob helper every program shares.
+ * setup.c: setup_apply(), which runs the setup programs a job names
+ * (programs.c's table holds them) in the job's key order -- LKP runs its
+ * setup scripts in job order too -- plus the knob helper they share.
  */
 #include "util/compat.h"
 #include <string.h>
 #include "job.h"
 #include "knob.h"
+#include "programs.h"
 #include "setup/setup.h"
 #include "util/strbuf.h"
-
-static const struct setup_ops setups[] = {
-	{"cpufreq_governor", setup_cpufreq},
-	{"drop_caches", setup_drop_caches},
-	{"sysctl", setup_sysctl},
-	{"transparent_hugepage", setup_thp},
-};
-
-const struct setup_ops *setup_find(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(setups); i++)
-		if (!strcmp(setups[i].name, name))
-			return &setups[i];
-	return NULL;
-}
 
 int setup_knob(const char *prog, const char *what, const char *path,
 	       const char *value, struct strbuf *log, struct strbuf *err)
@@ -62,11 +46,11 @@ int setup_apply_at(const struct job *job, const char *sysroot,
 	size_t i;
 
 	for (i = 0; i < root->n; i++) {
-		const struct setup_ops *s = setup_find(root->keys[i]);
+		const struct program *p = program_find(root->keys[i]);
 
-		if (!s)
+		if (!p || !p->setup)
 			continue;
-		if (s->apply(root->kids[i], sysroot, log, err) < 0)
+		if (p->setup(root->kids[i], sysroot, log, err) < 0)
 			return -1;
 	}
 	return 0;

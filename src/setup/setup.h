@@ -17,21 +17,14 @@ struct jnode;
 struct strbuf;
 
 /*
- * One setup program.  apply() gets the job's value for the program's key
- * (a mapping of options, a scalar, or NULL for `key:`), appends one line
- * per action to log ("transparent_hugepage: enabled madvise -> always"),
- * and returns 0, or -1 with err when a knob the job asks for cannot be
- * set.  A program that does not exist on this machine at all (no cpufreq
- * driver) logs that and returns 0: the run goes on.
+ * A setup program's apply (program_apply_fn in programs.h, where the
+ * table of programs names each one) gets the job's value for the
+ * program's key (a mapping of options, a scalar, or NULL for `key:`),
+ * appends one line per action to log ("transparent_hugepage: enabled
+ * madvise -> always"), and returns 0, or -1 with err when a knob the job
+ * asks for cannot be set.  A program that does not exist on this machine
+ * at all (no cpufreq driver) logs that and returns 0: the run goes on.
  */
-struct setup_ops {
-	const char *name; /* the job key, LKP's program name */
-	int (*apply)(const struct jnode *value, const char *sysroot,
-		     struct strbuf *log, struct strbuf *err);
-};
-
-/* the setup program called name, or NULL */
-const struct setup_ops *setup_find(const char *name);
 
 /*
  * Apply every setup program the job names, in the job's key order.
@@ -54,6 +47,13 @@ int setup_cpufreq(const struct jnode *value, const char *sysroot,
 		  struct strbuf *log, struct strbuf *err);
 int setup_drop_caches(const struct jnode *value, const char *sysroot,
 		      struct strbuf *log, struct strbuf *err);
+/*
+ * Before anything runs (program_check_fn): every sc_NAME of the sysctl
+ * mapping names a sysctl under sysroot; 0, or -1 with err as
+ * `FILE:LINE: sysctl.sc_NAME: ...`.
+ */
+int setup_sysctl_check(const struct jnode *value, const char *sysroot,
+		       struct strbuf *err);
 
 /*
  * What is wrong with sysctl name (sc_NAME without "sc_") as a path under

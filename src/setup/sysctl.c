@@ -115,3 +115,28 @@ int setup_sysctl(const struct jnode *value, const char *sysroot,
 	strbuf_release(&path);
 	return ret;
 }
+
+int setup_sysctl_check(const struct jnode *value, const char *sysroot,
+		       struct strbuf *err)
+{
+	struct strbuf path = STRBUF_INIT;
+	size_t i;
+	int ret = 0;
+
+	/* the shape (a mapping of sc_* values) is the job reader's check */
+	for (i = 0; value && value->type == JNODE_MAP && i < value->n && !ret; i++) {
+		const struct jnode *v = value->kids[i];
+
+		if (v->type == JNODE_NULL || strncmp(value->keys[i], "sc_", 3))
+			continue;
+		if (sysctl_find(sysroot, value->keys[i] + 3, &path) < 0) {
+			strbuf_addf(err, "%s:%d: sysctl.%s: no such sysctl under %s/proc/sys",
+				    v->file ? v->file : "<job>", v->line,
+				    value->keys[i],
+				    strcmp(sysroot, "/") ? sysroot : "");
+			ret = -1;
+		}
+	}
+	strbuf_release(&path);
+	return ret;
+}

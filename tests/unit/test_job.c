@@ -11,8 +11,10 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include "bench/vmscal_cases.h"
 #include "job.h"
 #include "kpi.h"
+#include "params.h"
 #include "programs.h"
 #include "util/strbuf.h"
 
@@ -65,7 +67,7 @@ static void test_tree_order_lines(void **state)
 				"vm-scalability:\n"
 				"  test:\n"
 				"    - anon-r-seq\n"
-				"    - \"lru-file\"\n"
+				"    - \"lru-file-readonce\"\n"
 				"  nr_task: 4\n"
 				"cpufreq_governor: performance\n"
 				"empty: ''\n");
@@ -96,7 +98,7 @@ static void test_tree_order_lines(void **state)
 	assert_int_equal(t->n, 2);
 	assert_int_equal(t->kids[0]->line, 7);
 	assert_int_equal(t->kids[1]->line, 8);
-	assert_string_equal(t->kids[1]->text, "lru-file");
+	assert_string_equal(t->kids[1]->text, "lru-file-readonce");
 	assert_string_equal(job_get_opt(job, "vm-scalability", "nr_task"), "4");
 	assert_string_equal(job_get(job, "runtime"), "300s");
 	assert_null(job_get(job, "size"));
@@ -117,12 +119,12 @@ static void test_multi_doc_merge(void **state)
 	assert_int_equal(job_load_string("runtime: 300s\n"
 					 "size:\n"
 					 "vm-scalability:\n"
-					 "  test: [a, b]\n"
+					 "  test: [anon-r-seq, anon-w-seq]\n"
 					 "---\n"
 					 "size: 16G\n"
 					 "vm-scalability:\n"
 					 "  unit_size: 1G\n"
-					 "  test: c\n"
+					 "  test: anon-r-rand\n"
 					 "---\n"
 					 "extra: 1\n",
 					 "dir/m.yaml", &jobs, &n, &err),
@@ -141,7 +143,8 @@ static void test_multi_doc_merge(void **state)
 	assert_int_equal(vm->n, 2);
 	assert_string_equal(vm->keys[0], "test");
 	assert_string_equal(vm->keys[1], "unit_size");
-	assert_string_equal(job_get_opt(jobs[1], "vm-scalability", "test"), "c");
+	assert_string_equal(job_get_opt(jobs[1], "vm-scalability", "test"),
+			    "anon-r-rand");
 	assert_int_equal(jnode_get(vm, "test")->line, 9);
 	/* doc0 + doc2: a new key goes last */
 	assert_string_equal(jobs[2]->root->keys[3], "extra");
@@ -287,14 +290,14 @@ static void test_apply_set_targets(void **state)
 {
 	struct job *job = load1("runtime: 300s\n"
 				"vm-scalability:\n"
-				"- test: [a, b]\n"
+				"- test: [anon-r-seq, anon-w-seq]\n"
 				"-\n"
 				"mytest:\n");
 	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
 
 	(void)state;
 	/* an option of one program: set there, in every option hash */
-	assert_int_equal(job_apply_set(job, "test=c", &err), 0);
+	assert_int_equal(job_apply_set(job, "test=anon-r-rand", &err), 0);
 	assert_int_equal(job_apply_set(job, "vm-scalability.nr_task=2", &err),
 			 0);
 	/* a top-level key stays one */
@@ -305,9 +308,9 @@ static void test_apply_set_targets(void **state)
 	assert_string_equal(out.buf, "---\n"
 				     "runtime: 60\n"
 				     "vm-scalability:\n"
-				     "- test: c\n"
+				     "- test: anon-r-rand\n"
 				     "  nr_task: 2\n"
-				     "- test: c\n"
+				     "- test: anon-r-rand\n"
 				     "  nr_task: 2\n"
 				     "mytest:\n"
 				     "cmdline: x\n");
@@ -422,14 +425,14 @@ static void test_path_params(void **state)
 	assert_path_params("mytest:\n"
 			   "  cmdline: dd if=/dev/zero of=/dev/null bs=1M count=2000\n",
 			   "dd_if=_dev_zero_of=_dev_null_bs");
-	assert_path_params("vm-scalability:\n"
+	assert_path_params("split-job:\n"
 			   "  test: 0123456789012345678901234567890123456789\n",
 			   "0123456789012345678901234567890");
 	/* the allowed class: [-a-zA-Z0-9+=:.%], the rest '_' */
-	assert_path_params("vm-scalability:\n  test: \"a+b=c:d.e%f-g h/i*j\"\n",
+	assert_path_params("split-job:\n  test: \"a+b=c:d.e%f-g h/i*j\"\n",
 			   "a+b=c:d.e%f-g_h_i_j");
 	/* one '_' per character, also for a multibyte one */
-	assert_path_params("vm-scalability:\n  test: \"caf\xc3\xa9\"\n",
+	assert_path_params("split-job:\n  test: \"caf\xc3\xa9\"\n",
 			   "caf_");
 	/* setup programs: the value and the options */
 	assert_path_params("transparent_hugepage:\n"
@@ -605,7 +608,7 @@ static void test_params(void **state)
 				"runtime: 300s\n"
 				"size:\n"
 				"vm-scalability:\n"
-				"  test: lru-file-mmap-read-rand-with-a-very-long-name\n"
+				"  timed_wp: lru-file-mmap-read-rand-with-a-very-long-name\n"
 				"perf-stat:\n"
 				"  interval_ms: 500\n");
 	struct job_param *ps;
@@ -618,7 +621,7 @@ static void test_params(void **state)
 	assert_string_equal(ps[0].value, "performance");
 	assert_string_equal(ps[1].key, "runtime");
 	assert_string_equal(ps[1].value, "300s");
-	assert_string_equal(ps[2].key, "test");
+	assert_string_equal(ps[2].key, "timed_wp");
 	/* full values, not cut as in path_params */
 	assert_string_equal(ps[2].value,
 			    "lru-file-mmap-read-rand-with-a-very-long-name");
@@ -641,7 +644,7 @@ static void test_programs(void **state)
 	assert_int_equal(p->kind, PROG_SETUP);
 	assert_non_null(program_option(p, "sc_overcommit_memory"));
 	assert_null(program_option(p, "sc_"));
-	assert_true(program_find("cpufreq_governor")->takes_value);
+	assert_true(program_find("cpufreq_governor")->value);
 	assert_int_equal(program_find("perf-profile")->kind, PROG_MONITOR);
 	assert_non_null(program_option(program_find("vmstat"), "interval"));
 	assert_null(program_find("runtime"));
@@ -649,16 +652,166 @@ static void test_programs(void **state)
 	for (i = 1; i < program_count(); i++)
 		assert_true(strcmp(program_at(i - 1)->name,
 				   program_at(i)->name) < 0);
+	/* a job names every program but the parsers of every run's files */
 	for (i = 0; i < program_count(); i++)
 		assert_ptr_equal(program_find(program_at(i)->name),
-				 program_at(i));
+				 program_at(i)->kind == PROG_OUTPUT ?
+					 NULL :
+					 program_at(i));
+	assert_null(program_find("time"));
+	assert_non_null(monitor_find("time"));
 	assert_null(program_at(program_count()));
+}
+
+/* parse text as program prog's option opt; the number, or why it failed */
+static int parse_opt(const char *prog, const char *opt, const char *text,
+		     struct opt_value *v, struct strbuf *why)
+{
+	const struct program_option *o =
+		prog ? program_option(program_find(prog), opt) : job_key_find(opt);
+
+	assert_non_null(o);
+	strbuf_reset(why);
+	return opt_parse(o, text, v, why);
+}
+
+static void test_opt_types(void **state)
+{
+	struct strbuf why = STRBUF_INIT;
+	struct opt_value v;
+
+	(void)state;
+	assert_int_equal(parse_opt("vm-scalability", "size", "16G", &v, &why), 0);
+	assert_true(v.num == 16.0 * (1 << 30));
+	assert_int_equal(parse_opt("vm-scalability", "size", "1Q", &v, &why), -1);
+	assert_int_equal(parse_opt(NULL, "runtime", "5m", &v, &why), 0);
+	assert_true(v.num == 300);
+	assert_int_equal(parse_opt(NULL, "runtime", "1e30", &v, &why), -1);
+	assert_string_equal(why.buf, "is out of range (0 to 10000000)");
+	/* cpus: a count or a share, at least one */
+	assert_int_equal(parse_opt("vm-scalability", "nr_task", "50%", &v, &why), 0);
+	assert_true(v.pct && v.num == 50);
+	assert_int_equal(parse_opt("vm-scalability", "nr_task", "200%", &v, &why), 0);
+	assert_int_equal(parse_opt("vm-scalability", "nr_task", "0", &v, &why), -1);
+	assert_int_equal(parse_opt("vm-scalability", "nr_task", "x%", &v, &why), -1);
+	/* a share of memory: at most all of it */
+	assert_int_equal(parse_opt("vm-scalability", "mem", "10%", &v, &why), 0);
+	assert_true(v.pct && v.num == 10);
+	assert_int_equal(parse_opt("vm-scalability", "mem", "512M", &v, &why), 0);
+	assert_false(v.pct);
+	assert_int_equal(parse_opt("vm-scalability", "mem", "101%", &v, &why), -1);
+	assert_int_equal(parse_opt("vm-scalability", "mem", "-10%", &v, &why), -1);
+	assert_string_equal(why.buf, "is out of range (1% to 100%)");
+	/* nanoseconds with the suite's suffixes */
+	assert_int_equal(parse_opt("vm-scalability", "cpu_delay", "10u", &v, &why), 0);
+	assert_true(v.num == 10000);
+	assert_int_equal(parse_opt("vm-scalability", "cpu_delay", "2m", &v, &why), 0);
+	assert_true(v.num == 2000000);
+	/* bool */
+	assert_int_equal(parse_opt("vm-scalability", "sync_rw", "yes", &v, &why), 0);
+	assert_true(v.b);
+	assert_int_equal(parse_opt("vm-scalability", "sync_rw", "off", &v, &why), 0);
+	assert_false(v.b);
+	assert_int_equal(parse_opt("vm-scalability", "sync_rw", "2", &v, &why), -1);
+	/* enums: a word list, and the suite's case table */
+	assert_int_equal(parse_opt("transparent_hugepage", "thp_enabled", "madvise", &v, &why), 0);
+	assert_int_equal(parse_opt("transparent_hugepage", "thp_enabled", "sometimes", &v, &why), -1);
+	assert_string_equal(why.buf, "is not one of always, madvise, never");
+	assert_int_equal(parse_opt("vm-scalability", "test", "anon-r-seq", &v, &why), 0);
+	assert_int_equal(parse_opt("vm-scalability", "test", "anon-bogus", &v, &why), -1);
+	/* intervals: never 0 (a busy loop), never past the clock */
+	assert_int_equal(parse_opt("vmstat", "interval", "0.5", &v, &why), 0);
+	assert_int_equal(parse_opt("vmstat", "interval", "0", &v, &why), -1);
+	assert_int_equal(parse_opt("vmstat", "interval", "1e30", &v, &why), -1);
+	assert_int_equal(parse_opt("perf-profile", "period", "1e30", &v, &why), -1);
+	/* empty: the default, unless the key must have a value */
+	assert_int_equal(parse_opt("vm-scalability", "size", "", &v, &why), 0);
+	assert_int_equal(parse_opt(NULL, "testcase", "", &v, &why), -1);
+	assert_int_equal(parse_opt(NULL, "testcase", "t", &v, &why), 0);
+	strbuf_release(&why);
+}
+
+static void test_param_fill(void **state)
+{
+	struct job *job = load1("runtime: 60\n"
+				"nr_task: 50%\n"
+				"vm-scalability:\n"
+				"  test: anon-r-seq\n"
+				"  size: 1G\n"
+				"  cpu_delay: 2u\n"
+				"  bind_cpu: 0\n"
+				"  mem: 10%\n"
+				"  sync_rw: yes\n");
+	const struct program *p = program_find("vm-scalability");
+	struct strbuf err = STRBUF_INIT;
+	struct vmscal_opts o;
+	struct opt_value v;
+
+	(void)state;
+	assert_int_equal(p->params_size, sizeof(o));
+	assert_int_equal(param_fill(p, job, &o, &err), 0);
+	assert_string_equal(o.test, "anon-r-seq");
+	/* top-level keys stand in for the program's options (LKP flattens) */
+	assert_true(o.runtime == 60);
+	assert_true(o.nr_task.pct && o.nr_task.num == 50 && o.nr_task.given);
+	assert_int_equal(param_share_of(&o.nr_task, 8), 4);
+	assert_int_equal(o.size, 1 << 30);
+	assert_int_equal(o.cpu_delay, 2000);
+	assert_true(o.bind_set);
+	assert_int_equal(o.bind_cpu, 0);
+	assert_int_equal(param_share_of(&o.mem, 1000), 100);
+	assert_true(o.sync_rw);
+	/* defaults */
+	assert_false(o.sync_free);
+	assert_int_equal(o.unit_size, 0);
+	assert_int_equal(o.repeat, 0);
+	job_free(job);
+
+	job = load1("vm-scalability:\n  test: anon-w-seq\n");
+	assert_int_equal(param_fill(p, job, &o, &err), 0);
+	assert_true(o.runtime == 300);
+	assert_true(o.nr_task.pct && o.nr_task.num == 100 && !o.nr_task.given);
+	assert_false(o.bind_set);
+	assert_false(o.mem.given);
+	/* a monitor's option is its own: no top-level stand-in */
+	assert_int_equal(param_value(job, program_find("vmstat"), "interval", &v, &err), 0);
+	assert_int_equal(param_value(job, NULL, "runtime", &v, &err), 0);
+	job_free(job);
+	strbuf_release(&err);
+}
+
+static void test_help_keys(void **state)
+{
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	const struct program_option *o;
+
+	(void)state;
+	assert_int_equal(program_help("vm-scalability", &out, &err), 0);
+	/* every option of the table, each once */
+	for (o = program_find("vm-scalability")->options; o->name; o++) {
+		struct strbuf line = STRBUF_INIT;
+
+		strbuf_addf(&line, "\n  %s ", o->name);
+		assert_non_null(strstr(out.buf, line.buf));
+		strbuf_release(&line);
+	}
+	strbuf_reset(&out);
+	assert_int_equal(program_help(NULL, &out, &err), 0);
+	assert_non_null(strstr(out.buf, "\n  nr_threads "));
+	assert_non_null(strstr(out.buf, "\n  thp_enabled "));
+	assert_non_null(strstr(out.buf, "\n  cmdline "));
+	assert_int_equal(program_help("time", &out, &err), -1);
+	strbuf_release(&out);
+	strbuf_release(&err);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tree_order_lines),
+		cmocka_unit_test(test_opt_types),
+		cmocka_unit_test(test_help_keys),
+		cmocka_unit_test(test_param_fill),
 		cmocka_unit_test(test_multi_doc_merge),
 		cmocka_unit_test(test_vm_scalability_file),
 		cmocka_unit_test(test_errors),

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 #include "job.h"
 #include "knob.h"
@@ -26,6 +27,17 @@ static void put(const char *root, const char *path, const char *text)
 	assert_int_equal(write_file_atomic(p.buf, text, strlen(text)), 0);
 	strbuf_release(&p);
 	strbuf_release(&d);
+}
+
+static int unlink_path_for_test(const char *root, const char *path)
+{
+	struct strbuf p = STRBUF_INIT;
+	int ret;
+
+	path_join(&p, root, path);
+	ret = unlink(p.buf);
+	strbuf_release(&p);
+	return ret;
 }
 
 static char *get(const char *root, const char *path)
@@ -77,6 +89,7 @@ static void test_setup_apply(void **state)
 	put(dir, "proc/sys/vm/drop_caches", "");
 	put(dir, "sys/devices/system/cpu/cpu0/online", "1\n");
 	setenv("PERFSIFT_KNOB_DIR", dir, 1); /* never the machine's journal */
+	setenv("PERFSIFT_SYSROOT", dir, 1);  /* where the job's sysctls are checked */
 	knob_init(dir);
 
 	job = load("transparent_hugepage:\n  thp_enabled: always\n  use_zero_page: 0\n"
@@ -121,9 +134,27 @@ static void test_setup_apply(void **state)
 	knob_restore_all();
 	job_free(job);
 	strbuf_reset(&err);
-	job = load("sysctl:\n  sc_no_such_knob: 1\n");
+	/* a sysctl this machine lacks: an error of the job file, at load */
+	{
+		struct job **jobs = NULL;
+		struct strbuf want = STRBUF_INIT;
+		size_t n = 0;
+
+		assert_int_equal(job_load_string("sysctl:\n  sc_no_such_knob: 1\n",
+						 "s.yaml", &jobs, &n, &err),
+				 -1);
+		strbuf_addf(&want, "s.yaml:2: sysctl.sc_no_such_knob: no such sysctl under %s/proc/sys",
+			    dir);
+		assert_string_equal(err.buf, want.buf);
+		strbuf_release(&want);
+	}
+	/* and one gone since (another machine's job): at apply */
+	put(dir, "proc/sys/vm/gone_knob", "0\n");
+	job = load("sysctl:\n  sc_gone_knob: 1\n");
+	assert_int_equal(unlink_path_for_test(dir, "proc/sys/vm/gone_knob"), 0);
+	strbuf_reset(&err);
 	assert_int_equal(setup_apply_at(job, dir, &log, &err), -1);
-	assert_string_equal(err.buf, "s.yaml:2: sysctl: sc_no_such_knob: no such sysctl under /proc/sys");
+	assert_string_equal(err.buf, "s.yaml:2: sysctl: sc_gone_knob: no such sysctl under /proc/sys");
 	job_free(job);
 	/* put back as the selected word, which is what the kernel takes */
 	expect(dir, "sys/kernel/mm/transparent_hugepage/enabled", "madvise\n");

@@ -60,7 +60,7 @@ static void test_order(void **state)
 	strbuf_reset(&names);
 	/* a top-level list before the program's: it is the outer loop */
 	assert_int_equal(split_names("cpufreq_governor: [performance, powersave]\n"
-				     "vm-scalability:\n"
+				     "split-job:\n"
 				     "  test: [a, b, c]\n",
 				     "o.yaml", &names),
 			 6);
@@ -80,7 +80,7 @@ static void test_counts(void **state)
 	(void)state;
 	/* 2 x 3 x 2 */
 	assert_int_equal(split_names("runtime: [60s, 300s]\n"
-				     "vm-scalability:\n"
+				     "split-job:\n"
 				     "  test: [a, b, c]\n"
 				     "  nr_task: [1, 2]\n",
 				     "c.yaml", &names),
@@ -89,7 +89,7 @@ static void test_counts(void **state)
 	/* an atomic job is one job; lists by nature do not expand */
 	assert_int_equal(split_names("packages: [gcc, make]\n"
 				     "need_kconfig: [A, B]\n"
-				     "vm-scalability:\n"
+				     "split-job:\n"
 				     "  test: a\n",
 				     "a.yaml", &names),
 			 1);
@@ -97,7 +97,7 @@ static void test_counts(void **state)
 	strbuf_reset(&names);
 	/* a program given a list of option hashes: one job per hash, and
 	 * the lists inside each */
-	assert_int_equal(split_names("vm-scalability:\n"
+	assert_int_equal(split_names("split-job:\n"
 				     "- test: [a, b]\n"
 				     "- test: c\n"
 				     "  size: 1G\n",

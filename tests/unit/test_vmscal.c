@@ -19,6 +19,8 @@
 #include "job.h"
 #include "knob.h"
 #include "monitors/parsers.h"
+#include "params.h"
+#include "programs.h"
 #include "util/fileutil.h"
 #include "util/strbuf.h"
 
@@ -381,6 +383,7 @@ static int bench_cycle(const char *yaml, struct strbuf *out, struct strbuf *why)
 	struct job **jobs = NULL;
 	size_t njobs = 0;
 	struct bench_ctx ctx;
+	struct vmscal_opts opts;
 	int ret, fd, status;
 	pid_t pid;
 
@@ -389,6 +392,12 @@ static int bench_cycle(const char *yaml, struct strbuf *out, struct strbuf *why)
 	if (job_load_string(yaml, "t.yaml", &jobs, &njobs, why) < 0)
 		return -2;
 	assert_int_equal(njobs, 1);
+	/* as the runner does: the options typed by the program table */
+	if (param_fill(program_find("vm-scalability"), jobs[0], &opts, why) < 0) {
+		job_free_all(jobs, njobs);
+		rmdir(dir);
+		return -3;
+	}
 	/* knobs go to a fake tree: a test never changes this machine */
 	path_join(&path, dir, "proc/sys/vm");
 	assert_int_equal(mkdir_p(path.buf, 0700), 0);
@@ -405,6 +414,7 @@ static int bench_cycle(const char *yaml, struct strbuf *out, struct strbuf *why)
 
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.job = jobs[0];
+	ctx.params = &opts;
 	path_join(&path, dir, "scratch");
 	assert_int_equal(mkdir_p(path.buf, 0700), 0);
 	ctx.scratch = path.buf;
@@ -510,11 +520,15 @@ static void test_bench_cases(void **state)
 			 BENCH_SKIP);
 	assert_string_equal(why.buf, "needs 2 NUMA nodes, this machine has 1");
 
-	/* bad parameters name file, line and key */
+	/* bad parameters name file, line and key: the job reader's (the table's) */
 	strbuf_reset(&why);
 	assert_int_equal(bench_cycle("vm-scalability:\n  test: anon-w-seq\n  nr_task: lots\n",
-				     &out, &why), BENCH_ERROR);
+				     &out, &why), -2);
 	assert_non_null(strstr(why.buf, "t.yaml:3: vm-scalability.nr_task: 'lots' "));
+	/* no test: the table's required option, before prepare runs */
+	strbuf_reset(&why);
+	assert_int_equal(bench_cycle("vm-scalability:\n  size: 1M\n", &out, &why), -3);
+	assert_string_equal(why.buf, "t.yaml: vm-scalability.test: not given, and vm-scalability needs it (vm-scalability: {test: ...})");
 	strbuf_release(&out);
 	strbuf_release(&why);
 	strbuf_release(&keys);

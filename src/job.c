@@ -1806,7 +1806,7 @@ static size_t collect_params(const struct job *job, struct param **out)
 					ALLOC_GROW(ps, n + 1, alloc);
 					ps[n++] = (struct param){
 						v->keys[j], v->kids[j],
-						o ? o->type : '-'};
+						o && o->role ? o->role : '-'};
 				}
 			}
 			continue;
@@ -1814,7 +1814,8 @@ static size_t collect_params(const struct job *job, struct param **out)
 		o = referenced_option(root, key);
 		if (o && is_leaf(v)) {
 			ALLOC_GROW(ps, n + 1, alloc);
-			ps[n++] = (struct param){key, v, o->type};
+			ps[n++] = (struct param){key, v,
+						 o->role ? o->role : '-'};
 		}
 	}
 	if (n)

@@ -50,8 +50,10 @@ WARN       += -Werror
 endif
 ALL_CFLAGS  = $(STD) $(WARN) $(CFLAGS) -MMD -MP
 
-LIB_SRC    := $(filter-out src/main.c src/cmd_%.c,$(wildcard src/*.c src/*/*.c))
-CMD_SRC    := src/main.c $(wildcard src/cmd_*.c)
+# one folder per pipeline stage and per family (docs/design.md); the
+# commands (src/cmd/) and main.c make the program, the rest the library
+LIB_SRC    := $(filter-out src/cmd/%.c,$(wildcard src/*/*.c))
+CMD_SRC    := src/main.c $(wildcard src/cmd/*.c)
 UNIT_SRC   := $(wildcard tests/unit/test_*.c)
 UNITS      := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 E2E        := $(sort $(wildcard tests/e2e/t[0-9]*.sh))

@@ -23,11 +23,11 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "matrix.h"
-#include "reduce.h"
+#include "result/matrix.h"
+#include "result/reduce.h"
 #include "store/store.h"
 #include "util/fileutil.h"
-#include "stats.h"
+#include "result/stats.h"
 #include "util/strbuf.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"

@@ -24,9 +24,9 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "history.h"
-#include "reduce.h"
-#include "stats.h"
+#include "history/history.h"
+#include "result/reduce.h"
+#include "result/stats.h"
 #include "store/store.h"
 #include "util/fileutil.h"
 #include "util/strbuf.h"

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
-#include "job.h"
-#include "split.h"
+#include "job/job.h"
+#include "job/split.h"
 #include "util/strbuf.h"
 #include "util/strnum.h"
 #include "util/timeutil.h"

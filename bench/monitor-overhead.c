@@ -30,11 +30,11 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include "bench/vmscal_cases.h"
-#include "job.h"
-#include "monitor.h"
+#include "benchmarks/vmscal_cases.h"
+#include "job/job.h"
+#include "monitors/monitor.h"
 #include "monitors/sampling.h"
-#include "sampler.h"
+#include "run/sampler.h"
 #include "util/fileutil.h"
 #include "util/strbuf.h"
 #include "util/timeutil.h"

@@ -19,12 +19,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "matrix.h"
-#include "reduce.h"
-#include "result.h"
-#include "samples.h"
+#include "result/matrix.h"
+#include "result/reduce.h"
+#include "result/result.h"
+#include "result/samples.h"
 #include "store/store.h"
-#include "unite.h"
+#include "result/unite.h"
 #include "util/fileutil.h"
 #include "util/strbuf.h"
 #include "util/timeutil.h"

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "runner.h"
+#include "run/runner.h"
 #include "util/strbuf.h"
 #include "util/timeutil.h"
 

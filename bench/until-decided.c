@@ -26,10 +26,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "compare.h"
-#include "matrix.h"
-#include "select.h"
-#include "stats.h"
+#include "compare/compare.h"
+#include "result/matrix.h"
+#include "select/select.h"
+#include "result/stats.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 

@@ -34,7 +34,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include "bench/usemem.h"
+#include "benchmarks/usemem.h"
 #include "util/strbuf.h"
 
 #define MAX_RUNS 64

@@ -13,10 +13,10 @@
 #include <string.h>
 #include <unistd.h>
 #include "builtin.h"
-#include "config.h"
-#include "knob.h"
+#include "util/config.h"
+#include "run/knob.h"
 #include "util/suggest.h"
-#include "programs.h"
+#include "job/programs.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
 

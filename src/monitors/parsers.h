@@ -5,7 +5,7 @@
 #ifndef PERFSIFT_PARSERS_H
 #define PERFSIFT_PARSERS_H
 
-#include "monitor.h"
+#include "monitors/monitor.h"
 
 #define DECLARE_PARSER(fn)                                                     \
 	int fn(const char *raw, size_t len, const char *path,                  \

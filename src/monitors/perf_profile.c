@@ -28,7 +28,7 @@
 #include "util/xalloc.h"
 #include "monitors/perf_profile.h"
 #include "monitors/sampling.h"
-#include "job.h"
+#include "job/job.h"
 
 /* drop .isra.N, .constprop.N and .part.N (compiler clones) */
 static void normalise_sym(struct strbuf *sb, const char *sym, size_t len)

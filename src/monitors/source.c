@@ -13,11 +13,11 @@
 #include <unistd.h>
 #include <linux/perf_event.h>
 #include <sys/syscall.h>
-#include "job.h"
-#include "monitor.h"
+#include "job/job.h"
+#include "monitors/monitor.h"
 #include "monitors/sampling.h"
-#include "params.h"
-#include "programs.h"
+#include "job/params.h"
+#include "job/programs.h"
 #include "util/fileutil.h"
 #include "util/strnum.h"
 #include "util/timeutil.h"

@@ -10,7 +10,7 @@
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
-#include "job.h"
+#include "job/job.h"
 #include "setup/setup.h"
 #include "util/fileutil.h"
 #include "util/strbuf.h"

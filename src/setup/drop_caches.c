@@ -10,7 +10,7 @@
 #include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
-#include "job.h"
+#include "job/job.h"
 #include "setup/setup.h"
 #include "util/fileutil.h"
 #include "util/strbuf.h"

@@ -5,9 +5,9 @@
  */
 #include "util/compat.h"
 #include <string.h>
-#include "job.h"
-#include "knob.h"
-#include "programs.h"
+#include "job/job.h"
+#include "run/knob.h"
+#include "job/programs.h"
 #include "setup/setup.h"
 #include "util/strbuf.h"
 

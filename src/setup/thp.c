@@ -6,7 +6,7 @@
  */
 #include "util/compat.h"
 #include <string.h>
-#include "job.h"
+#include "job/job.h"
 #include "setup/setup.h"
 #include "util/strbuf.h"
 

@@ -16,11 +16,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "matrix.h"
-#include "reduce.h"
+#include "result/matrix.h"
+#include "result/reduce.h"
 #include "store/pq_lazy.h"
 #include "store/store.h"
-#include "unite.h"
+#include "result/unite.h"
 #include "util/fileutil.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"

@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "matrix.h"
-#include "reduce.h"
+#include "result/matrix.h"
+#include "result/reduce.h"
 #include "store/store.h"
-#include "unite.h"
+#include "result/unite.h"
 #include "util/fileutil.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"

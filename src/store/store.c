@@ -9,9 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "reduce.h"
+#include "result/reduce.h"
 #include "store/store.h"
-#include "unite.h"
+#include "result/unite.h"
 #include "util/fileutil.h"
 #include "util/strbuf.h"
 #include "util/usage.h"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # shellcheck disable=SC1091,SC2016,SC2034
 # t1012: every value of a job is checked once, by its type and range in
-# the program table (src/programs.c), before anything is split, installed
+# the program table (src/job/programs.c), before anything is split, installed
 # or run: one message `FILE:LINE: KEY: what is wrong`, exit status 2, and
 # nothing written -- the same from split, install and run.  Also `perfsift
 # help keys`, which prints that table.

@@ -8,8 +8,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "job.h"
-#include "split.h"
+#include "job/job.h"
+#include "job/split.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 

@@ -5,7 +5,7 @@
  */
 #include "util/compat.h"
 #include <stdint.h>
-#include "matrix.h"
+#include "result/matrix.h"
 #include "util/strbuf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

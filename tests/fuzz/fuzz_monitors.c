@@ -10,9 +10,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "monitor.h"
-#include "reduce.h"
-#include "samples.h"
+#include "monitors/monitor.h"
+#include "result/reduce.h"
+#include "result/samples.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 

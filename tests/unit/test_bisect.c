@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include "bisect.h"
-#include "matrix.h"
-#include "stats.h"
+#include "bisect/bisect.h"
+#include "result/matrix.h"
+#include "result/stats.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 

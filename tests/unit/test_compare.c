@@ -11,13 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include "compare.h"
-#include "matrix.h"
-#include "reduce.h"
-#include "select.h"
+#include "compare/compare.h"
+#include "result/matrix.h"
+#include "result/reduce.h"
+#include "select/select.h"
 #include "store/store.h"
 #include "util/fileutil.h"
-#include "stats.h"
+#include "result/stats.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 

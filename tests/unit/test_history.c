@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include "history.h"
-#include "stats.h"
+#include "history/history.h"
+#include "result/stats.h"
 
 #define NC 300
 #define NR 3

@@ -1,5 +1,5 @@
 /*
- * test_job.c: unit tests for the job tree (src/job.c) and the program
+ * test_job.c: unit tests for the job tree (src/job/job.c) and the program
  * table: key order, lines, multi-document merge, the schema errors, the
  * YAML writer, path_params and the parameter list.
  */
@@ -11,11 +11,11 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
-#include "bench/vmscal_cases.h"
-#include "job.h"
-#include "kpi.h"
-#include "params.h"
-#include "programs.h"
+#include "benchmarks/vmscal_cases.h"
+#include "job/job.h"
+#include "job/kpi.h"
+#include "job/params.h"
+#include "job/programs.h"
 #include "util/strbuf.h"
 
 /* load text that must give exactly one job */

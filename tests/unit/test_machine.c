@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
-#include "job.h"
-#include "machine.h"
+#include "job/job.h"
+#include "run/machine.h"
 #include "util/fileutil.h"
 #include "util/strbuf.h"
 

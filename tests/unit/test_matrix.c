@@ -16,7 +16,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 #include <unistd.h>
-#include "matrix.h"
+#include "result/matrix.h"
 #include "util/fileutil.h"
 #include "util/strbuf.h"
 

@@ -7,7 +7,7 @@
 #include <setjmp.h>
 #include <string.h>
 #include <cmocka.h>
-#include "monitor.h"
+#include "monitors/monitor.h"
 #include "util/strbuf.h"
 
 static void test_mytest_parser(void **state)

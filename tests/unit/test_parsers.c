@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include "monitor.h"
+#include "monitors/monitor.h"
 #include "monitors/monutil.h"
 #include "util/strbuf.h"
 

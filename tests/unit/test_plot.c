@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include "plot.h"
+#include "plot/plot.h"
 #include "util/fileutil.h"
 #include "util/strbuf.h"
 

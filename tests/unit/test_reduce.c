@@ -14,10 +14,10 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
-#include "matrix.h"
-#include "reduce.h"
-#include "samples.h"
-#include "unite.h"
+#include "result/matrix.h"
+#include "result/reduce.h"
+#include "result/samples.h"
+#include "result/unite.h"
 #include "util/strbuf.h"
 
 static const char *testdata(void)

@@ -13,8 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
-#include "job.h"
-#include "report_bundle.h"
+#include "job/job.h"
+#include "report/bundle.h"
 #include "util/fileutil.h"
 #include "util/strbuf.h"
 

@@ -15,9 +15,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
-#include "job.h"
-#include "matrix.h"
-#include "result.h"
+#include "job/job.h"
+#include "result/matrix.h"
+#include "result/result.h"
 #include "store/store.h"
 #include "util/fileutil.h"
 #include "util/strbuf.h"

@@ -14,7 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
-#include "runner.h"
+#include "run/runner.h"
 #include "util/fileutil.h"
 #include "util/strbuf.h"
 #include "util/timeutil.h"

@@ -17,10 +17,10 @@
 #include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
-#include "job.h"
-#include "monitor.h"
+#include "job/job.h"
+#include "monitors/monitor.h"
 #include "monitors/sampling.h"
-#include "sampler.h"
+#include "run/sampler.h"
 #include "util/fileutil.h"
 #include "util/strbuf.h"
 #include "util/timeutil.h"

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include "samples.h"
+#include "result/samples.h"
 #include "util/strbuf.h"
 
 static const char *testdata(void)

@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
-#include "job.h"
-#include "knob.h"
+#include "job/job.h"
+#include "run/knob.h"
 #include "setup/setup.h"
 #include "util/fileutil.h"
 #include "util/strbuf.h"

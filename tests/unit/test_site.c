@@ -14,10 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include "history.h"
-#include "history_load.h"
-#include "report.h"
-#include "site.h"
+#include "history/history.h"
+#include "history/load.h"
+#include "report/report.h"
+#include "history/site.h"
 #include "util/strbuf.h"
 
 #define N 40

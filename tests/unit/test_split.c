@@ -1,5 +1,5 @@
 /*
- * test_split.c: unit tests for matrix expansion (src/split.c): counts,
+ * test_split.c: unit tests for matrix expansion (src/job/split.c): counts,
  * LKP's order (first list outermost), lists that never expand, the
  * machine fields and the atomic job file names.
  */
@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include "job.h"
-#include "split.h"
+#include "job/job.h"
+#include "job/split.h"
 #include "util/strbuf.h"
 
 /* split every job of text; the atomic jobs' file names, one per line */

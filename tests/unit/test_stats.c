@@ -14,9 +14,9 @@
 #include <string.h>
 #include <cmocka.h>
 #include <yaml.h>
-#include "bench/bench.h"
-#include "kpi.h"
-#include "stats.h"
+#include "benchmarks/bench.h"
+#include "job/kpi.h"
+#include "result/stats.h"
 #include "util/strbuf.h"
 
 static struct stat_rules rules;

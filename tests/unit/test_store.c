@@ -14,8 +14,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 #include <sqlite3.h>
-#include "matrix.h"
-#include "reduce.h"
+#include "result/matrix.h"
+#include "result/reduce.h"
 #include "store/store.h"
 #include "util/fileutil.h"
 #include "util/strbuf.h"

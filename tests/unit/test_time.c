@@ -12,7 +12,7 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <cmocka.h>
-#include "monitor.h"
+#include "monitors/monitor.h"
 #include "monitors/time.h"
 #include "util/strbuf.h"
 

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
-#include "bench/usemem.h"
+#include "benchmarks/usemem.h"
 #include "util/strbuf.h"
 
 static void test_format(void **state)

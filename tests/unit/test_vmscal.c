@@ -13,14 +13,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
-#include "bench/bench.h"
-#include "bench/vmscal_cases.h"
-#include "bench/vmscal_exec.h"
-#include "job.h"
-#include "knob.h"
+#include "benchmarks/bench.h"
+#include "benchmarks/vmscal_cases.h"
+#include "benchmarks/vmscal_exec.h"
+#include "job/job.h"
+#include "run/knob.h"
 #include "monitors/parsers.h"
-#include "params.h"
-#include "programs.h"
+#include "job/params.h"
+#include "job/programs.h"
 #include "util/fileutil.h"
 #include "util/strbuf.h"
 

@@ -1,0 +1,65 @@
+/*
+ * bench.h: the interface of built-in benchmarks (LKP's test programs,
+ * written in C inside perfsift).  The runner looks a job's test program up
+ * in the program table (programs.c; bench_find), fills the benchmark's
+ * typed parameters from the job there (params.h: the job's values were
+ * checked when it was read) and, for each run:
+ *
+ *   prepare()  in perfsift itself: check what the case needs, make scratch
+ *              mounts/files, set knobs through knob.h; may decline with a
+ *              reason (the run is then recorded as "skipped: <reason>");
+ *   run()      in a child process (so that wait4() measures it, and it
+ *              can be killed as a process group): does the work, writes
+ *              its output in the suite's own text format to stdout, and
+ *              returns the exit status;
+ *   cleanup()  in perfsift, always (also after SIGINT or a timeout):
+ *              removes every mapping, file and mount prepare() made.
+ *
+ * Owned by the benchmarks module (src/benchmarks/); the runner is the caller.
+ */
+#ifndef PERFSIFT_BENCH_H
+#define PERFSIFT_BENCH_H
+
+#include "util/compat.h"
+
+struct job;
+struct strbuf;
+
+enum bench_status {
+	BENCH_OK = 0,
+	BENCH_SKIP = 1,  /* cannot run on this machine: skip_reason says why */
+	BENCH_ERROR = -1 /* err says why */
+};
+
+struct bench_ctx {
+	const struct job *job; /* the atomic job (program options inside) */
+	const char *scratch;   /* a private scratch directory for this run */
+	const char *sysroot;   /* "/" normally; a fake tree in tests */
+	unsigned nr_cpu;       /* online CPUs */
+	uint64_t mem_total;    /* bytes (MemTotal) */
+	/*
+	 * the benchmark's options, typed and checked: the struct its
+	 * program-table entry declares (params_size), filled by param_fill()
+	 */
+	const void *params;
+	struct strbuf *skip_reason;
+	void *priv;            /* the benchmark's own state, prepare -> cleanup */
+};
+
+struct bench_ops {
+	const char *name; /* the LKP program name: "vm-scalability" */
+	/*
+	 * the benchmark's KPIs as kpi_format() writes them (kpi.h), from
+	 * LKP's index-perf-all.yaml / index-latency-all.yaml; NULL: none
+	 */
+	const char *kpi;
+	int (*prepare)(struct bench_ctx *ctx, struct strbuf *err);
+	int (*run)(struct bench_ctx *ctx); /* in the child: exit status */
+	void (*cleanup)(struct bench_ctx *ctx);
+};
+
+/* the built-in benchmark called name, or NULL */
+const struct bench_ops *bench_find(const char *name);
+
+
+#endif

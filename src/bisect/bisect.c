@@ -1,0 +1,1009 @@
+/*
+ * bisect.c: the bisect driver's pure logic (see bisect.h): LKP's change
+ * test in distance mode, the good/bad classifier, the search over the
+ * first-parent path with skips, the ABAB confirmation and the summary.
+ * The world (git, builds, runs, the index) is reached only through
+ * struct bisect_ops, which is how resume works: a commit whose samples the
+ * index already holds is classified from them and never run again.
+ */
+#include "util/compat.h"
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "bisect/bisect.h"
+#include "job/kpi.h"
+#include "result/matrix.h"
+#include "result/stats.h"
+#include "util/strbuf.h"
+#include "util/usage.h"
+#include "util/xalloc.h"
+
+void bisect_summarize(const double *v, size_t n, struct lkp_summary *out)
+{
+	lkp_summarize(v, n, BISECT_MIN_MARGIN, out);
+}
+
+bool bisect_lkp_changed(const struct stat_rules *r, const char *stat,
+			const double *a, size_t na, const double *b, size_t nb,
+			double distance)
+{
+	struct lkp_options o;
+
+	if (!na || !nb)
+		return false;
+	lkp_options_init(&o);
+	o.force = true;
+	o.distance = distance;
+	o.min_margin = BISECT_MIN_MARGIN;
+	return lkp_changed(r, stat, a, na, b, nb, true, &o, NULL) ==
+	       LKP_CHANGED;
+}
+
+const char *bisect_verdict_name(enum bisect_verdict v)
+{
+	switch (v) {
+	case BISECT_UNTESTED:
+		return "untested";
+	case BISECT_GOOD:
+		return "good";
+	case BISECT_BAD:
+		return "bad";
+	case BISECT_SKIP:
+		return "skip";
+	case BISECT_UNCLEAR:
+		return "unclear";
+	}
+	return "?";
+}
+
+enum bisect_verdict bisect_classify(const struct stat_rules *r,
+				    const char *stat, const double *g,
+				    size_t ng, const double *b, size_t nb,
+				    const double *c, size_t nc,
+				    double *position)
+{
+	struct lkp_summary sg, sb, sc;
+	double p;
+
+	if (position)
+		*position = NAN;
+	if (!ng || !nb || !nc)
+		return BISECT_UNCLEAR;
+	bisect_summarize(g, ng, &sg);
+	bisect_summarize(b, nb, &sb);
+	bisect_summarize(c, nc, &sc);
+	if (sb.median == sg.median)
+		return BISECT_UNCLEAR;
+	p = (sc.median - sg.median) / (sb.median - sg.median);
+	if (position)
+		*position = p;
+	if (p >= 0.5)
+		return bisect_lkp_changed(r, stat, c, nc, g, ng, 0) ?
+			       BISECT_BAD :
+			       BISECT_UNCLEAR;
+	return bisect_lkp_changed(r, stat, c, nc, b, nb, 0) ? BISECT_GOOD :
+							       BISECT_UNCLEAR;
+}
+
+int bisect_kpi_priority(const struct stat_rules *r, const char *stat)
+{
+	if (stat_is_function(r, stat) || !stat_is_bisectable(r, stat))
+		return -1;
+	return (stat_is_kpi(r, stat) ? 2 : 0) +
+	       (stat_direction(r, stat) ? 1 : 0);
+}
+
+/* ---- search ---- */
+
+void bisect_search_init(struct bisect_search *s, size_t n)
+{
+	s->n = n;
+	s->state = xcalloc(n ? n : 1, sizeof(*s->state));
+}
+
+void bisect_search_release(struct bisect_search *s)
+{
+	FREE_AND_NULL(s->state);
+	s->n = 0;
+}
+
+void bisect_search_mark(struct bisect_search *s, size_t i,
+			enum bisect_verdict v)
+{
+	if (i >= s->n)
+		BUG("bisect index %zu out of %zu", i, s->n);
+	s->state[i] = v;
+}
+
+static void search_bounds(const struct bisect_search *s, size_t *lo,
+			  size_t *hi)
+{
+	size_t i;
+
+	/* the lowest bad commit; the endpoint n-1 is bad by definition */
+	*hi = s->n - 1;
+	for (i = 0; i < s->n; i++)
+		if (s->state[i] == BISECT_BAD) {
+			*hi = i;
+			break;
+		}
+	*lo = 0;
+	for (i = 0; i < *hi; i++)
+		if (s->state[i] == BISECT_GOOD)
+			*lo = i;
+}
+
+ssize_t bisect_search_next(const struct bisect_search *s)
+{
+	size_t lo, hi, mid, d;
+
+	if (s->n < 3)
+		return -1;
+	search_bounds(s, &lo, &hi);
+	if (hi <= lo + 1)
+		return -1;
+	mid = lo + (hi - lo) / 2;
+	/* the middle, else its nearest testable neighbour, later side first */
+	for (d = 0; d < hi - lo; d++) {
+		if (mid + d < hi && s->state[mid + d] == BISECT_UNTESTED)
+			return (ssize_t)(mid + d);
+		if (d && mid > lo + d && s->state[mid - d] == BISECT_UNTESTED)
+			return (ssize_t)(mid - d);
+	}
+	return -1;
+}
+
+void bisect_search_result(const struct bisect_search *s, size_t *lo,
+			  size_t *first_bad, size_t *nskipped)
+{
+	size_t i, l, h, k = 0;
+
+	search_bounds(s, &l, &h);
+	for (i = l + 1; i < h; i++)
+		if (s->state[i] == BISECT_SKIP)
+			k++;
+	*lo = l;
+	*first_bad = h;
+	*nskipped = k;
+}
+
+/* ---- state ---- */
+
+void bisect_state_init(struct bisect_state *st)
+{
+	memset(st, 0, sizeof(*st));
+}
+
+void bisect_state_release(struct bisect_state *st)
+{
+	size_t i;
+
+	for (i = 0; i < st->ncommits; i++) {
+		free(st->commits[i].sha);
+		free(st->commits[i].subject);
+		free(st->commits[i].kpi);
+		free(st->commits[i].why);
+	}
+	free(st->commits);
+	free(st->stat);
+	free(st->confirm_a);
+	free(st->confirm_b);
+	bisect_state_init(st);
+}
+
+void bisect_state_add_commit(struct bisect_state *st, const char *sha,
+			     const char *subject)
+{
+	struct bisect_commit *c;
+
+	ALLOC_GROW(st->commits, st->ncommits + 1, st->alloc);
+	c = &st->commits[st->ncommits++];
+	memset(c, 0, sizeof(*c));
+	c->sha = xstrdup(sha);
+	c->subject = xstrdup(subject ? subject : "");
+}
+
+/* ---- the driver ---- */
+
+struct driver {
+	struct bisect_state *st;
+	const struct bisect_options *opt;
+	const struct bisect_ops *ops;
+	struct strbuf *err;
+	double *good, *bad; /* the references: the endpoints' KPI samples */
+	size_t ngood, nbad;
+	const char *slot_sha[BISECT_SLOTS]; /* what each slot holds, built */
+	struct stat_rules rules; /* stats.h's classes of stats */
+};
+
+static void progress(struct driver *d, const char *fmt, ...)
+	PRINTF_LIKE(2, 3);
+static void progress(struct driver *d, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	if (!d->ops->progress)
+		return;
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	d->ops->progress(d->ops->data, sb.buf);
+	strbuf_release(&sb);
+}
+
+static bool interrupted(struct driver *d)
+{
+	return d->ops->interrupted && d->ops->interrupted(d->ops->data);
+}
+
+static void short_sha(const char *sha, char out[13])
+{
+	snprintf(out, 13, "%.12s", sha);
+}
+
+/* the KPI's samples of m into a new array; false when m lacks the stat */
+static bool kpi_values(const struct matrix *m, const char *stat,
+		       double **out, size_t *n)
+{
+	ssize_t s = stat ? matrix_find(m, stat) : -1;
+
+	free(*out);
+	*out = NULL;
+	*n = 0;
+	if (s < 0)
+		return false;
+	/* the runs that have it: a run without the KPI is no sample of 0 */
+	*out = matrix_real_dup(m, (size_t)s, n);
+	return *n > 0;
+}
+
+static int load(struct driver *d, const char *sha, struct matrix *m)
+{
+	matrix_release(m);
+	return d->ops->samples(d->ops->data, sha, m, d->err);
+}
+
+/*
+ * Make sure slot holds commit c, built and installed: 0, 1 when it cannot
+ * be used (why filled), -1 on error (why filled).
+ */
+static int ensure_slot(struct driver *d, int slot, struct bisect_commit *c,
+		       struct strbuf *why)
+{
+	int r;
+
+	if (d->slot_sha[slot] && !strcmp(d->slot_sha[slot], c->sha))
+		return 0;
+	d->slot_sha[slot] = NULL;
+	r = d->ops->prepare(d->ops->data, slot, c->sha, why);
+	if (!r)
+		d->slot_sha[slot] = c->sha;
+	return r;
+}
+
+static int measure_once(struct driver *d, int slot, struct bisect_commit *c)
+{
+	if (interrupted(d))
+		return -1;
+	if (d->ops->measure(d->ops->data, slot, c->sha, d->err) < 0)
+		return -1;
+	c->runs++;
+	d->st->runs++;
+	return interrupted(d) ? -1 : 0;
+}
+
+/*
+ * Bring two commits to `want` samples each, measuring interleaved: A B A
+ * B.  Samples count from base_a / base_b (the confirmation counts only its
+ * own runs; the endpoints count from 0).  Prepares a slot only when it
+ * must run.  0 ok, 1 one side could not be prepared or gave no samples
+ * (err says), -1 error / interrupted.
+ */
+static int measure_pair(struct driver *d, struct bisect_commit *a, int slot_a,
+			struct matrix *ma, struct bisect_commit *b, int slot_b,
+			struct matrix *mb, size_t want, size_t base_a,
+			size_t base_b)
+{
+	struct bisect_commit *side[2] = {a, b};
+	struct matrix *mat[2] = {ma, mb};
+	int slot[2] = {slot_a, slot_b};
+	size_t base[2];
+	int k, r;
+
+	base[0] = base_a;
+	base[1] = base_b;
+	for (;;) {
+		bool any = false;
+
+		for (k = 0; k < 2; k++) {
+			size_t have = mat[k]->nruns - base[k], prev;
+			struct strbuf why = STRBUF_INIT;
+
+			if (have >= want)
+				continue;
+			any = true;
+			r = ensure_slot(d, slot[k], side[k], &why);
+			if (r) {
+				if (r > 0)
+					strbuf_addf(d->err, "cannot use %.12s: %s",
+						    side[k]->sha, why.buf);
+				else
+					strbuf_addbuf(d->err, &why);
+				strbuf_release(&why);
+				return r > 0 ? 1 : -1;
+			}
+			strbuf_release(&why);
+			prev = mat[k]->nruns;
+			if (measure_once(d, slot[k], side[k]) < 0 ||
+			    load(d, side[k]->sha, mat[k]) < 0)
+				return -1;
+			if (mat[k]->nruns <= prev) {
+				strbuf_addf(d->err,
+					    "the job gave no complete run on %.12s",
+					    side[k]->sha);
+				return 1;
+			}
+		}
+		if (!any)
+			return 0;
+	}
+}
+
+/* relative change of the medians, bounded: |b - a| / max(|a|, |b|) */
+static double rel_change(double ma, double mb)
+{
+	double den = fmax(fabs(ma), fabs(mb));
+
+	return den > 0 ? fabs(mb - ma) / den : 0;
+}
+
+/* stat s's samples in m: one row of the stat-major matrix */
+static const double *row_of(const struct matrix *m, size_t s)
+{
+	return m->values + s * m->nruns;
+}
+
+/*
+ * Do good and bad differ in stat?  LKP's distance mode (the test that
+ * starts LKP's bisects) or, once both endpoints have had every run they
+ * may get (last), LKP's default test; and in both cases the compare
+ * module's significance: Welch's test, q <= BISECT_ALPHA once the
+ * Benjamini-Hochberg correction over every candidate stat is applied
+ * (with dozens of stats, the range tests alone find a "change" in one of
+ * them by chance more often than not).
+ */
+static bool endpoints_differ(struct driver *d, const char *stat,
+			     const double *g, size_t ng, const double *b,
+			     size_t nb, bool last, double q)
+{
+	if (!bisect_lkp_changed(&d->rules, stat, b, nb, g, ng,
+				BISECT_DISTANCE) &&
+	    !(last && bisect_lkp_changed(&d->rules, stat, b, nb, g, ng, 0)))
+		return false;
+	return q <= BISECT_ALPHA;
+}
+
+/* a stat both endpoints have, with its priority and change */
+struct candidate {
+	size_t ig, ib;   /* its rows in the good and the bad matrix */
+	int priority;    /* bisect_kpi_priority() */
+	double change;   /* relative change of the medians */
+	double p, q;
+};
+
+/*
+ * The stats that may be the KPI: in both matrices and of priority >= 0,
+ * with Welch's p and the q-values over all of them.  Caller frees.
+ */
+static struct candidate *candidates(struct driver *d, const struct matrix *g,
+				    const struct matrix *b, size_t *n)
+{
+	struct candidate *c = xcalloc(g->nstats ? g->nstats : 1, sizeof(*c));
+	double *p, *q;
+	size_t i, k = 0;
+
+	for (i = 0; i < g->nstats; i++) {
+		ssize_t j = matrix_find(b, g->names[i]);
+		int prio = bisect_kpi_priority(&d->rules, g->names[i]);
+		struct lkp_summary sg, sb;
+
+		/* the KPI is one every run of both endpoints has: a stat some
+		 * runs lack is not compared over padding zeros */
+		if (j < 0 || prio < 0 || matrix_nreal(g, i) != g->nruns ||
+		    matrix_nreal(b, (size_t)j) != b->nruns)
+			continue;
+		c[k].ig = i;
+		c[k].ib = (size_t)j;
+		c[k].priority = prio;
+		bisect_summarize(row_of(g, i), g->nruns, &sg);
+		bisect_summarize(row_of(b, (size_t)j), b->nruns, &sb);
+		c[k].change = rel_change(sg.median, sb.median);
+		c[k].p = stats_welch_p(row_of(b, (size_t)j), b->nruns,
+				       row_of(g, i), g->nruns);
+		k++;
+	}
+	p = xcalloc(k ? k : 1, sizeof(*p));
+	q = xcalloc(k ? k : 1, sizeof(*q));
+	for (i = 0; i < k; i++)
+		p[i] = c[i].p;
+	stats_bh_qvalues(p, k, q);
+	for (i = 0; i < k; i++)
+		c[i].q = q[i];
+	free(p);
+	free(q);
+	*n = k;
+	return c;
+}
+
+/*
+ * Choose the KPI: of the stats whose change between good and bad is
+ * significant (endpoints_differ()), the one of the highest priority
+ * (bisect_kpi_priority()), then of the largest change.
+ */
+static char *choose_stat(struct driver *d, const struct matrix *g,
+			 const struct matrix *b, bool last)
+{
+	size_t i, n;
+	struct candidate *c = candidates(d, g, b, &n), *best = NULL;
+	char *ret;
+
+	for (i = 0; i < n; i++) {
+		const char *name = g->names[c[i].ig];
+
+		if (best && (c[i].priority < best->priority ||
+			     (c[i].priority == best->priority &&
+			      c[i].change <= best->change)))
+			continue;
+		if (endpoints_differ(d, name, row_of(g, c[i].ig), g->nruns,
+				     row_of(b, c[i].ib), b->nruns, last,
+				     c[i].q))
+			best = &c[i];
+	}
+	ret = best ? xstrdup(g->names[best->ig]) : NULL;
+	free(c);
+	return ret;
+}
+
+static void describe(struct strbuf *sb, const char *label,
+		     const struct bisect_commit *c, const double *v, size_t n)
+{
+	struct lkp_summary s;
+
+	bisect_summarize(v, n, &s);
+	strbuf_addf(sb, "  %-5s %.12s: median %.6g [%.6g - %.6g] (%zu runs)",
+		    label, c->sha, s.median, s.min, s.max, n);
+}
+
+static int cmp_change(const void *x, const void *y)
+{
+	const struct candidate *a = x, *b = y;
+
+	return (a->change < b->change) - (a->change > b->change);
+}
+
+/* the numbers of a refusal: the largest changes that did not pass */
+static void explain_no_change(struct driver *d, const struct matrix *g,
+			      const struct matrix *b)
+{
+	struct bisect_commit *cg = &d->st->commits[0];
+	struct bisect_commit *cb = &d->st->commits[d->st->ncommits - 1];
+	struct candidate *c;
+	size_t i, n;
+
+	if (d->opt->stat) {
+		strbuf_addf(d->err,
+			    "good and bad do not differ significantly in '%s':\n",
+			    d->opt->stat);
+		describe(d->err, "good", cg, d->good, d->ngood);
+		strbuf_addch(d->err, '\n');
+		describe(d->err, "bad", cb, d->bad, d->nbad);
+		return;
+	}
+	c = candidates(d, g, b, &n);
+	strbuf_addf(d->err,
+		    "good %.12s (%zu runs) and bad %.12s (%zu runs) do not differ "
+		    "significantly in any of %zu bisectable stats",
+		    cg->sha, g->nruns, cb->sha, b->nruns, n);
+	/* the three largest relative changes, for the user to judge */
+	qsort(c, n, sizeof(*c), cmp_change);
+	for (i = 0; i < n && i < 3; i++) {
+		struct lkp_summary sg, sb;
+
+		bisect_summarize(row_of(g, c[i].ig), g->nruns, &sg);
+		bisect_summarize(row_of(b, c[i].ib), b->nruns, &sb);
+		strbuf_addf(d->err,
+			    "\n  %s: good median %.6g [%.6g - %.6g], "
+			    "bad median %.6g [%.6g - %.6g], q %.2g",
+			    g->names[c[i].ig], sg.median, sg.min, sg.max,
+			    sb.median, sb.min, sb.max, c[i].q);
+	}
+	free(c);
+}
+
+/*
+ * The endpoints: measure what the index lacks, settle the KPI, refuse when
+ * good and bad do not differ.  0 ok, 1 refused, -1 error.
+ */
+static int setup_endpoints(struct driver *d)
+{
+	struct bisect_state *st = d->st;
+	struct bisect_commit *cg = &st->commits[0];
+	struct bisect_commit *cb = &st->commits[st->ncommits - 1];
+	struct matrix mg, mb;
+	size_t want = d->opt->runs;
+	int ret = -1, r;
+
+	matrix_init(&mg);
+	matrix_init(&mb);
+	if (load(d, cg->sha, &mg) < 0 || load(d, cb->sha, &mb) < 0)
+		goto out;
+	cg->reused = mg.nruns >= want;
+	cb->reused = mb.nruns >= want;
+	for (;;) {
+		r = measure_pair(d, cg, 1, &mg, cb, 2, &mb, want, 0, 0);
+		if (r) {
+			ret = r > 0 ? -1 : r;
+			goto out;
+		}
+		if (!st->stat && d->opt->stat)
+			st->stat = xstrdup(d->opt->stat);
+		if (!d->opt->stat) {
+			free(st->stat);
+			st->stat = choose_stat(d, &mg, &mb,
+					       want >= d->opt->max_runs);
+			st->stat_chosen = true;
+		}
+		if (st->stat) {
+			if (!kpi_values(&mg, st->stat, &d->good, &d->ngood) ||
+			    !kpi_values(&mb, st->stat, &d->bad, &d->nbad)) {
+				strbuf_addf(d->err,
+					    "stat '%s' is not in the results of "
+					    "%s %.12s",
+					    st->stat,
+					    d->ngood ? "bad" : "good",
+					    d->ngood ? cb->sha : cg->sha);
+				ret = 1;
+				goto out;
+			}
+			/* a chosen stat passed the test among all candidates */
+			if (st->stat_chosen ||
+			    endpoints_differ(d, st->stat, d->good, d->ngood,
+					     d->bad, d->nbad,
+					     want >= d->opt->max_runs,
+					     stats_welch_p(d->bad, d->nbad,
+							   d->good, d->ngood)))
+				break;
+		}
+		/* not clear yet: more samples of both, up to the cap */
+		if (want >= d->opt->max_runs) {
+			explain_no_change(d, &mg, &mb);
+			ret = 1;
+			goto out;
+		}
+		want += d->opt->runs;
+		if (want > d->opt->max_runs)
+			want = d->opt->max_runs;
+		progress(d, "good and bad not clearly apart yet: %zu runs each",
+			 want);
+	}
+	cg->verdict = BISECT_GOOD;
+	cb->verdict = BISECT_BAD;
+	cg->kpi = xmalloc(st_mult(d->ngood, sizeof(double)));
+	memcpy(cg->kpi, d->good, d->ngood * sizeof(double));
+	cg->nkpi = d->ngood;
+	cb->kpi = xmalloc(st_mult(d->nbad, sizeof(double)));
+	memcpy(cb->kpi, d->bad, d->nbad * sizeof(double));
+	cb->nkpi = d->nbad;
+	{
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_addf(&sb, "KPI %s%s\n", st->stat,
+			    st->stat_chosen ? " (chosen automatically)" : "");
+		describe(&sb, "good", cg, d->good, d->ngood);
+		strbuf_addstr(&sb, cg->reused ? " (from the index)\n" : "\n");
+		describe(&sb, "bad", cb, d->bad, d->nbad);
+		strbuf_addstr(&sb, cb->reused ? " (from the index)" : "");
+		progress(d, "%s", sb.buf);
+		strbuf_release(&sb);
+	}
+	ret = 0;
+out:
+	matrix_release(&mg);
+	matrix_release(&mb);
+	return ret;
+}
+
+/*
+ * One run of the good (bad_side false) or bad endpoint, right after a
+ * commit was judged the other way: a burst of load on the machine that
+ * shifted the commit's runs shifts this one too, and the commit turns
+ * unclear instead of wrong.  The endpoint's samples (the reference) are
+ * re-read with it.  0, or -1 with err.
+ */
+static int verify(struct driver *d, bool bad_side)
+{
+	struct bisect_state *st = d->st;
+	struct bisect_commit *e = bad_side ? &st->commits[st->ncommits - 1] :
+					     &st->commits[0];
+	struct strbuf why = STRBUF_INIT;
+	struct matrix m;
+	int r, ret = -1;
+
+	matrix_init(&m);
+	r = ensure_slot(d, bad_side ? 2 : 1, e, &why);
+	if (r) {
+		strbuf_addf(d->err, "cannot use %.12s again: %s", e->sha,
+			    why.buf);
+		goto out;
+	}
+	if (measure_once(d, bad_side ? 2 : 1, e) < 0 || load(d, e->sha, &m) < 0)
+		goto out;
+	if (!kpi_values(&m, st->stat, bad_side ? &d->bad : &d->good,
+			bad_side ? &d->nbad : &d->ngood)) {
+		strbuf_addf(d->err, "'%s' is gone from the results of %.12s",
+			    st->stat, e->sha);
+		goto out;
+	}
+	free(e->kpi);
+	e->nkpi = bad_side ? d->nbad : d->ngood;
+	e->kpi = xmalloc(st_mult(e->nkpi, sizeof(double)));
+	memcpy(e->kpi, bad_side ? d->bad : d->good, e->nkpi * sizeof(double));
+	ret = 0;
+out:
+	strbuf_release(&why);
+	matrix_release(&m);
+	return ret;
+}
+
+/*
+ * Test commit i: classify from the index, measuring only what it lacks.
+ * A verdict reached on runs made now is checked against one fresh run of
+ * the other side (verify()); a verdict from the index alone stands.
+ */
+static int test_commit(struct driver *d, size_t i)
+{
+	struct bisect_state *st = d->st;
+	struct bisect_commit *c = &st->commits[i];
+	struct matrix m;
+	size_t target = d->opt->runs, prev;
+	bool verified = false, tried = false;
+	double pos = NAN;
+	int ret = -1;
+	char sha[13];
+
+	short_sha(c->sha, sha);
+	matrix_init(&m);
+	if (load(d, c->sha, &m) < 0)
+		goto out;
+	if (d->ops->recall &&
+	    d->ops->recall(d->ops->data, c->sha, st->stat, &c->verdict, &c->why,
+			   false)) {
+		/* judged before this bisect was interrupted */
+		kpi_values(&m, st->stat, &c->kpi, &c->nkpi);
+		c->reused = true;
+		goto judged;
+	}
+	for (;;) {
+		if (m.nruns >= target) {
+			enum bisect_verdict v;
+
+			if (!kpi_values(&m, st->stat, &c->kpi, &c->nkpi)) {
+				c->verdict = BISECT_SKIP;
+				c->why = xasprintf("its results lack '%s'",
+						   st->stat);
+				break;
+			}
+			v = bisect_classify(&d->rules, st->stat, d->good,
+					    d->ngood, d->bad, d->nbad, c->kpi,
+					    c->nkpi, &pos);
+			if (v != BISECT_UNCLEAR && (!c->runs || verified)) {
+				c->verdict = v;
+				break;
+			}
+			if (v != BISECT_UNCLEAR) {
+				if (verify(d, v == BISECT_GOOD) < 0)
+					goto out;
+				verified = true;
+				continue;
+			}
+			if (m.nruns >= d->opt->max_runs) {
+				c->verdict = BISECT_SKIP;
+				c->why = xasprintf("still unclear after %zu runs",
+						   m.nruns);
+				break;
+			}
+			target = m.nruns + d->opt->runs;
+			if (target > d->opt->max_runs)
+				target = d->opt->max_runs;
+			verified = false;
+			progress(d, "%s unclear (at %.2f between good and bad), "
+				    "%zu runs",
+				 sha, pos, target);
+		}
+		{
+			struct strbuf why = STRBUF_INIT;
+			int r = ensure_slot(d, 0, c, &why);
+
+			tried = true;
+			if (r < 0) {
+				strbuf_addbuf(d->err, &why);
+				strbuf_release(&why);
+				goto out;
+			}
+			if (r > 0) {
+				c->verdict = BISECT_SKIP;
+				c->why = strbuf_detach(&why, NULL);
+				break;
+			}
+			strbuf_release(&why);
+		}
+		prev = m.nruns;
+		if (measure_once(d, 0, c) < 0 || load(d, c->sha, &m) < 0)
+			goto out;
+		if (m.nruns <= prev) {
+			c->verdict = BISECT_SKIP;
+			c->why = xstrdup("the job gave no complete run");
+			break;
+		}
+	}
+	if (d->ops->recall)
+		d->ops->recall(d->ops->data, c->sha, st->stat, &c->verdict,
+			       &c->why, true);
+	c->reused = !tried;
+judged:
+	if (c->runs)
+		st->measured++;
+	else if (c->reused)
+		st->reused++;
+	st->tested++;
+	{
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_addf(&sb, "[%zu/%zu] %s %s", i, st->ncommits - 1, sha,
+			    bisect_verdict_name(c->verdict));
+		if (c->nkpi) {
+			struct lkp_summary s;
+
+			bisect_summarize(c->kpi, c->nkpi, &s);
+			strbuf_addf(&sb, ": median %.6g", s.median);
+		}
+		if (c->why)
+			strbuf_addf(&sb, " (%s%s)", c->why,
+				    c->reused ? ", from the index" : "");
+		else if (c->reused)
+			strbuf_addf(&sb, " (%zu runs from the index)", c->nkpi);
+		else
+			strbuf_addf(&sb, " (%zu runs)", c->runs);
+		strbuf_addf(&sb, "  %s", c->subject);
+		progress(d, "%s", sb.buf);
+		strbuf_release(&sb);
+	}
+	ret = 0;
+out:
+	matrix_release(&m);
+	return ret;
+}
+
+/*
+ * Parent vs culprit, re-run interleaved (ABAB), `runs` new samples each:
+ * the change must show again, in the same direction.
+ */
+static int confirm(struct driver *d)
+{
+	struct bisect_state *st = d->st;
+	struct bisect_commit *a = &st->commits[st->first_bad - 1];
+	struct bisect_commit *b = &st->commits[st->first_bad];
+	struct matrix ma, mb;
+	size_t base_a, base_b, want;
+	struct lkp_summary sa, sb, sg, sbad;
+	int r, ret = -1;
+
+	matrix_init(&ma);
+	matrix_init(&mb);
+	if (load(d, a->sha, &ma) < 0 || load(d, b->sha, &mb) < 0)
+		goto out;
+	base_a = ma.nruns;
+	base_b = mb.nruns;
+	if (!d->ops->confirm_base ||
+	    !d->ops->confirm_base(d->ops->data, a->sha, b->sha, &base_a,
+				  &base_b, false) ||
+	    base_a > ma.nruns || base_b > mb.nruns) {
+		base_a = ma.nruns;
+		base_b = mb.nruns;
+		if (d->ops->confirm_base)
+			d->ops->confirm_base(d->ops->data, a->sha, b->sha,
+					     &base_a, &base_b, true);
+	}
+	progress(d, "confirming: %.12s vs %.12s, interleaved", a->sha, b->sha);
+	bisect_summarize(d->good, d->ngood, &sg);
+	bisect_summarize(d->bad, d->nbad, &sbad);
+	/*
+	 * -n runs each, A B A B; while the change does not show, -n more
+	 * each, up to --max-runs: a confirmation must not fail on one burst
+	 * of load any more than a verdict may.
+	 */
+	for (want = d->opt->runs;; want += d->opt->runs) {
+		if (want > d->opt->max_runs)
+			want = d->opt->max_runs;
+		r = measure_pair(d, a, 0, &ma, b, 2, &mb, want, base_a,
+				 base_b);
+		if (r < 0)
+			goto out;
+		st->confirm = BISECT_NOT_REPRODUCIBLE;
+		if (r > 0) {
+			progress(d, "confirmation impossible: %s", d->err->buf);
+			strbuf_reset(d->err);
+			break;
+		}
+		kpi_values(&ma, st->stat, &st->confirm_a, &st->nconfirm_a);
+		kpi_values(&mb, st->stat, &st->confirm_b, &st->nconfirm_b);
+		/* only this confirmation's runs: the newest columns */
+		if (st->nconfirm_a > base_a) {
+			memmove(st->confirm_a, st->confirm_a + base_a,
+				(st->nconfirm_a - base_a) * sizeof(double));
+			st->nconfirm_a -= base_a;
+		}
+		if (st->nconfirm_b > base_b) {
+			memmove(st->confirm_b, st->confirm_b + base_b,
+				(st->nconfirm_b - base_b) * sizeof(double));
+			st->nconfirm_b -= base_b;
+		}
+		bisect_summarize(st->confirm_a, st->nconfirm_a, &sa);
+		bisect_summarize(st->confirm_b, st->nconfirm_b, &sb);
+		/* the change must show again, in the good -> bad direction */
+		if (bisect_lkp_changed(&d->rules, st->stat, st->confirm_b,
+				       st->nconfirm_b, st->confirm_a,
+				       st->nconfirm_a, 0) &&
+		    (sb.median - sa.median) * (sbad.median - sg.median) > 0) {
+			st->confirm = BISECT_CONFIRMED;
+			break;
+		}
+		if (want >= d->opt->max_runs)
+			break;
+		progress(d, "not clear yet: %zu runs each", want + d->opt->runs);
+	}
+	ret = 0;
+out:
+	matrix_release(&ma);
+	matrix_release(&mb);
+	return ret;
+}
+
+enum bisect_outcome bisect_run(struct bisect_state *st,
+			       const struct bisect_options *opt,
+			       const struct bisect_ops *ops, struct strbuf *err)
+{
+	struct driver d;
+	struct bisect_search s;
+	enum bisect_outcome outcome = BISECT_ERROR;
+	ssize_t next;
+	int r;
+
+	if (st->ncommits < 2)
+		BUG("bisect needs a good and a bad commit");
+	memset(&d, 0, sizeof(d));
+	d.st = st;
+	d.opt = opt;
+	d.ops = ops;
+	d.err = err;
+	stat_rules_init(&d.rules);
+	if (opt->testcase)
+		stat_rules_add_benchmark(&d.rules, opt->testcase);
+	if (opt->kpi)
+		kpi_declare(&d.rules, opt->kpi);
+	bisect_search_init(&s, st->ncommits);
+	r = setup_endpoints(&d);
+	if (r) {
+		if (r > 0)
+			outcome = BISECT_NO_CHANGE;
+		else if (interrupted(&d))
+			outcome = BISECT_INTERRUPTED;
+		goto out;
+	}
+	bisect_search_mark(&s, 0, BISECT_GOOD);
+	bisect_search_mark(&s, st->ncommits - 1, BISECT_BAD);
+	while ((next = bisect_search_next(&s)) >= 0) {
+		if (test_commit(&d, (size_t)next) < 0) {
+			if (interrupted(&d))
+				outcome = BISECT_INTERRUPTED;
+			goto out;
+		}
+		bisect_search_mark(&s, (size_t)next,
+				   st->commits[next].verdict);
+	}
+	bisect_search_result(&s, &st->lo, &st->first_bad, &st->nskipped);
+	outcome = st->nskipped ? BISECT_RANGE : BISECT_FOUND;
+	if (outcome == BISECT_FOUND && !opt->no_confirm && confirm(&d) < 0) {
+		outcome = interrupted(&d) ? BISECT_INTERRUPTED : BISECT_ERROR;
+		goto out;
+	}
+out:
+	bisect_search_release(&s);
+	stat_rules_release(&d.rules);
+	free(d.good);
+	free(d.bad);
+	return outcome;
+}
+
+void bisect_format_result(const struct bisect_state *st,
+			  enum bisect_outcome outcome, struct strbuf *out)
+{
+	const struct bisect_commit *fb, *good, *bad;
+	size_t i, runs_measured = 0;
+
+	if (outcome != BISECT_FOUND && outcome != BISECT_RANGE)
+		return;
+	fb = &st->commits[st->first_bad];
+	good = &st->commits[0];
+	bad = &st->commits[st->ncommits - 1];
+	if (outcome == BISECT_FOUND) {
+		strbuf_addf(out, "first bad commit: %s %s\n", fb->sha,
+			    fb->subject);
+	} else {
+		strbuf_addf(out,
+			    "the first bad commit could be any of (%zu skipped):\n",
+			    st->nskipped);
+		for (i = st->lo + 1; i <= st->first_bad; i++)
+			if (st->commits[i].verdict == BISECT_SKIP ||
+			    i == st->first_bad)
+				strbuf_addf(out, "  %s %s\n",
+					    st->commits[i].sha,
+					    st->commits[i].subject);
+	}
+	strbuf_addf(out, "KPI: %s%s\n", st->stat,
+		    st->stat_chosen ? " (chosen automatically)" : "");
+	describe(out, "good", good, good->kpi, good->nkpi);
+	strbuf_addch(out, '\n');
+	describe(out, "bad", bad, bad->kpi, bad->nkpi);
+	strbuf_addch(out, '\n');
+	for (i = 1; i + 1 < st->ncommits; i++)
+		runs_measured += st->commits[i].runs;
+	strbuf_addf(out,
+		    "commits tested: %zu of %zu between good and bad "
+		    "(%zu measured now, %zu from the index)\n",
+		    st->tested, st->ncommits - 2, st->measured, st->reused);
+	strbuf_addf(out,
+		    "runs spent: %zu (%zu on commits between good and bad, "
+		    "the confirmation included)\n",
+		    st->runs, runs_measured);
+	for (i = 1; i + 1 < st->ncommits; i++) {
+		const struct bisect_commit *c = &st->commits[i];
+
+		if (c->verdict == BISECT_UNTESTED)
+			continue;
+		strbuf_addf(out, "  %-4s %.12s", bisect_verdict_name(c->verdict),
+			    c->sha);
+		if (c->nkpi) {
+			struct lkp_summary s;
+
+			bisect_summarize(c->kpi, c->nkpi, &s);
+			strbuf_addf(out, " median %.6g (%zu runs)", s.median,
+				    c->nkpi);
+		}
+		if (c->why)
+			strbuf_addf(out, " [%s]", c->why);
+		strbuf_addf(out, "  %s\n", c->subject);
+	}
+	if (st->confirm != BISECT_CONFIRM_NONE) {
+		struct lkp_summary sa, sb;
+
+		bisect_summarize(st->confirm_a, st->nconfirm_a, &sa);
+		bisect_summarize(st->confirm_b, st->nconfirm_b, &sb);
+		strbuf_addf(out, "confirmation: %s\n",
+			    st->confirm == BISECT_CONFIRMED ? "confirmed" :
+							      "not reproducible");
+		if (st->nconfirm_a && st->nconfirm_b)
+			strbuf_addf(out,
+				    "  parent  %.12s: median %.6g [%.6g - %.6g] (%zu runs)\n"
+				    "  culprit %.12s: median %.6g [%.6g - %.6g] (%zu runs)\n"
+				    "  change: %+.1f%% (interleaved ABAB)\n",
+				    st->commits[st->first_bad - 1].sha, sa.median,
+				    sa.min, sa.max, st->nconfirm_a, fb->sha,
+				    sb.median, sb.min, sb.max, st->nconfirm_b,
+				    sa.median ? 100 * (sb.median - sa.median) /
+							fabs(sa.median) :
+						0);
+	}
+}

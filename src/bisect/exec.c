@@ -1,0 +1,427 @@
+/*
+ * exec.c: bisect's ops on the real world (see bisect/exec.h).  The
+ * job runs through `perfsift run` as a child process rather than in
+ * process: the runner owns signals, knobs and monitors, and a crash of a
+ * benchmark or of the runner costs one sample, not the bisect.
+ */
+#include "util/compat.h"
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "bisect/bisect.h"
+#include "bisect/exec.h"
+#include "bisect/git.h"
+#include "result/matrix.h"
+#include "result/result.h"
+#include "store/store.h"
+#include "util/fileutil.h"
+#include "util/strbuf.h"
+#include "util/usage.h"
+#include "util/xalloc.h"
+
+/* the one mutable global: set by the signal handler */
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+void bisect_exec_catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+bool bisect_exec_interrupted(void)
+{
+	return stop_requested != 0;
+}
+
+int bisect_exec_init(struct bisect_exec *x, const char *wt_base,
+		     struct strbuf *err)
+{
+	char buf[4096];
+	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+	int i;
+
+	if (n <= 0) {
+		strbuf_addf(err, "cannot find the perfsift binary: %s",
+			    strerror(errno));
+		return -1;
+	}
+	buf[n] = '\0';
+	x->self = xstrdup(buf);
+	for (i = 0; i < BISECT_SLOTS; i++) {
+		x->prepared[i] = NULL;
+		x->wt[i] = wt_base ? xasprintf("%s/wt%d", wt_base, i) : NULL;
+	}
+	x->group = NULL;
+	x->installed = NULL;
+	x->state_dir = wt_base ? xstrdup(wt_base) : NULL;
+	return 0;
+}
+
+void bisect_exec_release(struct bisect_exec *x)
+{
+	int i;
+
+	FREE_AND_NULL(x->self);
+	FREE_AND_NULL(x->group);
+	FREE_AND_NULL(x->state_dir);
+	FREE_AND_NULL(x->installed);
+	for (i = 0; i < BISECT_SLOTS; i++) {
+		FREE_AND_NULL(x->wt[i]);
+		FREE_AND_NULL(x->prepared[i]);
+	}
+}
+
+void bisect_exec_cleanup(struct bisect_exec *x)
+{
+	struct strbuf err = STRBUF_INIT;
+	int i;
+
+	for (i = 0; i < BISECT_SLOTS; i++) {
+		if (!x->wt[i])
+			continue;
+		if (bisect_git_worktree_remove(x->repo, x->wt[i], &err) < 0)
+			warning("cannot remove worktree '%s': %s", x->wt[i],
+				err.buf);
+		strbuf_reset(&err);
+	}
+	if (x->state_dir) {
+		struct strbuf path = STRBUF_INIT;
+
+		path_join(&path, x->state_dir, "confirm");
+		unlink(path.buf);
+		path_join(&path, x->state_dir, "log");
+		unlink(path.buf);
+		strbuf_release(&path);
+		rmdir(x->state_dir);
+	}
+	strbuf_release(&err);
+}
+
+/* run the user's --build / --install command in dir: 0, 1 skip, -1 */
+static int user_step(const char *what, const char *cmd, const char *dir,
+		     const char *sha, struct strbuf *why)
+{
+	int st;
+
+	setenv("PERFSIFT_BISECT_COMMIT", sha, 1);
+	st = bisect_sh(dir, cmd, NULL);
+	if (stop_requested) {
+		strbuf_addf(why, "interrupted during the %s of %.12s", what,
+			    sha);
+		return -1;
+	}
+	if (!st)
+		return 0;
+	if (st == 125)
+		strbuf_addf(why, "the %s exited 125", what);
+	else if (st < 0)
+		strbuf_addf(why, "the %s could not be started", what);
+	else if (st > 128)
+		strbuf_addf(why, "the %s was killed by signal %d", what,
+			    st - 128);
+	else
+		strbuf_addf(why, "the %s failed (exit %d)", what, st);
+	/* say so: a failed build is worth a line even when it is skipped */
+	if (st != 125)
+		warning("%.12s: %s; skipping the commit", sha, why->buf);
+	return 1;
+}
+
+static int x_prepare(void *data, int slot, const char *sha, struct strbuf *why)
+{
+	struct bisect_exec *x = data;
+	struct strbuf err = STRBUF_INIT;
+	const char *dir = x->wt[slot];
+	int r;
+
+	FREE_AND_NULL(x->prepared[slot]);
+	if (dir) {
+		if (bisect_git_worktree_checkout(x->repo, dir, sha, &err) < 0) {
+			strbuf_addbuf(why, &err);
+			strbuf_release(&err);
+			return -1;
+		}
+		strbuf_release(&err);
+	}
+	if (x->build) {
+		r = user_step("build", x->build, dir, sha, why);
+		if (r)
+			return r;
+	}
+	FREE_AND_NULL(x->installed);
+	if (x->install) {
+		r = user_step("install", x->install, dir, sha, why);
+		if (r)
+			return r;
+		x->installed = xstrdup(sha);
+	}
+	x->prepared[slot] = xstrdup(sha);
+	return 0;
+}
+
+int bisect_exec_measure(struct bisect_exec *x, int slot, const char *sha,
+			struct strbuf *err)
+{
+	const char *argv[64];
+	size_t n = 0, i;
+	int st;
+
+	if (stop_requested) {
+		strbuf_addstr(err, "interrupted");
+		return -1;
+	}
+	/*
+	 * One installed thing (a kernel) serves both slots: measuring the
+	 * other slot's commit installs it again.  The install command is
+	 * idempotent (exits 0 at once when its commit is already running);
+	 * it may also reboot, and the restarted bisect goes on from here.
+	 */
+	if (x->install && slot >= 0 &&
+	    (!x->installed || strcmp(x->installed, sha))) {
+		struct strbuf why = STRBUF_INIT;
+		int r = user_step("install", x->install, x->wt[slot], sha, &why);
+
+		if (r) {
+			strbuf_addf(err, "%.12s: %s", sha, why.buf);
+			strbuf_release(&why);
+			return -1;
+		}
+		strbuf_release(&why);
+		free(x->installed);
+		x->installed = xstrdup(sha);
+	}
+	argv[n++] = x->self;
+	argv[n++] = "--result-root";
+	argv[n++] = x->result_root;
+	if (x->store_url) {
+		argv[n++] = "--store";
+		argv[n++] = x->store_url;
+	}
+	argv[n++] = "run";
+	argv[n++] = "-n";
+	argv[n++] = "1";
+	argv[n++] = "--commit";
+	argv[n++] = sha;
+	argv[n++] = x->job;
+	if (x->cmd) {
+		argv[n++] = "--";
+		for (i = 0; x->cmd[i]; i++) {
+			if (n + 2 > ARRAY_SIZE(argv)) {
+				strbuf_addstr(err, "too many command arguments");
+				return -1;
+			}
+			argv[n++] = x->cmd[i];
+		}
+	}
+	argv[n] = NULL;
+	st = bisect_spawn(slot >= 0 ? x->wt[slot] : NULL, argv, NULL, NULL);
+	if (stop_requested || st == 128 + SIGINT || st == 128 + SIGTERM) {
+		strbuf_addstr(err, "interrupted");
+		return -1;
+	}
+	if (st == 2 || st < 0) {
+		/* the job file or the options: every commit would fail alike */
+		strbuf_addf(err, "'perfsift run' failed on %.12s (exit %d)", sha,
+			    st);
+		return -1;
+	}
+	if (st)
+		warning("%.12s: 'perfsift run' exited %d", sha, st);
+	return 0;
+}
+
+static int x_measure(void *data, int slot, const char *sha, struct strbuf *err)
+{
+	return bisect_exec_measure(data, slot, sha, err);
+}
+
+/*
+ * The commit's samples from the index: its result group for this job.
+ * Several jobs may have results for one commit; once this bisect's group
+ * is known (the first commit found), the others are told apart by their
+ * directory, which differs from it only in the commit component.
+ */
+int bisect_exec_samples(struct bisect_exec *x, const char *sha,
+			struct matrix *m, struct strbuf *err)
+{
+	struct store st;
+	struct store_selector sel;
+	struct store_group_list groups = {0};
+	const struct store_group *g = NULL;
+	struct strbuf want = STRBUF_INIT;
+	size_t i;
+	int ret = -1;
+
+	matrix_init(m);
+	memset(&sel, 0, sizeof(sel));
+	sel.kind = STORE_SEL_COMMIT;
+	sel.commit = (char *)sha;
+	if (result_store_open(&st, x->result_root, x->store_url, 0, err) < 0)
+		return -1;
+	if (store_find_groups(&st, &sel, &groups, err) < 0)
+		goto out;
+	if (x->group)
+		strbuf_addf(&want, "%s/%s", x->group, sha);
+	for (i = 0; i < groups.n; i++) {
+		const struct store_group *c = &groups.items[i];
+
+		if (!c->axes[STORE_COMMIT] || strcmp(c->axes[STORE_COMMIT], sha))
+			continue;
+		if (x->group && strcmp(c->dir, want.buf))
+			continue;
+		if (g) {
+			strbuf_addf(err,
+				    "several result groups hold commit %.12s "
+				    "('%s', '%s'); use a result root of its own "
+				    "for this bisect",
+				    sha, g->dir, c->dir);
+			goto out;
+		}
+		g = c;
+	}
+	if (!g || !g->nruns) {
+		ret = 0;
+		goto out;
+	}
+	if (store_load_matrix(&st, g->id, m, err) < 0)
+		goto out;
+	if (!x->group) {
+		struct strbuf dir = STRBUF_INIT;
+
+		path_dirname(&dir, g->dir);
+		x->group = strbuf_detach(&dir, NULL);
+	}
+	ret = 0;
+out:
+	store_group_list_release(&groups);
+	store_close(&st);
+	strbuf_release(&want);
+	return ret;
+}
+
+static int x_samples(void *data, const char *sha, struct matrix *m,
+		     struct strbuf *err)
+{
+	return bisect_exec_samples(data, sha, m, err);
+}
+
+/* the confirmation's starting counts, in <state_dir>/confirm */
+static bool x_confirm_base(void *data, const char *a, const char *b,
+			   size_t *base_a, size_t *base_b, bool save)
+{
+	struct bisect_exec *x = data;
+	struct strbuf path = STRBUF_INIT, sb = STRBUF_INIT;
+	char sa[41], sb_sha[41];
+	unsigned long long na, nb;
+	bool ok = false;
+
+	if (!x->state_dir)
+		return false;
+	path_join(&path, x->state_dir, "confirm");
+	if (save) {
+		strbuf_addf(&sb, "%s %s %zu %zu\n", a, b, *base_a, *base_b);
+		ok = !write_file_atomic(path.buf, sb.buf, sb.len);
+	} else if (!strbuf_read_file(&sb, path.buf, 4096) &&
+		   sscanf(sb.buf, "%40s %40s %llu %llu", sa, sb_sha, &na,
+			  &nb) == 4 &&
+		   !strcmp(sa, a) && !strcmp(sb_sha, b)) {
+		*base_a = (size_t)na;
+		*base_b = (size_t)nb;
+		ok = true;
+	}
+	strbuf_release(&path);
+	strbuf_release(&sb);
+	return ok;
+}
+
+/*
+ * The verdicts of this bisect, one line each in <state_dir>/log:
+ * "<sha> <stat> <verdict>\t<why>" (git keeps a BISECT_LOG the same way).
+ */
+static bool x_recall(void *data, const char *sha, const char *stat,
+		     enum bisect_verdict *v, char **why, bool save)
+{
+	struct bisect_exec *x = data;
+	struct strbuf path = STRBUF_INIT, sb = STRBUF_INIT, key = STRBUF_INIT;
+	bool found = false;
+	char *line, *next;
+
+	if (!x->state_dir)
+		return false;
+	path_join(&path, x->state_dir, "log");
+	strbuf_addf(&key, "%s %s ", sha, stat);
+	if (strbuf_read_file(&sb, path.buf, 0) < 0)
+		strbuf_reset(&sb);
+	if (save) {
+		strbuf_addf(&sb, "%s%s\t%s\n", key.buf, bisect_verdict_name(*v),
+			    *why ? *why : "");
+		found = !write_file_atomic(path.buf, sb.buf, sb.len);
+		goto out;
+	}
+	for (line = sb.buf; *line; line = next) {
+		char *tab;
+		enum bisect_verdict k;
+
+		next = strchrnul(line, '\n');
+		if (*next)
+			*next++ = '\0';
+		if (strncmp(line, key.buf, key.len))
+			continue;
+		tab = strchr(line, '\t');
+		if (!tab)
+			continue;
+		*tab = '\0';
+		for (k = BISECT_GOOD; k <= BISECT_SKIP; k++)
+			if (!strcmp(line + key.len, bisect_verdict_name(k))) {
+				*v = k;
+				free(*why);
+				*why = *(tab + 1) ? xstrdup(tab + 1) : NULL;
+				found = true;
+			}
+	}
+out:
+	strbuf_release(&path);
+	strbuf_release(&sb);
+	strbuf_release(&key);
+	return found;
+}
+
+static bool x_interrupted(void *data)
+{
+	(void)data;
+	return stop_requested != 0;
+}
+
+static void x_progress(void *data, const char *line)
+{
+	(void)data;
+	fprintf(stderr, "bisect: %s\n", line);
+	fflush(stderr);
+}
+
+void bisect_exec_ops(struct bisect_exec *x, struct bisect_ops *ops)
+{
+	memset(ops, 0, sizeof(*ops));
+	ops->prepare = x_prepare;
+	ops->measure = x_measure;
+	ops->samples = x_samples;
+	ops->interrupted = x_interrupted;
+	ops->progress = x_progress;
+	ops->confirm_base = x_confirm_base;
+	ops->recall = x_recall;
+	ops->data = x;
+}

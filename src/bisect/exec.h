@@ -1,0 +1,61 @@
+/*
+ * exec.h: the real world behind struct bisect_ops -- two git
+ * worktrees of perfsift's own (the user's checkout is never touched), the
+ * user's build and install commands run in them, the job run through
+ * `perfsift run --commit SHA` as a child with the worktree as its working
+ * directory (so every sample lands in the normal result root and index),
+ * and samples read back per commit.  Shared by `bisect` and `bisect-step`.
+ */
+#ifndef PERFSIFT_BISECT_EXEC_H
+#define PERFSIFT_BISECT_EXEC_H
+
+#include "util/compat.h"
+#include "bisect/bisect.h"
+
+struct bisect_ops;
+struct matrix;
+struct strbuf;
+
+struct bisect_exec {
+	const char *repo;         /* the user's repository (toplevel) */
+	const char *job;          /* the job file, absolute */
+	const char *const *cmd;   /* `-- CMD ARGS` (NULL-terminated) or NULL */
+	const char *build;        /* --build, or NULL */
+	const char *install;      /* --install, or NULL */
+	const char *result_root;  /* absolute */
+	const char *store_url;    /* NULL = the result root's SQLite */
+	char *self;               /* the perfsift binary */
+	char *wt[BISECT_SLOTS];   /* worktree per slot (NULL: run in cwd) */
+	char *prepared[BISECT_SLOTS]; /* sha checked out and built per slot */
+	char *group;              /* result group prefix, once known */
+	char *state_dir;          /* where bisect keeps its own notes */
+	char *installed;          /* sha whose --install ran last (this process) */
+};
+
+/*
+ * Fill the fields that follow from the others: the perfsift binary, and
+ * (when wt_base is not NULL) the two worktree directories under it.
+ */
+int bisect_exec_init(struct bisect_exec *x, const char *wt_base,
+		     struct strbuf *err);
+void bisect_exec_release(struct bisect_exec *x);
+/* remove the worktrees (a finished bisect) */
+void bisect_exec_cleanup(struct bisect_exec *x);
+
+/* ops whose data is x */
+void bisect_exec_ops(struct bisect_exec *x, struct bisect_ops *ops);
+
+/* the ops, callable directly (bisect-step) */
+int bisect_exec_measure(struct bisect_exec *x, int slot, const char *sha,
+			struct strbuf *err);
+int bisect_exec_samples(struct bisect_exec *x, const char *sha,
+			struct matrix *m, struct strbuf *err);
+
+/*
+ * SIGINT / SIGTERM set a flag instead of killing perfsift: the run in
+ * progress finishes (and is stored), then bisect stops, resumable.
+ */
+void bisect_exec_catch_signals(void);
+bool bisect_exec_interrupted(void);
+
+#endif

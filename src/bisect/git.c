@@ -1,0 +1,343 @@
+/*
+ * git.c: git and shell commands as child processes for bisect (see
+ * bisect/git.h).  git is always run with -C and without the GIT_DIR family
+ * in its environment, so a `git bisect run` or a hook around perfsift
+ * cannot redirect it to another repository.
+ */
+#include "util/compat.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "bisect/git.h"
+#include "util/fileutil.h"
+#include "util/strbuf.h"
+#include "util/usage.h"
+#include "util/xalloc.h"
+
+/* read both pipes until both close, so neither child stream can block */
+static void drain(int out_fd, struct strbuf *out, int err_fd,
+		  struct strbuf *errout)
+{
+	struct pollfd p[2];
+	char buf[8192];
+
+	p[0].fd = out_fd;
+	p[0].events = POLLIN;
+	p[1].fd = err_fd;
+	p[1].events = POLLIN;
+	while (p[0].fd >= 0 || p[1].fd >= 0) {
+		int i;
+
+		if (poll(p, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		for (i = 0; i < 2; i++) {
+			ssize_t n;
+
+			if (p[i].fd < 0 || !p[i].revents)
+				continue;
+			n = read(p[i].fd, buf, sizeof(buf));
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0) {
+				close(p[i].fd);
+				p[i].fd = -1;
+				continue;
+			}
+			strbuf_add(i ? errout : out, buf, (size_t)n);
+		}
+	}
+}
+
+int bisect_spawn(const char *dir, const char *const *argv, struct strbuf *out,
+		 struct strbuf *errout)
+{
+	int po[2] = {-1, -1}, pe[2] = {-1, -1}, status;
+	struct strbuf junk = STRBUF_INIT;
+	pid_t pid;
+
+	if ((out && pipe(po) < 0) || (errout && pipe(pe) < 0)) {
+		if (errout)
+			strbuf_addf(errout, "cannot create a pipe: %s",
+				    strerror(errno));
+		if (po[0] >= 0) {
+			close(po[0]);
+			close(po[1]);
+		}
+		return -1;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		int e = errno;
+
+		if (out) {
+			close(po[0]);
+			close(po[1]);
+		}
+		if (errout) {
+			close(pe[0]);
+			close(pe[1]);
+			strbuf_addf(errout, "cannot fork: %s", strerror(e));
+		}
+		return -1;
+	}
+	if (!pid) {
+		if (out) {
+			dup2(po[1], 1);
+			close(po[0]);
+			close(po[1]);
+		} else {
+			dup2(2, 1);
+		}
+		if (errout) {
+			dup2(pe[1], 2);
+			close(pe[0]);
+			close(pe[1]);
+		}
+		unsetenv("GIT_DIR");
+		unsetenv("GIT_WORK_TREE");
+		unsetenv("GIT_INDEX_FILE");
+		if (dir && chdir(dir) < 0) {
+			fprintf(stderr, "cannot change to '%s': %s\n", dir,
+				strerror(errno));
+			_exit(127);
+		}
+		execvp(argv[0], (char *const *)argv);
+		fprintf(stderr, "cannot run '%s': %s\n", argv[0],
+			strerror(errno));
+		_exit(127);
+	}
+	if (out)
+		close(po[1]);
+	if (errout)
+		close(pe[1]);
+	if (out || errout)
+		drain(out ? po[0] : -1, out ? out : &junk, errout ? pe[0] : -1,
+		      errout ? errout : &junk);
+	strbuf_release(&junk);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return WEXITSTATUS(status);
+}
+
+int bisect_sh(const char *dir, const char *cmd, struct strbuf *errout)
+{
+	const char *argv[] = {"/bin/sh", "-c", cmd, NULL};
+
+	return bisect_spawn(dir, argv, NULL, errout);
+}
+
+int bisect_git(const char *repo, struct strbuf *out, struct strbuf *err,
+	       const char *const *args)
+{
+	const char *argv[32];
+	struct strbuf eb = STRBUF_INIT, ob = STRBUF_INIT;
+	size_t n = 0, i;
+	int st;
+
+	argv[n++] = "git";
+	argv[n++] = "-C";
+	argv[n++] = repo;
+	for (i = 0; args[i]; i++) {
+		if (n + 2 > ARRAY_SIZE(argv))
+			BUG("too many git arguments");
+		argv[n++] = args[i];
+	}
+	argv[n] = NULL;
+	st = bisect_spawn(NULL, argv, &ob, &eb);
+	if (st) {
+		strbuf_trim(&eb);
+		strbuf_addf(err, "git");
+		for (i = 3; argv[i]; i++)
+			strbuf_addf(err, " %s", argv[i]);
+		if (st < 0)
+			strbuf_addf(err, ": %s", eb.buf);
+		else
+			strbuf_addf(err, " failed (exit %d)%s%s", st,
+				    eb.len ? ": " : "", eb.buf);
+		strbuf_release(&eb);
+		strbuf_release(&ob);
+		return -1;
+	}
+	strbuf_trim(&ob);
+	if (out)
+		strbuf_addbuf(out, &ob);
+	strbuf_release(&eb);
+	strbuf_release(&ob);
+	return 0;
+}
+
+int bisect_git_resolve(const char *repo, const char *rev, char *sha,
+		       struct strbuf *err)
+{
+	struct strbuf spec = STRBUF_INIT, out = STRBUF_INIT;
+	const char *args[] = {"rev-parse", "--verify", "--quiet", NULL, NULL};
+	int ret = -1;
+
+	strbuf_addf(&spec, "%s^{commit}", rev);
+	args[3] = spec.buf;
+	if (bisect_git(repo, &out, err, args) < 0) {
+		strbuf_reset(err);
+		strbuf_addf(err, "'%s' is not a commit in '%s'", rev, repo);
+		goto out;
+	}
+	if (out.len != 40) {
+		strbuf_addf(err, "git rev-parse '%s' gave '%s'", rev, out.buf);
+		goto out;
+	}
+	memcpy(sha, out.buf, 41);
+	ret = 0;
+out:
+	strbuf_release(&spec);
+	strbuf_release(&out);
+	return ret;
+}
+
+int bisect_git_toplevel(const char *dir, struct strbuf *out,
+			struct strbuf *err)
+{
+	const char *args[] = {"rev-parse", "--show-toplevel", NULL};
+
+	return bisect_git(dir, out, err, args);
+}
+
+void bisect_git_path_free(struct bisect_git_commit *commits, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(commits[i].subject);
+	free(commits);
+}
+
+int bisect_git_path(const char *repo, const char *good_sha,
+		    const char *bad_sha, struct bisect_git_commit **commits,
+		    size_t *n, struct strbuf *err)
+{
+	struct strbuf range = STRBUF_INIT, out = STRBUF_INIT,
+		      parents = STRBUF_INIT;
+	const char *log_args[] = {"rev-list", "--first-parent", "--reverse",
+				  "--no-commit-header", "--format=%H %P%x09%s",
+				  NULL, NULL};
+	struct bisect_git_commit *c = NULL;
+	size_t nc = 0, alloc = 0;
+	char *line, *next, prev[41];
+	int ret = -1;
+
+	*commits = NULL;
+	*n = 0;
+	strbuf_addf(&range, "%s..%s", good_sha, bad_sha);
+	log_args[5] = range.buf;
+	if (bisect_git(repo, &out, err, log_args) < 0)
+		goto out;
+	ALLOC_GROW(c, nc + 1, alloc);
+	memcpy(c[nc].sha, good_sha, 41);
+	c[nc++].subject = NULL;
+	memcpy(prev, good_sha, 41);
+	/*
+	 * Walk bad's first-parent line back to good: each line is
+	 * "<sha> <parents...>\t<subject>"; keep only the stretch after good,
+	 * checking that every commit's first parent is the one before.
+	 */
+	for (line = out.buf; line && *line; line = next) {
+		char *tab, *sp;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		tab = strchr(line, '\t');
+		sp = strchr(line, ' ');
+		if (!tab || !sp || sp - line != 40) {
+			strbuf_addf(err, "git rev-list gave '%s'", line);
+			goto out;
+		}
+		*tab = '\0';
+		if (strncmp(sp + 1, prev, 40)) {
+			/* a commit before good on bad's first-parent line */
+			if (nc > 1)
+				break;
+			continue;
+		}
+		ALLOC_GROW(c, nc + 1, alloc);
+		memcpy(c[nc].sha, line, 40);
+		c[nc].sha[40] = '\0';
+		c[nc].subject = xstrdup(tab + 1);
+		memcpy(prev, c[nc].sha, 41);
+		nc++;
+	}
+	if (nc < 2 || strcmp(c[nc - 1].sha, bad_sha)) {
+		strbuf_addf(err,
+			    "good %.12s is not on the first-parent history of "
+			    "bad %.12s",
+			    good_sha, bad_sha);
+		goto out;
+	}
+	{
+		/* the good commit's subject, for the report */
+		const char *args[] = {"log", "-1", "--no-show-signature",
+				      "--format=%s", good_sha, NULL};
+
+		if (bisect_git(repo, &parents, err, args) < 0)
+			goto out;
+		c[0].subject = strbuf_detach(&parents, NULL);
+	}
+	*commits = c;
+	*n = nc;
+	c = NULL;
+	ret = 0;
+out:
+	if (c)
+		bisect_git_path_free(c, nc);
+	strbuf_release(&range);
+	strbuf_release(&out);
+	strbuf_release(&parents);
+	return ret;
+}
+
+int bisect_git_worktree_checkout(const char *repo, const char *dir,
+				 const char *sha, struct strbuf *err)
+{
+	struct strbuf gitfile = STRBUF_INIT;
+	int ret;
+
+	path_join(&gitfile, dir, ".git");
+	if (file_exists(gitfile.buf)) {
+		const char *args[] = {"checkout", "--quiet", "--detach",
+				      "--force", sha, NULL};
+
+		ret = bisect_git(dir, NULL, err, args);
+	} else {
+		const char *prune[] = {"worktree", "prune", NULL};
+		const char *args[] = {"worktree", "add", "--quiet", "--detach",
+				      "--force", dir, sha, NULL};
+
+		/* a worktree whose directory vanished blocks the name */
+		(void)bisect_git(repo, NULL, err, prune);
+		strbuf_reset(err);
+		ret = bisect_git(repo, NULL, err, args);
+	}
+	strbuf_release(&gitfile);
+	return ret;
+}
+
+int bisect_git_worktree_remove(const char *repo, const char *dir,
+			       struct strbuf *err)
+{
+	const char *args[] = {"worktree", "remove", "--force", dir, NULL};
+
+	if (!dir_exists(dir))
+		return 0;
+	return bisect_git(repo, NULL, err, args);
+}

@@ -1,0 +1,582 @@
+/*
+ * bisect.c: `perfsift bisect` -- find the commit that moved a stat.
+ * Checks its arguments, lays out the first-parent path with git, sets up
+ * perfsift's own worktrees and hands over to the driver (bisect.c) with
+ * the real ops (bisect/exec.c).  The result goes to stdout, progress to
+ * stderr.  Started again with the same arguments, it resumes.
+ */
+#include "util/compat.h"
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "bisect/bisect.h"
+#include "bisect/exec.h"
+#include "bisect/git.h"
+#include "builtin.h"
+#include "cmd/bisect.h"
+#include "job/job.h"
+#include "job/kpi.h"
+#include "result/matrix.h"
+#include "report/report.h"
+#include "report/build.h"
+#include "select/select.h"
+#include "util/fileutil.h"
+#include "util/hash.h"
+#include "util/strbuf.h"
+#include "util/strnum.h"
+#include "util/usage.h"
+#include "util/xalloc.h"
+
+static const char bisect_usage[] =
+	"usage: perfsift bisect --repo DIR --good G --bad B [--build CMD]\n"
+	"         [--install CMD] [--stat KEY] [-n RUNS] [--max-runs N]\n"
+	"         [--no-confirm] [--worktree DIR] [--dry-run] JOB.yaml\n"
+	"         [-- CMD ARGS...]\n"
+	"\n"
+	"Find the first commit on the first-parent path from G to B whose\n"
+	"samples of KEY match B's rather than G's.  Each tested commit is\n"
+	"checked out in a worktree of perfsift's own (the checkout in DIR is\n"
+	"never touched), built with CMD (exit 125: skip the commit, as with\n"
+	"git bisect run; any other failure skips it too), installed, and the\n"
+	"job is run RUNS times (default 3) with the worktree as its working\n"
+	"directory; every sample goes into the result root under its commit.\n"
+	"An unclear commit is run again, up to --max-runs (default 3 x RUNS),\n"
+	"then skipped.  Without --stat, the stat that changed most between G\n"
+	"and B is used.  The culprit is confirmed by re-running its parent\n"
+	"and itself interleaved (ABAB).  Interrupted (SIGINT), it stops after\n"
+	"the run in progress; started again with the same arguments it goes\n"
+	"on from what the result root holds, running no commit twice.\n"
+	"\n"
+	"  --repo DIR        the git repository (any directory inside it)\n"
+	"  --good G          a commit that shows the old behaviour\n"
+	"  --bad B           a later commit that shows the new behaviour\n"
+	"  --build CMD       sh command run in the worktree for each commit\n"
+	"  --install CMD     sh command run after the build (e.g. install a\n"
+	"                    kernel and kexec into it; docs/kernel-bisect.md)\n"
+	"  --stat KEY        the stat to bisect on (default: chosen)\n"
+	"  -n, --runs RUNS   runs per commit (default 3)\n"
+	"  --max-runs N      runs at most for an unclear commit\n"
+	"  --no-confirm      leave out the parent-vs-culprit confirmation\n"
+	"  --worktree DIR    where perfsift's worktrees go (default: a\n"
+	"                    directory under $TMPDIR named after the bisect)\n"
+	"  --dry-run         print the first-parent path and stop\n"
+	"\n"
+	"exit status: 0 culprit found and confirmed; 1 no single confirmed\n"
+	"culprit (not reproducible, or skipped commits leave a range); 2 bad\n"
+	"usage, or good and bad do not differ; 3 runtime error; 130\n"
+	"interrupted (run the same command again to resume)\n";
+
+/* FNV-1a of each string in turn: a stable short name for this bisect's worktrees */
+static uint64_t fnv1a(uint64_t h, const char *s)
+{
+	return fnv1a64(h, s, strlen(s)) ^ 0xff;
+}
+
+static char *absolute(const char *path)
+{
+	char *r = realpath(path, NULL);
+
+	return r ? r : NULL;
+}
+
+int bisect_open_root(const struct options *opts, char **root)
+{
+	if (mkdir_p(opts->result_root, 0777) < 0 ||
+	    !(*root = realpath(opts->result_root, NULL))) {
+		error_errno("cannot create result root '%s'", opts->result_root);
+		return -1;
+	}
+	return 0;
+}
+
+int bisect_exec_start(struct bisect_exec *x, const struct bisect_args *a,
+		      const char *top, const char *job, const char *root,
+		      const struct options *opts, const char *wt_base)
+{
+	struct strbuf err = STRBUF_INIT;
+	int ret = 0;
+
+	x->repo = top;
+	x->job = job;
+	x->cmd = a->cmd;
+	x->build = a->build;
+	x->install = a->install;
+	x->result_root = root;
+	x->store_url = opts->store_url;
+	if (bisect_exec_init(x, wt_base, &err) < 0)
+		ret = error("%s", err.buf);
+	strbuf_release(&err);
+	return ret;
+}
+
+/* an option value in [lo, hi], or a usage error naming it */
+static int parse_count(const char *name, const char *arg, long long hi,
+		       size_t *out)
+{
+	const char *why;
+	long long v;
+
+	if (strnum_ll(arg, 1, hi, &v, &why) < 0) {
+		error("%s '%s': %s", name, arg, why);
+		return -1;
+	}
+	*out = (size_t)v;
+	return 0;
+}
+
+int bisect_parse_args(struct bisect_args *a, int argc, char **argv,
+		      int *status)
+{
+	/* the options of both commands; each refuses the other's */
+	static const struct option longopts[] = {
+		{"stat", required_argument, NULL, 's'},
+		{"runs", required_argument, NULL, 'n'},
+		{"max-runs", required_argument, NULL, 'M'},
+		{"help", no_argument, NULL, 'h'},
+		{"repo", required_argument, NULL, 'r'},
+		{"good", required_argument, NULL, 'g'},
+		{"bad", required_argument, NULL, 'b'},
+		{"build", required_argument, NULL, 'B'},
+		{"install", required_argument, NULL, 'I'},
+		{"no-confirm", no_argument, NULL, 'C'},
+		{"worktree", required_argument, NULL, 'w'},
+		{"dry-run", no_argument, NULL, 'D'},
+		{"good-value", required_argument, NULL, 'G'},
+		{"bad-value", required_argument, NULL, 'V'},
+		{NULL, 0, NULL, 0},
+	};
+	static const char bisect_only[] = "rgbBICwD", step_only[] = "GV";
+	bool have_good = false, have_bad = false;
+	int c, dashdash = argc, i, bad_usage = a->step ? 255 : EXIT_USAGE;
+	const char *why;
+
+	*status = bad_usage;
+	a->runs = a->step ? 1 : 3;
+	a->max_runs = 0;
+	/* what follows `--` is the benchmark command, never our options */
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--")) {
+			dashdash = i;
+			break;
+		}
+	while ((c = getopt_long(dashdash, argv, "n:h", longopts, NULL)) != -1) {
+		if (c && strchr(a->step ? bisect_only : step_only, c)) {
+			const struct option *o = longopts;
+
+			while (o->val != c)
+				o++;
+			error("--%s is not an option of this command", o->name);
+			c = '?';
+		}
+		switch (c) {
+		case 's':
+			a->stat = optarg;
+			break;
+		case 'n':
+			if (parse_count("-n", optarg, 1000, &a->runs) < 0)
+				return -1;
+			break;
+		case 'M':
+			if (parse_count("--max-runs", optarg, 10000,
+					&a->max_runs) < 0)
+				return -1;
+			break;
+		case 'r':
+			a->repo = optarg;
+			break;
+		case 'g':
+			a->good = optarg;
+			break;
+		case 'b':
+			a->bad = optarg;
+			break;
+		case 'B':
+			a->build = optarg;
+			break;
+		case 'I':
+			a->install = optarg;
+			break;
+		case 'C':
+			a->no_confirm = true;
+			break;
+		case 'w':
+			a->worktree = optarg;
+			break;
+		case 'D':
+			a->dry_run = true;
+			break;
+		case 'G':
+		case 'V':
+			if (strnum_double(optarg,
+					  c == 'G' ? &a->good_value : &a->bad_value,
+					  &why) < 0) {
+				error("--%s-value '%s': %s",
+				      c == 'G' ? "good" : "bad", optarg, why);
+				return -1;
+			}
+			*(c == 'G' ? &have_good : &have_bad) = true;
+			break;
+		case 'h':
+			*status = cmd_usage(a->usage, false);
+			return -1;
+		default:
+			cmd_usage(a->usage, true);
+			return -1;
+		}
+	}
+	if (a->step ? !a->stat || !have_good || !have_bad :
+		      !a->repo || !a->good || !a->bad) {
+		error(a->step ? "--stat, --good-value and --bad-value are required" :
+				"--repo, --good and --bad are required");
+		cmd_usage(a->usage, true);
+		return -1;
+	}
+	if (optind != dashdash - 1) {
+		error(optind >= dashdash ?
+			      "no job file given" :
+			      "one job file only; the command goes after '--'");
+		cmd_usage(a->usage, true);
+		return -1;
+	}
+	a->job = argv[optind];
+	if (dashdash == argc - 1) {
+		error("'--' must be followed by a command");
+		return -1;
+	}
+	a->cmd = dashdash < argc ? (const char *const *)argv + dashdash + 1 :
+				   NULL;
+	if (!a->max_runs)
+		a->max_runs = 3 * a->runs;
+	if (a->max_runs < a->runs) {
+		error("--max-runs %zu is below -n %zu", a->max_runs, a->runs);
+		return -1;
+	}
+	if (a->step && a->good_value == a->bad_value) {
+		error("the good and bad values are both %g: nothing to tell "
+		      "apart",
+		      a->good_value);
+		return -1;
+	}
+	*status = EXIT_OK;
+	return 0;
+}
+
+/* one chart's series: every sample of the bisect-good / bisect-bad commits */
+struct chart_series {
+	double *good, *bad;
+	size_t ngood, nbad, alloc_good, alloc_bad;
+};
+
+static void append_row(double **v, size_t *n, size_t *alloc,
+		       const struct matrix *m, const char *stat)
+{
+	ssize_t s = matrix_find(m, stat);
+	size_t r;
+
+	if (s < 0)
+		return;
+	ALLOC_GROW(*v, *n + m->nruns, *alloc);
+	for (r = 0; r < m->nruns; r++)
+		if (matrix_has(m, (size_t)s, r)) /* no point for a missing run */
+			(*v)[(*n)++] = matrix_at(m, (size_t)s, r);
+}
+
+/*
+ * The report of the report issue for the last good commit vs the first
+ * bad one (the culprit's parent vs the culprit), with the bisect's KPI as
+ * its headline and first chart, and every chart drawn from the samples of
+ * all commits judged good ('*') and bad ('O'), as in the seed.  Appended
+ * to out; -1 with err.
+ */
+static int add_report(struct bisect_exec *x, const struct bisect_state *st,
+		      const char *job, struct strbuf *out, struct strbuf *err)
+{
+	struct select_ctx ctx = { x->result_root, x->store_url };
+	struct result_group base, head;
+	struct report_data d;
+	struct chart_series series[REPORT_MAX_CHARTS];
+	struct strbuf dir = STRBUF_INIT;
+	struct matrix m;
+	size_t i, k;
+	int ret = -1;
+
+	result_group_init(&base);
+	result_group_init(&head);
+	memset(&d, 0, sizeof(d));
+	memset(series, 0, sizeof(series));
+	matrix_init(&m);
+	if (!x->group) {
+		strbuf_addstr(err, "no result group known for this bisect");
+		goto out;
+	}
+	strbuf_addf(&dir, "%s/%s", x->group, st->commits[st->lo].sha);
+	if (select_group(&ctx, dir.buf, &base, err))
+		goto out;
+	strbuf_reset(&dir);
+	strbuf_addf(&dir, "%s/%s", x->group, st->commits[st->first_bad].sha);
+	if (select_group(&ctx, dir.buf, &head, err) ||
+	    report_build(&d, &base, &head, err) ||
+	    report_focus(&d, st->stat, err))
+		goto out;
+	if (report_git_commit(&d, x->repo, err)) {
+		warning("%s: no subject in the report", err->buf);
+		strbuf_reset(err);
+	}
+	d.r.job_file = job;
+	for (i = 0; i < st->ncommits; i++) {
+		const struct bisect_commit *c = &st->commits[i];
+
+		if (c->verdict != BISECT_GOOD && c->verdict != BISECT_BAD)
+			continue;
+		if (bisect_exec_samples(x, c->sha, &m, err) < 0)
+			goto out;
+		for (k = 0; k < d.r.ncharts; k++) {
+			struct chart_series *cs = &series[k];
+
+			if (c->verdict == BISECT_GOOD)
+				append_row(&cs->good, &cs->ngood,
+					   &cs->alloc_good, &m,
+					   d.r.charts[k]->name);
+			else
+				append_row(&cs->bad, &cs->nbad, &cs->alloc_bad,
+					   &m, d.r.charts[k]->name);
+		}
+		matrix_release(&m);
+	}
+	for (k = 0; k < d.r.ncharts; k++)
+		report_chart_samples(&d, k, series[k].good, series[k].ngood,
+				     series[k].bad, series[k].nbad);
+	strbuf_addch(out, '\n');
+	ret = report_text(&d.r, out, err);
+out:
+	for (k = 0; k < REPORT_MAX_CHARTS; k++) {
+		free(series[k].good);
+		free(series[k].bad);
+	}
+	matrix_release(&m);
+	report_data_release(&d);
+	result_group_release(&base);
+	result_group_release(&head);
+	strbuf_release(&dir);
+	return ret;
+}
+
+/* the state directory's report.txt: what stdout got */
+static void save_report(const struct bisect_exec *x, const struct strbuf *text)
+{
+	struct strbuf path = STRBUF_INIT;
+
+	path_join(&path, x->state_dir, "report.txt");
+	if (write_file_atomic(path.buf, text->buf, text->len))
+		warning("cannot write '%s': %s", path.buf, strerror(errno));
+	else
+		note("the report is in '%s'", path.buf);
+	strbuf_release(&path);
+}
+
+/*
+ * The job's testcase (its stats are the benchmark's own, stat_is_kpi)
+ * and its KPIs: declared, else its built-in benchmark's (kpi_fill_job),
+ * as the runs will record them.
+ */
+static int job_testcase(const char *job, char **testcase, char **kpi,
+			struct strbuf *err)
+{
+	struct job **jobs = NULL;
+	size_t n = 0;
+	const char *tc;
+
+	*kpi = NULL;
+	if (job_load_file(job, &jobs, &n, err) < 0)
+		return -1;
+	tc = n ? job_get(jobs[0], "testcase") : NULL;
+	*testcase = tc ? xstrdup(tc) : NULL;
+	if (n) {
+		struct strbuf line = STRBUF_INIT;
+		struct kpi_set s;
+
+		kpi_fill_job(jobs[0]);
+		if (!kpi_from_job(jobs[0], &s, err) && s.n) {
+			kpi_format(&s, &line);
+			*kpi = strbuf_detach(&line, NULL);
+		}
+		kpi_set_release(&s);
+		strbuf_release(&line);
+		strbuf_reset(err);
+	}
+	job_free_all(jobs, n);
+	return 0;
+}
+
+int cmd_bisect(int argc, char **argv, struct options *opts)
+{
+	struct bisect_args a;
+	struct bisect_options bo;
+	struct bisect_exec x;
+	struct bisect_ops ops;
+	struct bisect_state st;
+	struct bisect_git_commit *path = NULL;
+	struct strbuf err = STRBUF_INIT, top = STRBUF_INIT, out = STRBUF_INIT,
+		      wt_base = STRBUF_INIT;
+	char good_sha[41], bad_sha[41];
+	char *job = NULL, *root = NULL, *testcase = NULL, *kpi = NULL;
+	enum bisect_outcome outcome;
+	size_t npath = 0, i;
+	int status;
+
+	memset(&a, 0, sizeof(a));
+	a.usage = bisect_usage;
+	if (bisect_parse_args(&a, argc, argv, &status) < 0)
+		return status;
+	memset(&x, 0, sizeof(x));
+	memset(&bo, 0, sizeof(bo));
+	bisect_state_init(&st);
+	bo.runs = a.runs;
+	bo.max_runs = a.max_runs;
+	bo.stat = a.stat;
+	bo.no_confirm = a.no_confirm;
+
+	status = EXIT_USAGE;
+	job = absolute(a.job);
+	if (!job || !file_exists(job)) {
+		error("cannot open '%s': %s", a.job,
+		      job ? "not a file" : strerror(errno));
+		goto out;
+	}
+	if (job_testcase(job, &testcase, &kpi, &err) < 0) {
+		error("%s", err.buf);
+		goto out;
+	}
+	bo.testcase = testcase;
+	bo.kpi = kpi;
+	if (!dir_exists(a.repo)) {
+		error("cannot open repository '%s': not a directory", a.repo);
+		goto out;
+	}
+	if (bisect_git_toplevel(a.repo, &top, &err) < 0) {
+		error("'%s' is not a git work tree: %s", a.repo, err.buf);
+		goto out;
+	}
+	if (bisect_git_resolve(top.buf, a.good, good_sha, &err) < 0 ||
+	    bisect_git_resolve(top.buf, a.bad, bad_sha, &err) < 0) {
+		error("%s", err.buf);
+		goto out;
+	}
+	if (!strcmp(good_sha, bad_sha)) {
+		error("good and bad are the same commit %.12s", good_sha);
+		goto out;
+	}
+	if (bisect_git_path(top.buf, good_sha, bad_sha, &path, &npath,
+			    &err) < 0) {
+		error("%s", err.buf);
+		goto out;
+	}
+
+	if (a.dry_run) {
+		printf("%zu commits between good and bad (first parents):\n",
+		       npath - 2);
+		for (i = 0; i < npath; i++)
+			printf("%s %s%s\n", path[i].sha,
+			       !i ? "(good) " : i + 1 == npath ? "(bad) " : "",
+			       path[i].subject);
+		status = EXIT_OK;
+		goto out;
+	}
+	status = EXIT_RUNTIME;
+	if (bisect_open_root(opts, &root) < 0)
+		goto out;
+	if (a.worktree) {
+		strbuf_addstr(&wt_base, a.worktree);
+		if (mkdir_p(wt_base.buf, 0700) < 0) {
+			error_errno("cannot create '%s'", wt_base.buf);
+			goto out;
+		}
+	} else {
+		const char *tmp = getenv("TMPDIR");
+		uint64_t h = FNV1A64_INIT;
+		struct strbuf why = STRBUF_INIT;
+
+		h = fnv1a(h, top.buf);
+		h = fnv1a(h, good_sha);
+		h = fnv1a(h, bad_sha);
+		h = fnv1a(h, root);
+		/*
+		 * A shared /tmp: a directory another user made (or a link to
+		 * one) would have us build and run their code as root.
+		 */
+		strbuf_addf(&wt_base, "%s/perfsift-bisect-%u",
+			    tmp && *tmp ? tmp : "/tmp", (unsigned)geteuid());
+		if (mkdir_private(wt_base.buf, &why) < 0) {
+			error("%s (set TMPDIR or --worktree)", why.buf);
+			strbuf_release(&why);
+			goto out;
+		}
+		strbuf_addf(&wt_base, "/%016" PRIx64, h);
+		if (mkdir_private(wt_base.buf, &why) < 0) {
+			error("%s", why.buf);
+			strbuf_release(&why);
+			goto out;
+		}
+	}
+	if (bisect_exec_start(&x, &a, top.buf, job, root, opts, wt_base.buf) < 0)
+		goto out;
+	bisect_exec_ops(&x, &ops);
+	for (i = 0; i < npath; i++)
+		bisect_state_add_commit(&st, path[i].sha, path[i].subject);
+	note("%zu commits from good %.12s to bad %.12s, about %zu steps",
+	     npath - 2, good_sha, bad_sha,
+	     npath > 2 ? (size_t)(64 - __builtin_clzll(npath - 2)) : 0);
+
+	bisect_exec_catch_signals();
+	outcome = bisect_run(&st, &bo, &ops, &err);
+	switch (outcome) {
+	case BISECT_FOUND:
+	case BISECT_RANGE:
+		bisect_format_result(&st, outcome, &out);
+		if (add_report(&x, &st, a.job, &out, &err) < 0) {
+			warning("no report: %s", err.buf);
+			strbuf_reset(&err);
+		}
+		fputs(out.buf, stdout);
+		fflush(stdout);
+		status = outcome == BISECT_FOUND &&
+					 st.confirm != BISECT_NOT_REPRODUCIBLE ?
+				 EXIT_OK :
+				 EXIT_REGRESSION;
+		save_report(&x, &out);
+		bisect_exec_cleanup(&x);
+		break;
+	case BISECT_NO_CHANGE:
+		error("%s", err.buf);
+		status = EXIT_USAGE;
+		bisect_exec_cleanup(&x);
+		break;
+	case BISECT_INTERRUPTED:
+		note("interrupted; run the same command again to go on "
+		     "(%zu commits tested so far)",
+		     st.tested);
+		status = 130;
+		break;
+	case BISECT_ERROR:
+		error("%s", err.buf);
+		status = EXIT_RUNTIME;
+		break;
+	}
+out:
+	bisect_exec_release(&x);
+	bisect_state_release(&st);
+	bisect_git_path_free(path, npath);
+	strbuf_release(&err);
+	strbuf_release(&top);
+	strbuf_release(&out);
+	strbuf_release(&wt_base);
+	free(job);
+	free(root);
+	free(testcase);
+	free(kpi);
+	return status;
+}

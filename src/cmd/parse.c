@@ -1,0 +1,98 @@
+/*
+ * parse.c: `perfsift parse MONITOR [FILE]` -- run one monitor's (or
+ * benchmark output's) parser on a raw file, or on stdin, and print LKP's
+ * `key: value` stream, exactly what LKP's programs/<m>/parse prints.
+ */
+#include "util/compat.h"
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include "util/archive_io.h"
+#include "builtin.h"
+#include "monitors/monitor.h"
+#include "util/strbuf.h"
+#include "util/usage.h"
+
+static const char usage_text[] =
+	"usage: perfsift parse MONITOR [FILE]\n"
+	"\n"
+	"Print LKP's `key: value` stream for a monitor's raw file (stdin when\n"
+	"FILE is not given); FILE may be compressed (.gz, .xz, .bz2), as LKP\n"
+	"stores most raw files.  `perfsift parse --list` names every parser.\n"
+	"\n"
+	"  -l, --list   list the monitors and outputs that have a parser\n"
+	"  -h, --help   this text\n";
+
+static bool is_compressed(const char *path)
+{
+	static const char *const sfx[] = {".gz", ".xz", ".bz2"};
+	size_t i, n = strlen(path);
+
+	for (i = 0; i < ARRAY_SIZE(sfx); i++)
+		if (n > strlen(sfx[i]) && !strcmp(path + n - strlen(sfx[i]), sfx[i]))
+			return true;
+	return false;
+}
+
+int cmd_parse(int argc, char **argv, struct options *opts)
+{
+	static const struct option longopts[] = {
+		{"help", no_argument, NULL, 'h'},
+		{"list", no_argument, NULL, 'l'},
+		{NULL, 0, NULL, 0},
+	};
+	struct strbuf raw = STRBUF_INIT, out = STRBUF_INIT, err = STRBUF_INIT;
+	const struct monitor_ops *m;
+	const char *file = NULL;
+	int c, ret = EXIT_OK;
+	size_t i;
+
+	(void)opts;
+	while ((c = getopt_long(argc, argv, "hl", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			return cmd_usage(usage_text, false);
+		case 'l':
+			for (i = 0; i < monitor_count(); i++)
+				if (monitor_at(i)->parse)
+					printf("%s\n", monitor_at(i)->name);
+			return EXIT_OK;
+		default:
+			return cmd_usage(usage_text, true);
+		}
+	}
+	if (optind >= argc || argc - optind > 2)
+		return cmd_usage(usage_text, true);
+	m = monitor_find(argv[optind]);
+	if (!m || !m->parse) {
+		error("'%s' is not a monitor with a parser (see --list)",
+		      argv[optind]);
+		return EXIT_USAGE;
+	}
+	if (argc - optind == 2)
+		file = argv[optind + 1];
+	if (file && is_compressed(file)) {
+		if (archive_io_read_compressed(&raw, file, 1UL << 30, &err)) {
+			error("%s", err.buf);
+			ret = EXIT_RUNTIME;
+			goto out;
+		}
+	} else if (file ? strbuf_read_file(&raw, file, 0) :
+			  strbuf_read_fd(&raw, 0, 0)) {
+		error_errno("cannot read '%s'", file ? file : "<stdin>");
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
+	if (m->parse(raw.buf, raw.len, file, &out, &err)) {
+		error("%s", err.buf);
+		ret = EXIT_RUNTIME;
+		goto out;
+	}
+	fwrite(out.buf, 1, out.len, stdout);
+out:
+	strbuf_release(&raw);
+	strbuf_release(&out);
+	strbuf_release(&err);
+	return ret;
+}

@@ -1,0 +1,177 @@
+/*
+ * report.c: `perfsift report BASE HEAD` writes the 0-day style e-mail
+ * text (stdout, or DIR/report.txt with job.yaml and repro.tar.gz beside it
+ * with -o DIR) and, with --html FILE, the same report as one HTML page.
+ * Everything is built in memory first, so a bad BASE or HEAD writes
+ * nothing.  Exit status 1 when a KPI regressed, as compare.
+ */
+#include "util/compat.h"
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "builtin.h"
+#include "job/job.h"
+#include "report/build.h"
+#include "report/bundle.h"
+#include "select/select.h"
+#include "util/fileutil.h"
+#include "util/strbuf.h"
+#include "util/usage.h"
+
+static const char report_usage[] =
+	"usage: perfsift report BASE HEAD [--repo DIR] [-o DIR] [--html FILE]\n"
+	"\n"
+	"  BASE, HEAD    result groups as for compare (a directory, a commit id\n"
+	"                or prefix or tag, key=value selectors)\n"
+	"  --repo DIR    git repository: the commit's full id and subject\n"
+	"  -o DIR        write DIR/report.txt, DIR/job.yaml and DIR/repro.tar.gz\n"
+	"                (the job, both sides' environment and raw samples)\n"
+	"                instead of printing the text\n"
+	"  --html FILE   also write the report as one self-contained HTML page\n"
+	"\n"
+	"exit status: 0, or 1 when a KPI (the benchmark's own stat) regressed\n";
+
+static int write_out(const char *dir, const char *name, const struct strbuf *sb)
+{
+	struct strbuf path = STRBUF_INIT;
+	int ret = 0;
+
+	path_join(&path, dir, name);
+	if (write_file_atomic(path.buf, sb->buf, sb->len))
+		ret = error_errno("cannot write '%s'", path.buf);
+	strbuf_release(&path);
+	return ret;
+}
+
+static int write_dir(const char *dir, struct report_data *d,
+		     const struct result_group *base,
+		     const struct result_group *head, const struct strbuf *text)
+{
+	struct strbuf job = STRBUF_INIT, env = STRBUF_INIT, err = STRBUF_INIT;
+	struct strbuf path = STRBUF_INIT;
+	struct report_side sides[2] = {
+		{ "base", base->dir },
+		{ "head", head->dir },
+	};
+	int ret = -1;
+
+	if (d->head_job)
+		report_repro_job(d->head_job, &job);
+	strbuf_addstr(&env, "# the environment of both sides, from their job.yaml\n");
+	report_env_yaml(&env, "base", d->base_job);
+	report_env_yaml(&env, "head", d->head_job);
+	if (mkdir_p(dir, 0777)) {
+		error_errno("cannot create '%s'", dir);
+		goto out;
+	}
+	if (write_out(dir, "report.txt", text))
+		goto out;
+	if (d->head_job) {
+		if (write_out(dir, "job.yaml", &job))
+			goto out;
+	} else {
+		warning("'%s': no job.yaml in the head runs; none written",
+			head->spec);
+	}
+	path_join(&path, dir, "repro.tar.gz");
+	if (report_bundle_write(path.buf, sides, 2,
+				d->head_job ? job.buf : NULL, env.buf, &err)) {
+		error("%s", err.buf);
+		goto out;
+	}
+	ret = 0;
+out:
+	strbuf_release(&job);
+	strbuf_release(&env);
+	strbuf_release(&err);
+	strbuf_release(&path);
+	return ret;
+}
+
+int cmd_report(int argc, char **argv, struct options *opts)
+{
+	static const struct option longopts[] = {
+		{"repo", required_argument, NULL, 'r'},
+		{"output", required_argument, NULL, 'o'},
+		{"html", required_argument, NULL, 'H'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *repo = NULL, *out_dir = NULL, *html = NULL;
+	struct select_ctx ctx = { opts->result_root, opts->store_url };
+	struct result_group base, head;
+	struct report_data d;
+	struct strbuf err = STRBUF_INIT, text = STRBUF_INIT, page = STRBUF_INIT;
+	int c, ret = EXIT_RUNTIME;
+
+	while ((c = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'r':
+			repo = optarg;
+			break;
+		case 'o':
+			out_dir = optarg;
+			break;
+		case 'H':
+			html = optarg;
+			break;
+		case 'h':
+			return cmd_usage(report_usage, false);
+		default:
+			return cmd_usage(report_usage, true);
+		}
+	}
+	if (argc - optind != 2) {
+		error("expected BASE HEAD");
+		return cmd_usage(report_usage, true);
+	}
+	if (repo && !dir_exists(repo)) {
+		error("--repo '%s': not a directory", repo);
+		return EXIT_USAGE;
+	}
+	result_group_init(&base);
+	result_group_init(&head);
+	memset(&d, 0, sizeof(d));
+	if (select_group(&ctx, argv[optind], &base, &err) ||
+	    select_group(&ctx, argv[optind + 1], &head, &err)) {
+		error("%s", err.buf);
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	if (report_build(&d, &base, &head, &err)) {
+		error("%s", err.buf);
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	if (repo && report_git_commit(&d, repo, &err)) {
+		warning("%s: no subject in the report", err.buf);
+		strbuf_reset(&err);
+	}
+	if (report_text(&d.r, &text, &err) ||
+	    (html && report_html(&d.r, &page, &err))) {
+		error("%s", err.buf);
+		goto out;
+	}
+
+	if (out_dir) {
+		if (write_dir(out_dir, &d, &base, &head, &text))
+			goto out;
+	} else {
+		fwrite(text.buf, 1, text.len, stdout);
+	}
+	if (html && write_file_atomic(html, page.buf, page.len)) {
+		error_errno("cannot write '%s'", html);
+		goto out;
+	}
+	ret = d.kpi_regressed ? EXIT_REGRESSION : EXIT_OK;
+out:
+	report_data_release(&d);
+	result_group_release(&base);
+	result_group_release(&head);
+	strbuf_release(&err);
+	strbuf_release(&text);
+	strbuf_release(&page);
+	return ret;
+}

@@ -1,0 +1,160 @@
+/*
+ * split.c: `perfsift split JOB.yaml [-o DIR] [--testbox NAME]`, LKP's
+ * split-job: every atomic job of JOB.yaml, with its machine filled in, as
+ * `<stem>-<path_params>.yaml`.  All files are built in memory first, so a
+ * bad job (or two atomic jobs that would share a name) writes nothing.
+ */
+#include "util/compat.h"
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+#include "builtin.h"
+#include "job/job.h"
+#include "job/split.h"
+#include "util/fileutil.h"
+#include "util/strbuf.h"
+#include "util/usage.h"
+#include "util/xalloc.h"
+
+static const char split_usage[] =
+	"usage: perfsift split JOB.yaml [-o DIR] [--testbox NAME]\n"
+	"\n"
+	"Expand a job's matrix (every list of values, and each document of a\n"
+	"multi-document job file after the first, merged onto the first) into\n"
+	"atomic job files named <job>-<path_params>.yaml, as LKP's split-job.\n"
+	"\n"
+	"  -o, --output DIR     write into DIR (default: the current directory)\n"
+	"  --testbox NAME       the machine the jobs are for (default: host name);\n"
+	"                       tbox_group is NAME minus a trailing -N\n"
+	"  -h, --help           this text\n"
+	"\n"
+	"Prints each path written.  A bad job file gives one message\n"
+	"FILE:LINE: KEY: what is wrong, exit status 2, and writes nothing.\n";
+
+struct out_file {
+	char *path;
+	struct strbuf text;
+};
+
+int cmd_split(int argc, char **argv, struct options *opts)
+{
+	static const struct option longopts[] = {
+		{"output", required_argument, NULL, 'o'},
+		{"testbox", required_argument, NULL, 't'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *dir = NULL, *testbox = NULL, *path;
+	struct strbuf err = STRBUF_INIT, name = STRBUF_INIT;
+	struct job **jobs = NULL, **atoms = NULL;
+	size_t njobs = 0, natoms = 0, nout = 0, alloc = 0, i, j;
+	struct out_file *outs = NULL;
+	char host[256];
+	struct utsname uts;
+	int c, ret = EXIT_RUNTIME;
+
+	(void)opts;
+	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			dir = optarg;
+			break;
+		case 't':
+			testbox = optarg;
+			break;
+		case 'h':
+			return cmd_usage(split_usage, false);
+		default:
+			return cmd_usage(split_usage, true);
+		}
+	}
+	if (optind + 1 != argc)
+		return cmd_usage(split_usage, true);
+	path = argv[optind];
+	if (testbox && !*testbox) {
+		error("--testbox: the name is empty");
+		return EXIT_USAGE;
+	}
+	if (!testbox) {
+		if (gethostname(host, sizeof(host)) < 0)
+			die_errno("cannot get the host name");
+		host[sizeof(host) - 1] = '\0';
+		testbox = host;
+	}
+	if (uname(&uts) < 0)
+		die_errno("uname");
+
+	if (job_load_file(path, &jobs, &njobs, &err)) {
+		/* the message names file and line itself: print it as it is */
+		fprintf(stderr, "%s\n", err.buf);
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	for (i = 0; i < njobs; i++) {
+		if (split_job(jobs[i], &atoms, &natoms, &err)) {
+			fprintf(stderr, "%s\n", err.buf);
+			ret = EXIT_USAGE;
+			goto out;
+		}
+		for (j = 0; j < natoms; j++) {
+			struct job *a = atoms[j];
+			size_t k;
+
+			if (!job_get(a, "job_origin"))
+				job_set(a, "job_origin", path);
+			split_fill_box(a, testbox, uts.machine);
+			strbuf_reset(&name);
+			split_job_filename(a, &name);
+			for (k = 0; k < nout; k++)
+				if (!strcmp(path_basename(outs[k].path),
+					    name.buf))
+					break;
+			if (k < nout) {
+				fprintf(stderr,
+					"%s: two atomic jobs would both be '%s': a list whose values are not job parameters (not options of a program of the job) cannot tell them apart\n",
+					path, name.buf);
+				ret = EXIT_USAGE;
+				goto out;
+			}
+			ALLOC_GROW(outs, nout + 1, alloc);
+			strbuf_init(&outs[nout].text, 0);
+			outs[nout].path =
+				dir ? xasprintf("%s/%s", dir, name.buf) :
+				      xstrdup(name.buf);
+			job_to_yaml(a, &outs[nout].text);
+			nout++;
+		}
+		job_free_all(atoms, natoms);
+		atoms = NULL;
+		natoms = 0;
+	}
+
+	if (dir && mkdir_p(dir, 0777) < 0) {
+		error_errno("cannot create '%s'", dir);
+		goto out;
+	}
+	for (i = 0; i < nout; i++) {
+		if (write_file_atomic(outs[i].path, outs[i].text.buf,
+				      outs[i].text.len) < 0) {
+			error_errno("cannot write '%s'", outs[i].path);
+			goto out;
+		}
+		printf("%s\n", outs[i].path);
+	}
+	ret = EXIT_OK;
+out:
+	for (i = 0; i < nout; i++) {
+		free(outs[i].path);
+		strbuf_release(&outs[i].text);
+	}
+	free(outs);
+	job_free_all(atoms, natoms);
+	job_free_all(jobs, njobs);
+	strbuf_release(&err);
+	strbuf_release(&name);
+	return ret;
+}

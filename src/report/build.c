@@ -1,0 +1,463 @@
+/*
+ * build.c: decide what the report says.  Two comparisons of the
+ * same groups: LKP's default selection gives the table (as the e-mail
+ * prints it) and the exit status; perfsift's statistics over every stat
+ * give the headline KPI and the ranked "what explains it" list, so the
+ * story rests on tested changes (q-value, bootstrap interval), not on
+ * LKP's range heuristic.  Charts borrow the groups' per-run samples.
+ */
+#include "util/compat.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "job/job.h"
+#include "result/matrix.h"
+#include "report/build.h"
+#include "report/bundle.h"
+#include "select/select.h"
+#include "result/stats.h"
+#include "util/xalloc.h"
+
+/*
+ * The samples a chart draws: the runs that have the stat -- borrowed from
+ * the matrix when every run has it, else a copy d owns.
+ */
+static const double *chart_samples(struct report_data *d,
+				   const struct result_group *g,
+				   const char *name, size_t *n)
+{
+	ssize_t i = matrix_find(&g->matrix, name);
+	double *v;
+
+	*n = 0;
+	if (i < 0 || !g->matrix.nruns)
+		return NULL;
+	if (!g->matrix.present || matrix_nreal(&g->matrix, (size_t)i) ==
+					  g->matrix.nruns) {
+		*n = g->matrix.nruns;
+		return &g->matrix.values[(size_t)i * g->matrix.nruns];
+	}
+	v = matrix_real_dup(&g->matrix, (size_t)i, n);
+	if (v) {
+		ALLOC_GROW(d->owned, d->nowned + 1, d->alloc_owned);
+		d->owned[d->nowned++] = v;
+	}
+	return v;
+}
+
+static void fill_stat(struct report_data *d, struct report_stat *s,
+		      const struct compare_row *row,
+		      const struct result_group *base,
+		      const struct result_group *head)
+{
+	const struct compare_cell *b = &row->cells[0], *h = &row->cells[1];
+
+	memset(s, 0, sizeof(*s));
+	s->name = row->name;
+	s->base_mean = b->mean;
+	s->head_mean = h->mean;
+	s->base_sd = b->stddev;
+	s->head_sd = h->stddev;
+	s->change = h->change;
+	s->absolute = false; /* the seed: %change for every stat */
+	s->is_function = row->is_function;
+	s->changed = row->changed;
+	s->undecided = h->kpi_judged && h->kpi_verdict == VERDICT_UNKNOWN;
+	s->effect = h->effect == EFFECT_UNDEFINED ? NULL
+						   : compare_effect_name(h->effect);
+	s->q = h->q;
+	s->base_v = chart_samples(d, base, row->name, &s->nbase);
+	s->head_v = chart_samples(d, head, row->name, &s->nhead);
+}
+
+double report_rank_score(const struct report_stat *s)
+{
+	if (s->base_mean == 0)
+		return s->head_mean == 0 ? 0 : INFINITY;
+	return fabs(100.0 * (s->head_mean - s->base_mean) / fabs(s->base_mean));
+}
+
+static int cmp_explain(const void *a, const void *b)
+{
+	const struct report_stat *x = *(const struct report_stat *const *)a;
+	const struct report_stat *y = *(const struct report_stat *const *)b;
+	double sx = report_rank_score(x), sy = report_rank_score(y);
+
+	if (sx != sy)
+		return sx > sy ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* the largest sample of either side */
+static double max_sample(const struct report_stat *s)
+{
+	double m = -INFINITY;
+	size_t i;
+
+	for (i = 0; i < s->nbase; i++)
+		m = fmax(m, s->base_v[i]);
+	for (i = 0; i < s->nhead; i++)
+		m = fmax(m, s->head_v[i]);
+	return isfinite(m) ? m : fmax(s->base_mean, s->head_mean);
+}
+
+/*
+ * A stat explains a change only if the change is large enough to matter
+ * by LKP's per-stat floors (interrupts going from 1 to 2 is a +100%
+ * change of no interest): the same floors compare applies to its table.
+ */
+static bool worth_explaining(const struct stat_rules *rules,
+			     const struct report_stat *s)
+{
+	return stat_reasonable_change(rules, s->name,
+				      fabs(s->head_mean - s->base_mean),
+				      max_sample(s));
+}
+
+/* the headline: a changed KPI with a direction first, then the largest */
+static bool better_kpi(const struct report_stat *c, const struct compare_row *cr,
+		       const struct report_stat *best,
+		       const struct compare_row *br)
+{
+	bool cc = cr->changed, bc = br->changed;
+
+	if (cc != bc)
+		return cc;
+	if (!c->effect != !best->effect)
+		return c->effect != NULL;
+	return report_rank_score(c) > report_rank_score(best);
+}
+
+/*
+ * The headline KPI is undecided when the table (whose selection sets the
+ * exit status) says so, whatever the statistics over every stat chose.
+ */
+static void headline_undecided(struct report_data *d)
+{
+	size_t i, k;
+
+	for (k = 0; k < d->nall; k++)
+		if (d->r.kpi == &d->all[k])
+			break;
+	if (k == d->nall)
+		return;
+	for (i = 0; i < d->table_res.nrows; i++)
+		if (!strcmp(d->rows[i].name, d->all[k].name))
+			d->all[k].undecided = d->rows[i].undecided;
+}
+
+/* machine facts and fingerprint: shown with the test box, not as parameters */
+static bool is_param(const char *key)
+{
+	static const char *const facts[] = { "commit", "testbox", "model",
+					     "nr_cpu", "memory" };
+	size_t i;
+
+	if (!strncmp(key, "env_", 4))
+		return false;
+	for (i = 0; i < ARRAY_SIZE(facts); i++)
+		if (!strcmp(key, facts[i]))
+			return false;
+	return true;
+}
+
+/* one side's "key=value,..." of the parameters the other side lacks or differs in */
+static void add_setting(struct strbuf *out, const struct result_group *g,
+			const struct result_group *other)
+{
+	size_t i;
+
+	for (i = 0; i < g->naxes; i++) {
+		const struct group_axis *a = &g->axes[i];
+		const char *ov = result_group_axis(other, a->key);
+
+		if (!is_param(a->key) || (ov && !strcmp(ov, a->value)))
+			continue;
+		strbuf_addf(out, "%s%s=%s", out->len ? "," : "", a->key, a->value);
+	}
+}
+
+/* the axes both sides share with the same value, by key (the header's) */
+static void add_params(struct report_data *d, const struct result_group *base,
+		       const struct result_group *head)
+{
+	size_t i;
+
+	add_setting(&d->base_setting, base, head);
+	add_setting(&d->head_setting, head, base);
+	if (d->base_setting.len)
+		d->r.base_setting = d->base_setting.buf;
+	if (d->head_setting.len)
+		d->r.head_setting = d->head_setting.buf;
+
+	d->params = xcalloc(head->naxes ? head->naxes : 1, sizeof(*d->params));
+	for (i = 0; i < head->naxes; i++) {
+		const struct group_axis *a = &head->axes[i];
+		const char *bv = result_group_axis(base, a->key);
+
+		if (is_param(a->key) && bv && !strcmp(bv, a->value))
+			d->params[d->r.nparams++] =
+				(struct report_param){ a->key, a->value };
+	}
+	d->r.params = d->params;
+}
+
+int report_build(struct report_data *d, const struct result_group *base,
+		 const struct result_group *head, struct strbuf *err)
+{
+	const struct result_group *groups[2] = { base, head };
+	const struct report_stat *cand[REPORT_MAX_EXPLAIN + 1];
+	const struct report_stat **ranked;
+	struct compare_options o;
+	const struct compare_row *kpi_row = NULL;
+	struct stat_rules rules;
+	size_t i, n = 0;
+
+	memset(d, 0, sizeof(*d));
+	compare_result_init(&d->table_res);
+	compare_result_init(&d->all_res);
+	strbuf_init(&d->table, 0);
+	strbuf_init(&d->base_setting, 0);
+	strbuf_init(&d->head_setting, 0);
+	strbuf_init(&d->undecided, 0);
+
+	/* the table: LKP's rules, as the e-mail shows them, and every KPI */
+	compare_options_init(&o);
+	o.no_statistics = true;
+	o.kpi_rows = true;
+	if (compare_groups(groups, 2, &o, &d->table_res, err))
+		return -1;
+	compare_render_text(&d->table_res, &d->table);
+	d->kpi_regressed = d->table_res.kpi_regressed;
+	d->rows = xcalloc(d->table_res.nrows ? d->table_res.nrows : 1,
+			  sizeof(*d->rows));
+	for (i = 0; i < d->table_res.nrows; i++) {
+		fill_stat(d, &d->rows[i], &d->table_res.rows[i], base, head);
+		/* nothing withheld: the headline says what is not decided */
+		if (d->rows[i].undecided) {
+			compare_undecided_line(&d->table_res,
+					       &d->table_res.rows[i], 1,
+					       &d->undecided);
+			strbuf_addch(&d->undecided, '\n');
+		}
+	}
+	if (d->undecided.len)
+		d->r.undecided = d->undecided.buf;
+
+	/* every stat, with statistics: the headline and the explanation */
+	compare_options_init(&o);
+	o.method = COMPARE_STATS;
+	o.all = true;
+	if (compare_groups(groups, 2, &o, &d->all_res, err))
+		return -1;
+	d->nall = d->all_res.nrows;
+	d->all = xcalloc(d->nall ? d->nall : 1, sizeof(*d->all));
+	ranked = xcalloc(d->nall ? d->nall : 1, sizeof(*ranked));
+	stat_rules_init(&rules);
+	for (i = 0; i < d->nall; i++) {
+		const struct compare_row *row = &d->all_res.rows[i];
+
+		fill_stat(d, &d->all[i], row, base, head);
+		/* a KPI one side has no value of has no change to head with */
+		if (row->is_kpi && !row->is_function &&
+		    row->cells[0].present && row->cells[1].present &&
+		    (!d->r.kpi || better_kpi(&d->all[i], row, d->r.kpi, kpi_row))) {
+			d->r.kpi = &d->all[i];
+			kpi_row = row;
+		}
+		if (!row->is_kpi && !row->is_function &&
+		    row->cells[1].verdict == VERDICT_CHANGED &&
+		    worth_explaining(&rules, &d->all[i]))
+			ranked[n++] = &d->all[i];
+	}
+	stat_rules_release(&rules);
+	headline_undecided(d);
+	qsort(ranked, n, sizeof(*ranked), cmp_explain);
+	for (i = 0; i < n && i < REPORT_MAX_EXPLAIN; i++)
+		d->explain[i] = cand[i] = ranked[i];
+	d->r.nexplain = i;
+	free(ranked);
+
+	if (d->r.kpi && (d->r.kpi->nbase || d->r.kpi->nhead))
+		d->charts[d->r.ncharts++] = d->r.kpi;
+	for (i = 0; i < d->r.nexplain && d->r.ncharts < REPORT_MAX_CHARTS; i++)
+		if (cand[i]->nbase || cand[i]->nhead)
+			d->charts[d->r.ncharts++] = cand[i];
+
+	if (report_load_job(head->dir, &d->head_job, err) ||
+	    report_load_job(base->dir, &d->base_job, err))
+		return -1;
+
+	d->r.commit = result_group_axis(head, "commit");
+	if (!d->r.commit)
+		d->r.commit = head->label;
+	d->r.base_label = base->label;
+	d->r.head_label = head->label;
+	add_params(d, base, head);
+	d->r.explain = d->explain;
+	d->r.charts = d->charts;
+	d->r.rows = d->rows;
+	d->r.nrows = d->table_res.nrows;
+	d->r.nstats = d->all_res.nstats;
+	d->r.table = d->table.buf;
+	d->r.job_file = "job.yaml";
+	if (d->head_job) {
+		d->r.box.host = job_get(d->head_job, "testbox");
+		d->r.box.cpu_model = job_get(d->head_job, "model");
+		d->r.box.nr_cpu = job_get(d->head_job, "nr_cpu");
+		d->r.box.memory = job_get(d->head_job, "memory");
+		d->r.box.thp_enabled = job_get(d->head_job, "env_thp_enabled");
+		d->r.box.thp_defrag = job_get(d->head_job, "env_thp_defrag");
+		d->r.box.governor = job_get(d->head_job, "env_cpufreq_governor");
+		d->r.box.cmdline = job_get(d->head_job, "env_kernel_cmdline");
+	}
+	if (!d->r.box.host)
+		d->r.box.host = result_group_axis(head, "testbox");
+	if (!d->r.box.host)
+		d->r.box.host = result_group_axis(head, "tbox_group");
+	return 0;
+}
+
+int report_focus(struct report_data *d, const char *stat, struct strbuf *err)
+{
+	const struct report_stat *kpi = NULL, *old[REPORT_MAX_CHARTS];
+	size_t i, n = d->r.ncharts;
+
+	for (i = 0; i < d->nall && !kpi; i++)
+		if (!strcmp(d->all[i].name, stat))
+			kpi = &d->all[i];
+	if (!kpi) {
+		strbuf_addf(err, "'%s' is not in the comparison", stat);
+		return -1;
+	}
+	memcpy(old, d->charts, sizeof(old));
+	d->r.kpi = kpi;
+	d->charts[0] = kpi;
+	d->r.ncharts = 1;
+	for (i = 0; i < n && d->r.ncharts < REPORT_MAX_CHARTS; i++)
+		if (old[i] != kpi)
+			d->charts[d->r.ncharts++] = old[i];
+	return 0;
+}
+
+void report_chart_samples(struct report_data *d, size_t k,
+			  const double *base_v, size_t nbase,
+			  const double *head_v, size_t nhead)
+{
+	if (k >= d->r.ncharts)
+		return;
+	d->chart_own[k] = *d->charts[k];
+	d->chart_own[k].base_v = base_v;
+	d->chart_own[k].nbase = nbase;
+	d->chart_own[k].head_v = head_v;
+	d->chart_own[k].nhead = nhead;
+	d->charts[k] = &d->chart_own[k];
+}
+
+/* run git with argv, its stdout into out; 0 when it exits 0 */
+static int run_git(char *const argv[], struct strbuf *out)
+{
+	int fd[2], status;
+	pid_t pid;
+
+	if (pipe(fd))
+		return -1;
+	pid = fork();
+	if (pid < 0) {
+		close(fd[0]);
+		close(fd[1]);
+		return -1;
+	}
+	if (!pid) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(fd[1], 1);
+		if (null >= 0)
+			dup2(null, 2);
+		close(fd[0]);
+		close(fd[1]);
+		execvp("git", argv);
+		_exit(127);
+	}
+	close(fd[1]);
+	strbuf_read_fd(out, fd[0], 1 << 20);
+	close(fd[0]);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -1;
+}
+
+int report_git_commit(struct report_data *d, const char *repo,
+		      struct strbuf *err)
+{
+	struct strbuf out = STRBUF_INIT, rev = STRBUF_INIT;
+	char *nl;
+	int ret = -1;
+
+	if (!d->r.commit || !*d->r.commit || *d->r.commit == '-') {
+		strbuf_addstr(err, "no commit to look up");
+		return -1;
+	}
+	strbuf_addf(&rev, "%s^{commit}", d->r.commit);
+	{
+		char *argv[] = { (char *)"git", (char *)"-C", (char *)repo,
+				 (char *)"log", (char *)"-1",
+				 (char *)"--format=%H%n%s", rev.buf,
+				 (char *)"--", NULL };
+
+		if (run_git(argv, &out)) {
+			strbuf_addf(err, "'%s': not a commit in '%s'",
+				    d->r.commit, repo);
+			goto out;
+		}
+	}
+	nl = strchr(out.buf, '\n');
+	if (!nl) {
+		strbuf_addf(err, "'%s': git gave no subject", d->r.commit);
+		goto out;
+	}
+	*nl = '\0';
+	free(d->commit);
+	free(d->subject);
+	d->commit = xstrdup(out.buf);
+	d->subject = xstrdup(nl + 1);
+	d->subject[strcspn(d->subject, "\n")] = '\0';
+	d->r.commit = d->commit;
+	d->r.subject = d->subject;
+	ret = 0;
+out:
+	strbuf_release(&out);
+	strbuf_release(&rev);
+	return ret;
+}
+
+void report_data_release(struct report_data *d)
+{
+	size_t i;
+
+	compare_result_release(&d->table_res);
+	compare_result_release(&d->all_res);
+	strbuf_release(&d->table);
+	strbuf_release(&d->base_setting);
+	strbuf_release(&d->head_setting);
+	strbuf_release(&d->undecided);
+	free(d->rows);
+	free(d->all);
+	for (i = 0; i < d->nowned; i++)
+		free(d->owned[i]);
+	free(d->owned);
+	free(d->params);
+	if (d->head_job)
+		job_free(d->head_job);
+	if (d->base_job)
+		job_free(d->base_job);
+	free(d->commit);
+	free(d->subject);
+	memset(d, 0, sizeof(*d));
+}

@@ -1,0 +1,66 @@
+/*
+ * build.h: from two result groups to a struct report -- the
+ * comparison table (compare.h, LKP's default selection), the headline KPI,
+ * the ranked stats that explain it (compare.h's statistics over every
+ * stat), the charts, the test box -- and the commit's subject from git.
+ */
+#ifndef PERFSIFT_REPORT_BUILD_H
+#define PERFSIFT_REPORT_BUILD_H
+
+#include "util/compat.h"
+#include "compare/compare.h"
+#include "report/report.h"
+#include "util/strbuf.h"
+
+struct job;
+struct result_group;
+
+/* owns everything its struct report points to */
+struct report_data {
+	struct report r;
+	struct compare_result table_res, all_res;
+	struct strbuf table;
+	struct report_stat *rows, *all;
+	struct report_param *params;
+	size_t nall;
+	const struct report_stat *explain[REPORT_MAX_EXPLAIN];
+	const struct report_stat *charts[REPORT_MAX_CHARTS];
+	struct report_stat chart_own[REPORT_MAX_CHARTS]; /* report_chart_samples */
+	double **owned; /* samples of stats some runs lack (the charts') */
+	size_t nowned, alloc_owned;
+	struct job *head_job, *base_job;
+	char *commit, *subject;
+	struct strbuf base_setting, head_setting;
+	struct strbuf undecided; /* r.undecided's lines */
+	bool kpi_regressed; /* exit status 1, as compare */
+};
+
+/*
+ * Compare head with base and fill d (initialised here; the groups must
+ * outlive it: the charts borrow their samples).  -1 with err.
+ */
+int report_build(struct report_data *d, const struct result_group *base,
+		 const struct result_group *head, struct strbuf *err);
+/*
+ * Make stat the headline KPI and the first chart (a bisect's KPI), the
+ * other charts following as report_build() ranked them.  -1 with err
+ * when the comparison has no such stat.
+ */
+int report_focus(struct report_data *d, const char *stat, struct strbuf *err);
+/*
+ * Draw chart k from these samples instead of the two groups' ('*' the
+ * base series, 'O' the head's): a bisect's every bisect-good and
+ * bisect-bad sample.  Borrowed: they must outlive the rendering.
+ */
+void report_chart_samples(struct report_data *d, size_t k,
+			  const double *base_v, size_t nbase,
+			  const double *head_v, size_t nhead);
+/* ask git in repo for the commit's full id and subject (best effort) */
+int report_git_commit(struct report_data *d, const char *repo,
+		      struct strbuf *err);
+void report_data_release(struct report_data *d);
+
+/* the rank of a stat among the explaining ones: |relative change| */
+double report_rank_score(const struct report_stat *s);
+
+#endif

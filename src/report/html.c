@@ -1,0 +1,306 @@
+/*
+ * html.c: the report as one self-contained HTML page: inline CSS,
+ * the charts as inline SVG, a few lines of plain JavaScript that sort the
+ * table by change and filter it by name.  A Content-Security-Policy that
+ * allows nothing but the page's own inline style and script guarantees
+ * that it opens offline and never makes a request.  Every piece of text
+ * from the results goes through strbuf_add_html().
+ */
+#include "util/compat.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "plot/plot.h"
+#include "report/report.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+static const char page_css[] =
+	"body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;"
+	"margin:0 auto;max-width:1100px;padding:16px 24px;color:#1d1d1f;background:#fff}\n"
+	"h1{font-size:20px;margin:8px 0 4px}h2{font-size:16px;margin:28px 0 8px;"
+	"border-bottom:1px solid #ddd;padding-bottom:4px}\n"
+	"code,pre,.num,.name{font-family:ui-monospace,'DejaVu Sans Mono',monospace;font-size:13px}\n"
+	"pre{background:#f6f6f6;padding:10px 12px;overflow-x:auto}\n"
+	".improvement{color:#1a7f37;font-weight:600}.regression{color:#c0392b;font-weight:600}\n"
+	"table{border-collapse:collapse}td,th{padding:2px 8px;text-align:left;vertical-align:top}\n"
+	"table.rows th{background:#f0f0f0;position:sticky;top:0;cursor:pointer;user-select:none}\n"
+	"table.rows tr:nth-child(even){background:#fafafa}\n"
+	".num{text-align:right;white-space:nowrap}.name{word-break:break-all}\n"
+	"table.params td:first-child{color:#555}\n"
+	".controls{margin:8px 0}.controls input{font:inherit;padding:3px 6px;width:22em}\n"
+	"figure{margin:12px 0}svg.plot{max-width:100%;height:auto;border:1px solid #eee}\n"
+	"footer{margin-top:32px;color:#666;font-size:12px}\n"
+	".undecided{color:#9a6700;font-weight:600}\n";
+
+/*
+ * Sort by change (click: descending, ascending, back to the table's
+ * order) and filter by name; "#filter=TEXT&sort=change|-change" in the
+ * address does the same on load, so a view can be linked (and tested
+ * headless).  The counter shows that the script ran.
+ */
+static const char page_js[] =
+	"(function(){\n"
+	"var tb=document.querySelector('#rows tbody');if(!tb)return;\n"
+	"var f=document.getElementById('filter'),cnt=document.getElementById('count'),st=0;\n"
+	"function filter(){var q=f.value.toLowerCase(),n=0;\n"
+	" for(var i=0;i<tb.rows.length;i++){var r=tb.rows[i];\n"
+	"  r.hidden=r.getAttribute('data-name').toLowerCase().indexOf(q)<0;if(!r.hidden)n++;}\n"
+	" cnt.textContent=n+' of '+tb.rows.length+' rows shown';}\n"
+	"function sort(s){var rs=Array.prototype.slice.call(tb.rows);st=s;\n"
+	" rs.sort(function(a,b){var x=+a.getAttribute('data-change'),y=+b.getAttribute('data-change');\n"
+	"  if(st==0)return a.getAttribute('data-index')-b.getAttribute('data-index');\n"
+	"  return st==1?y-x:x-y;});\n"
+	" rs.forEach(function(r){tb.appendChild(r);});}\n"
+	"f.addEventListener('input',filter);\n"
+	"document.getElementById('sort-change').addEventListener('click',function(){sort((st+1)%3);});\n"
+	"location.hash.replace(/^#/,'').split('&').forEach(function(kv){\n"
+	" var i=kv.indexOf('='),k=kv.slice(0,i),v=decodeURIComponent(kv.slice(i+1));\n"
+	" if(k=='filter')f.value=v;if(k=='sort')sort(v=='change'?1:v=='-change'?2:0);});\n"
+	"filter();\n"
+	"})();\n";
+
+static void add_sd(struct strbuf *out, double mean, double sd)
+{
+	if (sd >= 0 && mean != 0 && isfinite(sd / mean))
+		strbuf_addf(out, "&#177;%d%%", (int)(100 * sd / fabs(mean)));
+}
+
+/* " with <code>thp_enabled=always</code>" when the sides differ in settings */
+static void add_setting_html(struct strbuf *out, const char *setting)
+{
+	if (!setting)
+		return;
+	strbuf_addstr(out, " with <code>");
+	strbuf_add_html(out, setting);
+	strbuf_addstr(out, "</code>");
+}
+
+static void add_effect(struct strbuf *out, const struct report_stat *s)
+{
+	struct strbuf ch = STRBUF_INIT;
+
+	report_format_change(&ch, s);
+	strbuf_addf(out, "<span class=\"%s\">",
+		    s->undecided ? "undecided" :
+		    s->effect ? s->effect : "undefined");
+	strbuf_add_html(out, ch.buf);
+	if (s->effect || s->undecided) {
+		strbuf_addch(out, ' ');
+		strbuf_add_html(out, report_effect_word(s));
+	}
+	strbuf_addstr(out, "</span>");
+	strbuf_release(&ch);
+}
+
+static void add_fact(struct strbuf *out, const char *what, const char *v)
+{
+	if (!v)
+		return;
+	strbuf_addf(out, "<p>%s: <code>", what);
+	strbuf_add_html(out, v);
+	strbuf_addstr(out, "</code></p>\n");
+}
+
+/* each undecided KPI's line, as a paragraph after prefix */
+static void add_undecided(struct strbuf *out, const struct report *r,
+			  const char *prefix)
+{
+	const char *p = r->undecided;
+
+	while (p && *p) {
+		const char *nl = strchrnul(p, '\n');
+		char *line = xstrndup(p, (size_t)(nl - p));
+
+		strbuf_addf(out, "<p class=\"undecided\">%s", prefix);
+		strbuf_add_html(out, line);
+		strbuf_addstr(out, "</p>\n");
+		free(line);
+		p = *nl ? nl + 1 : nl;
+	}
+}
+
+static void add_rows(struct strbuf *out, const struct report *r)
+{
+	size_t i;
+
+	strbuf_addstr(out,
+		      "<div class=\"controls\"><input id=\"filter\" type=\"search\" "
+		      "placeholder=\"filter by stat name\" aria-label=\"filter by stat name\"> "
+		      "<span id=\"count\"></span></div>\n"
+		      "<table class=\"rows\" id=\"rows\">\n<thead><tr>"
+		      "<th class=\"num\">");
+	strbuf_add_html(out, r->base_label ? r->base_label : "base");
+	strbuf_addstr(out, "</th><th class=\"num\">%stddev</th>"
+			   "<th class=\"num\" id=\"sort-change\" title=\"sort by change\">%change &#8597;</th>"
+			   "<th class=\"num\">");
+	strbuf_add_html(out, r->head_label ? r->head_label : "head");
+	strbuf_addstr(out, "</th><th class=\"num\">%stddev</th><th>stat</th></tr></thead>\n<tbody>\n");
+	for (i = 0; i < r->nrows; i++) {
+		const struct report_stat *s = &r->rows[i];
+		struct strbuf ch = STRBUF_INIT;
+
+		report_format_change(&ch, s);
+		strbuf_addf(out, "<tr data-index=\"%zu\" data-change=\"%.17g\" data-name=\"",
+			    i, isfinite(s->change) ? s->change : 0.0);
+		strbuf_add_html(out, s->name);
+		strbuf_addstr(out, "\"><td class=\"num\">");
+		report_format_value(out, s->base_mean);
+		strbuf_addstr(out, "</td><td class=\"num\">");
+		add_sd(out, s->base_mean, s->base_sd);
+		strbuf_addf(out, "</td><td class=\"num %s\">",
+			    s->effect && s->changed ? s->effect : "");
+		strbuf_add_html(out, ch.buf);
+		if (s->undecided)
+			strbuf_addstr(out, "<span class=\"undecided\" title=\"undecided\">?</span>");
+		strbuf_addstr(out, "</td><td class=\"num\">");
+		report_format_value(out, s->head_mean);
+		strbuf_addstr(out, "</td><td class=\"num\">");
+		add_sd(out, s->head_mean, s->head_sd);
+		strbuf_addstr(out, "</td><td class=\"name\">");
+		strbuf_add_html(out, s->name);
+		strbuf_addstr(out, "</td></tr>\n");
+		strbuf_release(&ch);
+	}
+	strbuf_addstr(out, "</tbody>\n</table>\n");
+	add_undecided(out, r, "? ");
+}
+
+int report_html(const struct report *r, struct strbuf *out, struct strbuf *err)
+{
+	struct strbuf subject = STRBUF_INIT;
+	size_t i;
+	int ret = -1;
+
+	report_subject(&subject, r);
+	strbuf_addstr(out,
+		      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+		      "<meta http-equiv=\"Content-Security-Policy\" content=\""
+		      REPORT_HTML_CSP "\">\n"
+		      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+		      "<title>");
+	strbuf_add_html(out, subject.buf);
+	strbuf_addf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<header>\n<h1>",
+		    page_css);
+	strbuf_add_html(out, subject.buf);
+	strbuf_addstr(out, "</h1>\n<p class=\"headline\">");
+	if (r->kpi) {
+		strbuf_addstr(out, "FYI, we noticed that <code>");
+		strbuf_add_html(out, r->kpi->name);
+		strbuf_addstr(out, "</code> ");
+		add_effect(out, r->kpi);
+		strbuf_addstr(out, " on");
+	} else {
+		strbuf_addstr(out, "FYI, we compared the results of");
+	}
+	strbuf_addstr(out, "</p>\n<p>commit <code>");
+	strbuf_add_html(out, r->commit ? r->commit : "unknown");
+	strbuf_addstr(out, "</code>");
+	if (r->subject) {
+		strbuf_addstr(out, " (&quot;");
+		strbuf_add_html(out, r->subject);
+		strbuf_addstr(out, "&quot;)");
+	}
+	add_setting_html(out, r->head_setting);
+	if (r->base_label) {
+		strbuf_addstr(out, "<br>against <code>");
+		strbuf_add_html(out, r->base_label);
+		strbuf_addstr(out, "</code>");
+		add_setting_html(out, r->base_setting);
+	}
+	strbuf_addstr(out, "</p>\n");
+	add_undecided(out, r, "");
+	strbuf_addstr(out, "</header>\n");
+
+	if (r->nparams) {
+		strbuf_addstr(out, "<section id=\"params\">\n<h2>Parameters</h2>\n"
+				   "<table class=\"params\">\n");
+		for (i = 0; i < r->nparams; i++) {
+			strbuf_addstr(out, "<tr><td>");
+			strbuf_add_html(out, r->params[i].key);
+			strbuf_addstr(out, "</td><td><code>");
+			strbuf_add_html(out, r->params[i].value);
+			strbuf_addstr(out, "</code></td></tr>\n");
+		}
+		strbuf_addstr(out, "</table>\n</section>\n");
+	}
+
+	strbuf_addstr(out, "<section id=\"explain\">\n<h2>What explains it</h2>\n");
+	if (!r->nexplain) {
+		strbuf_addf(out, "<p>No monitor stat changed significantly (%zu stats compared).</p>\n",
+			    r->nstats);
+	} else {
+		strbuf_addf(out, "<p>The largest significant changes of %zu stats compared:</p>\n<ol>\n",
+			    r->nstats);
+		for (i = 0; i < r->nexplain; i++) {
+			const struct report_stat *s = r->explain[i];
+
+			strbuf_addstr(out, "<li><code>");
+			strbuf_add_html(out, s->name);
+			strbuf_addstr(out, "</code> ");
+			add_effect(out, s);
+			strbuf_addstr(out, " <span class=\"num\">(");
+			report_format_value(out, s->base_mean);
+			strbuf_addstr(out, " &#8594; ");
+			report_format_value(out, s->head_mean);
+			strbuf_addstr(out, ")</span></li>\n");
+		}
+		strbuf_addstr(out, "</ol>\n");
+	}
+	strbuf_addstr(out, "</section>\n");
+
+	strbuf_addf(out, "<section id=\"compare\">\n<h2>Comparison (%zu rows)</h2>\n",
+		    r->nrows);
+	add_rows(out, r);
+	strbuf_addstr(out, "</section>\n");
+
+	strbuf_addstr(out, "<section id=\"box\">\n<h2>Test box</h2>\n<p><code>");
+	strbuf_add_html(out, r->box.host ? r->box.host : "unknown");
+	strbuf_addstr(out, "</code>: ");
+	strbuf_add_html(out, r->box.cpu_model ? r->box.cpu_model : "unknown CPU");
+	if (r->box.nr_cpu) {
+		strbuf_addstr(out, ", ");
+		strbuf_add_html(out, r->box.nr_cpu);
+		strbuf_addstr(out, " CPUs");
+	}
+	strbuf_addstr(out, ", memory ");
+	strbuf_add_html(out, r->box.memory ? r->box.memory : "unknown");
+	strbuf_addstr(out, "</p>\n");
+	add_fact(out, "THP", r->box.thp_enabled);
+	add_fact(out, "THP defrag", r->box.thp_defrag);
+	add_fact(out, "cpufreq governor", r->box.governor);
+	add_fact(out, "kernel command line", r->box.cmdline);
+	strbuf_addstr(out, "</section>\n");
+
+	if (r->ncharts) {
+		strbuf_addstr(out, "<section id=\"charts\">\n<h2>Charts</h2>\n");
+		for (i = 0; i < r->ncharts; i++) {
+			const struct report_stat *s = r->charts[i];
+			struct plot p;
+
+			plot_init_bisect(&p, s->name, s->base_v, s->nbase,
+					 s->head_v, s->nhead);
+			strbuf_addstr(out, "<figure>\n");
+			if (plot_svg(&p, out, err))
+				goto out;
+			strbuf_addstr(out, "</figure>\n");
+		}
+		strbuf_addstr(out, "</section>\n");
+	}
+
+	strbuf_addstr(out, "<section id=\"reproduce\">\n<h2>To reproduce</h2>\n<pre>perfsift install ");
+	strbuf_add_html(out, r->job_file ? r->job_file : "job.yaml");
+	strbuf_addstr(out, "\nperfsift run ");
+	strbuf_add_html(out, r->job_file ? r->job_file : "job.yaml");
+	strbuf_addstr(out, "</pre>\n</section>\n"
+			   "<footer>These results were measured on the test box above and are given "
+			   "for information only: other hardware, kernels or settings may give other "
+			   "numbers. Reproduce them before acting on them.</footer>\n<script>\n");
+	strbuf_addstr(out, page_js);
+	strbuf_addstr(out, "</script>\n</body>\n</html>\n");
+	ret = 0;
+out:
+	strbuf_release(&subject);
+	return ret;
+}

@@ -1,0 +1,109 @@
+/*
+ * report.h: the 0-day style report of a comparison (spec lkp-compare.md
+ * §6, the seed in ../shared/seed/): as e-mail text (report/text.c) and as
+ * one self-contained HTML page (report/html.c).
+ *
+ * The renderers take a struct report that holds everything already
+ * decided -- the headline KPI, the ranked stats that explain it, the
+ * charts, the comparison table rendered by compare.h -- so they are pure
+ * formatting; report.c builds it from compare.h's result.
+ */
+#ifndef PERFSIFT_REPORT_H
+#define PERFSIFT_REPORT_H
+
+#include "util/compat.h"
+
+struct strbuf;
+
+/*
+ * The Content-Security-Policy of perfsift's HTML pages (the report, the
+ * site): nothing but the page's own inline style and script, so the
+ * browser itself guarantees that a page makes no request.
+ */
+#define REPORT_HTML_CSP "default-src 'none'; style-src 'unsafe-inline'; " \
+			"script-src 'unsafe-inline'; img-src data:"
+
+/* how many ranked stats go above the table, and how many charts */
+#define REPORT_MAX_EXPLAIN 10
+#define REPORT_MAX_CHARTS 4
+
+/* one stat of the comparison, as the report shows it */
+struct report_stat {
+	const char *name;
+	double base_mean, head_mean;
+	double base_sd, head_sd;   /* population stddev, -1 when unknown */
+	double change;             /* the table's change (% or absolute) */
+	bool absolute;             /* change is an absolute difference */
+	bool is_function;          /* a failure stat (change = %reproduction) */
+	bool changed;              /* selected by the comparison */
+	bool undecided;            /* a KPI neither changed nor the same yet */
+	const char *effect;        /* "improvement", "regression" or NULL */
+	double q;                  /* BH q-value, NAN when not computed */
+	const double *base_v, *head_v; /* per-run samples, for the charts */
+	size_t nbase, nhead;
+};
+
+/* the test box, from the head runs' job.yaml (machine facts) */
+struct report_box {
+	const char *host;      /* testbox */
+	const char *cpu_model; /* model */
+	const char *nr_cpu;
+	const char *memory;    /* "24G" */
+	/* the environment fingerprint (NULL when unknown) */
+	const char *thp_enabled, *thp_defrag, *governor, *cmdline;
+};
+
+/* a parameter both sides share (the table's header axes, one by one) */
+struct report_param {
+	const char *key, *value;
+};
+
+struct report {
+	const char *commit;     /* HEAD's commit id (or label) */
+	const char *subject;    /* its subject line from git, or NULL */
+	const char *base_label, *head_label;
+	/*
+	 * the parameters that differ between the sides ("thp_enabled=always"
+	 * for head, "thp_enabled=never" for base), NULL when none: a report
+	 * of two settings on one commit says which settings
+	 */
+	const char *base_setting, *head_setting;
+	const struct report_param *params; /* common axes but commit, env_* */
+	size_t nparams;
+	const struct report_stat *kpi;        /* the headline stat, or NULL */
+	const struct report_stat *const *explain; /* ranked, <= 10 */
+	size_t nexplain;
+	const struct report_stat *const *charts;  /* KPI first */
+	size_t ncharts;
+	const struct report_stat *rows;       /* the table's rows, in order */
+	size_t nrows;
+	size_t nstats;          /* stats compared */
+	const char *table;      /* compare's text table */
+	/*
+	 * one line per undecided KPI ("undecided: N more runs a side would
+	 * likely decide STAT (...)"), each ending in a newline; NULL: none
+	 */
+	const char *undecided;
+	struct report_box box;
+	const char *job_file;   /* the job file's name beside the report */
+};
+
+/* "5f155ea5ab" for a sha, the label itself for anything else; into out */
+void report_short_commit(struct strbuf *out, const char *commit);
+/* a value as the table shows a mean, without its padding */
+void report_format_value(struct strbuf *out, double v);
+/* "-51.0%" / "+0.12" as the headline writes a change */
+void report_format_change(struct strbuf *out, const struct report_stat *s);
+/* the headline's word: "undecided", "improvement", "regression", "change" */
+const char *report_effect_word(const struct report_stat *s);
+/* "[perfsift] <short sha>: <stat> <change> <word>" (no newline) */
+void report_subject(struct strbuf *out, const struct report *r);
+
+/* the e-mail text; -1 with err when a chart cannot be drawn */
+int report_text(const struct report *r, struct strbuf *out,
+		struct strbuf *err);
+/* the HTML page: inline CSS, SVG and a few lines of JS; all text escaped */
+int report_html(const struct report *r, struct strbuf *out,
+		struct strbuf *err);
+
+#endif

@@ -5,7 +5,7 @@
 
 test_expect_success 'src/compare/lkp_tables.c is generated from the LKP tables' '
 	"$SRCDIR/scripts/gen-lkp-tables" "$TESTDATA/lkp/etc" >expect &&
-	test_cmp expect "$SRCDIR/src/lkp_tables.c"
+	test_cmp expect "$SRCDIR/src/compare/lkp_tables.c"
 '
 
 test_done

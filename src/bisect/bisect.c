@@ -214,7 +214,7 @@ struct driver {
 	double *good, *bad; /* the references: the endpoints' KPI samples */
 	size_t ngood, nbad;
 	const char *slot_sha[BISECT_SLOTS]; /* what each slot holds, built */
-	struct stat_rules rules; /* stats.h's classes of stats */
+	struct stat_rules rules; /* rules.h's classes of stats */
 };
 
 static void progress(struct driver *d, const char *fmt, ...)

@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bisect/git.h"
+#include "compare/rules.h"
 #include "history/history.h"
 #include "history/load.h"
-#include "result/stats.h"
 #include "util/strbuf.h"
 #include "util/strnum.h"
 #include "util/xalloc.h"

@@ -39,4 +39,7 @@ int cmd_usage(const char *text, bool on_error);
 /* the same for a command that is not built yet on this branch */
 int cmd_not_built(const char *name, int argc, char **argv);
 
+/* --seed N of compare and history (cmd/args.c): dies with EXIT_USAGE */
+uint64_t cmd_seed_arg(const char *arg);
+
 #endif

@@ -27,6 +27,11 @@ bool bisect_lkp_changed(const struct stat_rules *r, const char *stat,
 
 	if (!na || !nb)
 		return false;
+	/*
+	 * Forced: no floors and no run minimum -- good and bad already
+	 * differ, and a bisect of a 100 ms program must work as well as one
+	 * of a 300 s benchmark (docs/lkp-compat.md).
+	 */
 	lkp_options_init(&o);
 	o.force = true;
 	o.distance = distance;
@@ -70,6 +75,12 @@ enum bisect_verdict bisect_classify(const struct stat_rules *r,
 	bisect_summarize(c, nc, &sc);
 	if (sb.median == sg.median)
 		return BISECT_UNCLEAR;
+	/*
+	 * Where the commit's median lies between good (0) and bad (1): the
+	 * side it is nearer is the one it must be shown to differ from the
+	 * other of -- a commit is bad when it is changed from good, not
+	 * merely when it is not proven equal to bad.
+	 */
 	p = (sc.median - sg.median) / (sb.median - sg.median);
 	if (position)
 		*position = p;
@@ -81,6 +92,12 @@ enum bisect_verdict bisect_classify(const struct stat_rules *r,
 							       BISECT_UNCLEAR;
 }
 
+/*
+ * The order in which bisect prefers a stat to follow: a KPI with a
+ * direction first (its regression is what the user asked about), then a
+ * KPI, then any stat with a direction; never a failure stat nor one
+ * LKP's deny-list calls not bisectable (-1).
+ */
 int bisect_kpi_priority(const struct stat_rules *r, const char *stat)
 {
 	if (stat_is_function(r, stat) || !stat_is_bisectable(r, stat))
@@ -111,6 +128,11 @@ void bisect_search_mark(struct bisect_search *s, size_t i,
 	s->state[i] = v;
 }
 
+/*
+ * The range still open: from the last good commit below the first bad
+ * one.  Bounds are recomputed from the marks, never kept, so that a
+ * resumed bisect (marks read back from the index) is in the same place.
+ */
 static void search_bounds(const struct bisect_search *s, size_t *lo,
 			  size_t *hi)
 {
@@ -149,6 +171,8 @@ ssize_t bisect_search_next(const struct bisect_search *s)
 	return -1;
 }
 
+/* the skipped commits inside the final range make it a range, not a
+ * single culprit: the caller reports them */
 void bisect_search_result(const struct bisect_search *s, size_t *lo,
 			  size_t *first_bad, size_t *nskipped)
 {

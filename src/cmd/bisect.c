@@ -70,7 +70,11 @@ static const char bisect_usage[] =
 	"usage, or good and bad do not differ; 3 runtime error; 130\n"
 	"interrupted (run the same command again to resume)\n";
 
-/* FNV-1a of each string in turn: a stable short name for this bisect's worktrees */
+/*
+ * FNV-1a of each string in turn: a stable short name for this bisect's
+ * worktrees.  The ^ 0xff after each string stands for a separator, so
+ * that ("ab", "c") and ("a", "bc") do not name the same directory.
+ */
 static uint64_t fnv1a(uint64_t h, const char *s)
 {
 	return fnv1a64(h, s, strlen(s)) ^ 0xff;
@@ -83,6 +87,10 @@ static char *absolute(const char *path)
 	return r ? r : NULL;
 }
 
+/*
+ * Absolute, because the runs are started from each commit's worktree:
+ * a relative result root would land inside it.
+ */
 int bisect_open_root(const struct options *opts, char **root)
 {
 	if (mkdir_p(opts->result_root, 0777) < 0 ||
@@ -113,7 +121,10 @@ int bisect_exec_start(struct bisect_exec *x, const struct bisect_args *a,
 	return ret;
 }
 
-/* an option value in [lo, hi], or a usage error naming it */
+/*
+ * an option value in [1, hi], or a usage error naming it: a bound, so
+ * that a typo such as -n 30000 is refused before hours of runs
+ */
 static int parse_count(const char *name, const char *arg, long long hi,
 		       size_t *out)
 {
@@ -260,6 +271,8 @@ int bisect_parse_args(struct bisect_args *a, int argc, char **argv,
 		{"bad-value", required_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
 	};
+	/* one table for both commands keeps their shared options spelled
+	 * alike; each refuses the letters that are the other's only */
 	static const char bisect_only[] = "rgbBICwD", step_only[] = "GV";
 	bool have_good = false, have_bad = false;
 	int c, dashdash = argc, i, bad_usage = a->step ? 255 : EXIT_USAGE;
@@ -602,6 +615,8 @@ int cmd_bisect(int argc, char **argv, struct options *opts)
 	bo.stat = a.stat;
 	bo.no_confirm = a.no_confirm;
 
+	/* everything up to the path is checked before anything is built:
+	 * a mistake there is a usage error */
 	status = EXIT_USAGE;
 	job = absolute(a.job);
 	if (!job || !file_exists(job)) {
@@ -642,6 +657,7 @@ int cmd_bisect(int argc, char **argv, struct options *opts)
 	     npath - 2, good_sha, bad_sha,
 	     npath > 2 ? (size_t)(64 - __builtin_clzll(npath - 2)) : 0);
 
+	/* SIGINT from here on stops after the run in progress: resumable */
 	bisect_exec_catch_signals();
 	outcome = bisect_run(&st, &bo, &ops, &err);
 	status = bisect_finish(&x, &st, outcome, a.job, &err);

@@ -69,6 +69,7 @@ void compare_result_release(struct compare_result *res)
 
 /* ---- the header: common axes, compare axes, labels ---- */
 
+/* does every other group have key = value?  (then it is no column) */
 static bool axis_common(const struct result_group *const *g, size_t n,
 			const char *key, const char *value)
 {
@@ -83,6 +84,10 @@ static bool axis_common(const struct result_group *const *g, size_t n,
 	return true;
 }
 
+/*
+ * The table's header and column labels, as LKP's: what the groups share
+ * goes above the table once, what tells them apart labels the columns.
+ */
 static void build_header(struct compare_result *res,
 			 const struct result_group *const *g, size_t n)
 {
@@ -175,7 +180,11 @@ struct union_cursor {
 	size_t *pos; /* next index in each matrix */
 };
 
-/* the smallest next name over all groups, or NULL at the end */
+/*
+ * The smallest next name over all groups, or NULL at the end; idx[c]
+ * gets its index in group c (-1 where group c lacks it).  A k-way merge
+ * of sorted names: every stat once, in order, without a hash table.
+ */
 static const char *union_next(struct union_cursor *u, ssize_t *idx)
 {
 	const char *best = NULL;
@@ -204,6 +213,7 @@ static const char *union_next(struct union_cursor *u, ssize_t *idx)
 	return best;
 }
 
+/* does m hold any stat starting with prefix? */
 static bool has_prefix_stat(const struct matrix *m, const char *prefix)
 {
 	size_t lo = 0, hi = m->nstats, n = strlen(prefix);
@@ -286,6 +296,11 @@ static bool row_complete(const struct walk *w, const ssize_t *idx)
 	return true;
 }
 
+/*
+ * A kept row's display numbers for one group; the tests' fields start as
+ * NaN ("not computed"), which the JSON writes as null and the CSV as an
+ * empty field, so that an untested cell never looks like p = 0.
+ */
 static void cell_numbers(struct compare_cell *cell, const double *v, size_t n,
 			 size_t group_runs, bool present, bool is_func)
 {
@@ -332,6 +347,7 @@ static void cell_change(struct compare_cell *cell,
 		       (base->mean == 0 ? 1e-100 : base->mean);
 }
 
+/* better or worse, from the stat's direction: no direction, no effect */
 static enum compare_effect effect_of(int direction, double change)
 {
 	if (!direction || isnan(change))
@@ -339,6 +355,7 @@ static enum compare_effect effect_of(int direction, double change)
 	return (double)direction * change < 0 ? EFFECT_REGRESSION
 					      : EFFECT_IMPROVEMENT;
 }
+/* --stat REGEX and --kpi narrow the rows shown, never the q-values */
 static bool name_wanted(struct walk *w, const char *name)
 {
 	if (w->have_stat_re && regexec(&w->stat_re, name, 0, NULL, 0))
@@ -370,6 +387,12 @@ static int cmp_sort_item(const void *pa, const void *pb)
 	return strcmp(a->name, b->name);
 }
 
+/*
+ * Rows in LKP's order (Compare.sort_stats): failure stats first, then
+ * the KPIs, then the benchmark's own stats, then the monitors' stats, a
+ * monitor with fewer rows before one with more; equal scores by name.
+ * row_union moves with the rows.
+ */
 static void lkp_order(struct compare_result *res, const struct stat_rules *r,
 		      size_t *row_union)
 {

@@ -39,10 +39,16 @@ struct stat_regex {
 	int is_int;
 };
 
+/*
+ * How LKP applies a pattern: its line lists (etc/failure, etc/pass) match
+ * from the start of the name, the YAML tables' keys match the whole name,
+ * the other lists anywhere.  Made explicit here, as POSIX anchors.
+ */
 enum anchor { ANCHOR_NONE, ANCHOR_START, ANCHOR_WHOLE };
 
 /* ---- literal prefilters ---- */
 
+/* a character a prefilter cannot take literally (ERE's metacharacters) */
 static bool is_meta(int c)
 {
 	return c && strchr(".[]()*+?{}|^$\\", c) != NULL;
@@ -107,6 +113,7 @@ static bool literal_alternatives(const char *re, size_t from, size_t to,
 		}
 		if (len + 1 >= sizeof(buf))
 			goto fail;
+		/* "\." is a literal dot; "\d" and friends are classes */
 		if (re[i] == '\\' && i + 1 < to && !isalnum((unsigned char)re[i + 1])) {
 			buf[len++] = re[++i];
 			continue;
@@ -184,6 +191,10 @@ static void make_prefilter(struct stat_regex *sr, const char *re,
 			repeated = true;
 			i++;
 		}
+		/*
+		 * A literal that must occur extends the run; "x+" must occur
+		 * once but may repeat, so it ends the run after itself.
+		 */
 		if (lit >= 0 && !optional && rlen + 1 < sizeof(run)) {
 			run[rlen++] = (char)lit;
 			if (!repeated)
@@ -207,6 +218,9 @@ static void make_prefilter(struct stat_regex *sr, const char *re,
 				for (k = 0; k < nset; k++)
 					if (strlen(set[k]) < minlen)
 						minlen = strlen(set[k]);
+				/* one-character alternatives filter
+				 * nothing: strstr would cost more than
+				 * it saves */
 				if (minlen >= 2) {
 					sr->set = set;
 					sr->nset = nset;
@@ -224,6 +238,7 @@ static void make_prefilter(struct stat_regex *sr, const char *re,
 		memcpy(best, run, rlen);
 		blen = rlen;
 	}
+	/* a substring the prefix already implies would be checked twice */
 	if (blen >= 2 && !(sr->prefix && strlen(sr->prefix) >= blen))
 		sr->substr = xstrndup(best, blen);
 	return;
@@ -288,6 +303,11 @@ static char *ruby_to_posix(const char *re)
 	return strbuf_detach(&out, NULL);
 }
 
+/*
+ * Prepare one of LKP's patterns: Ruby's syntax made POSIX, the anchor
+ * written into the pattern, the prefilter taken from the unanchored
+ * text (regcomp waits for the first name that passes the prefilter).
+ */
 static void regex_compile(struct stat_regex *sr, const char *ruby_pattern,
 			  enum anchor anchor)
 {
@@ -322,6 +342,7 @@ static void regex_need(struct stat_regex *sr)
 	sr->compiled = true;
 }
 
+/* the prefilter first: it rejects most names without regexec */
 static bool regex_match(struct stat_regex *sr, const char *name)
 {
 	if (sr->prefix && strncmp(name, sr->prefix, strlen(sr->prefix)))
@@ -368,6 +389,7 @@ static struct stat_regex *compile_list(const char *const *list,
 	return out;
 }
 
+/* a YAML table: each pattern with its weight or floor (value, is_int) */
 static struct stat_regex *compile_table(const struct lkp_weight *t,
 					enum anchor anchor, size_t *n)
 {
@@ -386,6 +408,11 @@ static struct stat_regex *compile_table(const struct lkp_weight *t,
 	return out;
 }
 
+/*
+ * LKP takes the first pattern of a table that matches (its tables are
+ * ordered, specific before general), so the order is kept and the scan
+ * stops there.
+ */
 static const struct stat_regex *first_match(struct stat_regex *list,
 					    size_t n, const char *name)
 {
@@ -520,6 +547,11 @@ void stat_rules_set_runtime(struct stat_rules *r, double runtime_s)
 		r->time_floor_scale = runtime_s < 300.0 ? runtime_s / 300.0 : 1.0;
 }
 
+/*
+ * Timings and boot stages of a failure-looking name ("dmesg.timestamp:",
+ * "*.time.*") are numbers, not events: LKP's function test leaves them
+ * out before it looks at etc/failure.
+ */
 bool stat_is_function(const struct stat_rules *r, const char *name)
 {
 	if (strstr(name, ".time.") || strstr(name, ".timestamp:") ||
@@ -555,6 +587,7 @@ bool stat_is_perf_metric(const struct stat_rules *r, const char *name)
 	return first_match(r->perf_patterns, r->nperf_patterns, name) != NULL;
 }
 
+/* the allow-list wins over the deny-list, as in LKP's stat filter */
 bool stat_is_bisectable(const struct stat_rules *r, const char *name)
 {
 	if (first_match(r->stat_allow, r->nstat_allow, name))
@@ -646,6 +679,7 @@ bool stat_reasonable_change(const struct stat_rules *r, const char *name,
 	if (m) {
 		double t = m->value;
 
+		/* a floor in seconds assumes LKP's 300 s run (rules.h) */
 		if (stat_is_time_valued(name))
 			t *= r->time_floor_scale;
 		if (max < t)
@@ -654,6 +688,11 @@ bool stat_reasonable_change(const struct stat_rules *r, const char *name,
 			return false;
 		return true;
 	}
+	/*
+	 * No table entry: LKP's built-in floors per monitor, in the units
+	 * each one counts in (pages, events, interrupts), below which a
+	 * change is the monitor's own noise.
+	 */
 	if (stat_has_prefix(name, "iostat"))
 		return max > 1;
 	if (stat_has_prefix(name, "pagetypeinfo") || stat_has_prefix(name, "buddyinfo") ||

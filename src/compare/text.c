@@ -20,6 +20,11 @@
 
 /* ---- the text table ---- */
 
+/*
+ * LKP's three number formats in one 10-character column: two decimals
+ * for small means, an integer in the middle range, %g once a count is
+ * too wide for the column.
+ */
 void compare_format_mean(struct strbuf *out, double mean)
 {
 	if (fabs(mean) < 1000)
@@ -40,11 +45,13 @@ void compare_format_stddev(struct strbuf *out, double mean, double stddev)
 		return;
 	}
 	pct = mean != 0 ? 100 * stddev / fabs(mean) : stddev;
+	/* capped so that a near-zero mean cannot widen the column */
 	if (pct > 999999)
 		pct = 999999;
 	strbuf_addf(out, " \xc2\xb1%3lld%%", (long long)pct);
 }
 
+/* %g past 100000%: a change from almost nothing keeps the column width */
 void compare_format_change(struct strbuf *out, double change)
 {
 	if (fabs(change) < 100000)
@@ -53,6 +60,11 @@ void compare_format_change(struct strbuf *out, double change)
 		strbuf_addf(out, "%+10.2g%% ", change);
 }
 
+/*
+ * A failure stat's row: per column the %reproduction, how many runs
+ * failed (blank for none, so that a real failure stands out) and of how
+ * many runs.
+ */
 static void render_fail_row(struct strbuf *out, const struct compare_row *row,
 			    size_t ncols)
 {
@@ -73,6 +85,7 @@ static void render_fail_row(struct strbuf *out, const struct compare_row *row,
 	strbuf_addf(out, "  %s\n", row->name);
 }
 
+/* a perf stat's row: per column the %change (not for the base), mean, ±% */
 static void render_perf_row(struct strbuf *out, const struct compare_row *row,
 			    size_t ncols)
 {
@@ -105,11 +118,17 @@ static void render_perf_row(struct strbuf *out, const struct compare_row *row,
 	strbuf_addf(out, "  %s\n", row->name);
 }
 
+/* a column label cut to the column's width: long commit ids must not
+ * shift every number under them */
 static void add_label(struct strbuf *out, const char *label, int width)
 {
 	strbuf_addf(out, "%*.*s ", width, width, label);
 }
 
+/*
+ * The worst undecided cell is the one needing the most runs: the tally's
+ * one-line summary names it, since more runs of it decide the rest too.
+ */
 void compare_kpi_tally(const struct compare_result *res,
 		       struct compare_kpi_tally *t)
 {
@@ -166,6 +185,7 @@ void compare_undecided_line(const struct compare_result *res,
 	if (res->ncols > 2)
 		strbuf_addf(out, " in %s", res->labels[c]);
 	strbuf_addf(out, " (%+.1f%%, ", cell->change);
+	/* why it is undecided, in the order the checks ran */
 	if (cell->lkp == LKP_SKIP_FEW_RUNS)
 		strbuf_addstr(out, "fewer than 3 runs a side");
 	else if (cell->lkp == LKP_CHANGED && !isnan(cell->p_guard) &&
@@ -196,6 +216,11 @@ static void render_undecided(const struct compare_result *res,
 		}
 }
 
+/*
+ * The table as the seed prints it: the header of common and compared
+ * axes, then the failure stats (only when there is one: the seed prints
+ * no empty section), then the perf stats, then the undecided lines.
+ */
 void compare_render_text(const struct compare_result *res, struct strbuf *out)
 {
 	size_t c, i, nfail = 0;
@@ -253,6 +278,8 @@ static void csv_str(struct strbuf *out, const char *s)
 	strbuf_add_csv_str(out, s);
 }
 
+/* an empty field for "no number", which spreadsheets read as blank,
+ * where "nan" or "inf" would be text in a numeric column */
 static void csv_num(struct strbuf *out, double v)
 {
 	strbuf_addch(out, ',');
@@ -271,6 +298,8 @@ static void csv_kpi_verdict(struct strbuf *out, const struct compare_cell *cell)
 		strbuf_addstr(out, ",,\n");
 }
 
+/* one line per stat and compared column, the base's numbers repeated on
+ * each: every line stands alone for a filter or a pivot table */
 void compare_render_csv(const struct compare_result *res, struct strbuf *out)
 {
 	size_t c, i;

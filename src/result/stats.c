@@ -34,6 +34,10 @@ double stats_mean(const double *v, size_t n)
 	return sum / (double)n;
 }
 
+/*
+ * The population stddev (divided by n, not n - 1): LKP's table shows it,
+ * and the table must read the same as LKP's for the same runs.
+ */
 double stats_stddev(const double *v, size_t n, double mean)
 {
 	double ss = 0;
@@ -60,12 +64,14 @@ void stats_scratch_release(struct stats_scratch *s)
 	memset(s, 0, sizeof(*s));
 }
 
+/* grown, never shrunk: the next stat of a comparison needs as much */
 static double *scratch_buf(struct stats_scratch *s, size_t n)
 {
 	ALLOC_GROW(s->buf, n, s->alloc);
 	return s->buf;
 }
 
+/* mean and sample variance (n - 1): the tests' estimate, not LKP's */
 static void mean_var(const double *v, size_t n, double *mean, double *var)
 {
 	double m = stats_mean(v, n), ss = 0;
@@ -77,6 +83,10 @@ static void mean_var(const double *v, size_t n, double *mean, double *var)
 	*var = n > 1 ? ss / (double)(n - 1) : 0;
 }
 
+/*
+ * Welch, not Student: the base and the head are different kernels whose
+ * noise need not be the same, and the test must not assume it is.
+ */
 double stats_welch_p(const double *a, size_t na, const double *b, size_t nb)
 {
 	double ma, va, mb, vb, sa, sb, se2, t, df, scale;
@@ -189,8 +199,11 @@ double stats_moderated_p(const struct stats_noise_prior *np, const double *a,
 	double ma = stats_mean(a, np->na), mb = stats_mean(b, np->nb);
 	double s2 = stats_rel_var(a, np->na, b, np->nb), post, t, df;
 
+	/* no relative variance (a zero base mean): nothing to shrink */
 	if (s2 < 0)
 		return stats_welch_p(a, np->na, b, np->nb);
+	/* the posterior variance: the prior's d0 "runs" of s0^2 pooled with
+	 * the stat's own d; an infinite d0 means all stats share s0^2 */
 	if (isinf(np->d0))
 		post = np->s02;
 	else
@@ -200,6 +213,7 @@ double stats_moderated_p(const struct stats_noise_prior *np, const double *a,
 	t = (ma - mb) / fabs(mb) /
 	    sqrt(post * (1 / (double)np->na + 1 / (double)np->nb));
 	df = np->d + np->d0;
+	/* GSL's t takes no infinite df: that limit is the normal */
 	if (isinf(df))
 		return fmin(1, 2 * gsl_cdf_ugaussian_Q(fabs(t)));
 	return fmin(1, 2 * gsl_cdf_tdist_Q(fabs(t), df));
@@ -317,7 +331,11 @@ double stats_mwu_p(struct stats_scratch *s, const double *a, size_t na,
 		all[na + i].from_a = 0;
 	}
 	qsort(all, N, sizeof(*all), cmp_ranked);
-	/* doubled midranks: ranks i+1 .. j share (i+1 + j) */
+	/*
+	 * Doubled midranks: ranks i+1 .. j share (i+1 + j).  Doubling keeps
+	 * a tied rank an integer, so the exact distribution with ties can
+	 * count rank sums in an integer-indexed table.
+	 */
 	for (i = 0; i < N; i = j) {
 		size_t t;
 
@@ -378,6 +396,7 @@ uint64_t stats_splitmix64(uint64_t *x)
 	return z ^ (z >> 31);
 }
 
+/* a constant side resamples to itself: the bootstrap skips drawing it */
 static bool constant(const double *v, size_t n)
 {
 	size_t i;
@@ -452,6 +471,10 @@ static bool select_tails(const double *v, size_t n, size_t lo, size_t hi,
 	return true;
 }
 
+/*
+ * Hoare's quickselect: the bootstrap needs two order statistics of
+ * 1000 values per stat, and a full sort of each was most of its time.
+ */
 double stats_select_kth(double *v, size_t n, size_t k)
 {
 	size_t lo = 0, hi = n - 1;
@@ -542,6 +565,12 @@ static int cmp_pidx(const void *pa, const void *pb)
 	return (a->i > b->i) - (a->i < b->i);
 }
 
+/*
+ * Benjamini-Hochberg step-up: q of the k-th smallest p is the least
+ * p_j n / j over j >= k, so q is monotone in p.  A NaN p (no test) is
+ * 1: it takes part in n but never looks significant.  Ties keep their
+ * input order (cmp_pidx) so the q-values do not depend on qsort.
+ */
 void stats_bh_qvalues(const double *p, size_t n, double *q)
 {
 	struct pidx *v;

@@ -368,7 +368,9 @@ enum lkp_outcome lkp_changed(const struct stat_rules *r, const char *name,
 			     const struct lkp_options *o,
 			     struct lkp_record *rec)
 {
-	struct lkp_record local;
+	/* zeroed here as well as by the memset below: cppcheck cannot see
+	 * through the ?: that s is local's address */
+	struct lkp_record local = { .is_function = false };
 	struct lkp_record *s = rec ? rec : &local;
 	/* LKP's samples are a handful of runs: no malloc for those */
 	double abuf[128], bbuf[128], *sa = abuf, *sb = bbuf;

@@ -68,6 +68,29 @@ static const char *closest_program(const char *name)
 	return best;
 }
 
+/* the names a typo may stand for, each with its program (NULL: none) */
+struct known_names {
+	const char **names;
+	const char **progs; /* progs[i]: the program of option names[i] */
+	size_t n, alloc;
+};
+
+/*
+ * One name more.  progs[] is set for every name, NULL included: the
+ * arrays grow by realloc, whose new part holds no zeros to rely on.
+ */
+static void add_known(struct known_names *l, const char *name,
+		      const char *prog)
+{
+	size_t alloc = l->alloc;
+
+	ALLOC_GROW(l->names, l->n + 1, l->alloc);
+	if (l->alloc != alloc)
+		l->progs = xreallocarray(l->progs, l->alloc, sizeof(*l->progs));
+	l->progs[l->n] = prog;
+	l->names[l->n++] = name;
+}
+
 /*
  * A plain key perfsift does not know is LKP's business (it becomes an
  * environment variable), but one a typo away from a known key, program
@@ -76,46 +99,33 @@ static const char *closest_program(const char *name)
  */
 bool job_closest_known_key(const char *key, struct strbuf *hint)
 {
-	size_t i, nk = job_key_count(), n = 0, alloc = nk + program_count(), k;
-	const char **names = xcalloc(alloc, sizeof(*names));
-	const char **progs = xcalloc(alloc, sizeof(*progs));
+	struct known_names l = {0};
 	const char *best;
+	size_t i, k;
 
-	for (i = 0; i < nk; i++)
-		names[n++] = job_key_at(i)->name;
+	for (i = 0; i < job_key_count(); i++)
+		add_known(&l, job_key_at(i)->name, NULL);
 	for (i = 0; i < program_count(); i++) {
 		const struct program *p = program_at(i);
 		const struct program_option *o;
 
 		if (p->kind == PROG_OUTPUT)
 			continue;
-		if (n == alloc) {
-			alloc *= 2;
-			names = xreallocarray(names, alloc, sizeof(*names));
-			progs = xreallocarray(progs, alloc, sizeof(*progs));
-		}
-		names[n++] = p->name;
-		for (o = p->options; o && o->name; o++) {
-			if (n == alloc) {
-				alloc *= 2;
-				names = xreallocarray(names, alloc, sizeof(*names));
-				progs = xreallocarray(progs, alloc, sizeof(*progs));
-			}
-			progs[n] = p->name;
-			names[n++] = o->name;
-		}
+		add_known(&l, p->name, NULL);
+		for (o = p->options; o && o->name; o++)
+			add_known(&l, o->name, p->name);
 	}
-	best = suggest_closest(key, names, n, suggest_max_distance(key));
-	for (k = 0; best && k < n; k++)
-		if (names[k] == best) {
+	best = suggest_closest(key, l.names, l.n, suggest_max_distance(key));
+	for (k = 0; best && k < l.n; k++)
+		if (l.names[k] == best) {
 			strbuf_reset(hint);
-			if (progs[k])
-				strbuf_addf(hint, "%s.", progs[k]);
+			if (l.progs[k])
+				strbuf_addf(hint, "%s.", l.progs[k]);
 			strbuf_addstr(hint, best);
 			break;
 		}
-	free(names);
-	free(progs);
+	free(l.names);
+	free(l.progs);
 	return best != NULL;
 }
 

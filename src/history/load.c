@@ -597,7 +597,7 @@ struct csv_reader {
 	const char *path;
 	const char *stat;   /* the one column asked for, or NULL: every one */
 	struct history_set *out;
-	struct stat_rules rules;
+	struct stat_rules *rules; /* the caller's, made once */
 	char **header;      /* the column names (kept in out) */
 	size_t ncols;
 	size_t *col_series; /* column -> series, SIZE_MAX: not loaded */
@@ -638,7 +638,7 @@ static int csv_header(struct csv_reader *r, char **f, size_t nf,
 		memset(s, 0, sizeof(*s));
 		s->key = keep(out, xstrdup(r->path));
 		s->stat = r->header[i];
-		s->direction = history_direction(&r->rules, NULL, s->stat,
+		s->direction = history_direction(r->rules, NULL, s->stat,
 						 &is_kpi);
 		r->col_series[i] = out->n++;
 	}
@@ -709,23 +709,17 @@ static int csv_row(struct csv_reader *r, char **f, size_t nf,
 	return 0;
 }
 
-int history_load_csv(const char *path, const char *stat,
-		     struct history_set *out, struct strbuf *err)
+int history_read_csv(FILE *fp, const char *path, const char *stat,
+		     struct stat_rules *rules, struct history_set *out,
+		     struct strbuf *err)
 {
 	struct csv_reader r = { .path = path, .stat = stat, .out = out,
-				.prev = STRBUF_INIT };
+				.rules = rules, .prev = STRBUF_INIT };
 	struct strbuf line = STRBUF_INIT;
 	char **f = NULL;
 	size_t nf = 0, alloc = 0;
-	FILE *fp;
 	int ret = -1;
 
-	fp = fopen(path, "r");
-	if (!fp) {
-		strbuf_addf(err, "cannot open '%s': %s", path, strerror(errno));
-		return -1;
-	}
-	stat_rules_init(&r.rules);
 	while (strbuf_getline(&line, fp) != EOF) {
 		r.lineno++;
 		strbuf_chomp(&line);
@@ -746,12 +740,28 @@ int history_load_csv(const char *path, const char *stat,
 	}
 	ret = 0;
 out:
-	fclose(fp);
-	stat_rules_release(&r.rules);
 	free(f);
 	free(r.header);
 	free(r.col_series);
 	strbuf_release(&line);
 	strbuf_release(&r.prev);
+	return ret;
+}
+
+int history_load_csv(const char *path, const char *stat,
+		     struct history_set *out, struct strbuf *err)
+{
+	struct stat_rules rules;
+	FILE *fp = fopen(path, "r");
+	int ret;
+
+	if (!fp) {
+		strbuf_addf(err, "cannot open '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	stat_rules_init(&rules);
+	ret = history_read_csv(fp, path, stat, &rules, out, err);
+	stat_rules_release(&rules);
+	fclose(fp);
 	return ret;
 }

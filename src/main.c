@@ -41,6 +41,8 @@ static const struct cmd commands[] = {
 	{"bisect-step", cmd_bisect_step, "one git-bisect-run step (0/1/125)"},
 	{"history", cmd_history, "change points of a stat over the commits"},
 	{"site", cmd_site, "a static dashboard of every KPI's history"},
+	{"queue", cmd_queue, "the lab's job queue in the PostgreSQL store"},
+	{"worker", cmd_worker, "a test box's worker: run the lab's queued tasks"},
 };
 
 static const char main_usage[] =

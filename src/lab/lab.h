@@ -125,12 +125,12 @@ int lab_claim(struct lab *lab, const char *worker, const char *group,
 /* renew the lease: 0, 1 when it is lost (expired and taken, cancelled) */
 int lab_heartbeat(struct lab *lab, const struct lab_lease *l,
 		  struct strbuf *err);
-/* give the task back without counting the attempt (SIGTERM) */
+/* give the task back without counting the attempt (SIGTERM); 1: lost */
 int lab_release(struct lab *lab, const struct lab_lease *l, struct strbuf *err);
 /* the attempt failed: queued again, or failed after max_attempts */
 int lab_fail_attempt(struct lab *lab, const struct lab_lease *l,
 		     const char *reason, struct strbuf *err);
-/* every run is stored: done */
+/* every run is stored: done (0), or 1 when the lease was lost */
 int lab_finish(struct lab *lab, const struct lab_lease *l, struct strbuf *err);
 
 /*

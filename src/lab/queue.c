@@ -396,7 +396,7 @@ int lab_release(struct lab *lab, const struct lab_lease *l, struct strbuf *err)
 {
 	return lease_update(lab, l, "state = 'queued', worker = NULL,"
 			    " attempts = attempts - 1, lease_until = NULL",
-			    NULL, NULL, err) < 0 ? -1 : 0;
+			    NULL, NULL, err);
 }
 
 int lab_fail_attempt(struct lab *lab, const struct lab_lease *l,
@@ -412,7 +412,7 @@ int lab_fail_attempt(struct lab *lab, const struct lab_lease *l,
 int lab_finish(struct lab *lab, const struct lab_lease *l, struct strbuf *err)
 {
 	return lease_update(lab, l, "state = 'done', lease_until = NULL,"
-			    " finished_at = now()", NULL, NULL, err) < 0 ? -1 : 0;
+			    " finished_at = now()", NULL, NULL, err);
 }
 
 /* lock the task row if this lease still holds it: 0, 1 lost, -1 */

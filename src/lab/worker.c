@@ -114,6 +114,29 @@ static int beat_ms(const struct worker *w)
 
 /* ---- the run engine's boundary ------------------------------------------ */
 
+static int find_run_dir(const char *dir, int depth, struct strbuf *out);
+
+/* a failed run's last_state below root, as "the run failed: a: 1, b: 1" */
+static void last_state(const char *root, struct strbuf *out)
+{
+	struct strbuf run = STRBUF_INIT, path = STRBUF_INIT, text = STRBUF_INIT;
+	size_t i;
+
+	if (find_run_dir(root, 0, &run)) {
+		path_join(&path, run.buf, "last_state");
+		if (read_text_file(&text, path.buf, 4096) >= 0 && text.len) {
+			strbuf_rtrim(&text);
+			for (i = 0; i < text.len; i++)
+				if (text.buf[i] == '\n')
+					text.buf[i] = ',';
+			strbuf_addf(out, "the run failed: %s", text.buf);
+		}
+	}
+	strbuf_release(&run);
+	strbuf_release(&path);
+	strbuf_release(&text);
+}
+
 /*
  * Run the job at job_path once, through `perfsift run`, into the result
  * root w->tmp, renewing the lease meanwhile.  0 when the run finished
@@ -207,8 +230,9 @@ static int engine_run(struct worker *w, const struct lab_lease *l,
 	} else if (!WIFEXITED(status) || WEXITSTATUS(status)) {
 		struct strbuf text = STRBUF_INIT;
 
-		/* the run's own words: its last lines */
-		if (read_text_file(&text, log.buf, 1 << 16) >= 0) {
+		/* the run's own words: its last_state, else its last line */
+		last_state(w->tmp.buf, reason);
+		if (!reason->len && read_text_file(&text, log.buf, 1 << 16) >= 0) {
 			strbuf_rtrim(&text);
 			strbuf_addstr(reason, strrchr(text.buf, '\n') ?
 				      strrchr(text.buf, '\n') + 1 : text.buf);
@@ -326,7 +350,7 @@ static int store_run(struct worker *w, const char *src, const char *group_rel,
 	}
 	fsync_dir(gdir.buf);
 	/* its stats and the cache's matrix.json again, and the store's index */
-	if (result_restat(dst.buf, w->o->root, w->o->url, err) < 0)
+	if (result_restat_shared(dst.buf, w->o->root, w->o->url, err) < 0)
 		goto out;
 	ret = 0;
 out:
@@ -334,6 +358,18 @@ out:
 	strbuf_release(&dst);
 	strbuf_release(&aside);
 	return ret;
+}
+
+/* renew the lease now: 0, or -1 with reason when it is lost */
+static int renew(struct worker *w, const struct lab_lease *l,
+		 struct strbuf *reason)
+{
+	int r = lab_heartbeat(&w->lab, l, reason);
+
+	if (r > 0)
+		strbuf_addf(reason, "the lease of task %" PRId64 " is lost",
+			    l->task);
+	return r ? -1 : 0;
 }
 
 static enum run_end do_run(struct worker *w, const struct lab_task *t,
@@ -354,6 +390,11 @@ static enum run_end do_run(struct worker *w, const struct lab_task *t,
 	}
 	if (write_job(w, t, &job, reason) < 0)
 		goto out;
+	/* each step renews the lease: storing the last run took a while */
+	if (renew(w, l, reason) < 0) {
+		end = RUN_LOST;
+		goto out;
+	}
 	printf("task %" PRId64 ": run %d of %d: %s\n", t->id, idx + 1, t->runs,
 	       t->job_name);
 	fflush(stdout);
@@ -380,6 +421,10 @@ static enum run_end do_run(struct worker *w, const struct lab_task *t,
 				 reason) < 0 ||
 		       lab_run_stored(&w->lab, l, idx, reason) < 0)) {
 		end = RUN_BROKEN;
+		goto out;
+	}
+	if (renew(w, l, reason) < 0) {
+		end = RUN_LOST;
 		goto out;
 	}
 	printf("task %" PRId64 ": run %d of %d: stored as %s/%d\n", t->id,
@@ -431,16 +476,21 @@ static int do_task(struct worker *w, const struct lab_task *t)
 	} else if (end == RUN_BROKEN) {
 		error("task %" PRId64 ": %s", t->id, reason.buf);
 		ret = -1;
-	} else if (idx < t->runs) {
-		/* stopped between two runs: the task goes back, not counted */
-		printf("task %" PRId64 ": stopped: given back to the queue\n",
-		       t->id);
-		if (lab_release(&w->lab, &l, &err) < 0)
-			ret = -1;
 	} else {
-		printf("task %" PRId64 ": done\n", t->id);
-		if (lab_finish(&w->lab, &l, &err) < 0)
+		/* stopped between two runs: the task goes back, not counted */
+		bool stopped = idx < t->runs;
+		int r = stopped ? lab_release(&w->lab, &l, &err) :
+			lab_finish(&w->lab, &l, &err);
+
+		if (r < 0)
 			ret = -1;
+		else if (r > 0)
+			warning("task %" PRId64 ": the lease was lost before the "
+				"task could be marked %s", t->id,
+				stopped ? "queued" : "done");
+		else
+			printf("task %" PRId64 ": %s\n", t->id, stopped ?
+			       "stopped: given back to the queue" : "done");
 	}
 	lab_worker_seen(&w->lab, w->o->name, 0, &err);
 	fflush(stdout);

@@ -43,6 +43,8 @@ static const struct cmd commands[] = {
 	{"site", cmd_site, "a static dashboard of every KPI's history"},
 	{"queue", cmd_queue, "the lab's job queue in the PostgreSQL store"},
 	{"worker", cmd_worker, "a test box's worker: run the lab's queued tasks"},
+	{"push", cmd_push, "export the result root's runs to the PostgreSQL store"},
+	{"pull", cmd_pull, "copy runs (their files) from the store into the root"},
 };
 
 static const char main_usage[] =

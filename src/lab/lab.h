@@ -155,6 +155,16 @@ int lab_runs_done(struct lab *lab, const struct lab_lease *l, bool *out,
 		  int nruns, struct strbuf *err);
 
 /*
+ * A run's files (files.c): every file below run_dir into the store as
+ * the files of run number of group_rel (replacing what it had), and back
+ * into dest.  *nfiles counts them.
+ */
+int lab_put_run_files(struct lab *lab, const char *group_rel, int number,
+		      const char *run_dir, size_t *nfiles, struct strbuf *err);
+int lab_get_run_files(struct lab *lab, const char *group_rel, int number,
+		      const char *dest, size_t *nfiles, struct strbuf *err);
+
+/*
  * What --drain waits for: the tasks of group queued or leased (*active),
  * and the seconds until the first lease runs out (*next_s, -1 if none).
  */

@@ -518,12 +518,17 @@ int lab_runs_done(struct lab *lab, const struct lab_lease *l, bool *out,
 
 	lease_params(&lp, l);
 	memset(out, 0, (size_t)nruns * sizeof(*out));
-	/* a reserved run the store holds was stored by a worker now gone */
+	/*
+	 * A reserved run the store holds, files and all, was stored by a
+	 * worker gone before it counted it (worker.c stores the files last).
+	 */
 	if (lab_exec(lab, "BEGIN", 0, NULL, err) < 0 ||
 	    lab_exec(lab, "UPDATE lab_task_runs t SET stored = true, stored_at ="
 		     " now() FROM runs r JOIN groups g ON g.id = r.group_id"
 		     " WHERE t.task_id = $1 AND NOT t.stored AND g.dir ="
-		     " t.group_dir AND r.number = t.number", 1, lp.p, err) < 0 ||
+		     " t.group_dir AND r.number = t.number AND EXISTS (SELECT 1"
+		     " FROM lab_run_files f WHERE f.group_dir = t.group_dir AND"
+		     " f.number = t.number)", 1, lp.p, err) < 0 ||
 	    lab_exec(lab, count_runs, 1, lp.p, err) < 0 ||
 	    lab_query(lab, "SELECT run_index FROM lab_task_runs WHERE task_id ="
 		      " $1 AND stored", 1, lp.p, &r, err) < 0)

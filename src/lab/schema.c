@@ -57,7 +57,12 @@ static const char *const steps[LAB_SCHEMA_VERSION] = {
 	"CREATE TABLE lab_workers ("
 	"  name TEXT PRIMARY KEY, tbox_group TEXT NOT NULL, facts TEXT,"
 	"  started_at TIMESTAMPTZ NOT NULL DEFAULT now(),"
-	"  last_seen TIMESTAMPTZ NOT NULL DEFAULT now(), task_id BIGINT);",
+	"  last_seen TIMESTAMPTZ NOT NULL DEFAULT now(), task_id BIGINT);"
+	/* a run's files (files.c), compressed by the server (TOAST) */
+	"CREATE TABLE lab_run_files ("
+	"  group_dir TEXT NOT NULL, number INTEGER NOT NULL,"
+	"  name TEXT NOT NULL, data BYTEA NOT NULL,"
+	"  PRIMARY KEY (group_dir, number, name));",
 };
 
 /* warnings of the server (a notice) are not the user's business */

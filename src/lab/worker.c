@@ -325,6 +325,7 @@ static int store_run(struct worker *w, const char *src, const char *group_rel,
 {
 	struct strbuf gdir = STRBUF_INIT, dst = STRBUF_INIT, aside = STRBUF_INIT;
 	char num[16];
+	size_t nfiles;
 	int ret = -1;
 
 	path_join(&gdir, w->o->root, group_rel);
@@ -349,8 +350,14 @@ static int store_run(struct worker *w, const char *src, const char *group_rel,
 		goto out;
 	}
 	fsync_dir(gdir.buf);
-	/* its stats and the cache's matrix.json again, and the store's index */
-	if (result_restat_shared(dst.buf, w->o->root, w->o->url, err) < 0)
+	/*
+	 * Its stats and the cache's matrix.json again, and the store's
+	 * index; then its files, last: a run whose files are in the store is
+	 * complete there (lab_runs_done adopts only such a run).
+	 */
+	if (result_restat_shared(dst.buf, w->o->root, w->o->url, err) < 0 ||
+	    lab_put_run_files(&w->lab, group_rel, number, dst.buf, &nfiles,
+			      err) < 0)
 		goto out;
 	ret = 0;
 out:

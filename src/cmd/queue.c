@@ -23,7 +23,7 @@
 static const char queue_usage[] =
 	"usage: perfsift --store postgresql://... queue add JOB.yaml\n"
 	"           [--testbox-group G] [--commit C] [-n RUNS] [--priority P]\n"
-	"           [--max-attempts N]\n"
+	"           [--max-attempts N] [--kernel RELEASE]\n"
 	"       perfsift --store URL queue list [--state STATE] [--json]\n"
 	"       perfsift --store URL queue cancel ID | retry ID | workers\n"
 	"\n"
@@ -39,6 +39,9 @@ static const char queue_usage[] =
 	"    --priority P      higher first (default 0); then the oldest first\n"
 	"    --max-attempts N  attempts (a failure, a lost lease) before the\n"
 	"                      task ends failed (default 3)\n"
+	"    --kernel RELEASE  run it on that kernel (uname -r): a worker whose\n"
+	"                      box runs another calls its --install hook; the\n"
+	"                      runs' commit defaults to RELEASE\n"
 	"  list                every task: id, state, group, job, commit, runs\n"
 	"                      done/asked, worker, attempts, last error\n"
 	"    --state STATE     only queued|leased|done|failed|cancelled\n"
@@ -57,7 +60,7 @@ static bool commit_ok(const char *c)
 }
 
 struct add_opts {
-	const char *group, *commit;
+	const char *group, *commit, *kernel;
 	int runs, priority, max_attempts;
 };
 
@@ -141,6 +144,7 @@ static int queue_add(const struct options *opts, const char *path,
 		t[i].job_name = names[i].buf;
 		t[i].job_yaml = yaml[i].buf;
 		t[i].commit = o->commit;
+		t[i].kernel = o->kernel;
 		t[i].runs = o->runs;
 		t[i].priority = o->priority;
 		t[i].max_attempts = o->max_attempts;
@@ -185,6 +189,7 @@ static void task_json(struct strbuf *sb, const struct lab_task *t)
 	add_json_field(sb, "group", t->group, false);
 	add_json_field(sb, "job", t->job_name, false);
 	add_json_field(sb, "commit", t->commit, false);
+	add_json_field(sb, "kernel", t->kernel, false);
 	strbuf_addf(sb, ", \"runs_done\": %d, \"runs\": %d", t->runs_done,
 		    t->runs);
 	add_json_field(sb, "worker", t->worker, false);
@@ -287,6 +292,7 @@ static int parse_opts(int argc, char **argv, struct add_opts *o, int *state,
 		{"runs", required_argument, NULL, 'n'},
 		{"priority", required_argument, NULL, 'p'},
 		{"max-attempts", required_argument, NULL, 'm'},
+		{"kernel", required_argument, NULL, 'k'},
 		{"state", required_argument, NULL, 's'},
 		{"json", no_argument, NULL, 'j'},
 		{"help", no_argument, NULL, 'h'},
@@ -329,6 +335,13 @@ static int parse_opts(int argc, char **argv, struct add_opts *o, int *state,
 		case 'j':
 			*json = true;
 			break;
+		case 'k':
+			if (!*optarg || !commit_ok(optarg))
+				return error("--kernel: a kernel release (uname -r) "
+					     "is not empty and has no '/' or control "
+					     "character");
+			o->kernel = optarg;
+			break;
 		case 'h':
 			return -2;
 		default:
@@ -340,7 +353,7 @@ static int parse_opts(int argc, char **argv, struct add_opts *o, int *state,
 
 int cmd_queue(int argc, char **argv, struct options *opts)
 {
-	struct add_opts o = {NULL, NULL, 1, 0, 3};
+	struct add_opts o = {NULL, NULL, NULL, 1, 0, 3};
 	struct strbuf err = STRBUF_INIT;
 	struct lab lab;
 	const char *sub;

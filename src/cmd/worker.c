@@ -18,6 +18,7 @@
 static const char worker_usage[] =
 	"usage: perfsift --store postgresql://... worker --testbox NAME\n"
 	"           [--testbox-group G] [--drain | --once] [--lease-s N]\n"
+	"           [--install CMD]\n"
 	"\n"
 	"Run the lab's queued tasks of a test-box group (docs/lab.md): claim the\n"
 	"next one (priority, then age), run its runs with `perfsift run`'s engine\n"
@@ -32,6 +33,11 @@ static const char worker_usage[] =
 	"  --lease-s N         the lease of the tasks it claims, renewed every\n"
 	"                      N/3 s (default 30); a worker gone for N s loses\n"
 	"                      its task to another\n"
+	"  --install CMD       for a task naming a kernel this box does not run:\n"
+	"                      sh -c CMD with PERFSIFT_KERNEL and PERFSIFT_TASK\n"
+	"                      set; exit 0: installed and running, 100: reboot\n"
+	"                      (the worker exits keeping the lease; started at\n"
+	"                      boot, it goes on with the task), else it failed\n"
 	"\n"
 	"SIGTERM / SIGINT: the run in progress is finished and stored, the task\n"
 	"given back.  A killed worker's task is retaken when its lease runs out\n"
@@ -45,6 +51,7 @@ int cmd_worker(int argc, char **argv, struct options *opts)
 		{"drain", no_argument, NULL, 'd'},
 		{"once", no_argument, NULL, 'o'},
 		{"lease-s", required_argument, NULL, 'l'},
+		{"install", required_argument, NULL, 'i'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -77,6 +84,9 @@ int cmd_worker(int argc, char **argv, struct options *opts)
 				return EXIT_USAGE;
 			}
 			o.lease_s = (int)v;
+			break;
+		case 'i':
+			o.install = optarg;
 			break;
 		case 'h':
 			return cmd_usage(worker_usage, false);

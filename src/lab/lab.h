@@ -71,6 +71,7 @@ struct lab_task {
 	char *group, *job_name, *job_yaml, *commit, *kernel;
 	char *worker, *last_error;
 	int runs, runs_done, priority, attempts, max_attempts, lease_s;
+	int install_attempt; /* the attempt whose install hook ran, or 0 */
 };
 struct lab_task_list {
 	struct lab_task *items; /* by id */
@@ -130,6 +131,13 @@ int lab_release(struct lab *lab, const struct lab_lease *l, struct strbuf *err);
 /* the attempt failed: queued again, or failed after max_attempts */
 int lab_fail_attempt(struct lab *lab, const struct lab_lease *l,
 		     const char *reason, struct strbuf *err);
+/* the install hook runs for this attempt (kernel.c): 0, 1 lost */
+int lab_mark_install(struct lab *lab, const struct lab_lease *l,
+		     struct strbuf *err);
+/* the running kernel's release (<PERFSIFT_SYSROOT>/proc/sys/kernel/osrelease) */
+int lab_running_kernel(struct strbuf *out, struct strbuf *err);
+/* the install hook's exit status that asks for a reboot (docs/lab.md) */
+#define LAB_EXIT_REBOOT 100
 /* every run is stored: done (0), or 1 when the lease was lost */
 int lab_finish(struct lab *lab, const struct lab_lease *l, struct strbuf *err);
 

@@ -70,7 +70,7 @@ void lab_task_list_release(struct lab_task_list *l)
 /* the columns lab_task_of() reads, in its order */
 #define TASK_COLS "id, state, tbox_group, job_name, job_yaml, commit_id," \
 	" kernel, worker, last_error, runs, runs_done, priority, attempts," \
-	" max_attempts, coalesce(lease_s, 0)"
+	" max_attempts, coalesce(lease_s, 0), install_attempt"
 
 static char *dup_or_null(const struct lab_rows *r, int row, int col)
 {
@@ -96,6 +96,7 @@ static void lab_task_of(const struct lab_rows *r, int row, struct lab_task *t)
 	t->attempts = atoi(lab_get(r, row, 12));
 	t->max_attempts = atoi(lab_get(r, row, 13));
 	t->lease_s = atoi(lab_get(r, row, 14));
+	t->install_attempt = atoi(lab_get(r, row, 15));
 }
 
 static int rollback(struct lab *lab)
@@ -407,6 +408,13 @@ int lab_fail_attempt(struct lab *lab, const struct lab_lease *l,
 			    " lease_until = NULL, finished_at = CASE WHEN"
 			    " attempts >= max_attempts THEN now() END", reason,
 			    NULL, err) < 0 ? -1 : 0;
+}
+
+int lab_mark_install(struct lab *lab, const struct lab_lease *l,
+		     struct strbuf *err)
+{
+	return lease_update(lab, l, "install_attempt = attempts", NULL, NULL,
+			    err);
 }
 
 int lab_finish(struct lab *lab, const struct lab_lease *l, struct strbuf *err)

@@ -37,7 +37,9 @@ static const char *const steps[LAB_SCHEMA_VERSION] = {
 	"  worker TEXT, lease_s INTEGER, lease_until TIMESTAMPTZ,"
 	"  attempts INTEGER NOT NULL DEFAULT 0,"
 	"  max_attempts INTEGER NOT NULL DEFAULT 3,"
-	"  last_error TEXT, finished_at TIMESTAMPTZ);"
+	"  last_error TEXT, finished_at TIMESTAMPTZ,"
+	/* the attempt whose install hook ran (kernel tasks: after a boot) */
+	"  install_attempt INTEGER NOT NULL DEFAULT 0);"
 	/* the claim's order, over queued tasks only (a partial index) */
 	"CREATE INDEX lab_tasks_claim ON lab_tasks"
 	"  (tbox_group, priority DESC, id) WHERE state = 'queued';"

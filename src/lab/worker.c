@@ -138,6 +138,89 @@ static void last_state(const char *root, struct strbuf *out)
 }
 
 /*
+ * Start exe with argv (its output into log, its environment plus the
+ * NAME=VALUE strings of env, NULL-terminated), in its own process group.
+ * The child is stopped (SIGTERM) by the kernel if the worker dies.
+ */
+static pid_t spawn(struct worker *w, const char *exe, const char *const *argv,
+		   const char *log, const char *const *env,
+		   struct strbuf *reason)
+{
+	pid_t pid, ppid = getpid();
+	int fd;
+
+	child_exited = 0;
+	pid = fork();
+	if (pid < 0) {
+		strbuf_addf(reason, "cannot fork: %s", strerror(errno));
+		return -1;
+	}
+	if (pid)
+		return pid;
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (getppid() != ppid)
+		_exit(127);
+	setpgid(0, 0);
+	fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd >= 0) {
+		dup2(fd, 1);
+		dup2(fd, 2);
+	}
+	/* a child run indexes into its private root only: the worker stores */
+	unsetenv("PERFSIFT_STORE");
+	unsetenv("PERFSIFT_RESULT_ROOT");
+	for (; env && *env; env++)
+		putenv((char *)*env);
+	signal(SIGPIPE, SIG_DFL);
+	sigprocmask(SIG_SETMASK, &w->origmask, NULL);
+	execv(exe, (char *const *)argv);
+	_exit(127);
+}
+
+/*
+ * Wait for child pid, renewing the lease every beat; a lost lease stops
+ * the child (SIGTERM to its group).  True when the lease was lost.
+ */
+static bool wait_child(struct worker *w, const struct lab_lease *l, pid_t pid,
+		       int *status)
+{
+	bool lost = false;
+
+	for (;;) {
+		struct strbuf err = STRBUF_INIT;
+		pid_t r = waitpid(pid, status, WNOHANG);
+		uint64_t next = time_mono_ns() + (uint64_t)beat_ms(w) * 1000000u;
+		int ret;
+
+		if (r == pid)
+			break;
+		while (!child_exited && time_mono_ns() < next) {
+			uint64_t left = next - time_mono_ns();
+			struct timespec ts = {(time_t)(left / 1000000000u),
+					      (long)(left % 1000000000u)};
+
+			ppoll(NULL, 0, &ts, &w->waitmask);
+		}
+		child_exited = 0;
+		if (waitpid(pid, status, WNOHANG) == pid)
+			break;
+		if (lost)
+			continue; /* stopped: waiting for it to end */
+		ret = lab_heartbeat(&w->lab, l, &err);
+		lab_worker_seen(&w->lab, w->o->name, l->task, &err);
+		if (ret) {
+			/* lost (or the store is gone): the work is not ours */
+			warning("task %" PRId64 ": %s: stopping its run",
+				l->task, ret > 0 ? "the lease is lost" : err.buf);
+			kill(-pid, SIGTERM);
+			lost = true;
+		}
+		strbuf_release(&err);
+	}
+	return lost;
+}
+
+/*
  * Run the job at job_path once, through `perfsift run`, into the result
  * root w->tmp, renewing the lease meanwhile.  0 when the run finished
  * complete; 1 when it failed or was cut (reason says how); 2 when the
@@ -150,9 +233,9 @@ static int engine_run(struct worker *w, const struct lab_lease *l,
 {
 	struct strbuf log = STRBUF_INIT;
 	const char *argv[10];
-	int argc = 0, status = 0, ret, fd;
-	bool lost = false;
-	pid_t pid, ppid = getpid();
+	int argc = 0, status = 0, ret;
+	bool lost;
+	pid_t pid;
 
 	path_join(&log, w->tmp.buf, "run.log");
 	argv[argc++] = "perfsift";
@@ -167,62 +250,13 @@ static int engine_run(struct worker *w, const struct lab_lease *l,
 		argv[argc++] = commit;
 	}
 	argv[argc] = NULL;
-	child_exited = 0;
-	pid = fork();
+	/* this very binary: the same engine, monitors and knobs */
+	pid = spawn(w, "/proc/self/exe", argv, log.buf, NULL, reason);
 	if (pid < 0) {
-		strbuf_addf(reason, "cannot fork: %s", strerror(errno));
 		strbuf_release(&log);
 		return -1;
 	}
-	if (!pid) {
-		/* the run ends (cleanly: SIGTERM) if the worker is killed */
-		prctl(PR_SET_PDEATHSIG, SIGTERM);
-		if (getppid() != ppid)
-			_exit(127);
-		setpgid(0, 0);
-		fd = open(log.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		if (fd >= 0) {
-			dup2(fd, 1);
-			dup2(fd, 2);
-		}
-		/* the run indexes into its private root only: we store it */
-		unsetenv("PERFSIFT_STORE");
-		unsetenv("PERFSIFT_RESULT_ROOT");
-		signal(SIGPIPE, SIG_DFL);
-		sigprocmask(SIG_SETMASK, &w->origmask, NULL);
-		execv("/proc/self/exe", (char *const *)argv);
-		_exit(127);
-	}
-	for (;;) {
-		struct strbuf err = STRBUF_INIT;
-		pid_t r = waitpid(pid, &status, WNOHANG);
-		uint64_t next = time_mono_ns() + (uint64_t)beat_ms(w) * 1000000u;
-
-		if (r == pid)
-			break;
-		while (!child_exited && time_mono_ns() < next) {
-			uint64_t left = next - time_mono_ns();
-			struct timespec ts = {(time_t)(left / 1000000000u),
-					      (long)(left % 1000000000u)};
-
-			ppoll(NULL, 0, &ts, &w->waitmask);
-		}
-		child_exited = 0;
-		if (waitpid(pid, &status, WNOHANG) == pid)
-			break;
-		if (lost)
-			continue; /* stopped: waiting for it to end */
-		ret = lab_heartbeat(&w->lab, l, &err);
-		lab_worker_seen(&w->lab, w->o->name, l->task, &err);
-		if (ret) {
-			/* lost (or the store is gone): the run is not ours */
-			warning("task %" PRId64 ": %s: stopping its run",
-				l->task, ret > 0 ? "the lease is lost" : err.buf);
-			kill(-pid, SIGTERM);
-			lost = true;
-		}
-		strbuf_release(&err);
-	}
+	lost = wait_child(w, l, pid, &status);
 	ret = 0;
 	if (lost) {
 		strbuf_addstr(reason, "the lease was lost during the run");
@@ -405,7 +439,8 @@ static enum run_end do_run(struct worker *w, const struct lab_task *t,
 	printf("task %" PRId64 ": run %d of %d: %s\n", t->id, idx + 1, t->runs,
 	       t->job_name);
 	fflush(stdout);
-	r = engine_run(w, l, job.buf, t->commit, reason);
+	/* a kernel task's runs are of that kernel unless a commit is named */
+	r = engine_run(w, l, job.buf, t->commit ? t->commit : t->kernel, reason);
 	if (r == 2 || r < 0) {
 		end = r == 2 ? RUN_LOST : RUN_BAD;
 		goto out;
@@ -447,7 +482,96 @@ out:
 
 /* ---- tasks ----------------------------------------------------------------- */
 
-/* the task's runs not stored yet; -1 only when the store failed */
+/* what the kernel step came to */
+enum boot_end { BOOT_READY, BOOT_REBOOTING, BOOT_FAILED, BOOT_LOST, BOOT_BROKEN };
+
+/*
+ * A task naming a kernel runs only on that kernel.  Not running it: the
+ * install hook (once per attempt, recorded before it runs) installs it
+ * and asks for a reboot (LAB_EXIT_REBOOT): the worker exits keeping its
+ * lease, and the worker started at boot resumes the task here.  Still
+ * not running it after the hook ran for this attempt: a wrong kernel
+ * booted, and the attempt fails saying which.
+ */
+static enum boot_end boot_kernel(struct worker *w, const struct lab_task *t,
+				 const struct lab_lease *l, struct strbuf *reason)
+{
+	struct strbuf running = STRBUF_INIT, log = STRBUF_INIT;
+	struct strbuf kv = STRBUF_INIT, tv = STRBUF_INIT;
+	const char *argv[4] = {"sh", "-c", w->o->install, NULL};
+	const char *env[3];
+	enum boot_end end = BOOT_FAILED;
+	int status = 0, r;
+	pid_t pid;
+
+	if (lab_running_kernel(&running, reason) < 0)
+		goto out;
+	if (!strcmp(running.buf, t->kernel)) {
+		end = BOOT_READY;
+		goto out;
+	}
+	if (t->install_attempt == t->attempts) {
+		strbuf_addf(reason, "booted kernel '%s', the task asks for '%s' "
+			    "(the install hook ran)", running.buf, t->kernel);
+		goto out;
+	}
+	if (!w->o->install) {
+		strbuf_addf(reason, "the task asks for kernel '%s', this box runs "
+			    "'%s' and its worker has no --install hook",
+			    t->kernel, running.buf);
+		goto out;
+	}
+	r = lab_mark_install(&w->lab, l, reason);
+	if (r) {
+		end = r > 0 ? BOOT_LOST : BOOT_BROKEN;
+		goto out;
+	}
+	printf("task %" PRId64 ": installing kernel %s (running %s)\n", t->id,
+	       t->kernel, running.buf);
+	fflush(stdout);
+	mkdir_p(w->tmp.buf, 0755);
+	path_join(&log, w->tmp.buf, "install.log");
+	strbuf_addf(&kv, "PERFSIFT_KERNEL=%s", t->kernel);
+	strbuf_addf(&tv, "PERFSIFT_TASK=%" PRId64, t->id);
+	env[0] = kv.buf;
+	env[1] = tv.buf;
+	env[2] = NULL;
+	pid = spawn(w, "/bin/sh", argv, log.buf, env, reason);
+	if (pid < 0)
+		goto out;
+	if (wait_child(w, l, pid, &status)) {
+		end = BOOT_LOST;
+	} else if (WIFEXITED(status) && WEXITSTATUS(status) == LAB_EXIT_REBOOT) {
+		end = BOOT_REBOOTING;
+	} else if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		strbuf_addf(reason, "the install hook for kernel '%s' failed "
+			    "(exit %d; its output: %s)", t->kernel,
+			    WIFEXITED(status) ? WEXITSTATUS(status) : 128 +
+			    WTERMSIG(status), log.buf);
+	} else {
+		/* installed and running without a reboot (kexec'd in place?) */
+		strbuf_reset(&running);
+		if (lab_running_kernel(&running, reason) == 0) {
+			if (!strcmp(running.buf, t->kernel))
+				end = BOOT_READY;
+			else
+				strbuf_addf(reason, "the install hook ended, and the "
+					    "box runs '%s', not '%s'",
+					    running.buf, t->kernel);
+		}
+	}
+out:
+	strbuf_release(&running);
+	strbuf_release(&log);
+	strbuf_release(&kv);
+	strbuf_release(&tv);
+	return end;
+}
+
+/*
+ * The task's runs not stored yet: 0, 1 when the box reboots for the
+ * task's kernel (the worker exits), -1 only when the store failed.
+ */
 static int do_task(struct worker *w, const struct lab_task *t)
 {
 	struct lab_lease l = {t->id, w->o->name, t->attempts};
@@ -464,6 +588,27 @@ static int do_task(struct worker *w, const struct lab_task *t)
 	    lab_worker_seen(&w->lab, w->o->name, t->id, &err) < 0) {
 		ret = -1;
 		goto out;
+	}
+	if (t->kernel) {
+		switch (boot_kernel(w, t, &l, &reason)) {
+		case BOOT_READY:
+			break;
+		case BOOT_REBOOTING:
+			/* the lease stays: the worker started at boot resumes */
+			printf("task %" PRId64 ": rebooting into kernel %s; the "
+			       "worker started at boot goes on\n", t->id, t->kernel);
+			ret = 1;
+			goto out;
+		case BOOT_FAILED:
+			end = RUN_BAD;
+			break;
+		case BOOT_LOST:
+			end = RUN_LOST;
+			break;
+		case BOOT_BROKEN:
+			end = RUN_BROKEN;
+			break;
+		}
 	}
 	for (idx = 0; idx < t->runs && end == RUN_STORED; idx++) {
 		if (done[idx])
@@ -606,8 +751,8 @@ static int worker_loop(struct worker *w)
 		if (r > 0) {
 			r = do_task(w, &t);
 			lab_task_release(&t);
-			if (r < 0) {
-				ret = EXIT_RUNTIME;
+			if (r) {
+				ret = r < 0 ? EXIT_RUNTIME : EXIT_OK;
 				break;
 			}
 			if (w->o->mode == WORKER_ONCE)

@@ -11,7 +11,24 @@
 
 if ! pg_available; then
 	test_skip 'the lab queue' 'no PostgreSQL server programs or no libpq'
-	test_done
+	# the GRANTs docs/lab.md gives a worker's role (its second sql block)
+awk '/^```sql/ { n++; b = 1; next } /^```/ { b = 0 } b && n == 2 { print }' \
+	"$SRCDIR/docs/lab.md" | sed 's/^\\c perfsift$//' >grants.sql
+
+test_expect_success 'a worker role with docs/lab.md grants runs a task, queues none' '
+	test_grep "GRANT SELECT, UPDATE ON lab_tasks TO perfsift_worker" grants.sql &&
+	psql -q -h "$PGDIR" -U postgres -d ps -c "CREATE ROLE perfsift_worker LOGIN" &&
+	sed "s/DATABASE perfsift/DATABASE ps/" grants.sql |
+		psql -q -v ON_ERROR_STOP=1 -h "$PGDIR" -U postgres -d ps >out 2>&1 &&
+	WURL="postgresql:///ps?host=$PGDIR&user=perfsift_worker" &&
+	n=$(count_state done) &&
+	perfsift --store "$WURL" --result-root w3 worker --testbox box-3 --once >out &&
+	test "$(count_state done)" = $((n + 1)) &&
+	test_must_fail perfsift --store "$WURL" queue add job.yaml --testbox-group box 2>err &&
+	test_grep "permission denied" err
+'
+
+test_done
 fi
 
 q() {
@@ -137,6 +154,23 @@ test_expect_success 'a worker of the group takes one task with --once' '
 	perfsift --store "$URL" --result-root w2 worker --testbox box-2 --once >out &&
 	test "$(count_state done "AND runs_done = 2 AND worker = \$\$box-2\$\$")" = 1 &&
 	test "$(runs_of c1)" = 2
+'
+
+# the GRANTs docs/lab.md gives a worker's role (its second sql block)
+awk '/^```sql/ { n++; b = 1; next } /^```/ { b = 0 } b && n == 2 { print }' \
+	"$SRCDIR/docs/lab.md" | sed 's/^\\c perfsift$//' >grants.sql
+
+test_expect_success 'a worker role with docs/lab.md grants runs a task, queues none' '
+	test_grep "GRANT SELECT, UPDATE ON lab_tasks TO perfsift_worker" grants.sql &&
+	psql -q -h "$PGDIR" -U postgres -d ps -c "CREATE ROLE perfsift_worker LOGIN" &&
+	sed "s/DATABASE perfsift/DATABASE ps/" grants.sql |
+		psql -q -v ON_ERROR_STOP=1 -h "$PGDIR" -U postgres -d ps >out 2>&1 &&
+	WURL="postgresql:///ps?host=$PGDIR&user=perfsift_worker" &&
+	n=$(count_state done) &&
+	perfsift --store "$WURL" --result-root w3 worker --testbox box-3 --once >out &&
+	test "$(count_state done)" = $((n + 1)) &&
+	test_must_fail perfsift --store "$WURL" queue add job.yaml --testbox-group box 2>err &&
+	test_grep "permission denied" err
 '
 
 test_done

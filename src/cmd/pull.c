@@ -28,6 +28,10 @@ static const char pull_usage[] =
 	"result root.  Runs already in the root are left alone.\n";
 
 /* one run into its place below the root; 1 pulled, 0 skipped, -1 error */
+/*
+ * A run directory already in the root is the same run (run numbers are
+ * unique per group in the store) or the user's own: never overwritten.
+ */
 static int pull_run(struct lab *lab, const struct store_run *r,
 		    const char *group_rel, struct strbuf *err)
 {
@@ -61,6 +65,7 @@ out:
 	return ret;
 }
 
+/* the runs of every group sel names (NULL: all of them) */
 static int pull_groups(struct lab *lab, const char *sel, size_t *pulled,
 		       size_t *here, struct strbuf *err)
 {

@@ -26,6 +26,10 @@ static const char push_usage[] =
 	"groups.  Runs the store has already are left alone.\n";
 
 /* whether the store has (or a worker reserved) run number of group rel */
+/*
+ * A reserved number counts: a worker may be storing its run under it
+ * right now, and push must not take it first.
+ */
 static int taken(struct lab *lab, const char *rel, int number, bool *yes,
 		 struct strbuf *err)
 {

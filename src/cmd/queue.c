@@ -51,6 +51,10 @@ static const char queue_usage[] =
 	"  workers             the workers, their last heartbeat and task\n";
 
 /* a commit id names a directory of the result root (as `run` checks) */
+/*
+ * The same rule `perfsift run --commit` applies: the value becomes a
+ * directory name of every worker's result root.
+ */
 static bool commit_ok(const char *c)
 {
 	for (; *c; c++)
@@ -67,6 +71,11 @@ struct add_opts {
 /*
  * The atomic jobs of path as tasks: everything is checked and built
  * before the one transaction that enqueues them.
+ */
+/*
+ * The group goes into each atomic job as tbox_group: it is an axis of
+ * the result tree, so the runs of one task on any box of the group land
+ * in one result group.
  */
 static int build_tasks(const char *path, const struct add_opts *o,
 		       struct job ***atoms, size_t *natoms, struct strbuf *err)
@@ -172,6 +181,7 @@ static int queue_add(const struct options *opts, const char *path,
 	return ret;
 }
 
+/* a JSON string, or null for a field the task does not have */
 static void add_json_field(struct strbuf *sb, const char *key, const char *v,
 			   bool first)
 {
@@ -182,6 +192,7 @@ static void add_json_field(struct strbuf *sb, const char *key, const char *v,
 		strbuf_addstr(sb, "null");
 }
 
+/* the fields of `queue list`, named as docs/lab.md lists them */
 static void task_json(struct strbuf *sb, const struct lab_task *t)
 {
 	strbuf_addf(sb, "{\"id\": %" PRId64, t->id);
@@ -200,6 +211,10 @@ static void task_json(struct strbuf *sb, const struct lab_task *t)
 	strbuf_addch(sb, '}');
 }
 
+/*
+ * A table for people (fixed columns, the last error last since it is the
+ * longest), or a JSON array for scripts.
+ */
 static int queue_list(struct lab *lab, int state, bool json)
 {
 	struct lab_task_list l = {0};
@@ -243,6 +258,7 @@ static int queue_list(struct lab *lab, int state, bool json)
 }
 
 /* cancel / retry ID */
+/* cancel and retry: the state rules are lab_cancel_task / lab_retry_task */
 static int queue_move(struct lab *lab, const char *what, const char *arg)
 {
 	struct strbuf err = STRBUF_INIT;
@@ -267,6 +283,7 @@ static int queue_move(struct lab *lab, const char *what, const char *arg)
 	return ret;
 }
 
+/* the workers' rows, as the store has them */
 static int queue_workers(struct lab *lab)
 {
 	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
@@ -283,6 +300,10 @@ static int queue_workers(struct lab *lab)
 }
 
 /* the options of `add` and `list`; -1 for a usage error */
+/*
+ * One option table for every subcommand: an option a subcommand does
+ * not use is accepted and ignored, as `queue list -n 3` harms nothing.
+ */
 static int parse_opts(int argc, char **argv, struct add_opts *o, int *state,
 		      bool *json)
 {
@@ -351,6 +372,10 @@ static int parse_opts(int argc, char **argv, struct add_opts *o, int *state,
 	return 0;
 }
 
+/*
+ * `queue SUB [OPTIONS] [ARG]`: the subcommand first, then its options
+ * (getopt sees argv from the subcommand on).
+ */
 int cmd_queue(int argc, char **argv, struct options *opts)
 {
 	struct add_opts o = {NULL, NULL, NULL, 1, 0, 3};

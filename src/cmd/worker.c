@@ -43,6 +43,11 @@ static const char worker_usage[] =
 	"given back.  A killed worker's task is retaken when its lease runs out\n"
 	"and goes on from the runs already stored.\n";
 
+/*
+ * The options only: everything a worker does is src/lab/worker.c.  The
+ * names must be path-safe because the group is a directory of the
+ * result tree and the name goes into the store as the lease's holder.
+ */
 int cmd_worker(int argc, char **argv, struct options *opts)
 {
 	static const struct option longopts[] = {
@@ -102,8 +107,10 @@ int cmd_worker(int argc, char **argv, struct options *opts)
 		      "no '/'");
 		return EXIT_USAGE;
 	}
+	/* LKP's rule: lkp-box-1 is of group lkp-box */
 	if (!o.group)
 		o.group = group = machine_tbox_group(o.name);
+	/* the result root is the box's cache; the store is the truth */
 	o.root = opts->result_root;
 	o.url = opts->store_url;
 	ret = worker_main(&o);

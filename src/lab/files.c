@@ -25,6 +25,10 @@
 #define MAX_FILE (256u << 20)
 
 /* one file: a binary bytea parameter beside text ones */
+/*
+ * The bytes go as a binary parameter: text would need escaping, and a
+ * raw file is whatever the benchmark wrote, NUL bytes included.
+ */
 static int put_file(struct lab *lab, const char *group, const char *num,
 		    const char *name, const struct strbuf *data,
 		    struct strbuf *err)
@@ -98,6 +102,10 @@ static int put_tree(struct lab *lab, const char *group, const char *num,
 	return ret;
 }
 
+/*
+ * DELETE then INSERT in one transaction: a run stored again (a task
+ * taken over re-runs a run whose files were half sent) replaces them.
+ */
 int lab_put_run_files(struct lab *lab, const char *group_rel, int number,
 		      const char *run_dir, size_t *nfiles, struct strbuf *err)
 {
@@ -119,6 +127,10 @@ int lab_put_run_files(struct lab *lab, const char *group_rel, int number,
 }
 
 /* a stored name must stay below the run directory */
+/*
+ * The store is shared: a row written by anyone with access to it must
+ * not make pull write outside the run's directory ("../../etc").
+ */
 static bool name_ok(const char *name)
 {
 	const char *p = name;
@@ -135,6 +147,10 @@ static bool name_ok(const char *name)
 	return true;
 }
 
+/*
+ * Each file written atomically; the caller writes into a temporary
+ * directory and renames it, so a run appears whole or not at all.
+ */
 int lab_get_run_files(struct lab *lab, const char *group_rel, int number,
 		      const char *dest, size_t *nfiles, struct strbuf *err)
 {

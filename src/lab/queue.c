@@ -26,6 +26,7 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
+/* the CHECK constraint of lab_tasks.state (schema.c), in enum order */
 static const char *const state_names[] = {
 	"queued", "leased", "done", "failed", "cancelled",
 };
@@ -45,6 +46,7 @@ int lab_state_parse(const char *name)
 	return -1;
 }
 
+/* every string of a task is its own (lab_task_of copies them) */
 void lab_task_release(struct lab_task *t)
 {
 	free(t->group);
@@ -72,11 +74,16 @@ void lab_task_list_release(struct lab_task_list *l)
 	" kernel, worker, last_error, runs, runs_done, priority, attempts," \
 	" max_attempts, coalesce(lease_s, 0), install_attempt"
 
+/* NULL stays NULL: an unset commit or kernel is not an empty one */
 static char *dup_or_null(const struct lab_rows *r, int row, int col)
 {
 	return lab_null(r, row, col) ? NULL : xstrdup(lab_get(r, row, col));
 }
 
+/*
+ * One row of TASK_COLS into t.  A state this perfsift does not know (a
+ * newer one wrote it) reads as failed: nothing claims or touches it.
+ */
 static void lab_task_of(const struct lab_rows *r, int row, struct lab_task *t)
 {
 	int st = lab_state_parse(lab_get(r, row, 1));
@@ -99,12 +106,17 @@ static void lab_task_of(const struct lab_rows *r, int row, struct lab_task *t)
 	t->install_attempt = atoi(lab_get(r, row, 15));
 }
 
+/* end the transaction a failed statement left aborted; always -1 */
 static int rollback(struct lab *lab)
 {
 	PQclear(PQexec(lab->conn, "ROLLBACK"));
 	return -1;
 }
 
+/*
+ * One transaction for the whole job: either every atomic job is queued,
+ * or (a failure halfway) none is -- `queue add` never leaves half a job.
+ */
 int lab_add_tasks(struct lab *lab, const struct lab_new_task *t, size_t n,
 		  int64_t *ids, struct strbuf *err)
 {
@@ -128,13 +140,16 @@ int lab_add_tasks(struct lab *lab, const struct lab_new_task *t, size_t n,
 			return rollback(lab);
 		ids[i] = strtoll(lab_get(&r, 0, 0), NULL, 10);
 		lab_rows_release(&r);
-		if (lab_exec(lab, "SELECT pg_notify('" LAB_CHANNEL "', $1)", 1,
+		/* one notification per group is enough (sent at commit) */
+		if ((!i || strcmp(t[i].group, t[i - 1].group)) &&
+		    lab_exec(lab, "SELECT pg_notify('" LAB_CHANNEL "', $1)", 1,
 			     p, err) < 0)
 			return rollback(lab);
 	}
 	return lab_exec(lab, "COMMIT", 0, NULL, err) < 0 ? rollback(lab) : 0;
 }
 
+/* $1 NULL: every state (one statement either way) */
 int lab_list_tasks(struct lab *lab, int state, struct lab_task_list *out,
 		   struct strbuf *err)
 {
@@ -213,6 +228,10 @@ int lab_retry_task(struct lab *lab, int64_t id, struct strbuf *err)
 
 /* ---- workers ---- */
 
+/*
+ * A worker's row is keyed by its name, so a box that restarts (a reboot)
+ * updates its row instead of adding a ghost beside it.
+ */
 int lab_worker_hello(struct lab *lab, const char *name, const char *group,
 		     const char *facts, struct strbuf *err)
 {
@@ -224,6 +243,7 @@ int lab_worker_hello(struct lab *lab, const char *name, const char *group,
 			" last_seen = now()", 3, p, err);
 }
 
+/* the heartbeat of the worker itself, task or not: `queue workers` */
 int lab_worker_seen(struct lab *lab, const char *name, int64_t task,
 		    struct strbuf *err)
 {
@@ -237,6 +257,7 @@ int lab_worker_seen(struct lab *lab, const char *name, int64_t task,
 			" task_id = $2 WHERE name = $1", 2, p, err);
 }
 
+/* the age of the heartbeat is the server's: no clock skew between boxes */
 int lab_workers_table(struct lab *lab, struct strbuf *out, struct strbuf *err)
 {
 	struct lab_rows r;
@@ -332,6 +353,11 @@ got:
 }
 
 /* the lease's three parameters: $1 task, $2 worker, $3 attempt */
+/*
+ * The lease's text parameters; p[3..5] are free for a statement's own.
+ * PostgreSQL wants every parameter sent to be used by the statement, so
+ * a statement that needs fewer passes fewer.
+ */
 struct lease_params {
 	char task[32], attempt[16];
 	const char *p[6];
@@ -351,6 +377,11 @@ static void lease_params(struct lease_params *lp, const struct lab_lease *l)
 	" state = 'leased'"
 
 /* one UPDATE under the lease: 0, 1 when the lease is lost */
+/*
+ * The lease check and the change in one statement (a CTE), and the
+ * group notified in the same transaction: a worker waiting with --drain
+ * wakes when a task of its group ends or comes back.
+ */
 static int lease_update(struct lab *lab, const struct lab_lease *l,
 			const char *set, const char *arg4, const char *arg5,
 			struct strbuf *err)
@@ -400,6 +431,10 @@ int lab_release(struct lab *lab, const struct lab_lease *l, struct strbuf *err)
 			    NULL, NULL, err);
 }
 
+/*
+ * The attempt was counted at the claim, so attempts >= max_attempts here
+ * means this was the last one.
+ */
 int lab_fail_attempt(struct lab *lab, const struct lab_lease *l,
 		     const char *reason, struct strbuf *err)
 {
@@ -424,6 +459,10 @@ int lab_finish(struct lab *lab, const struct lab_lease *l, struct strbuf *err)
 }
 
 /* lock the task row if this lease still holds it: 0, 1 lost, -1 */
+/*
+ * The task row's lock orders this against a reaper or a new claim: once
+ * we hold it, the lease cannot run out and be retaken under us.
+ */
 static int lock_lease(struct lab *lab, const struct lease_params *lp,
 		      struct strbuf *err)
 {
@@ -438,6 +477,11 @@ static int lock_lease(struct lab *lab, const struct lease_params *lp,
 	return n ? 0 : 1;
 }
 
+/*
+ * The next number of a group is one more than the highest in the store
+ * and in the ledger: runs that are reserved but not stored yet count, so
+ * two workers storing into one group never pick the same number.
+ */
 int lab_run_reserve(struct lab *lab, const struct lab_lease *l, int idx,
 		    const char *group_dir, int *number, bool *lost,
 		    struct strbuf *err)
@@ -551,6 +595,7 @@ int lab_runs_done(struct lab *lab, const struct lab_lease *l, bool *out,
 	return lab_exec(lab, "COMMIT", 0, NULL, err) < 0 ? rollback(lab) : 0;
 }
 
+/* lease_until - now() from the server's clock, as the reaper compares */
 int lab_pending(struct lab *lab, const char *group, int *active,
 		double *next_s, struct strbuf *err)
 {
@@ -570,6 +615,7 @@ int lab_pending(struct lab *lab, const char *group, int *active,
 }
 
 /* drop the notifications read so far: 1 if there was one */
+/* libpq keeps notifications that came with other results: read them all */
 static int drain_notifies(struct lab *lab)
 {
 	PGnotify *n;
@@ -582,6 +628,11 @@ static int drain_notifies(struct lab *lab)
 	return got;
 }
 
+/*
+ * ppoll with the caller's mask: the worker blocks SIGTERM and SIGCHLD
+ * everywhere else, so a signal is taken only here and in its waits, and
+ * never cuts a statement or a write halfway.
+ */
 int lab_wait(struct lab *lab, int timeout_ms, const void *sigmask,
 	     struct strbuf *err)
 {

@@ -8,36 +8,16 @@
 
 : "${PERFSIFT_BUILD:=$SRCDIR/build}"
 . "$SRCDIR/tests/e2e/lib-pg.sh"
+. "$SRCDIR/tests/e2e/lib-lab.sh"
 
 if ! pg_available; then
 	test_skip 'the lab queue' 'no PostgreSQL server programs or no libpq'
-	# the GRANTs docs/lab.md gives a worker's role (its second sql block)
-awk '/^```sql/ { n++; b = 1; next } /^```/ { b = 0 } b && n == 2 { print }' \
-	"$SRCDIR/docs/lab.md" | sed 's/^\\c perfsift$//' >grants.sql
-
-test_expect_success 'a worker role with docs/lab.md grants runs a task, queues none' '
-	test_grep "GRANT SELECT, UPDATE ON lab_tasks TO perfsift_worker" grants.sql &&
-	psql -q -h "$PGDIR" -U postgres -d ps -c "CREATE ROLE perfsift_worker LOGIN" &&
-	sed "s/DATABASE perfsift/DATABASE ps/" grants.sql |
-		psql -q -v ON_ERROR_STOP=1 -h "$PGDIR" -U postgres -d ps >out 2>&1 &&
-	WURL="postgresql:///ps?host=$PGDIR&user=perfsift_worker" &&
-	n=$(count_state done) &&
-	perfsift --store "$WURL" --result-root w3 worker --testbox box-3 --once >out &&
-	test "$(count_state done)" = $((n + 1)) &&
-	test_must_fail perfsift --store "$WURL" queue add job.yaml --testbox-group box 2>err &&
-	test_grep "permission denied" err
-'
-
-test_done
+	test_done
 fi
 
-q() {
-	psql -qAt -h "$PGDIR" -U postgres -d ps -c "$1"
-}
 # what the store holds (the test bodies are single-quoted: no SQL quotes)
 meta() { q "SELECT value FROM perfsift_meta WHERE key = '$1'"; }
 has_table() { q "SELECT to_regclass('$1') IS NOT NULL"; }
-count_state() { q "SELECT count(*) FROM lab_tasks WHERE state = '$1' ${2-}"; }
 state_of() { q "SELECT state FROM lab_tasks WHERE id = $1"; }
 runs_of() {
 	q "SELECT count(*) FROM runs r JOIN groups g ON g.id = r.group_id WHERE g.commit_id = '$1'"

@@ -43,6 +43,8 @@
 #define CTR_STRIDE (128 / sizeof(uint64_t))
 /* will-it-scale's warm-up before its average (WARMUP_ITERATIONS in main.c) */
 #define WARMUP_S 5.0
+/* how long a window waits for its first operation beyond its duration */
+#define STALL_S 60.0
 /* LKP's `ulimit -n 65536` before runtest.py */
 #define NOFILE_WANT 65536
 
@@ -317,15 +319,25 @@ static int measure_window(const uint64_t *ctr, unsigned nr_tasks,
 	t0 = time_mono_ns();
 	if (wait_until(t0 + (uint64_t)(duration_s * 1e9), pids, npids, err) < 0)
 		return -1;
-	/* a loaded machine: the window grows until it holds a sample */
-	while ((s1 = sum_counters(ctr, nr_tasks)) == s0)
+	/*
+	 * A loaded machine: the window grows until it holds a sample.  A
+	 * minute more without one is a testcase that makes no progress (a
+	 * partner gone, a blocked call): an error, not a hang.
+	 */
+	while ((s1 = sum_counters(ctr, nr_tasks)) == s0) {
+		if (time_mono_ns() - t0 > (uint64_t)((duration_s + STALL_S) * 1e9)) {
+			strbuf_addf(err, "no operation counted in %.0f s", duration_s + STALL_S);
+			return -1;
+		}
 		if (wait_until(time_mono_ns() + 10000000u, pids, npids, err) < 0)
 			return -1;
+	}
 	t1 = time_mono_ns();
 	read_cpu_times(&c1);
 	r->seconds = (double)(t1 - t0) / 1e9;
 	r->ops = (uint64_t)((double)(s1 - s0) / r->seconds);
 	r->idle_pct = idle_pct(&c0, &c1);
+	r->total = s1;
 	return 0;
 }
 

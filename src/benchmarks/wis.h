@@ -27,6 +27,7 @@ struct wis_result {
 	uint64_t ops;     /* operations per second, all tasks together */
 	double idle_pct;  /* the machine's idle CPU time in the window, % */
 	double seconds;   /* the measured window */
+	uint64_t total;   /* every operation counted, the warm-up's too */
 };
 
 /*

@@ -60,21 +60,25 @@ static int own_file(const struct wis_task *t, char *path, bool gone)
 	return fd;
 }
 
-/* an unlinked file of size bytes, written (data) or sparse */
+/* zeroes to write files from: a file's data goes in with one write(2) */
+static const char zero_mib[FILE_SIZE];
+
+/*
+ * An unlinked file of size bytes, written (data) or sparse.  The data is
+ * one write, as the suite writes its 1 MiB buffer: how the page cache
+ * holds the file (one large folio or 256 small ones) is part of what the
+ * read cases measure.
+ */
 static int sized_file(const struct wis_task *t, size_t size, bool data)
 {
 	char path[PATH_MAX];
 	int fd = own_file(t, path, true);
 
-	if (data) {
-		static const char zero[BUFLEN];
-		size_t done;
-
-		for (done = 0; done < size; done += BUFLEN)
-			WIS_CHECK(t, write(fd, zero, BUFLEN) == BUFLEN);
-	} else {
+	if (data)
+		WIS_CHECK(t, size <= FILE_SIZE &&
+			     write(fd, zero_mib, size) == (ssize_t)size);
+	else
 		WIS_CHECK(t, ftruncate(fd, (off_t)size) == 0);
-	}
 	return fd;
 }
 
@@ -635,11 +639,14 @@ static void pwrite3(struct wis_task *t)
 
 /* --------------------------------------------- the shared files */
 
-/* a file of size bytes of zeroes in dir, its name into shared */
-static int shared_file(const char *dir, uint64_t size, char *shared,
-		       struct strbuf *err)
+/*
+ * A file of size bytes of zeroes in dir, its name into shared, written
+ * chunk bytes at a time (the suite: its whole buffer at once, or a page
+ * at a time for the per-task pages).
+ */
+static int shared_file(const char *dir, uint64_t size, size_t chunk,
+		       char *shared, struct strbuf *err)
 {
-	static const char zero[BUFLEN];
 	uint64_t done;
 	int fd;
 
@@ -649,8 +656,8 @@ static int shared_file(const char *dir, uint64_t size, char *shared,
 		strbuf_addf(err, "cannot make a file in '%s': %s", dir, strerror(errno));
 		return -1;
 	}
-	for (done = 0; done < size; done += BUFLEN)
-		if (write(fd, zero, BUFLEN) != BUFLEN) {
+	for (done = 0; done < size; done += chunk)
+		if (write(fd, zero_mib, chunk) != (ssize_t)chunk) {
 			strbuf_addf(err, "cannot write '%s': %s", shared, strerror(errno));
 			close(fd);
 			return -1;
@@ -663,14 +670,14 @@ static int shared_file(const char *dir, uint64_t size, char *shared,
 static int prep_mib(const char *dir, unsigned nr, char *shared, struct strbuf *err)
 {
 	(void)nr;
-	return shared_file(dir, FILE_SIZE, shared, err);
+	return shared_file(dir, FILE_SIZE, FILE_SIZE, shared, err);
 }
 
 /* lseek2, pread2, pwrite2: one 4 KiB block */
 static int prep_block(const char *dir, unsigned nr, char *shared, struct strbuf *err)
 {
 	(void)nr;
-	return shared_file(dir, BUFLEN, shared, err);
+	return shared_file(dir, BUFLEN, BUFLEN, shared, err);
 }
 
 /* pread3, pwrite3: a page per task */
@@ -678,7 +685,7 @@ static int prep_pages(const char *dir, unsigned nr, char *shared, struct strbuf 
 {
 	uint64_t pg = (uint64_t)sysconf(_SC_PAGESIZE);
 
-	return shared_file(dir, pg * (nr ? nr : 1) + BUFLEN - pg, shared, err);
+	return shared_file(dir, pg * (nr ? nr : 1) + BUFLEN - pg, BUFLEN, shared, err);
 }
 
 /* ------------------------------------------------------ the table */

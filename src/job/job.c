@@ -237,6 +237,8 @@ static bool closest_known_key(const char *key, struct strbuf *hint)
 			names = xreallocarray(names, alloc, sizeof(*names));
 			progs = xreallocarray(progs, alloc, sizeof(*progs));
 		}
+		/* a program is no option: no prefix (realloc'd slots hold garbage) */
+		progs[n] = NULL;
 		names[n++] = p->name;
 		for (o = p->options; o && o->name; o++) {
 			if (n == alloc) {

@@ -13,6 +13,8 @@
 #include <strings.h>
 #include "benchmarks/bench.h"
 #include "benchmarks/vmscal_cases.h"
+#include "benchmarks/wis.h"
+#include "benchmarks/wis_cases.h"
 #include "monitors/parsers.h"
 #include "monitors/perf_profile.h"
 #include "monitors/sampling.h"
@@ -228,6 +230,34 @@ static const struct program_option perf_sched_opts[] = {
 	O_BOOL("lite_mode", '-', "0", "LKP: keep less raw data"), END,
 };
 
+/* ------------------------------------------------------- will-it-scale */
+
+/*
+ * LKP's programs/will-it-scale parameters (runtime, test, mode, nr_task,
+ * no_affinity; smt, numactl, numa_node accepted for LKP's jobs), into
+ * struct wis_opts (benchmarks/wis.h).
+ */
+#define WIS(f) .at = PARAM_AT(struct wis_opts, f)
+
+static const char *const wis_modes[] = {"process", "thread", "both", NULL};
+
+static const struct program_option will_it_scale_opts[] = {
+	{"runtime", OPT_SECONDS, '-', 0, 0, MAX_SECONDS, "300", .help = "seconds per mode: a warm-up (5 s), then the measured window (0: LKP's 300)", WIS(runtime)},
+	{"test", OPT_ENUM, '-', OPTF_REQUIRED, .known = wis_case_known,
+	 .what = "a testcase of will-it-scale (the testcases: docs/lkp-compat.md)",
+	 .help = "the testcase to run; required", WIS(test)},
+	{"mode", OPT_ENUM, '-', 0, .dflt = "both", .choices = wis_modes,
+	 .help = "tasks as processes, threads, or both one after the other", WIS(mode)},
+	{"nr_task", OPT_CPUS, '-', 0, .dflt = "100%", .help = "tasks: a count or a share of the CPUs", WIS(nr_task)},
+	{"no_affinity", OPT_BOOL, '-', 0, .dflt = "0", .help = "do not bind task i to the i-th CPU", WIS(no_affinity)},
+	O_BOOL("smt", '-', "0", "LKP's SMT layout switch (not used: tasks go CPU by CPU)"),
+	O_BOOL("numactl", '-', "0", "LKP's numactl binding (not used: one node)"),
+	O_STR("numa_node", '-', NULL, "LKP's node for numactl (not used)"),
+	END,
+};
+
+extern const struct bench_ops bench_will_it_scale;
+
 extern const struct bench_ops bench_vm_scalability;
 
 /* one line per program; sorted by name (strcmp order): searched by halves */
@@ -283,6 +313,9 @@ static const struct program programs[] = {
 	 .bench = &bench_vm_scalability, .help = "LKP's vm-scalability suite, built in",
 	 .params_size = sizeof(struct vmscal_opts)},
 	MON("vmstat", interval_opts, parse_vmstat, &sampling_vmstat, "vmstat(8)"),
+	{"will-it-scale", PROG_TEST, will_it_scale_opts, .mon = {"will-it-scale", parse_will_it_scale, NULL},
+	 .bench = &bench_will_it_scale, .help = "LKP's will-it-scale suite, built in",
+	 .params_size = sizeof(struct wis_opts)},
 };
 
 static int program_cmp(const void *key, const void *elem)

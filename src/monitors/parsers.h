@@ -33,5 +33,7 @@ DECLARE_PARSER(parse_time);
 DECLARE_PARSER(parse_turbostat);
 DECLARE_PARSER(parse_vm_scalability);
 DECLARE_PARSER(parse_vmstat);
+/* will-it-scale (src/benchmarks/wis_parse.c) */
+DECLARE_PARSER(parse_will_it_scale);
 
 #endif

@@ -39,6 +39,7 @@ static const struct cmd commands[] = {
 	{"report", cmd_report, "the e-mail report, job.yaml, bundle, HTML"},
 	{"bisect", cmd_bisect, "find the commit that moved a stat"},
 	{"bisect-step", cmd_bisect_step, "one git-bisect-run step (0/1/125)"},
+	{"robot", cmd_robot, "watch branches, bisect what moved, mail the report"},
 	{"history", cmd_history, "change points of a stat over the commits"},
 	{"site", cmd_site, "a static dashboard of every KPI's history"},
 };

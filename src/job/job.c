@@ -237,6 +237,9 @@ static bool closest_known_key(const char *key, struct strbuf *hint)
 			names = xreallocarray(names, alloc, sizeof(*names));
 			progs = xreallocarray(progs, alloc, sizeof(*progs));
 		}
+		/* a program's own name has no program prefix: xreallocarray
+		 * leaves the grown part of progs uninitialised */
+		progs[n] = NULL;
 		names[n++] = p->name;
 		for (o = p->options; o && o->name; o++) {
 			if (n == alloc) {

@@ -36,6 +36,7 @@ int cmd_plot(CMD_ARGS);
 int cmd_report(CMD_ARGS);
 int cmd_bisect(CMD_ARGS);
 int cmd_bisect_step(CMD_ARGS);
+int cmd_robot(CMD_ARGS);
 int cmd_history(CMD_ARGS);
 int cmd_site(CMD_ARGS);
 int cmd_queue(CMD_ARGS);

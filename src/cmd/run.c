@@ -22,6 +22,7 @@
 #include <unistd.h>
 #include "benchmarks/bench.h"
 #include "builtin.h"
+#include "external/external.h"
 #include "compare/compare.h"
 #include "job/job.h"
 #include "job/kpi.h"
@@ -174,7 +175,18 @@ static int make_plan(struct job *job, struct run_ctx *c, struct plan *p,
 		return -1;
 	}
 	if (strcmp(p->prog, "mytest")) {
+		const struct program *prog = prog_of(p->prog);
+
 		p->ops = bench_find(p->prog);
+		if (prog->parse_only) {
+			strbuf_addf(err, "%s:%d: %s: perfsift parses its output (`perfsift parse %s FILE`) "
+				    "but cannot run it: it is not in Debian's main archive",
+				    job->file, node->line, p->prog, p->prog);
+			return -1;
+		}
+		/* an external program not installed: say what brings it, run nothing */
+		if (prog->command && ext_need(prog->command, prog->package, err) < 0)
+			return -1;
 		if (!p->ops) {
 			strbuf_addf(err, "%s:%d: %s: not a built-in benchmark of this perfsift",
 				    job->file, node->line, p->prog);

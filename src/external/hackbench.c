@@ -246,10 +246,13 @@ static int hb_run(struct bench_ctx *ctx)
 		}
 		return st;
 	}
-	/* LKP's run_for_time: passes until runtime is over (at least one) */
+	/*
+	 * LKP's run_for_time: passes until runtime is over, at least one
+	 * (the table's default is LKP's 600 s; runtime: 0 is a single pass)
+	 */
 	do {
 		st = ext_run(r->argv.v, NULL, false);
-	} while (!st && now_s() - start <= (o->runtime > 0 ? o->runtime : 600));
+	} while (!st && now_s() - start <= o->runtime);
 	return st;
 }
 

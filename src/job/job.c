@@ -237,6 +237,7 @@ static bool closest_known_key(const char *key, struct strbuf *hint)
 			names = xreallocarray(names, alloc, sizeof(*names));
 			progs = xreallocarray(progs, alloc, sizeof(*progs));
 		}
+		progs[n] = NULL; /* a program's own name: no "PROG." (realloc left it unset) */
 		names[n++] = p->name;
 		for (o = p->options; o && o->name; o++) {
 			if (n == alloc) {

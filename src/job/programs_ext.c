@@ -146,43 +146,49 @@ static const struct program_option netperf_opts[] = {
 	O_STR("nr_threads", '-', NULL, "LKP's"), O_STR("cluster", '-', NULL, "LKP's"),
 	O_STR("send_size", '-', NULL, "LKP's"), O_STR("test", '-', NULL, "LKP's"), END,
 };
+/* LKP's oom-killer monitor, which stress-ng's jobs configure */
+static const struct program_option oom_killer_opts[] = {
+	O_BOOL("ignored", '-', "0", "an OOM kill does not fail the job (LKP's)"), END,
+};
 static const struct program_option aim9_opts[] = {
 	O_STR("testtime", '-', NULL, "LKP's"), O_STR("test", '-', NULL, "LKP's"), END,
 };
 
-#define EXT(n, o, parse, b, pkg, ps, h)                                        \
-	{n, PROG_TEST, o, .mon = {n, parse, NULL}, .bench = b, .package = pkg, \
-	 .params_size = sizeof(ps), .help = h}
+#define EXT(n, o, parse, b, cmd, pkg, ps, h)                                   \
+	{n, PROG_TEST, o, .mon = {n, parse, NULL}, .bench = b, .command = cmd,  \
+	 .package = pkg, .params_size = sizeof(ps), .help = h}
 #define PARSE_ONLY(n, o, parse, h)                                             \
 	{n, PROG_TEST, o, .mon = {n, parse, NULL}, .parse_only = true,        \
 	 .help = h " (not in Debian main: perfsift parses its output, it does not run it)"}
 
 const struct program external_programs[] = {
 	PARSE_ONLY("aim9", aim9_opts, parse_aim9, "AIM Independent Resource Benchmark, suite IX"),
-	EXT("fio", fio_opts, parse_fio, &bench_fio, "fio", struct fio_opts,
+	EXT("fio", fio_opts, parse_fio, &bench_fio, "fio", "fio", struct fio_opts,
 	    "fio, as LKP's fio-basic: a task file from the job's keys"),
-	EXT("hackbench", hackbench_opts, parse_hackbench, &bench_hackbench, "rt-tests",
+	EXT("hackbench", hackbench_opts, parse_hackbench, &bench_hackbench, "hackbench", "rt-tests",
 	    struct hackbench_opts, "hackbench (rt-tests): scheduler and IPC throughput"),
 	PARSE_ONLY("netperf", netperf_opts, parse_netperf, "netperf"),
-	EXT("perf-bench-futex", perf_futex_opts, parse_perf_futex, &bench_perf_futex, "linux-perf",
+	{"oom-killer", PROG_MONITOR, oom_killer_opts,
+	 .help = "LKP's OOM watcher (perfsift records OOM kills in every run itself: oom_killed)"},
+	EXT("perf-bench-futex", perf_futex_opts, parse_perf_futex, &bench_perf_futex, "perf", "linux-perf",
 	    struct perf_bench_opts, "perf bench futex TEST"),
-	EXT("perf-bench-mem", perf_mem_opts, parse_perf_mem, &bench_perf_mem, "linux-perf",
+	EXT("perf-bench-mem", perf_mem_opts, parse_perf_mem, &bench_perf_mem, "perf", "linux-perf",
 	    struct perf_bench_opts, "perf bench mem memcpy|memset"),
 	EXT("perf-bench-sched-messaging", perf_messaging_opts, parse_perf_sched_messaging,
-	    &bench_perf_sched_messaging, "linux-perf", struct perf_bench_opts,
+	    &bench_perf_sched_messaging, "perf", "linux-perf", struct perf_bench_opts,
 	    "perf bench sched messaging (hackbench in perf)"),
 	EXT("perf-bench-sched-pipe", perf_pipe_opts, parse_perf_sched_pipe, &bench_perf_sched_pipe,
-	    "linux-perf", struct perf_bench_opts, "perf bench sched pipe"),
-	EXT("stress-ng", stress_ng_opts, parse_stress_ng, &bench_stress_ng, "stress-ng",
+	    "perf", "linux-perf", struct perf_bench_opts, "perf bench sched pipe"),
+	EXT("stress-ng", stress_ng_opts, parse_stress_ng, &bench_stress_ng, "stress-ng", "stress-ng",
 	    struct stress_ng_opts, "stress-ng: one stressor (test) or a class"),
-	EXT("sysbench-cpu", sysbench_cpu_opts, parse_sysbench, &bench_sysbench_cpu, "sysbench",
+	EXT("sysbench-cpu", sysbench_cpu_opts, parse_sysbench, &bench_sysbench_cpu, "sysbench", "sysbench",
 	    struct sysbench_opts, "sysbench cpu"),
 	EXT("sysbench-memory", sysbench_memory_opts, parse_sysbench, &bench_sysbench_memory,
-	    "sysbench", struct sysbench_opts, "sysbench memory"),
+	    "sysbench", "sysbench", struct sysbench_opts, "sysbench memory"),
 	EXT("sysbench-mutex", sysbench_mutex_opts, parse_sysbench, &bench_sysbench_mutex,
-	    "sysbench", struct sysbench_opts, "sysbench mutex"),
+	    "sysbench", "sysbench", struct sysbench_opts, "sysbench mutex"),
 	EXT("sysbench-threads", sysbench_threads_opts, parse_sysbench, &bench_sysbench_threads,
-	    "sysbench", struct sysbench_opts, "sysbench threads"),
+	    "sysbench", "sysbench", struct sysbench_opts, "sysbench threads"),
 	PARSE_ONLY("unixbench", unixbench_opts, parse_unixbench, "UnixBench (byte-unixbench)"),
 };
 

@@ -235,7 +235,7 @@ static const struct program programs[] = {
 	MON("latency_stats", interval_opts, parse_latency_stats, &sampling_latency_stats, "/proc/latency_stats, at the end"),
 	LKP_MON("lock_stat", NULL, "/proc/lock_stat"),
 	MON("meminfo", interval_opts, parse_meminfo, &sampling_meminfo, "/proc/meminfo"),
-	MON("mpstat", interval_opts, parse_mpstat, NULL, "mpstat(1), sysstat's JSON"),
+	MON("mpstat", interval_opts, parse_mpstat, &sampling_mpstat, "mpstat -P ALL -o JSON (sysstat)"),
 	{"mytest", PROG_TEST, mytest_opts, &mytest_value, .mon = {"mytest", parse_mytest, NULL},
 	 .help = "an external command as the benchmark; `key: value` lines it prints are stats"},
 	LKP_MON("nfsstat", interval_opts, "nfsstat(8)"),

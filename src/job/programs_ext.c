@@ -148,7 +148,7 @@ static const struct program_option netperf_opts[] = {
 };
 /* LKP's oom-killer monitor, which stress-ng's jobs configure */
 static const struct program_option oom_killer_opts[] = {
-	O_BOOL("ignored", '-', "0", "an OOM kill does not fail the job (LKP's)"), END,
+	O_BOOL("ignored", 0, "0", "an OOM kill does not fail the job (LKP's; not a path_params key: LKP declares no options for it)"), END,
 };
 static const struct program_option aim9_opts[] = {
 	O_STR("testtime", '-', NULL, "LKP's"), O_STR("test", '-', NULL, "LKP's"), END,

@@ -1,6 +1,13 @@
 /*
- * mpstat.c: the mpstat monitor (sysstat's mpstat -o JSON), parsed as LKP's
- * programs/mpstat/parse does.
+ * mpstat.c: the mpstat monitor (sysstat's mpstat -o JSON), sampled and
+ * parsed as LKP's monitors/mpstat and programs/mpstat/parse do.
+ *
+ * Sampling: mpstat itself runs beside the benchmark, as LKP's monitor
+ * runs it -- `LC_ALL=C S_TIME_FORMAT=ISO mpstat -P ALL -o JSON INTERVAL`
+ * -- with its stdout on a pipe that each tick drains into the raw file;
+ * the stop sample sends it SIGINT (as LKP's post-test does) and reads it
+ * to the end.  mpstat's own clock stamps the entries, so the raw file is
+ * exactly mpstat's output, the format LKP keeps.
  *
  * The raw file is mpstat's JSON, usually cut short: the monitor is
  * stopped mid-output.  As LKP does, a text ending in `},\n` loses the
@@ -20,14 +27,22 @@
  * numbers).
  */
 #include "util/compat.h"
+#include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 #include "external/external.h"
 #include "monitors/monutil.h"
 #include "monitors/parsers.h"
+#include "monitors/sampling.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -274,3 +289,126 @@ DECLARE_PARSER(parse_mpstat)
 	json_decref(root);
 	return 0;
 }
+
+/* ---- sampling */
+
+struct mp_child {
+	pid_t pid;
+	int fd; /* mpstat's stdout, non-blocking */
+};
+
+static int mp_open(struct mon_inst *mi, struct strbuf *why)
+{
+	struct strbuf bin = STRBUF_INIT, iv = STRBUF_INIT;
+	struct mp_child *c;
+	int p[2];
+
+	if (!ext_have("mpstat", &bin)) {
+		strbuf_addstr(why, "mpstat is not installed (the Debian package sysstat)");
+		strbuf_release(&bin);
+		return -1;
+	}
+	/* mpstat counts whole seconds: LKP's 1 s unless the job says more */
+	strbuf_addf(&iv, "%.0f", mi->interval >= 1 ? mi->interval : 1);
+	if (pipe2(p, O_CLOEXEC) < 0) {
+		strbuf_addf(why, "pipe: %s", strerror(errno));
+		strbuf_release(&bin);
+		strbuf_release(&iv);
+		return -1;
+	}
+	c = xcalloc(1, sizeof(*c));
+	c->pid = fork();
+	if (c->pid == 0) {
+		int null = open("/dev/null", O_RDWR);
+		sigset_t none;
+
+		/*
+		 * The sampler's thread blocks the signals perfsift handles
+		 * (SIGINT, SIGTERM, ...): mpstat would inherit that and never
+		 * stop.  It gets the defaults, and dies with perfsift.
+		 */
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		dup2(p[1], 1);
+		if (null >= 0) {
+			dup2(null, 0);
+			dup2(null, 2);
+		}
+		setenv("LC_ALL", "C", 1);
+		setenv("S_TIME_FORMAT", "ISO", 1);
+		execl(bin.buf, "mpstat", "-P", "ALL", "-o", "JSON", iv.buf, (char *)NULL);
+		_exit(127);
+	}
+	close(p[1]);
+	strbuf_release(&bin);
+	strbuf_release(&iv);
+	if (c->pid < 0) {
+		strbuf_addf(why, "fork: %s", strerror(errno));
+		close(p[0]);
+		free(c);
+		return -1;
+	}
+	c->fd = p[0];
+	fcntl(c->fd, F_SETFL, fcntl(c->fd, F_GETFL) | O_NONBLOCK);
+	mi->priv = c;
+	return 0;
+}
+
+/* what mpstat wrote since the last tick; at stop, all it writes to its end */
+static int mp_sample(struct mon_inst *mi, struct strbuf *out, bool final)
+{
+	struct mp_child *c = mi->priv;
+	char buf[8192];
+	ssize_t n;
+
+	/* SIGINT: mpstat closes its JSON and exits (as at LKP's post-test) */
+	if (final && c->pid > 0)
+		kill(c->pid, SIGINT);
+	for (;;) {
+		n = read(c->fd, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN && final && c->pid > 0) {
+			struct pollfd pfd = {c->fd, POLLIN, 0};
+
+			/* its last words, or after 5 s a mpstat that hangs is killed */
+			if (poll(&pfd, 1, 5000) == 0)
+				kill(c->pid, SIGKILL);
+			continue;
+		}
+		if (n <= 0)
+			break;
+		strbuf_add(out, buf, (size_t)n);
+	}
+	if (final && c->pid > 0) {
+		while (waitpid(c->pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		c->pid = 0;
+	}
+	return 0;
+}
+
+static void mp_close(struct mon_inst *mi)
+{
+	struct mp_child *c = mi->priv;
+
+	if (!c)
+		return;
+	/* a sampler stopped without its final sample: no mpstat left behind */
+	if (c->pid > 0) {
+		kill(c->pid, SIGTERM);
+		while (waitpid(c->pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+	close(c->fd);
+	FREE_AND_NULL(mi->priv);
+}
+
+/* LKP's default set samples it every second */
+const struct monitor_sampling sampling_mpstat = {
+	1, true, mp_open, mp_sample, mp_close,
+};

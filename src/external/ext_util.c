@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "external/external.h"
+#include "monitors/monutil.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
 #include "util/xalloc.h"
@@ -56,27 +57,6 @@ double ext_to_f(const char *s)
 	if (*p == '0' && (p[1] == 'x' || p[1] == 'X'))
 		return 0.0;
 	return strtod(s, NULL);
-}
-
-double ext_sum(const double *v, size_t n)
-{
-	double f = 0.0, c = 0.0;
-	size_t i;
-
-	/*
-	 * Ruby sums floats with Kahan-Babuska compensation; LKP's averages
-	 * (hackbench's throughput_avg) print its last digits, so do the same.
-	 */
-	for (i = 0; i < n; i++) {
-		double t = f + v[i];
-
-		if (fabs(f) >= fabs(v[i]))
-			c += (f - t) + v[i];
-		else
-			c += (v[i] - t) + f;
-		f = t;
-	}
-	return f + c;
 }
 
 double ext_round(double x, int digits)
@@ -208,4 +188,25 @@ void ext_argv_release(struct ext_argv *a)
 		free(a->v[i]);
 	free(a->v);
 	memset(a, 0, sizeof(*a));
+}
+
+void ext_put_float(struct strbuf *out, const char *key, double v)
+{
+	strbuf_addf(out, "%s: ", key);
+	mon_ruby_float(out, v);
+	strbuf_addch(out, '\n');
+}
+
+int ext_argv_run(struct bench_ctx *ctx)
+{
+	return ext_run(((struct ext_argv *)ctx->priv)->v, NULL, false);
+}
+
+void ext_argv_cleanup(struct bench_ctx *ctx)
+{
+	if (ctx->priv) {
+		ext_argv_release(ctx->priv);
+		free(ctx->priv);
+	}
+	ctx->priv = NULL;
 }

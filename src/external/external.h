@@ -40,8 +40,6 @@ void ext_group(struct strbuf *out, const char *line, const regmatch_t *m);
 
 /* Ruby's String#to_f: the leading decimal number, else 0.0 */
 double ext_to_f(const char *s);
-/* Ruby's Array#sum over floats (Kahan-Babuska compensated) */
-double ext_sum(const double *v, size_t n);
 /* Ruby's Float#round(digits) (round half away from zero, checked) */
 double ext_round(double x, int digits);
 
@@ -76,6 +74,14 @@ struct ext_argv {
 void ext_argv_push(struct ext_argv *a, const char *s);
 void ext_argv_pushf(struct ext_argv *a, const char *fmt, ...) PRINTF_LIKE(2, 3);
 void ext_argv_release(struct ext_argv *a);
+/*
+ * run() and cleanup() of a benchmark whose prepare() left a struct
+ * ext_argv in ctx->priv: one logged command, stderr apart
+ */
+int ext_argv_run(struct bench_ctx *ctx);
+void ext_argv_cleanup(struct bench_ctx *ctx);
+/* `KEY: V` with V as Ruby prints a float */
+void ext_put_float(struct strbuf *out, const char *key, double v);
 
 /* the built-in runners of the table (programs.c) */
 extern const struct bench_ops bench_hackbench, bench_stress_ng, bench_fio;

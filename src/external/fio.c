@@ -236,7 +236,7 @@ static void combine(struct strbuf *out, struct fio_stats *in, size_t n)
 			}
 		}
 		/* Ruby: integers sum to an integer; a float among them to a float */
-		c.d = ext_sum(vals, m);
+		c.d = mon_ruby_sum(vals, m);
 		if (!additive(first->key)) {
 			c.d = (c.is_int ? (double)c.i : c.d) / (double)m;
 			c.is_int = false; /* Ruby's to_f / size: a float */

@@ -85,13 +85,6 @@ static double vmax(const double *v, size_t n)
 	return m;
 }
 
-static void put(struct strbuf *out, const char *key, double v)
-{
-	strbuf_addf(out, "%s: ", key);
-	mon_ruby_float(out, v);
-	strbuf_addch(out, '\n');
-}
-
 static struct ext_re re_instance = {.pattern = "^Instance: ([0-9]+)"};
 static struct ext_re re_running = {.pattern = "^Running in .* mode with ([0-9]+) groups using ([0-9]+) file descriptors each \\(== ([0-9]+) tasks\\)"};
 static struct ext_re re_pass = {.pattern = "^Each sender will pass ([0-9]+) messages of ([0-9]+) bytes"};
@@ -151,10 +144,10 @@ DECLARE_PARSER(parse_hackbench)
 		/* KiB moved by one pass (LKP shifts the byte count right by 10) */
 		double kb = (double)((s.tasks * s.messages * s.bytes) >> 10);
 
-		put(out, "throughput", kb / vmin(s.time, s.nt));
-		put(out, "throughput_best", kb / vmin(s.time, s.nt));
-		put(out, "throughput_avg", ext_round(kb / (ext_sum(s.time, s.nt) / (double)s.nt), 2));
-		put(out, "throughput_worst", kb / vmax(s.time, s.nt));
+		ext_put_float(out, "throughput", kb / vmin(s.time, s.nt));
+		ext_put_float(out, "throughput_best", kb / vmin(s.time, s.nt));
+		ext_put_float(out, "throughput_avg", ext_round(kb / (mon_ruby_sum(s.time, s.nt) / (double)s.nt), 2));
+		ext_put_float(out, "throughput_worst", kb / vmax(s.time, s.nt));
 	}
 	/* the per-instance breakdown only means something with several */
 	if (s.nt && s.n > 1) {
@@ -167,11 +160,11 @@ DECLARE_PARSER(parse_hackbench)
 			if (!in->n)
 				continue;
 			snprintf(key, sizeof(key), "throughput.instance%ld", in->id);
-			put(out, key, ikb / vmin(in->time, in->n));
+			ext_put_float(out, key, ikb / vmin(in->time, in->n));
 			snprintf(key, sizeof(key), "throughput_avg.instance%ld", in->id);
-			put(out, key, ext_round(ikb / (ext_sum(in->time, in->n) / (double)in->n), 2));
+			ext_put_float(out, key, ext_round(ikb / (mon_ruby_sum(in->time, in->n) / (double)in->n), 2));
 			snprintf(key, sizeof(key), "throughput_worst.instance%ld", in->id);
-			put(out, key, ikb / vmax(in->time, in->n));
+			ext_put_float(out, key, ikb / vmax(in->time, in->n));
 		}
 	}
 	for (i = 0; i < s.n; i++)

@@ -16,13 +16,6 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
-static void put_float(struct strbuf *out, const char *key, double v)
-{
-	strbuf_addf(out, "%s: ", key);
-	mon_ruby_float(out, v);
-	strbuf_addch(out, '\n');
-}
-
 /* ---- unixbench */
 
 static struct ext_re re_ub_run = {.pattern = "^Benchmark Run: .+ ([0-9]+):([0-9]+):([0-9]+) - ([0-9]+):([0-9]+):([0-9]+)$"};
@@ -97,9 +90,9 @@ DECLARE_PARSER(parse_unixbench)
 		return 0;
 	}
 	if (have_score)
-		put_float(out, "score", score);
-	put_float(out, "throughput", throughput);
-	put_float(out, "workload", duration * throughput);
+		ext_put_float(out, "score", score);
+	ext_put_float(out, "throughput", throughput);
+	ext_put_float(out, "workload", duration * throughput);
 	strbuf_addstr(out, "test.pass: 1\n");
 	return 0;
 }
@@ -188,7 +181,7 @@ static void put_maybe_int(struct strbuf *out, const char *key, bool is_int, doub
 	if (is_int)
 		strbuf_addf(out, "%s: 0\n", key);
 	else
-		put_float(out, key, v);
+		ext_put_float(out, key, v);
 }
 
 DECLARE_PARSER(parse_netperf)
@@ -228,14 +221,14 @@ DECLARE_PARSER(parse_netperf)
 	if (!strcmp(unit, "Mbps"))
 		workload = workload * 1e6 / 8.0 / s.pkt_size;
 #define NP_KEY(fmt) (strbuf_reset(&key), strbuf_addf(&key, fmt, unit), key.buf)
-	put_float(out, NP_KEY("Throughput_%s"), avg);
+	ext_put_float(out, NP_KEY("Throughput_%s"), avg);
 	put_maybe_int(out, NP_KEY("ThroughputRecv_%s"), recv_int, avg_recv);
-	put_float(out, NP_KEY("ThroughputBoth_%s"), both);
-	put_float(out, NP_KEY("Throughput_total_%s"), s.throughput);
+	ext_put_float(out, NP_KEY("ThroughputBoth_%s"), both);
+	ext_put_float(out, NP_KEY("Throughput_total_%s"), s.throughput);
 	put_maybe_int(out, NP_KEY("ThroughputRecv_total_%s"), recv_int, s.recv_throughput);
-	put_float(out, NP_KEY("ThroughputBoth_total_%s"), s.throughput + s.recv_throughput);
+	ext_put_float(out, NP_KEY("ThroughputBoth_total_%s"), s.throughput + s.recv_throughput);
 #undef NP_KEY
-	put_float(out, "workload", workload);
+	ext_put_float(out, "workload", workload);
 	strbuf_release(&key);
 	return 0;
 }

@@ -216,26 +216,12 @@ static int mem_prepare(struct bench_ctx *ctx, struct strbuf *err)
 	return BENCH_OK;
 }
 
-static int perf_run(struct bench_ctx *ctx)
-{
-	return ext_run(((struct ext_argv *)ctx->priv)->v, NULL, false);
-}
-
-static void perf_cleanup(struct bench_ctx *ctx)
-{
-	if (ctx->priv) {
-		ext_argv_release(ctx->priv);
-		free(ctx->priv);
-	}
-	ctx->priv = NULL;
-}
-
 const struct bench_ops bench_perf_sched_messaging = {
 	.name = "perf-bench-sched-messaging",
 	.kpi = "perf-bench-sched-messaging.total_time_sec: lower",
 	.prepare = messaging_prepare,
-	.run = perf_run,
-	.cleanup = perf_cleanup,
+	.run = ext_argv_run,
+	.cleanup = ext_argv_cleanup,
 };
 
 const struct bench_ops bench_perf_sched_pipe = {
@@ -243,8 +229,8 @@ const struct bench_ops bench_perf_sched_pipe = {
 	/* LKP's index-perf-all.yaml: perf-bench-sched-pipe\.ops_per_sec: 1 */
 	.kpi = "perf-bench-sched-pipe.ops_per_sec: higher",
 	.prepare = pipe_prepare,
-	.run = perf_run,
-	.cleanup = perf_cleanup,
+	.run = ext_argv_run,
+	.cleanup = ext_argv_cleanup,
 };
 
 const struct bench_ops bench_perf_futex = {
@@ -254,14 +240,14 @@ const struct bench_ops bench_perf_futex = {
 	       "perf-bench-futex.requeued_time_ms: lower; "
 	       "perf-bench-futex.avg_per_thread_latency_ms: lower",
 	.prepare = futex_prepare,
-	.run = perf_run,
-	.cleanup = perf_cleanup,
+	.run = ext_argv_run,
+	.cleanup = ext_argv_cleanup,
 };
 
 const struct bench_ops bench_perf_mem = {
 	.name = "perf-bench-mem",
 	.kpi = "perf-bench-mem.*B/sec: higher",
 	.prepare = mem_prepare,
-	.run = perf_run,
-	.cleanup = perf_cleanup,
+	.run = ext_argv_run,
+	.cleanup = ext_argv_cleanup,
 };

@@ -208,20 +208,11 @@ static int sng_run(struct bench_ctx *ctx)
 	return ext_run(((struct ext_argv *)ctx->priv)->v, NULL, true);
 }
 
-static void sng_cleanup(struct bench_ctx *ctx)
-{
-	if (ctx->priv) {
-		ext_argv_release(ctx->priv);
-		free(ctx->priv);
-	}
-	ctx->priv = NULL;
-}
-
 const struct bench_ops bench_stress_ng = {
 	.name = "stress-ng",
 	/* LKP's index-perf-all.yaml: stress-ng\..+_per_sec: 1 */
 	.kpi = "stress-ng.*.ops_per_sec: higher",
 	.prepare = sng_prepare,
 	.run = sng_run,
-	.cleanup = sng_cleanup,
+	.cleanup = ext_argv_cleanup,
 };

@@ -152,30 +152,16 @@ static int mutex_prepare(struct bench_ctx *ctx, struct strbuf *err)
 	return sb_finish(ctx, a, err);
 }
 
-static int sb_run(struct bench_ctx *ctx)
-{
-	return ext_run(((struct ext_argv *)ctx->priv)->v, NULL, false);
-}
-
-static void sb_cleanup(struct bench_ctx *ctx)
-{
-	if (ctx->priv) {
-		ext_argv_release(ctx->priv);
-		free(ctx->priv);
-	}
-	ctx->priv = NULL;
-}
-
 /* LKP's index-perf-all.yaml: sysbench\-.+\.throughput_{events,ops,MB}/s: 1 */
 const struct bench_ops bench_sysbench_cpu = {
 	"sysbench-cpu", "sysbench-cpu.throughput_events/s: higher",
-	cpu_prepare, sb_run, sb_cleanup};
+	cpu_prepare, ext_argv_run, ext_argv_cleanup};
 const struct bench_ops bench_sysbench_memory = {
 	"sysbench-memory", "sysbench-memory.throughput_MB/s: higher",
-	memory_prepare, sb_run, sb_cleanup};
+	memory_prepare, ext_argv_run, ext_argv_cleanup};
 const struct bench_ops bench_sysbench_threads = {
 	"sysbench-threads", "sysbench-threads.throughput_events/s: higher",
-	threads_prepare, sb_run, sb_cleanup};
+	threads_prepare, ext_argv_run, ext_argv_cleanup};
 const struct bench_ops bench_sysbench_mutex = {
 	"sysbench-mutex", "sysbench-mutex.throughput_events/s: higher",
-	mutex_prepare, sb_run, sb_cleanup};
+	mutex_prepare, ext_argv_run, ext_argv_cleanup};

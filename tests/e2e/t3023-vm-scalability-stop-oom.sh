@@ -12,12 +12,13 @@ if ! test_have_root; then
 	test_done
 fi
 
-# wait_for PATTERN FILE: until a line of FILE matches (30 s at most)
+# wait_for PATTERN FILE: until a line of FILE matches (a generous 120 s
+# bound: a sanitizer build on a loaded machine sets up slowly)
 wait_for() {
 	i=0
 	while ! grep -q -- "$1" "$2" 2>/dev/null; do
 		i=$((i + 1))
-		if [ $i -gt 300 ]; then
+		if [ $i -gt 1200 ]; then
 			echo "timed out waiting for '$1' in $2" >&2
 			return 1
 		fi

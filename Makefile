@@ -6,7 +6,8 @@
 #   make SANITIZE=address,undefined check   sanitizer build (in build/san)
 #   make bench                 the programs under bench/
 #   make install PREFIX=/usr/local
-#   make lint                  cppcheck + shellcheck
+#   make lint                  cppcheck + shellcheck (part of check)
+#   make check-headers         each header compiles on its own (part of check)
 #   make fuzz                  each libFuzzer harness for FUZZ_TIME s (by hand)
 #   make fuzz-check            each harness for FUZZ_RUNS inputs (part of check)
 #   make fuzz-corpus           minimize tests/fuzz/corpus/ (after adding seeds)
@@ -135,13 +136,16 @@ fuzz-corpus: $(FUZZERS)
 	    >$(FUZZ_BUILD)/$$n.log 2>&1 && \
 	  rm -rf tests/fuzz/corpus/$$n && mv $(FUZZ_BUILD)/min-$$n tests/fuzz/corpus/$$n || exit 1; done
 
-# the fuzzers run once per CI pass: in the plain check, not the sanitizer one
+# the fuzzers and the linters run once per CI pass: in the plain check, not
+# the sanitizer one (the README's test command, which .ci/run runs, is
+# `make check` twice; lint and check-headers read the sources, not a build)
 ifndef SANITIZE
 CHECK_FUZZ := fuzz-check
+CHECK_LINT := check-headers lint
 endif
 
 # One runner for both layers, one closing line (prove's summary) for CI.
-check: $(BIN) $(UNITS) $(BENCHES) $(CHECK_FUZZ)
+check: $(CHECK_LINT) $(BIN) $(UNITS) $(BENCHES) $(CHECK_FUZZ)
 	@chmod +x $(E2E) 2>/dev/null || true
 	CMOCKA_MESSAGE_OUTPUT=TAP PERFSIFT=$(abspath $(BIN)) \
 	  PERFSIFT_TESTDATA=$(abspath tests/data) PERFSIFT_BUILD=$(abspath $(BUILD)) \
@@ -158,8 +162,10 @@ check-headers:
 
 lint:
 	cppcheck --enable=warning,portability,performance --error-exitcode=1 \
-	  --inline-suppr --quiet --std=c11 -Isrc src
-	shellcheck -s sh tests/e2e/*.sh scripts/* .ci/run
+	  --inline-suppr --quiet --std=c11 -Isrc \
+	  --include=tests/lint/cppcheck-macros.h src
+	shellcheck -s sh tests/e2e/*.sh scripts/*
+	shellcheck .ci/run
 
 clean:
 	rm -rf build

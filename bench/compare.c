@@ -263,7 +263,7 @@ int main(int argc, char **argv)
 				sizes[nsizes++] = strtoul(optarg, NULL, 10);
 			break;
 		case 'r': nruns = strtoul(optarg, NULL, 10); break;
-		case 'k': repeat = atoi(optarg); break;
+		case 'k': repeat = (int)strtol(optarg, NULL, 10); break;
 		case 'K': keep = optarg; break;
 		default:
 			fprintf(stderr, "usage: bench/compare [--stats N]... [--runs R] [--repeat K] [--keep DIR]\n");

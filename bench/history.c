@@ -279,7 +279,7 @@ int main(int argc, char **argv)
 		switch (c) {
 		case 'g': ngroups = (size_t)strtoul(optarg, NULL, 10); break;
 		case 'c': ncommits = (size_t)strtoul(optarg, NULL, 10); break;
-		case 'k': repeat = atoi(optarg); break;
+		case 'k': repeat = (int)strtol(optarg, NULL, 10); break;
 		case 'K': keep = optarg; break;
 		default:
 			fprintf(stderr, "usage: %s [--groups N] [--commits N] "

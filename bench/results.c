@@ -62,10 +62,10 @@ static void make_stats(struct reduce_stats *st, int nstats, int run)
 
 int main(int argc, char **argv)
 {
-	/* a bench tool's own arguments, not input: atoi is fine here */
-	int nstats = argc > 1 ? atoi(argv[1]) : 5000;
-	int nruns = argc > 2 ? atoi(argv[2]) : 10;
-	int nrec = argc > 3 ? atoi(argv[3]) : 600;
+	/* a bench tool's own arguments, not input: strtol without checks is fine here */
+	int nstats = argc > 1 ? (int)strtol(argv[1], NULL, 10) : 5000;
+	int nruns = argc > 2 ? (int)strtol(argv[2], NULL, 10) : 10;
+	int nrec = argc > 3 ? (int)strtol(argv[3], NULL, 10) : 600;
 	const char *url = argc > 4 ? argv[4] : NULL;
 	double t[REPEAT], t2[REPEAT], *ti;
 	struct unite_column *cols;

@@ -35,7 +35,7 @@ static void report(const char *what, double *v, int n)
 int main(int argc, char **argv)
 {
 	char *targv[] = {(char *)"/bin/true", NULL};
-	int n = argc > 1 ? atoi(argv[1]) : 200; /* a bench tool, not input */
+	int n = argc > 1 ? (int)strtol(argv[1], NULL, 10) : 200; /* a bench tool, not input */
 	double *plain, *run, med_plain, med_run;
 	struct runner_cmd cmd = {0};
 	struct runner_result res;

@@ -361,8 +361,8 @@ static double run_plain(const struct usemem_opts *o)
 int main(int argc, char **argv)
 {
 	uint64_t mib = argc > 1 ? strtoull(argv[1], NULL, 10) : 1024;
-	int runs = argc > 2 ? atoi(argv[2]) : 5;
-	unsigned workers = argc > 3 ? (unsigned)atoi(argv[3]) : 1;
+	int runs = argc > 2 ? (int)strtol(argv[2], NULL, 10) : 5;
+	unsigned workers = argc > 3 ? (unsigned)strtol(argv[3], NULL, 10) : 1;
 	uint64_t size = mib << 20;
 	const char *file = "/var/tmp/bench-vm-scalability.sparse";
 	const char *orig = getenv("USEMEM"); /* the original suite's usemem */

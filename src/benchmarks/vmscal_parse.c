@@ -148,7 +148,7 @@ static void add_ruby_float(struct strbuf *out, double x)
 		strbuf_addch(out, '-');
 	/* buf: [-]d.ddde[+-]XX */
 	e = strchr(buf, 'e');
-	decpt = atoi(e + 1) + 1;
+	decpt = (int)strtol(e + 1, NULL, 10) + 1;
 	nd = 0;
 	for (i = x < 0 ? 1 : 0; buf + i < e; i++)
 		if (buf[i] != '.')

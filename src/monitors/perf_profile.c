@@ -557,6 +557,7 @@ static void pp_report(struct pp_src *s, struct strbuf *out)
 	size_t i, j, n;
 	long at;
 	time_t now = time(NULL);
+	struct tm tm;
 	char date[64], window[64];
 	const char *p;
 
@@ -566,7 +567,7 @@ static void pp_report(struct pp_src *s, struct strbuf *out)
 		snprintf(window, sizeof(window), "%g s", s->duration);
 	else
 		snprintf(window, sizeof(window), "the rest of the run");
-	strftime(date, sizeof(date), "%a %b %e %H:%M:%S %Y", gmtime(&now));
+	strftime(date, sizeof(date), "%a %b %e %H:%M:%S %Y", gmtime_r(&now, &tm));
 	strbuf_addf(out, "# ========\n# captured on: %s\n"
 		    "# perfsift perf-profile: perf_event_open, system wide, kernel call chains, from %g s for %s\n"
 		    "# legacy_keys: %d\n# ========\n#\n#\n"

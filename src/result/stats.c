@@ -839,7 +839,7 @@ static bool base_has_variant(const struct matrix *base, const char *name,
 		return true;
 	memcpy(buf, name, stem);
 	for (i = 0; i < nsuffixes; i++) {
-		strcpy(buf + stem, suffixes[i]);
+		snprintf(buf + stem, sizeof(buf) - stem, "%s", suffixes[i]);
 		if (matrix_find(base, buf) >= 0)
 			return true;
 	}
@@ -895,6 +895,7 @@ enum lkp_outcome lkp_changed(const struct stat_rules *r, const char *name,
 			     struct lkp_record *rec)
 {
 	struct lkp_record local;
+	/* cppcheck-suppress uninitvar ; memset below fills it before any read */
 	struct lkp_record *s = rec ? rec : &local;
 	double abuf[128], bbuf[128], *sa = abuf, *sb = bbuf;
 	size_t cap_a, cap_b, i;

@@ -444,7 +444,7 @@ static void param_row(struct store *st, PGresult *res, int i, void *out)
 {
 	(void)st;
 	store_param_list_add(out, PQgetvalue(res, i, 0), PQgetvalue(res, i, 1),
-			     (enum store_param_kind)atoi(PQgetvalue(res, i, 2)));
+			     (enum store_param_kind)(int)strtol(PQgetvalue(res, i, 2), NULL, 10));
 }
 
 static int pg_group_params(struct store *st, int64_t group_id,
@@ -458,8 +458,8 @@ static int pg_group_params(struct store *st, int64_t group_id,
 static void run_row(struct store *st, PGresult *res, int i, void *out)
 {
 	store_run_list_add(out, st, strtoll(PQgetvalue(res, i, 0), NULL, 10),
-			   atoi(PQgetvalue(res, i, 1)),
-			   atoi(PQgetvalue(res, i, 2)) != 0,
+			   (int)strtol(PQgetvalue(res, i, 1), NULL, 10),
+			   (int)strtol(PQgetvalue(res, i, 2), NULL, 10) != 0,
 			   PQgetvalue(res, i, 3));
 }
 
@@ -476,7 +476,7 @@ static void stat_row(struct store *st, PGresult *res, int i, void *out)
 	(void)st;
 	reduce_stats_add(out, PQgetvalue(res, i, 0),
 			 strtod(PQgetvalue(res, i, 1), NULL),
-			 atoi(PQgetvalue(res, i, 2)) != 0);
+			 (int)strtol(PQgetvalue(res, i, 2), NULL, 10) != 0);
 }
 
 static int pg_run_stats(struct store *st, int64_t run_id_,
@@ -586,7 +586,7 @@ static int pg_stat_values(struct store *st, const int64_t *group_ids,
 		struct store_value v;
 
 		v.group_id = strtoll(PQgetvalue(res, row, 0), NULL, 10);
-		v.run = atoi(PQgetvalue(res, row, 1));
+		v.run = (int)strtol(PQgetvalue(res, row, 1), NULL, 10);
 		v.time = strtoll(PQgetvalue(res, row, 2), NULL, 10);
 		v.stat = (size_t)strtoull(PQgetvalue(res, row, 3), NULL, 10) - 1;
 		v.value = strtod(PQgetvalue(res, row, 4), NULL);

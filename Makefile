@@ -60,6 +60,8 @@ UNITS      := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 E2E        := $(sort $(wildcard tests/e2e/t[0-9]*.sh))
 BENCH_SRC  := $(wildcard bench/*.c)
 BENCHES    := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))
+# what the bench programs share (timing a child, medians): linked into each
+BENCH_LIB  := $(patsubst %.c,$(BUILD)/%.o,$(wildcard bench/lib/*.c))
 LIB        := $(BUILD)/libcore.a
 BIN        := $(BUILD)/perfsift
 CMOCKA_CFLAGS := $(shell $(PKG_CONFIG) --cflags cmocka)
@@ -83,7 +85,8 @@ $(BUILD)/tests/unit/%.o: CPPFLAGS += $(CMOCKA_CFLAGS) -Itests/unit
 $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(LAZY_LIBS) $(CMOCKA_LIBS)
 
-$(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB)
+$(BUILD)/bench/%.o: CPPFLAGS += -Ibench
+$(BUILD)/bench/%: $(BUILD)/bench/%.o $(BENCH_LIB) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 units: $(UNITS)

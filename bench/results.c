@@ -28,19 +28,13 @@
 #include "util/fileutil.h"
 #include "util/strbuf.h"
 #include "util/timeutil.h"
+#include "lib/timing.h"
 
 #define REPEAT 7
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static void report(const char *what, double *v, int n)
 {
-	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	bench_sort(v, (size_t)n);
 	printf("%-44s median %9.2f ms   q1 %9.2f   q3 %9.2f\n", what,
 	       v[n / 2] * 1e3, v[n / 4] * 1e3, v[3 * n / 4] * 1e3);
 }

@@ -22,21 +22,17 @@
 #include "benchmarks/vmscal_exec.h"
 #include "util/fileutil.h"
 #include "util/strbuf.h"
+#include "util/timeutil.h"
 #include "util/xalloc.h"
 
+/*
+ * A finished line (or lines) to the output, in one write(): the output is
+ * shared by the forked tasks, and one write per line keeps their lines
+ * whole.
+ */
 static void out_str(int fd, const struct strbuf *sb)
 {
-	size_t off = 0;
-
-	while (off < sb->len) {
-		ssize_t w = write(fd, sb->buf + off, sb->len - off);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return;
-		off += (size_t)w;
-	}
+	(void)write_all(fd, sb->buf, sb->len);
 }
 
 void vmscal_log_test(int fd, const char *what)
@@ -169,14 +165,6 @@ static int create_file(int log_fd, const char *path, uint64_t size,
 	return 0;
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* read a file through the page cache in bs-byte reads until EOF or the deadline */
 static uint64_t read_file(const char *path, size_t bs, uint64_t deadline_ns)
 {
@@ -192,7 +180,7 @@ static uint64_t read_file(const char *path, size_t bs, uint64_t deadline_ns)
 	}
 	while ((r = read(fd, buf, bs)) > 0) {
 		total += (uint64_t)r;
-		if (deadline_ns && !(++k & 255) && mono_ns() > deadline_ns)
+		if (deadline_ns && !(++k & 255) && time_mono_ns() > deadline_ns)
 			break;
 	}
 	close(fd);
@@ -218,10 +206,10 @@ static void human(struct strbuf *sb, double v, unsigned base, const char *iec)
 /* one dd reader: dd bs=4k if=F of=/dev/null, stopped after runtime like `timeout -s INT` */
 NORETURN static void dd_child(const char *path, double runtime, int out_fd)
 {
-	uint64_t t0 = mono_ns();
+	uint64_t t0 = time_mono_ns();
 	uint64_t deadline = runtime > 0 ? t0 + (uint64_t)(runtime * 1e9) : 0;
 	uint64_t bytes = read_file(path, 4096, deadline);
-	double secs = (double)(mono_ns() - t0) / 1e9;
+	double secs = (double)(time_mono_ns() - t0) / 1e9;
 	struct strbuf sb = STRBUF_INIT;
 
 	if (secs <= 0)
@@ -327,13 +315,13 @@ NORETURN static void remap_child(const char *path, uint64_t size, int out_fd)
 		 MAP_SHARED | MAP_POPULATE, fd, 0);
 	if (p == MAP_FAILED)
 		_exit(1);
-	t0 = mono_ns();
+	t0 = time_mono_ns();
 	for (i = 0; i < npages; i++)
 		if (remap_file_pages(p + i * 4096, 4096, 0, (size_t)(npages - 1 - i), 0) < 0) {
 			fprintf(stderr, "remap: remap_file_pages: %s\n", strerror(errno));
 			_exit(1);
 		}
-	us = (mono_ns() - t0) / 1000;
+	us = (time_mono_ns() - t0) / 1000;
 	strbuf_addf(&sb, "%" PRIu64 " bytes remapped, %" PRIu64 " usecs, %" PRIu64 " MB/s\n",
 		    npages * 4096, us, us ? npages * 4096 / us : 0);
 	out_str(out_fd, &sb);
@@ -343,7 +331,7 @@ NORETURN static void remap_child(const char *path, uint64_t size, int out_fd)
 /* direct-write (usemem_direct_write F SIZE): O_DIRECT 16 KiB writes up to SIZE or ENOSPC */
 NORETURN static void direct_child(const char *path, uint64_t size, double runtime)
 {
-	uint64_t done = 0, deadline = runtime > 0 ? mono_ns() + (uint64_t)(runtime * 1e9) : 0;
+	uint64_t done = 0, deadline = runtime > 0 ? time_mono_ns() + (uint64_t)(runtime * 1e9) : 0;
 	void *buf;
 	int fd = open(path, O_WRONLY | O_DIRECT | O_CLOEXEC);
 
@@ -355,7 +343,7 @@ NORETURN static void direct_child(const char *path, uint64_t size, double runtim
 	if (posix_memalign(&buf, 4096, 16384))
 		_exit(1);
 	memset(buf, 0x5a, 16384);
-	while (done + 16384 <= size && (!deadline || mono_ns() < deadline)) {
+	while (done + 16384 <= size && (!deadline || time_mono_ns() < deadline)) {
 		ssize_t w = pwrite(fd, buf, 16384, (off_t)done);
 
 		if (w < 0 && errno == ENOSPC)
@@ -509,13 +497,13 @@ static int run_truncate(const struct vmscal_plan *pl, char **files,
 	int ret = 0;
 
 	if (pl->truncate_seq) {
-		clock_gettime(CLOCK_REALTIME, &a);
+		a = time_epoch_ts();
 		for (i = 0; i < n && !ret; i++) {
 			ret = create_file(out_fd, files[i], pl->file_size, err);
 			if (!ret)
 				read_file(files[i], 128 << 10, 0);
 		}
-		clock_gettime(CLOCK_REALTIME, &b);
+		b = time_epoch_ts();
 		if (ret)
 			goto out;
 		strbuf_addf(&sb, "%" PRIu64 " bytes faulted in ", total);
@@ -523,10 +511,10 @@ static int run_truncate(const struct vmscal_plan *pl, char **files,
 		strbuf_addch(&sb, '-');
 		stamp(&sb, &a);
 		strbuf_addstr(&sb, " seconds\n");
-		clock_gettime(CLOCK_REALTIME, &a);
+		a = time_epoch_ts();
 		for (i = 0; i < n; i++)
 			unlink(files[i]);
-		clock_gettime(CLOCK_REALTIME, &b);
+		b = time_epoch_ts();
 	} else {
 		for (i = 0; i < n && !ret; i++)
 			ret = create_file(out_fd, files[i], pl->file_size, err);
@@ -539,7 +527,7 @@ static int run_truncate(const struct vmscal_plan *pl, char **files,
 		}
 		if (wait_children(pids, n, err) < 0 || ret)
 			goto fail;
-		clock_gettime(CLOCK_REALTIME, &a);
+		a = time_epoch_ts();
 		for (i = 0; i < n; i++) {
 			pids[i] = fork();
 			if (!pids[i])
@@ -547,7 +535,7 @@ static int run_truncate(const struct vmscal_plan *pl, char **files,
 		}
 		if (wait_children(pids, n, err) < 0)
 			goto fail;
-		clock_gettime(CLOCK_REALTIME, &b);
+		b = time_epoch_ts();
 	}
 	strbuf_addf(&sb, "%" PRIu64 " bytes truncated in ", total);
 	stamp(&sb, &b);

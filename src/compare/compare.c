@@ -17,6 +17,7 @@
 #include "result/matrix.h"
 #include "select/select.h"
 #include "result/stats.h"
+#include "util/sorted.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -209,18 +210,11 @@ static const char *union_next(struct union_cursor *u, ssize_t *idx)
 
 static bool has_prefix_stat(const struct matrix *m, const char *prefix)
 {
-	size_t lo = 0, hi = m->nstats, n = strlen(prefix);
+	/* names are sorted: the first >= prefix is the one that may have it */
+	size_t at = sorted_lower_bound(prefix, m->names, m->nstats,
+				       sizeof(*m->names), matrix_cmp_name);
 
-	/* names are sorted: binary search for the first >= prefix */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (strcmp(m->names[mid], prefix) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < m->nstats && !strncmp(m->names[lo], prefix, n);
+	return at < m->nstats && !strncmp(m->names[at], prefix, strlen(prefix));
 }
 
 /* runtime for the floors: the job's, else the measured elapsed time */

@@ -167,6 +167,18 @@ static void add_rows(struct strbuf *out, const struct report *r)
 	add_undecided(out, r, "? ");
 }
 
+void report_html_head(struct strbuf *out, const char *title, const char *css)
+{
+	strbuf_addstr(out,
+		      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+		      "<meta http-equiv=\"Content-Security-Policy\" content=\""
+		      REPORT_HTML_CSP "\">\n"
+		      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+		      "<title>");
+	strbuf_add_html(out, title);
+	strbuf_addf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", css);
+}
+
 int report_html(const struct report *r, struct strbuf *out, struct strbuf *err)
 {
 	struct strbuf subject = STRBUF_INIT;
@@ -174,15 +186,8 @@ int report_html(const struct report *r, struct strbuf *out, struct strbuf *err)
 	int ret = -1;
 
 	report_subject(&subject, r);
-	strbuf_addstr(out,
-		      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-		      "<meta http-equiv=\"Content-Security-Policy\" content=\""
-		      REPORT_HTML_CSP "\">\n"
-		      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-		      "<title>");
-	strbuf_add_html(out, subject.buf);
-	strbuf_addf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<header>\n<h1>",
-		    page_css);
+	report_html_head(out, subject.buf, page_css);
+	strbuf_addstr(out, "<header>\n<h1>");
 	strbuf_add_html(out, subject.buf);
 	strbuf_addstr(out, "</h1>\n<p class=\"headline\">");
 	if (r->kpi) {

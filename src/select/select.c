@@ -22,6 +22,7 @@
 #include "store/store.h"
 #include "result/unite.h"
 #include "util/fileutil.h"
+#include "util/sorted.h"
 #include "util/strbuf.h"
 #include "util/strnum.h"
 #include "util/xalloc.h"
@@ -49,24 +50,22 @@ void result_group_release(struct result_group *g)
 	result_group_init(g);
 }
 
+static int cmp_axis_key(const void *key, const void *elem)
+{
+	return strcmp(key, ((const struct group_axis *)elem)->key);
+}
+
+/* the axis' index, or -1 with where it would go in *insert_at */
 static ssize_t axis_index(const struct result_group *g, const char *key,
 			  size_t *insert_at)
 {
-	size_t lo = 0, hi = g->naxes;
+	size_t at = sorted_lower_bound(key, g->axes, g->naxes, sizeof(*g->axes),
+				       cmp_axis_key);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(g->axes[mid].key, key);
-
-		if (!c)
-			return (ssize_t)mid;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	if (at < g->naxes && !strcmp(g->axes[at].key, key))
+		return (ssize_t)at;
 	if (insert_at)
-		*insert_at = lo;
+		*insert_at = at;
 	return -1;
 }
 

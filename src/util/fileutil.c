@@ -119,27 +119,38 @@ int fsync_dir(const char *dir)
 	return ret;
 }
 
+int write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			/* 0 for len > 0 is no progress: an error, not a loop */
+			if (!n)
+				errno = EIO;
+			return -1;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
 int write_file_atomic(const char *path, const void *data, size_t len)
 {
 	struct strbuf tmp = STRBUF_INIT, dir = STRBUF_INIT;
-	const char *p = data;
 	int fd, saved, ret = -1;
 
 	strbuf_addf(&tmp, "%s.tmp.XXXXXX", path);
 	fd = mkostemp(tmp.buf, O_CLOEXEC);
 	if (fd < 0)
 		goto out;
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			goto fail;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
+	if (write_all(fd, data, len))
+		goto fail;
 	if (fchmod(fd, 0644) < 0 || fsync(fd) < 0)
 		goto fail;
 	if (close(fd) < 0) {

@@ -35,6 +35,11 @@ static void out_str(int fd, const struct strbuf *sb)
 	(void)write_all(fd, sb->buf, sb->len);
 }
 
+/*
+ * "2026-12-01 12:00:00  truncate F -s N": the suite's log line before
+ * each step, in local time as its `date` prints it, so a run's output
+ * reads like the original's and the parser can skip these lines.
+ */
 void vmscal_log_test(int fd, const char *what)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -83,6 +88,12 @@ static uint64_t vmstat_get(const char *text, const char *key)
 	return 0;
 }
 
+/*
+ * The machine facts the cases size themselves from, read under sysroot so
+ * the tests can give a fake machine.  Only MemTotal is required: every
+ * other fact has a safe fallback (reclaimable memory from MemAvailable,
+ * one NUMA node), since a kernel without them still runs the cases.
+ */
 int vmscal_hw_probe(struct vmscal_hw *hw, const char *sysroot,
 		    unsigned nr_cpu, struct strbuf *err)
 {
@@ -102,6 +113,7 @@ int vmscal_hw_probe(struct vmscal_hw *hw, const char *sysroot,
 	hw->mem_avail = meminfo_get(text.buf, "MemAvailable", true);
 	hw->mem_free = meminfo_get(text.buf, "MemFree", true);
 	hw->swap_total = meminfo_get(text.buf, "SwapTotal", true);
+	/* the hugetlb cases use 2 MB pages; other sizes count as none free */
 	if (meminfo_get(text.buf, "Hugepagesize", true) == 2u << 20)
 		hw->hugepages_free = meminfo_get(text.buf, "HugePages_Free", false);
 	hw->shm_size = hw->mem; /* the suite mounts its tmpfs with size=100% */
@@ -133,6 +145,11 @@ out:
 	return ret;
 }
 
+/*
+ * The case's i-th file, named as the suite names them (sparse-CASE, with
+ * -N when a case has one file per task), since a case's output and the
+ * kernel's own messages name the files.
+ */
 static void file_path(struct strbuf *sb, const struct vmscal_plan *pl,
 		      const char *dir, unsigned i)
 {
@@ -180,6 +197,7 @@ static uint64_t read_file(const char *path, size_t bs, uint64_t deadline_ns)
 	}
 	while ((r = read(fd, buf, bs)) > 0) {
 		total += (uint64_t)r;
+		/* the clock every 256 reads: cheap, and still a fine cut-off */
 		if (deadline_ns && !(++k & 255) && time_mono_ns() > deadline_ns)
 			break;
 	}
@@ -188,6 +206,11 @@ static uint64_t read_file(const char *path, size_t bs, uint64_t deadline_ns)
 	return total;
 }
 
+/*
+ * dd's human-readable sizes: "1.0 GB" (base 1000, iec "") and "954 MiB"
+ * (base 1024, iec "i"), one decimal, as GNU dd prints both in its summary
+ * line, which the suite's parser reads.
+ */
 static void human(struct strbuf *sb, double v, unsigned base, const char *iec)
 {
 	static const char *const si = "kMGTPE";
@@ -212,6 +235,7 @@ NORETURN static void dd_child(const char *path, double runtime, int out_fd)
 	double secs = (double)(time_mono_ns() - t0) / 1e9;
 	struct strbuf sb = STRBUF_INIT;
 
+	/* a read that took no measurable time must not divide by zero */
 	if (secs <= 0)
 		secs = 1e-9;
 	strbuf_addf(&sb, "%" PRIu64 " bytes (", bytes);
@@ -226,7 +250,11 @@ NORETURN static void dd_child(const char *path, double runtime, int out_fd)
 	_exit(0);
 }
 
-/* wait for n children; -1 with err if one failed */
+/*
+ * Wait for n children; -1 with err if one failed.  All are waited for
+ * even after a failure, so none is left a zombie; a SIGKILL is named as
+ * a likely OOM kill, the usual reason a memory case's task dies.
+ */
 static int wait_children(pid_t *pids, unsigned n, struct strbuf *err)
 {
 	unsigned i;
@@ -254,6 +282,11 @@ static int wait_children(pid_t *pids, unsigned n, struct strbuf *err)
 	return ret;
 }
 
+/*
+ * A /proc or /sys file takes one write(): the kernel parses each write on
+ * its own, so a short write is an error here rather than something to
+ * retry (write_all's loop would send the rest as a second value).
+ */
 int vmscal_write_kernel_file(const char *path, const char *text, size_t len)
 {
 	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0, e;
@@ -340,12 +373,15 @@ NORETURN static void direct_child(const char *path, uint64_t size, double runtim
 			path, strerror(errno));
 		_exit(1);
 	}
+	/* O_DIRECT wants the buffer aligned to the device's block (4 KiB
+	 * covers every common one), or write() fails with EINVAL */
 	if (posix_memalign(&buf, 4096, 16384))
 		_exit(1);
 	memset(buf, 0x5a, 16384);
 	while (done + 16384 <= size && (!deadline || time_mono_ns() < deadline)) {
 		ssize_t w = pwrite(fd, buf, 16384, (off_t)done);
 
+		/* a full file system ends the case as the suite's dd does */
 		if (w < 0 && errno == ENOSPC)
 			break;
 		if (w <= 0)
@@ -401,6 +437,8 @@ static int run_pool(const struct vmscal_plan *pl, int out_fd, struct strbuf *err
 			    strerror(errno));
 		ret = -1;
 	}
+	/* back to what it was even when growing failed: a partly grown pool
+	 * holds memory the rest of the machine needs */
 	strbuf_reset(&v);
 	strbuf_addf(&v, "echo %s > /proc/sys/vm/nr_hugepages", pl->pool_orig ? pl->pool_orig : "0");
 	vmscal_log_test(out_fd, v.buf);

@@ -59,12 +59,19 @@ static const char usage_text[] =
 	"\n"
 	"exit status: 0, 2 for bad usage or input, 3 for a runtime error\n";
 
+/* long options without a short letter: values above any char */
 enum { OPT_REPO = 256, OPT_CSV, OPT_STAT, OPT_JSON, OPT_FORMAT, OPT_TEST,
        OPT_PMAX, OPT_MINSEG, OPT_WINDOW, OPT_OUTLIER, OPT_MINCHG, OPT_PERMS,
        OPT_SEED };
 
 enum format { FMT_TEXT, FMT_JSON, FMT_CSV };
 
+/*
+ * A numeric option's value, or exit 2 naming the option and its range.
+ * One double for all of them: the integer options (--window,
+ * --min-segment, --permutations) are cast by the caller after the range check, which is in doubles
+ * too, so "1e3" is accepted wherever 1000 is.
+ */
 static double num_arg(const char *opt, const char *arg, double min, double max)
 {
 	const char *why;
@@ -76,12 +83,19 @@ static double num_arg(const char *opt, const char *arg, double min, double max)
 	return v;
 }
 
+/* a stat's better direction as the JSON's "better" field spells it */
 static const char *direction_name(int d)
 {
 	return d > 0 ? "higher" : d < 0 ? "lower" : "undefined";
 }
 
-/* one change point as a JSON object (no newline) */
+/*
+ * One change point as a JSON object (no newline).  with_series: --all
+ * lists change points of many series in one array, so each names its
+ * series and stat; a single series' change points do not repeat them.
+ * previous_commit is there so a reader can name the pair to compare (or
+ * bisect) without looking up the point before.
+ */
 static void json_change(struct strbuf *out, const struct history_series *s,
 			const struct history_change *c, bool with_series)
 {
@@ -115,6 +129,11 @@ static void json_change(struct strbuf *out, const struct history_series *s,
 		    history_effect(s->direction, c->change_pct));
 }
 
+/*
+ * The method and every parameter that decided the result, so a JSON
+ * output says how to reproduce it; the permutation test's count and seed
+ * only when that test ran (the t-test has neither).
+ */
 static void json_params(struct strbuf *out, const struct history_params *p)
 {
 	strbuf_addf(out, "  \"method\": {\"algorithm\": \"e-divisive-means\", "
@@ -132,6 +151,12 @@ static void json_params(struct strbuf *out, const struct history_params *p)
 	strbuf_addstr(out, "},\n");
 }
 
+/*
+ * The perfsift-history/1 document of one series: its points (every run,
+ * not only the means, so a reader can redo the test), the change points
+ * and the outliers.  Written by hand in a fixed key order, so the output
+ * is stable line by line for the tests and for diffs between runs.
+ */
 static void render_json(struct strbuf *out, const struct history_series *s,
 			const struct history_result *r,
 			const struct history_params *p)
@@ -184,6 +209,11 @@ static void render_json(struct strbuf *out, const struct history_series *s,
 	strbuf_addstr(out, r->noutliers ? "\n  ]\n}\n" : "]\n}\n");
 }
 
+/*
+ * The change point that starts at commit index, or NULL.  A linear scan:
+ * a series has a handful of change points, and the renderers call this
+ * once per commit.
+ */
 static const struct history_change *change_at(const struct history_result *r,
 					      size_t index)
 {
@@ -195,7 +225,11 @@ static const struct history_change *change_at(const struct history_result *r,
 	return NULL;
 }
 
-/* one row per run; the change point's columns on its commit's rows */
+/*
+ * One row per run; the change point's columns on its commit's rows.  One
+ * row per run rather than per commit keeps the file flat for a
+ * spreadsheet or pandas, and an outlier is marked on the run it is.
+ */
 static void render_csv(struct strbuf *out, const struct history_series *s,
 		       const struct history_result *r)
 {
@@ -224,6 +258,7 @@ static void render_csv(struct strbuf *out, const struct history_series *s,
 	}
 }
 
+/* "+20.3% [+18.1%, +22.4%] p=1e-09 regression (1000 -> 1203)" */
 static void add_change_line(struct strbuf *out, const struct history_series *s,
 			    const struct history_change *c)
 {
@@ -233,7 +268,12 @@ static void add_change_line(struct strbuf *out, const struct history_series *s,
 		    c->after);
 }
 
-/* Otava's look: the series, a dotted line where the level changes */
+/*
+ * Otava's look: the series, a dotted line where the level changes.  Per
+ * commit its mean and sample standard deviation (n - 1: the runs are a
+ * sample of what the commit does), and how many of its runs were
+ * outliers, since an outlier is left out of the test but not hidden.
+ */
 static void render_text(struct strbuf *out, const struct history_series *s,
 			const struct history_result *r)
 {
@@ -272,11 +312,17 @@ static void render_text(struct strbuf *out, const struct history_series *s,
 	}
 }
 
+/* a change point of --all, with the series it belongs to */
 struct found {
 	const struct history_series *s;
 	struct history_change c;
 };
 
+/*
+ * --all's order: the newest change first (what broke lately is what a
+ * reader acts on), then by series and stat, so that equal times still
+ * give one order on every machine (qsort is not stable).
+ */
 static int cmp_newest(const void *a, const void *b)
 {
 	const struct found *x = a, *y = b;
@@ -290,6 +336,11 @@ static int cmp_newest(const void *a, const void *b)
 	return k ? k : strcmp(x->s->stat, y->s->stat);
 }
 
+/*
+ * --all: every change point of every series in one list (sorted here), as
+ * JSON, CSV (one row per change point) or text.  nseries is printed so
+ * that "0 change points" says how much was looked at.
+ */
 static void render_all(struct strbuf *out, struct found *f, size_t n,
 		       size_t nseries, enum format fmt,
 		       const struct history_params *p)

@@ -82,6 +82,7 @@ struct reports {
 	size_t n, alloc;
 };
 
+/* a linear search: a site has a few reports, one per change point */
 static struct report_page *report_find(struct reports *rp, int64_t base,
 				       int64_t head)
 {

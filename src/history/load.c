@@ -56,6 +56,11 @@ static const char *keep(struct history_set *s, char *str)
 	return str;
 }
 
+/*
+ * The detector's view of a series: pointers into the commits' own run
+ * arrays, no copy (a series of 10,000 commits is read many times by the
+ * window search).  At least one element, so the caller can always free.
+ */
 struct history_point *history_points(const struct history_series *s)
 {
 	struct history_point *p = xcalloc(s->n ? s->n : 1, sizeof(*p));
@@ -68,6 +73,7 @@ struct history_point *history_points(const struct history_series *s)
 	return p;
 }
 
+/* one run's value; v and runs grow together (runs[i] is v[i]'s run) */
 static void commit_add(struct history_commit *c, double v, int run)
 {
 	if (c->n + 1 > c->alloc) {
@@ -100,6 +106,14 @@ static int cmp_id_index(const void *a, const void *b)
 		      &((const struct id_index *)b)->id);
 }
 
+/*
+ * The state of one pass over the index's values.  The values come in
+ * whatever order the store gives them, so every lookup a value needs is
+ * prepared before the pass as a flat table: group id -> group (by_id,
+ * searched), group -> key and slot, and (key, stat name) -> series.  A
+ * series is made when its first value arrives, so a stat no group of a
+ * key has costs nothing.
+ */
 struct loader {
 	struct history_set *set;
 	struct id_index *by_id;  /* sorted by id */
@@ -113,6 +127,11 @@ struct loader {
 	bool *wanted;            /* key * nnames + name: a KPI of that key */
 };
 
+/*
+ * One value from the index: into its commit's runs, in the series of its
+ * (key, stat).  A commit's time is its earliest run's, so a commit re-run
+ * later keeps its place in a time-ordered series.
+ */
 static void on_value(void *ctx, const struct store_value *v)
 {
 	struct loader *l = ctx;
@@ -156,6 +175,7 @@ static void on_value(void *ctx, const struct store_value *v)
 	commit_add(c, v->value, v->run);
 }
 
+/* the set keeps its own copies: the store's rows are freed after the call */
 static void group_add(struct history_set *set, int64_t id, const char *dir,
 		      const char *testcase, const char *commit)
 {
@@ -175,7 +195,11 @@ static void on_group_row(void *ctx, int64_t id, const char *rel_dir,
 	group_add(ctx, id, rel_dir, testcase, commit);
 }
 
-/* dir below the root */
+/*
+ * dir below the root: a group's key (and what the pages show) must be the
+ * same whether the store gave the directory with the root in front or
+ * without it.
+ */
 static const char *below_root(const struct store *st, const char *dir)
 {
 	size_t rl = strlen(st->root);
@@ -209,6 +233,8 @@ static int select_groups(struct store *st, const struct history_query *q,
 			store_group_list_release(&more);
 			goto done;
 		}
+		/* AND: keep the groups of out that are also in more, in
+		 * out's order (sorted by directory) */
 		ids = xmalloc((more.n + 1) * sizeof(*ids));
 		for (j = 0; j < more.n; j++)
 			ids[j] = more.items[j].id;
@@ -234,7 +260,11 @@ done:
 	return ret;
 }
 
-/* the group's key: its directory without the commit */
+/*
+ * The group's key: its directory without the commit.  LKP's result path
+ * ends in the commit, so the groups of one key are the same job on the
+ * same machine at different commits: one series.
+ */
 static char *group_key(const struct history_group *g)
 {
 	const char *slash = strrchr(g->dir, '/');
@@ -244,6 +274,7 @@ static char *group_key(const struct history_group *g)
 	return xstrndup(g->dir, (size_t)(slash - g->dir));
 }
 
+/* a commit of the first-parent line and its place on it (0 = oldest) */
 struct pos {
 	const char *sha;
 	size_t pos;
@@ -275,6 +306,7 @@ static ssize_t path_pos(const struct pos *p, size_t n, const char *id)
 	return -1;
 }
 
+/* by time (or path position), then group id, for one order everywhere */
 static int cmp_commit_time(const void *a, const void *b)
 {
 	const struct history_commit *x = a, *y = b;
@@ -284,7 +316,12 @@ static int cmp_commit_time(const void *a, const void *b)
 	return x->group_id < y->group_id ? -1 : x->group_id > y->group_id;
 }
 
-/* order each series: by the repository's first-parent line, or by time */
+/*
+ * Order each series: by the repository's first-parent line, or by time.
+ * With a repository a commit's position replaces its time (the sort is
+ * the same), and a commit not on the line (a branch tested on the side)
+ * is left out and counted, since it has no place between its neighbours.
+ */
 static int order_series(struct history_set *set, const char *repo,
 			struct strbuf *err)
 {
@@ -342,6 +379,7 @@ static int order_series(struct history_set *set, const char *repo,
 	return 0;
 }
 
+/* by key, then stat: the series of one group come together (site.c) */
 static int cmp_series(const void *a, const void *b)
 {
 	const struct history_series *x = a, *y = b;
@@ -350,14 +388,86 @@ static int cmp_series(const void *a, const void *b)
 	return c ? c : strcmp(x->stat, y->stat);
 }
 
+/*
+ * The loader's group tables, and the keys (returned, l->nkeys of them):
+ * the groups come sorted by directory, so a key's groups are together and
+ * a new key starts where the key changes.  A group's slot is its place
+ * among its key's groups, which is its commit's place in the series.
+ */
+static char **index_groups(struct loader *l, struct history_set *out)
+{
+	char **keys = NULL;
+	size_t i, alloc_keys = 0;
+
+	l->ngroups = out->ngroups;
+	l->by_id = xmalloc((l->ngroups + 1) * sizeof(*l->by_id));
+	l->key_of = xmalloc((l->ngroups + 1) * sizeof(size_t));
+	l->slot_of = xmalloc((l->ngroups + 1) * sizeof(size_t));
+	for (i = 0; i < l->ngroups; i++) {
+		char *key = group_key(&out->groups[i]);
+
+		l->by_id[i].id = out->groups[i].id;
+		l->by_id[i].i = i;
+		if (l->nkeys && !strcmp(keys[l->nkeys - 1], key)) {
+			free(key);
+		} else {
+			ALLOC_GROW(keys, l->nkeys + 1, alloc_keys);
+			l->key_ngroups = xreallocarray(l->key_ngroups,
+						       alloc_keys, sizeof(size_t));
+			keys[l->nkeys] = key;
+			l->key_ngroups[l->nkeys++] = 0;
+		}
+		l->key_of[i] = l->nkeys - 1;
+		l->slot_of[i] = l->key_ngroups[l->nkeys - 1]++;
+	}
+	qsort(l->by_id, l->ngroups, sizeof(*l->by_id), cmp_id_index);
+	return keys;
+}
+
+/*
+ * The stats into out->names: the one asked for, or each testcase's KPIs,
+ * which are the stats named "<testcase>.*"; the names are asked for once
+ * per testcase (kpi_done), not once per group, since a root has few
+ * testcases and many groups (at most one testcase per key).
+ */
+static int load_names(struct store *st, const struct history_query *q,
+		      struct history_set *out, size_t nkeys, struct strbuf *err)
+{
+	const char **kpi_done;
+	size_t i, nkpi = 0;
+	int ret = 0;
+
+	if (q->stat) {
+		ALLOC_GROW(out->names.items, 1, out->names.alloc);
+		out->names.items[out->names.n++] = xstrdup(q->stat);
+		return 0;
+	}
+	kpi_done = xcalloc(nkeys + 1, sizeof(*kpi_done));
+	for (i = 0; i < out->ngroups && !ret; i++) {
+		const char *tc = out->groups[i].testcase;
+		struct strbuf prefix = STRBUF_INIT;
+		size_t j;
+
+		for (j = 0; j < nkpi && strcmp(kpi_done[j], tc); j++)
+			;
+		if (j < nkpi || !tc || !*tc)
+			continue;
+		kpi_done[nkpi++] = tc;
+		strbuf_addf(&prefix, "%s.", tc);
+		ret = store_stat_names(st, prefix.buf, &out->names, err);
+		strbuf_release(&prefix);
+	}
+	free(kpi_done);
+	return ret;
+}
+
 int history_load_store(struct store *st, const struct history_query *q,
 		       struct history_set *out, struct strbuf *err)
 {
 	struct loader l;
 	struct stat_rules rules;
 	char **keys = NULL;
-	const char **kpi_done = NULL;
-	size_t i, k, nkpi = 0, alloc_keys = 0;
+	size_t i, k;
 	int ret = -1;
 
 	memset(&l, 0, sizeof(l));
@@ -365,57 +475,14 @@ int history_load_store(struct store *st, const struct history_query *q,
 	out->root = xstrdup(st->root);
 	if (select_groups(st, q, out, err))
 		return -1;
-	l.ngroups = out->ngroups;
-	l.by_id = xmalloc((l.ngroups + 1) * sizeof(*l.by_id));
-	l.key_of = xmalloc((l.ngroups + 1) * sizeof(size_t));
-	l.slot_of = xmalloc((l.ngroups + 1) * sizeof(size_t));
-	/* keys: the groups come sorted by directory, a key's together */
-	for (i = 0; i < l.ngroups; i++) {
-		char *key = group_key(&out->groups[i]);
-
-		l.by_id[i].id = out->groups[i].id;
-		l.by_id[i].i = i;
-		if (l.nkeys && !strcmp(keys[l.nkeys - 1], key)) {
-			free(key);
-		} else {
-			ALLOC_GROW(keys, l.nkeys + 1, alloc_keys);
-			l.key_ngroups = xreallocarray(l.key_ngroups,
-						      alloc_keys, sizeof(size_t));
-			keys[l.nkeys] = key;
-			l.key_ngroups[l.nkeys++] = 0;
-		}
-		l.key_of[i] = l.nkeys - 1;
-		l.slot_of[i] = l.key_ngroups[l.nkeys - 1]++;
-	}
-	qsort(l.by_id, l.ngroups, sizeof(*l.by_id), cmp_id_index);
-
-	/* the stats: the one asked for, or each testcase's KPIs */
-	if (q->stat) {
-		ALLOC_GROW(out->names.items, 1, out->names.alloc);
-		out->names.items[out->names.n++] = xstrdup(q->stat);
-	} else {
-		kpi_done = xcalloc(l.nkeys + 1, sizeof(*kpi_done));
-		for (i = 0; i < l.ngroups; i++) {
-			const char *tc = out->groups[i].testcase;
-			struct strbuf prefix = STRBUF_INIT;
-			size_t j;
-			int r;
-
-			for (j = 0; j < nkpi && strcmp(kpi_done[j], tc); j++)
-				;
-			if (j < nkpi || !tc || !*tc)
-				continue;
-			kpi_done[nkpi++] = tc;
-			strbuf_addf(&prefix, "%s.", tc);
-			r = store_stat_names(st, prefix.buf, &out->names, err);
-			strbuf_release(&prefix);
-			if (r)
-				goto out;
-		}
-	}
+	keys = index_groups(&l, out);
+	if (load_names(st, q, out, l.nkeys, err))
+		goto out;
 	l.nnames = out->names.n;
 	l.series_of = xmalloc((l.nkeys * l.nnames + 1) * sizeof(ssize_t));
 	l.wanted = xcalloc(l.nkeys * l.nnames + 1, sizeof(bool));
+	/* no series yet; wanted: which (key, name) cells the pass keeps,
+	 * since a KPI name of one testcase is not a KPI of another's key */
 	for (i = 0; i < l.nkeys * l.nnames; i++)
 		l.series_of[i] = -1;
 	for (i = 0; i < l.ngroups; i++) {
@@ -447,7 +514,11 @@ int history_load_store(struct store *st, const struct history_query *q,
 		}
 		free(ids);
 	}
-	/* the keys and directions, then the order */
+	/*
+	 * The keys and directions, then the order.  The direction (higher
+	 * or lower is better) comes from LKP's rules, so a change point can
+	 * be called a regression or an improvement.
+	 */
 	stat_rules_init(&rules);
 	for (k = 0; k < l.nkeys; k++) {
 		size_t n;
@@ -474,7 +545,6 @@ out:
 	for (k = 0; k < l.nkeys; k++)
 		free(keys[k]);
 	free(keys);
-	free(kpi_done);
 	free(l.by_id);
 	free(l.key_of);
 	free(l.slot_of);
@@ -486,7 +556,13 @@ out:
 
 /* ---- from a CSV file ---- */
 
-/* split one CSV line into fields (RFC 4180 quotes); -1 on a bad quote */
+/*
+ * Split one CSV line into fields (RFC 4180 quotes); -1 on a bad quote.
+ * In place: a field is unquoted by copying it onto itself (w never passes
+ * p), so the fields point into line and nothing is allocated per field.
+ * A quoted field may not span lines: Otava's files have none, and a
+ * stray quote is then an error on its own line, not a silent merge.
+ */
 static int csv_fields(char *line, char ***fields, size_t *n, size_t *alloc)
 {
 	char *p = line, *w;
@@ -522,6 +598,13 @@ static int csv_fields(char *line, char ***fields, size_t *n, size_t *alloc)
 	}
 }
 
+/*
+ * A series per column (or the one named stat) from an Otava-style CSV
+ * file.  A commit is a run of rows with the same first column, so several
+ * runs of a commit are several rows; its time is its first row's number,
+ * which keeps the file's order.  An empty cell is a run without that
+ * metric, not a zero.
+ */
 int history_load_csv(const char *path, const char *stat,
 		     struct history_set *out, struct strbuf *err)
 {

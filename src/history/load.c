@@ -600,29 +600,22 @@ static int csv_fields(char *line, char ***fields, size_t *n, size_t *alloc)
 
 /*
  * A series per column (or the one named stat) from an Otava-style CSV
- * file.  A commit is a run of rows with the same first column, so several
+ * text.  A commit is a run of rows with the same first column, so several
  * runs of a commit are several rows; its time is its first row's number,
  * which keeps the file's order.  An empty cell is a run without that
  * metric, not a zero.
  */
-int history_load_csv(const char *path, const char *stat,
-		     struct history_set *out, struct strbuf *err)
+int history_read_csv(FILE *fp, const char *path, const char *stat,
+		     struct stat_rules *rules, struct history_set *out,
+		     struct strbuf *err)
 {
 	struct strbuf line = STRBUF_INIT, prev = STRBUF_INIT;
 	char **f = NULL, **header = NULL;
 	size_t nf = 0, alloc = 0, ncols = 0, i, first, lineno = 0;
 	size_t *col_series = NULL;
-	struct stat_rules rules;
 	bool is_kpi, have_prev = false;
-	FILE *fp;
 	int ret = -1;
 
-	fp = fopen(path, "r");
-	if (!fp) {
-		strbuf_addf(err, "cannot open '%s': %s", path, strerror(errno));
-		return -1;
-	}
-	stat_rules_init(&rules);
 	while (strbuf_getline(&line, fp) != EOF) {
 		lineno++;
 		strbuf_chomp(&line);
@@ -655,7 +648,7 @@ int history_load_csv(const char *path, const char *stat,
 				memset(s, 0, sizeof(*s));
 				s->key = keep(out, xstrdup(path));
 				s->stat = header[i];
-				s->direction = history_direction(&rules, NULL,
+				s->direction = history_direction(rules, NULL,
 								 s->stat,
 								 &is_kpi);
 				col_series[i] = out->n++;
@@ -717,12 +710,28 @@ int history_load_csv(const char *path, const char *stat,
 	}
 	ret = 0;
 out:
-	fclose(fp);
-	stat_rules_release(&rules);
 	free(f);
 	free(header);
 	free(col_series);
 	strbuf_release(&line);
 	strbuf_release(&prev);
+	return ret;
+}
+
+int history_load_csv(const char *path, const char *stat,
+		     struct history_set *out, struct strbuf *err)
+{
+	struct stat_rules rules;
+	FILE *fp = fopen(path, "r");
+	int ret;
+
+	if (!fp) {
+		strbuf_addf(err, "cannot open '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	stat_rules_init(&rules);
+	ret = history_read_csv(fp, path, stat, &rules, out, err);
+	stat_rules_release(&rules);
+	fclose(fp);
 	return ret;
 }

@@ -13,10 +13,12 @@
 #define PERFSIFT_HISTORY_LOAD_H
 
 #include "util/compat.h"
+#include <stdio.h>
 #include "store/store.h"
 
 struct strbuf;
 struct history_point;
+struct stat_rules;
 
 struct history_commit {
 	const char *commit;  /* borrowed from the set */
@@ -84,5 +86,14 @@ int history_load_store(struct store *st, const struct history_query *q,
  */
 int history_load_csv(const char *path, const char *stat,
 		     struct history_set *out, struct strbuf *err);
+/*
+ * The same from an open stream, path naming it in errors, with the stat
+ * rules (KPI directions) the caller made once: for callers that read many
+ * CSV texts, such as the fuzzer, since stat_rules_init() compiles LKP's
+ * tables and costs far more than a small file.
+ */
+int history_read_csv(FILE *fp, const char *path, const char *stat,
+		     struct stat_rules *rules, struct history_set *out,
+		     struct strbuf *err);
 
 #endif

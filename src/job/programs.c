@@ -29,7 +29,7 @@
 #define MIN_INTERVAL 0.01
 #define MAX_INTERVAL 86400
 
-#define END {NULL}
+#define END {0}
 
 /* option lines: name, path_params role, then the type's own fields */
 #define O_STR(n, r, d, h) {n, OPT_STRING, r, 0, 0, 0, d, .help = h}

@@ -239,6 +239,9 @@ static bool closest_known_key(const char *key, struct strbuf *hint)
 			names = xreallocarray(names, alloc, sizeof(*names));
 			progs = xreallocarray(progs, alloc, sizeof(*progs));
 		}
+		/* a program is no option: NULL, also past the first growth,
+		 * where xreallocarray's new room is not zeroed */
+		progs[n] = NULL;
 		names[n++] = p->name;
 		for (o = p->options; o && o->name; o++) {
 			if (n == alloc) {

@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bisect/git.h"
+#include "compare/rules.h"
 #include "history/history.h"
 #include "history/load.h"
-#include "result/stats.h"
 #include "util/sorted.h"
 #include "util/strbuf.h"
 #include "util/strnum.h"
@@ -48,7 +48,10 @@ void history_set_release(struct history_set *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* a string the set owns */
+/*
+ * A string the set owns, freed with it: series, commits and groups point
+ * into these rather than copying a directory name per value.
+ */
 static const char *keep(struct history_set *s, char *str)
 {
 	ALLOC_GROW(s->strings, s->nstrings + 1, s->alloc_strings);
@@ -56,11 +59,7 @@ static const char *keep(struct history_set *s, char *str)
 	return str;
 }
 
-/*
- * The detector's view of a series: pointers into the commits' own run
- * arrays, no copy (a series of 10,000 commits is read many times by the
- * window search).  At least one element, so the caller can always free.
- */
+/* the commits' values as history.c's pure functions take them */
 struct history_point *history_points(const struct history_series *s)
 {
 	struct history_point *p = xcalloc(s->n ? s->n : 1, sizeof(*p));
@@ -73,7 +72,7 @@ struct history_point *history_points(const struct history_series *s)
 	return p;
 }
 
-/* one run's value; v and runs grow together (runs[i] is v[i]'s run) */
+/* one run's value more; v and runs grow in step, as one array of pairs */
 static void commit_add(struct history_commit *c, double v, int run)
 {
 	if (c->n + 1 > c->alloc) {
@@ -107,12 +106,9 @@ static int cmp_id_index(const void *a, const void *b)
 }
 
 /*
- * The state of one pass over the index's values.  The values come in
- * whatever order the store gives them, so every lookup a value needs is
- * prepared before the pass as a flat table: group id -> group (by_id,
- * searched), group -> key and slot, and (key, stat name) -> series.  A
- * series is made when its first value arrives, so a stat no group of a
- * key has costs nothing.
+ * What history_load_store builds for on_value, which gets the values of
+ * every selected group in one stream: a value's group is found by id,
+ * its series by (key, name), its commit by the group's slot in the key.
  */
 struct loader {
 	struct history_set *set;
@@ -128,9 +124,9 @@ struct loader {
 };
 
 /*
- * One value from the index: into its commit's runs, in the series of its
- * (key, stat).  A commit's time is its earliest run's, so a commit re-run
- * later keeps its place in a time-ordered series.
+ * One value from the index: into its series (made on its first value, so
+ * a stat no group has makes no series) at its group's commit; a commit's
+ * time is its earliest run's, the order without a repository.
  */
 static void on_value(void *ctx, const struct store_value *v)
 {
@@ -175,7 +171,6 @@ static void on_value(void *ctx, const struct store_value *v)
 	commit_add(c, v->value, v->run);
 }
 
-/* the set keeps its own copies: the store's rows are freed after the call */
 static void group_add(struct history_set *set, int64_t id, const char *dir,
 		      const char *testcase, const char *commit)
 {
@@ -195,11 +190,7 @@ static void on_group_row(void *ctx, int64_t id, const char *rel_dir,
 	group_add(ctx, id, rel_dir, testcase, commit);
 }
 
-/*
- * dir below the root: a group's key (and what the pages show) must be the
- * same whether the store gave the directory with the root in front or
- * without it.
- */
+/* dir below the root */
 static const char *below_root(const struct store *st, const char *dir)
 {
 	size_t rl = strlen(st->root);
@@ -233,8 +224,6 @@ static int select_groups(struct store *st, const struct history_query *q,
 			store_group_list_release(&more);
 			goto done;
 		}
-		/* AND: keep the groups of out that are also in more, in
-		 * out's order (sorted by directory) */
 		ids = xmalloc((more.n + 1) * sizeof(*ids));
 		for (j = 0; j < more.n; j++)
 			ids[j] = more.items[j].id;
@@ -260,11 +249,7 @@ done:
 	return ret;
 }
 
-/*
- * The group's key: its directory without the commit.  LKP's result path
- * ends in the commit, so the groups of one key are the same job on the
- * same machine at different commits: one series.
- */
+/* the group's key: its directory without the commit */
 static char *group_key(const struct history_group *g)
 {
 	const char *slash = strrchr(g->dir, '/');
@@ -274,7 +259,6 @@ static char *group_key(const struct history_group *g)
 	return xstrndup(g->dir, (size_t)(slash - g->dir));
 }
 
-/* a commit of the first-parent line and its place on it (0 = oldest) */
 struct pos {
 	const char *sha;
 	size_t pos;
@@ -306,7 +290,6 @@ static ssize_t path_pos(const struct pos *p, size_t n, const char *id)
 	return -1;
 }
 
-/* by time (or path position), then group id, for one order everywhere */
 static int cmp_commit_time(const void *a, const void *b)
 {
 	const struct history_commit *x = a, *y = b;
@@ -316,12 +299,7 @@ static int cmp_commit_time(const void *a, const void *b)
 	return x->group_id < y->group_id ? -1 : x->group_id > y->group_id;
 }
 
-/*
- * Order each series: by the repository's first-parent line, or by time.
- * With a repository a commit's position replaces its time (the sort is
- * the same), and a commit not on the line (a branch tested on the side)
- * is left out and counted, since it has no place between its neighbours.
- */
+/* order each series: by the repository's first-parent line, or by time */
 static int order_series(struct history_set *set, const char *repo,
 			struct strbuf *err)
 {
@@ -379,7 +357,6 @@ static int order_series(struct history_set *set, const char *repo,
 	return 0;
 }
 
-/* by key, then stat: the series of one group come together (site.c) */
 static int cmp_series(const void *a, const void *b)
 {
 	const struct history_series *x = a, *y = b;
@@ -389,50 +366,49 @@ static int cmp_series(const void *a, const void *b)
 }
 
 /*
- * The loader's group tables, and the keys (returned, l->nkeys of them):
- * the groups come sorted by directory, so a key's groups are together and
- * a new key starts where the key changes.  A group's slot is its place
- * among its key's groups, which is its commit's place in the series.
+ * The loader's index of the selected groups: by id (for on_value's
+ * lookup), and each group's key and slot among its key's groups.  The
+ * groups come sorted by directory, so a key's groups stand together and
+ * one pass finds the keys.  *keys gets the keys' texts.
  */
-static char **index_groups(struct loader *l, struct history_set *out)
+static void index_groups(struct loader *l, char ***keys)
 {
-	char **keys = NULL;
+	const struct history_set *set = l->set;
 	size_t i, alloc_keys = 0;
 
-	l->ngroups = out->ngroups;
+	l->ngroups = set->ngroups;
 	l->by_id = xmalloc((l->ngroups + 1) * sizeof(*l->by_id));
 	l->key_of = xmalloc((l->ngroups + 1) * sizeof(size_t));
 	l->slot_of = xmalloc((l->ngroups + 1) * sizeof(size_t));
 	for (i = 0; i < l->ngroups; i++) {
-		char *key = group_key(&out->groups[i]);
+		char *key = group_key(&set->groups[i]);
 
-		l->by_id[i].id = out->groups[i].id;
+		l->by_id[i].id = set->groups[i].id;
 		l->by_id[i].i = i;
-		if (l->nkeys && !strcmp(keys[l->nkeys - 1], key)) {
+		if (l->nkeys && !strcmp((*keys)[l->nkeys - 1], key)) {
 			free(key);
 		} else {
-			ALLOC_GROW(keys, l->nkeys + 1, alloc_keys);
+			ALLOC_GROW(*keys, l->nkeys + 1, alloc_keys);
 			l->key_ngroups = xreallocarray(l->key_ngroups,
 						       alloc_keys, sizeof(size_t));
-			keys[l->nkeys] = key;
+			(*keys)[l->nkeys] = key;
 			l->key_ngroups[l->nkeys++] = 0;
 		}
 		l->key_of[i] = l->nkeys - 1;
 		l->slot_of[i] = l->key_ngroups[l->nkeys - 1]++;
 	}
 	qsort(l->by_id, l->ngroups, sizeof(*l->by_id), cmp_id_index);
-	return keys;
 }
 
 /*
- * The stats into out->names: the one asked for, or each testcase's KPIs,
- * which are the stats named "<testcase>.*"; the names are asked for once
- * per testcase (kpi_done), not once per group, since a root has few
- * testcases and many groups (at most one testcase per key).
+ * The stats to load: the one asked for, or each testcase's KPIs (the
+ * index's names under "<testcase>."), each testcase asked once however
+ * many groups it has.
  */
-static int load_names(struct store *st, const struct history_query *q,
-		      struct history_set *out, size_t nkeys, struct strbuf *err)
+static int pick_names(struct store *st, const struct history_query *q,
+		      struct loader *l, struct strbuf *err)
 {
+	struct history_set *out = l->set;
 	const char **kpi_done;
 	size_t i, nkpi = 0;
 	int ret = 0;
@@ -442,8 +418,8 @@ static int load_names(struct store *st, const struct history_query *q,
 		out->names.items[out->names.n++] = xstrdup(q->stat);
 		return 0;
 	}
-	kpi_done = xcalloc(nkeys + 1, sizeof(*kpi_done));
-	for (i = 0; i < out->ngroups && !ret; i++) {
+	kpi_done = xcalloc(l->nkeys + 1, sizeof(*kpi_done));
+	for (i = 0; i < l->ngroups && !ret; i++) {
 		const char *tc = out->groups[i].testcase;
 		struct strbuf prefix = STRBUF_INIT;
 		size_t j;
@@ -458,73 +434,71 @@ static int load_names(struct store *st, const struct history_query *q,
 		strbuf_release(&prefix);
 	}
 	free(kpi_done);
-	return ret;
+	return ret ? -1 : 0;
 }
 
-int history_load_store(struct store *st, const struct history_query *q,
-		       struct history_set *out, struct strbuf *err)
+/*
+ * Which (key, name) cells make a series: every name asked for, or a
+ * testcase's own KPIs in its groups -- not another testcase's stat of
+ * the same name that happens to be indexed too.
+ */
+static void mark_wanted(struct loader *l, const struct history_query *q)
 {
-	struct loader l;
-	struct stat_rules rules;
-	char **keys = NULL;
-	size_t i, k;
-	int ret = -1;
+	const struct history_set *out = l->set;
+	size_t i, n;
 
-	memset(&l, 0, sizeof(l));
-	l.set = out;
-	out->root = xstrdup(st->root);
-	if (select_groups(st, q, out, err))
-		return -1;
-	keys = index_groups(&l, out);
-	if (load_names(st, q, out, l.nkeys, err))
-		goto out;
-	l.nnames = out->names.n;
-	l.series_of = xmalloc((l.nkeys * l.nnames + 1) * sizeof(ssize_t));
-	l.wanted = xcalloc(l.nkeys * l.nnames + 1, sizeof(bool));
-	/* no series yet; wanted: which (key, name) cells the pass keeps,
-	 * since a KPI name of one testcase is not a KPI of another's key */
-	for (i = 0; i < l.nkeys * l.nnames; i++)
-		l.series_of[i] = -1;
-	for (i = 0; i < l.ngroups; i++) {
+	l->nnames = out->names.n;
+	l->series_of = xmalloc((l->nkeys * l->nnames + 1) * sizeof(ssize_t));
+	l->wanted = xcalloc(l->nkeys * l->nnames + 1, sizeof(bool));
+	for (i = 0; i < l->nkeys * l->nnames; i++)
+		l->series_of[i] = -1;
+	for (i = 0; i < l->ngroups; i++) {
 		const char *tc = out->groups[i].testcase;
-		size_t n, tl = tc ? strlen(tc) : 0;
+		size_t tl = tc ? strlen(tc) : 0;
 
-		for (n = 0; n < l.nnames; n++) {
+		for (n = 0; n < l->nnames; n++) {
 			const char *name = out->names.items[n];
 
-			l.wanted[l.key_of[i] * l.nnames + n] = q->stat ||
+			l->wanted[l->key_of[i] * l->nnames + n] = q->stat ||
 				(tl && !strncmp(name, tc, tl) && name[tl] == '.');
 		}
 	}
-	{
-		/* every group of the root: no id list to send */
-		int64_t *ids = NULL;
-		bool all = !q->nselectors;
+}
 
-		if (!all) {
-			ids = xmalloc((l.ngroups + 1) * sizeof(*ids));
-			for (i = 0; i < l.ngroups; i++)
-				ids[i] = out->groups[i].id;
-		}
-		if (store_stat_values(st, all ? NULL : ids, l.ngroups,
-				      (const char *const *)out->names.items,
-				      l.nnames, on_value, &l, err)) {
-			free(ids);
-			goto out;
-		}
-		free(ids);
+/* the values of the selected groups, through on_value, in one query */
+static int read_values(struct store *st, const struct history_query *q,
+		       struct loader *l, struct strbuf *err)
+{
+	const struct history_set *out = l->set;
+	/* every group of the root: no id list to send */
+	int64_t *ids = NULL;
+	bool all = !q->nselectors;
+	size_t i;
+	int ret;
+
+	if (!all) {
+		ids = xmalloc((l->ngroups + 1) * sizeof(*ids));
+		for (i = 0; i < l->ngroups; i++)
+			ids[i] = out->groups[i].id;
 	}
-	/*
-	 * The keys and directions, then the order.  The direction (higher
-	 * or lower is better) comes from LKP's rules, so a change point can
-	 * be called a regression or an improvement.
-	 */
-	stat_rules_init(&rules);
-	for (k = 0; k < l.nkeys; k++) {
-		size_t n;
+	ret = store_stat_values(st, all ? NULL : ids, l->ngroups,
+				(const char *const *)out->names.items,
+				l->nnames, on_value, l, err);
+	free(ids);
+	return ret;
+}
 
-		for (n = 0; n < l.nnames; n++) {
-			ssize_t si = l.series_of[k * l.nnames + n];
+/* each series' key and direction (higher or lower is better, a KPI) */
+static void name_series(const struct loader *l, char **keys)
+{
+	struct history_set *out = l->set;
+	struct stat_rules rules;
+	size_t k, n;
+
+	stat_rules_init(&rules);
+	for (k = 0; k < l->nkeys; k++) {
+		for (n = 0; n < l->nnames; n++) {
+			ssize_t si = l->series_of[k * l->nnames + n];
 			struct history_series *s;
 
 			if (si < 0)
@@ -536,6 +510,33 @@ int history_load_store(struct store *st, const struct history_query *q,
 		}
 	}
 	stat_rules_release(&rules);
+}
+
+/*
+ * The steps in order: the groups, their keys, the names to load, which
+ * (key, name) cells are wanted, the values in one query, then each
+ * series named, ordered and the series sorted.
+ */
+int history_load_store(struct store *st, const struct history_query *q,
+		       struct history_set *out, struct strbuf *err)
+{
+	struct loader l;
+	char **keys = NULL;
+	size_t k;
+	int ret = -1;
+
+	memset(&l, 0, sizeof(l));
+	l.set = out;
+	out->root = xstrdup(st->root);
+	if (select_groups(st, q, out, err))
+		return -1;
+	index_groups(&l, &keys);
+	if (pick_names(st, q, &l, err))
+		goto out;
+	mark_wanted(&l, q);
+	if (read_values(st, q, &l, err))
+		goto out;
+	name_series(&l, keys);
 	if (order_series(out, q->repo, err))
 		goto out;
 	if (out->n)
@@ -556,13 +557,7 @@ out:
 
 /* ---- from a CSV file ---- */
 
-/*
- * Split one CSV line into fields (RFC 4180 quotes); -1 on a bad quote.
- * In place: a field is unquoted by copying it onto itself (w never passes
- * p), so the fields point into line and nothing is allocated per field.
- * A quoted field may not span lines: Otava's files have none, and a
- * stray quote is then an error on its own line, not a silent merge.
- */
+/* split one CSV line into fields (RFC 4180 quotes); -1 on a bad quote */
 static int csv_fields(char *line, char ***fields, size_t *n, size_t *alloc)
 {
 	char *p = line, *w;
@@ -598,123 +593,159 @@ static int csv_fields(char *line, char ***fields, size_t *n, size_t *alloc)
 	}
 }
 
+/* reading one CSV file: the header's columns and the row before */
+struct csv_reader {
+	const char *path;
+	const char *stat;   /* the one column asked for, or NULL: every one */
+	struct history_set *out;
+	struct stat_rules *rules; /* the caller's, made once */
+	char **header;      /* the column names (kept in out) */
+	size_t ncols;
+	size_t *col_series; /* column -> series, SIZE_MAX: not loaded */
+	struct strbuf prev; /* the first field of the row before */
+	bool have_prev;
+	size_t lineno;
+};
+
 /*
- * A series per column (or the one named stat) from an Otava-style CSV
- * text.  A commit is a run of rows with the same first column, so several
- * runs of a commit are several rows; its time is its first row's number,
- * which keeps the file's order.  An empty cell is a run without that
- * metric, not a zero.
+ * The header line: a series for each metric column (or the one asked
+ * for), named after the file, so that two files' series never merge.
  */
+static int csv_header(struct csv_reader *r, char **f, size_t nf,
+		      struct strbuf *err)
+{
+	struct history_set *out = r->out;
+	bool is_kpi;
+	size_t i;
+
+	if (nf < 2) {
+		strbuf_addf(err, "%s:%zu: expected a header with a commit or "
+			    "time column and metric columns", r->path, r->lineno);
+		return -1;
+	}
+	r->ncols = nf;
+	r->header = xcalloc(r->ncols, sizeof(*r->header));
+	r->col_series = xcalloc(r->ncols, sizeof(*r->col_series));
+	for (i = 1; i < r->ncols; i++) {
+		struct history_series *s;
+
+		r->header[i] = (char *)keep(out, xstrdup(f[i]));
+		if (r->stat && strcmp(f[i], r->stat)) {
+			r->col_series[i] = SIZE_MAX;
+			continue;
+		}
+		ALLOC_GROW(out->items, out->n + 1, out->alloc);
+		s = &out->items[out->n];
+		memset(s, 0, sizeof(*s));
+		s->key = keep(out, xstrdup(r->path));
+		s->stat = r->header[i];
+		s->direction = history_direction(r->rules, NULL, s->stat,
+						 &is_kpi);
+		r->col_series[i] = out->n++;
+	}
+	if (r->stat && !out->n) {
+		strbuf_addf(err, "%s:%zu: %s: no such column (the columns are:",
+			    r->path, r->lineno, r->stat);
+		for (i = 1; i < r->ncols; i++)
+			strbuf_addf(err, " %s", r->header[i]);
+		strbuf_addch(err, ')');
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * One data row: a value for each loaded column.  A row whose first field
+ * repeats the row before's is another run of the same commit, so that a
+ * file can hold several runs of each commit; an empty field is no value.
+ */
+static int csv_row(struct csv_reader *r, char **f, size_t nf,
+		   struct strbuf *err)
+{
+	struct history_set *out = r->out;
+	bool first;
+	size_t i;
+
+	if (nf != r->ncols) {
+		strbuf_addf(err, "%s:%zu: %zu fields, the header has %zu",
+			    r->path, r->lineno, nf, r->ncols);
+		return -1;
+	}
+	/* a new commit unless the first column repeats */
+	first = !r->have_prev || strcmp(r->prev.buf, f[0]);
+	if (first) {
+		strbuf_reset(&r->prev);
+		strbuf_addstr(&r->prev, f[0]);
+		r->have_prev = true;
+	}
+	for (i = 1; i < r->ncols; i++) {
+		struct history_series *s;
+		struct history_commit *c;
+		const char *why;
+		double v;
+
+		if (r->col_series[i] == SIZE_MAX)
+			continue;
+		s = &out->items[r->col_series[i]];
+		if (first || !s->n) {
+			s->commits = xreallocarray(s->commits, s->n + 1,
+						   sizeof(*s->commits));
+			c = &s->commits[s->n++];
+			memset(c, 0, sizeof(*c));
+			c->commit = keep(out, xstrdup(f[0]));
+			c->group_id = -1;
+			/* the line orders the commits: the file's order */
+			c->time = (int64_t)r->lineno;
+		}
+		c = &s->commits[s->n - 1];
+		if (!*f[i])
+			continue; /* no value in this row */
+		if (strnum_double(f[i], &v, &why)) {
+			strbuf_addf(err, "%s:%zu: %s: '%s' is %s", r->path,
+				    r->lineno, r->header[i], f[i], why);
+			return -1;
+		}
+		commit_add(c, v, (int)c->n);
+	}
+	return 0;
+}
+
 int history_read_csv(FILE *fp, const char *path, const char *stat,
 		     struct stat_rules *rules, struct history_set *out,
 		     struct strbuf *err)
 {
-	struct strbuf line = STRBUF_INIT, prev = STRBUF_INIT;
-	char **f = NULL, **header = NULL;
-	size_t nf = 0, alloc = 0, ncols = 0, i, first, lineno = 0;
-	size_t *col_series = NULL;
-	bool is_kpi, have_prev = false;
+	struct csv_reader r = { .path = path, .stat = stat, .out = out,
+				.rules = rules, .prev = STRBUF_INIT };
+	struct strbuf line = STRBUF_INIT;
+	char **f = NULL;
+	size_t nf = 0, alloc = 0;
 	int ret = -1;
 
 	while (strbuf_getline(&line, fp) != EOF) {
-		lineno++;
+		r.lineno++;
 		strbuf_chomp(&line);
 		if (!line.len)
 			continue;
 		if (csv_fields(line.buf, &f, &nf, &alloc)) {
-			strbuf_addf(err, "%s:%zu: unbalanced quote", path, lineno);
+			strbuf_addf(err, "%s:%zu: unbalanced quote", path,
+				    r.lineno);
 			goto out;
 		}
-		if (!header) {
-			if (nf < 2) {
-				strbuf_addf(err, "%s:%zu: expected a header with a "
-					    "commit or time column and metric "
-					    "columns", path, lineno);
-				goto out;
-			}
-			ncols = nf;
-			header = xcalloc(ncols, sizeof(*header));
-			col_series = xcalloc(ncols, sizeof(*col_series));
-			for (i = 1; i < ncols; i++) {
-				struct history_series *s;
-
-				header[i] = (char *)keep(out, xstrdup(f[i]));
-				if (stat && strcmp(f[i], stat)) {
-					col_series[i] = SIZE_MAX;
-					continue;
-				}
-				ALLOC_GROW(out->items, out->n + 1, out->alloc);
-				s = &out->items[out->n];
-				memset(s, 0, sizeof(*s));
-				s->key = keep(out, xstrdup(path));
-				s->stat = header[i];
-				s->direction = history_direction(rules, NULL,
-								 s->stat,
-								 &is_kpi);
-				col_series[i] = out->n++;
-			}
-			if (stat && !out->n) {
-				strbuf_addf(err, "%s:%zu: %s: no such column (the "
-					    "columns are:", path, lineno, stat);
-				for (i = 1; i < ncols; i++)
-					strbuf_addf(err, " %s", header[i]);
-				strbuf_addch(err, ')');
-				goto out;
-			}
-			continue;
-		}
-		if (nf != ncols) {
-			strbuf_addf(err, "%s:%zu: %zu fields, the header has %zu",
-				    path, lineno, nf, ncols);
+		if (r.header ? csv_row(&r, f, nf, err) :
+			       csv_header(&r, f, nf, err))
 			goto out;
-		}
-		/* a new commit unless the first column repeats */
-		first = !have_prev || strcmp(prev.buf, f[0]);
-		if (first) {
-			strbuf_reset(&prev);
-			strbuf_addstr(&prev, f[0]);
-			have_prev = true;
-		}
-		for (i = 1; i < ncols; i++) {
-			struct history_series *s;
-			struct history_commit *c;
-			const char *why;
-			double v;
-
-			if (col_series[i] == SIZE_MAX)
-				continue;
-			s = &out->items[col_series[i]];
-			if (first || !s->n) {
-				s->commits = xreallocarray(s->commits, s->n + 1,
-							   sizeof(*s->commits));
-				c = &s->commits[s->n++];
-				memset(c, 0, sizeof(*c));
-				c->commit = keep(out, xstrdup(f[0]));
-				c->group_id = -1;
-				c->time = (int64_t)lineno;
-			}
-			c = &s->commits[s->n - 1];
-			if (!*f[i])
-				continue; /* no value in this row */
-			if (strnum_double(f[i], &v, &why)) {
-				strbuf_addf(err, "%s:%zu: %s: '%s' is %s", path,
-					    lineno, header[i], f[i], why);
-				goto out;
-			}
-			commit_add(c, v, (int)c->n);
-		}
 	}
-	if (!header) {
+	if (!r.header) {
 		strbuf_addf(err, "%s:1: empty file, expected a header line", path);
 		goto out;
 	}
 	ret = 0;
 out:
 	free(f);
-	free(header);
-	free(col_series);
+	free(r.header);
+	free(r.col_series);
 	strbuf_release(&line);
-	strbuf_release(&prev);
+	strbuf_release(&r.prev);
 	return ret;
 }
 

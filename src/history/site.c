@@ -86,6 +86,7 @@ static const char group_js[] =
 	"show();\n"
 	"})();\n";
 
+/* the report's page head (report/html.c), with the site's stylesheet */
 static void page_head(struct strbuf *out, const char *title)
 {
 	report_html_head(out, title, page_css);
@@ -248,13 +249,11 @@ static double fy(const struct frame *f, double v)
 }
 
 /*
- * The frame of a chart: the y range from every finite run (not just the
- * commit means: an outlier must be inside the chart to be seen), scaled to
- * gnuplot's tics as the report's plots are, so a value reads the same in
- * both.
+ * The chart's frame: y autoscaled on gnuplot's steps over every finite
+ * run value (not the means: an outlier must stay inside the chart).
  */
-static void chart_frame(const struct history_series *s, struct frame *f,
-			struct plot_axis *ax)
+static void chart_frame(const struct history_series *s, struct plot_axis *ax,
+			struct frame *f)
 {
 	double lo = INFINITY, hi = -INFINITY;
 	size_t i, j;
@@ -276,14 +275,14 @@ static void chart_frame(const struct history_series *s, struct frame *f,
 	f->y0 = CHART_T;
 	f->y1 = CHART_H - CHART_B;
 	f->min = ax->min;
-	/* a flat series still needs a height to divide by */
+	/* a flat series still gets a y range to draw in */
 	f->max = ax->max > ax->min ? ax->max : ax->min + 1;
 	f->n = s->n;
 }
 
-/* the svg element, its title, the y tics and grid, the box, the x label */
+/* the svg element, its title, the y tics and grid, the frame and x label */
 static void chart_axes(struct strbuf *out, const struct history_series *s,
-		       const struct frame *f, const struct plot_axis *ax)
+		       const struct plot_axis *ax, const struct frame *f)
 {
 	double t;
 
@@ -296,14 +295,15 @@ static void chart_axes(struct strbuf *out, const struct history_series *s,
 		    CHART_W, CHART_H);
 	/* y tics on gnuplot's steps, light grid lines */
 	strbuf_addstr(out, "<g class=\"yaxis\">");
-	for (t = ax->min; ax->step > 0 && t <= ax->max + ax->step * 1e-9; t += ax->step) {
+	for (t = ax->min; ax->step > 0 && t <= ax->max + ax->step * 1e-9;
+	     t += ax->step) {
 		double y = fy(f, t);
 
 		strbuf_addf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
 			    "stroke=\"#e4e4e4\"/><text x=\"%.1f\" y=\"%.1f\" "
 			    "text-anchor=\"end\" dominant-baseline=\"middle\">",
 			    f->x0, y, f->x1, y, f->x0 - 6, y);
-		/* a tic at 0 computed by adding steps is 1e-17, not 0 */
+		/* a tic that misses 0 by rounding is labelled 0 */
 		report_format_value(out, fabs(t) < ax->step * 1e-9 ? 0 : t);
 		strbuf_addstr(out, "</text>");
 	}
@@ -316,11 +316,7 @@ static void chart_axes(struct strbuf *out, const struct history_series *s,
 		    (f->x0 + f->x1) / 2, CHART_H - 12, s->n);
 }
 
-/*
- * The level of each segment between change points: the mean of its
- * commits' means, so that a commit with many runs weighs no more than one
- * with few (the same weighting the change-point test uses).
- */
+/* the level of each segment between change points: the mean of its means */
 static void chart_levels(struct strbuf *out, const struct history_series *s,
 			 const struct history_result *r, const struct frame *f)
 {
@@ -349,10 +345,9 @@ static void chart_levels(struct strbuf *out, const struct history_series *s,
 }
 
 /*
- * Every run as a dot: one path of zero-length round-capped segments
- * ("M x y h0") per class instead of one element per run, which keeps a
- * 500-commit chart's markup small.  The normal runs first, then the
- * outliers, so an outlier is drawn on top.
+ * Every run as a dot: the normal ones, then the outliers on top.  One
+ * path a class (a zero-length round-capped stroke a dot), not an element
+ * a run: a series of thousands of runs stays a small page.
  */
 static void chart_runs(struct strbuf *out, const struct history_series *s,
 		       const struct history_result *r, const struct frame *f)
@@ -388,7 +383,7 @@ static void chart_runs(struct strbuf *out, const struct history_series *s,
 	}
 }
 
-/* the change points: a dashed line between the two commits, a tooltip */
+/* the change points, between their two commits, each with its effect */
 static void chart_changes(struct strbuf *out, const struct history_series *s,
 			  const struct history_result *r, const struct frame *f)
 {
@@ -408,11 +403,7 @@ static void chart_changes(struct strbuf *out, const struct history_series *s,
 	}
 }
 
-/*
- * A transparent column per commit, as wide as the gap between commits,
- * whose tooltip gives the commit and its runs: a dot alone is too small to
- * hover, and works without any script.
- */
+/* a hover column per commit: its id and runs, in the browser's own tooltip */
 static void chart_hover(struct strbuf *out, const struct history_series *s,
 			const struct frame *f)
 {
@@ -443,14 +434,15 @@ static void chart_hover(struct strbuf *out, const struct history_series *s,
 	strbuf_addstr(out, "</g>\n");
 }
 
+/* one series' chart, drawn in layers from the back to the front */
 void site_chart(struct strbuf *out, const struct history_series *s,
 		const struct history_result *r)
 {
 	struct plot_axis ax;
 	struct frame f;
 
-	chart_frame(s, &f, &ax);
-	chart_axes(out, s, &f, &ax);
+	chart_frame(s, &ax, &f);
+	chart_axes(out, s, &ax, &f);
 	chart_levels(out, s, r, &f);
 	chart_runs(out, s, r, &f);
 	chart_changes(out, s, r, &f);

@@ -15,6 +15,8 @@
 #include <cmocka.h>
 #include <yaml.h>
 #include "benchmarks/bench.h"
+#include "compare/lkp_change.h"
+#include "compare/rules.h"
 #include "job/kpi.h"
 #include "result/stats.h"
 #include "util/strbuf.h"

@@ -41,8 +41,13 @@ static const struct cmd commands[] = {
 	{"report", cmd_report, "the e-mail report, job.yaml, bundle, HTML", 0},
 	{"bisect", cmd_bisect, "find the commit that moved a stat", 0},
 	{"bisect-step", cmd_bisect_step, "one git-bisect-run step (0/1/125)", 0},
+	{"robot", cmd_robot, "watch branches, bisect what moved, mail the report", 0},
 	{"history", cmd_history, "change points of a stat over the commits", 0},
 	{"site", cmd_site, "a static dashboard of every KPI's history", 0},
+	{"queue", cmd_queue, "the lab's job queue in the PostgreSQL store", 0},
+	{"worker", cmd_worker, "a test box's worker: run the lab's queued tasks", 0},
+	{"push", cmd_push, "export the result root's runs to the PostgreSQL store", 0},
+	{"pull", cmd_pull, "copy runs (their files) from the store into the root", 0},
 };
 
 static const char main_usage[] =

@@ -415,12 +415,13 @@ int result_index_runs(const char *root, const char *store_url,
 
 /*
  * Under the group lock: matrix.json from the complete runs, then the run
- * in the index (one transaction, forgetting runs no longer on disk).
+ * in the index (one transaction, forgetting runs no longer on disk unless
+ * the store is shared: result_restat_shared).
  */
 int result_publish_run(const char *root, const char *store_url,
 		       const char *group_dir, const char *run_dir, int number,
 		       bool complete, const struct reduce_stats *stats,
-		       struct strbuf *err)
+		       bool forget, struct strbuf *err)
 {
 	struct index_item item = {run_dir, number, complete, stats};
 	int *nums = NULL, ret = -1;
@@ -428,8 +429,9 @@ int result_publish_run(const char *root, const char *store_url,
 
 	if (!result_group_runs(group_dir, &nums, &n, err) &&
 	    !result_rebuild_matrix(group_dir, nums, n, err))
-		ret = result_index_runs(root, store_url, group_dir, nums, n, &item, 1,
-					err);
+		ret = result_index_runs(root, store_url, group_dir,
+					forget ? nums : NULL, forget ? n : 0,
+					&item, 1, err);
 	free(nums);
 	return ret;
 }

@@ -96,10 +96,14 @@ int result_index_runs(const char *root, const char *store_url,
 		      const char *group_dir, const int *nums, size_t n,
 		      const struct index_item *items, size_t nitems,
 		      struct strbuf *err);
-/* under the group lock: matrix.json, then the one run in the index */
+/*
+ * under the group lock: matrix.json, then the one run in the index;
+ * forget: drop the group's indexed runs this root does not hold (false
+ * for a store several roots share)
+ */
 int result_publish_run(const char *root, const char *store_url,
 		       const char *group_dir, const char *run_dir, int number,
 		       bool complete, const struct reduce_stats *stats,
-		       struct strbuf *err);
+		       bool forget, struct strbuf *err);
 
 #endif

@@ -597,8 +597,8 @@ int result_run_finish(struct result_run *run, const char *root,
 	rroot = real_dir(root);
 	group = real_dir(run->group_dir);
 	dir = real_dir(run->dir);
-	ret = result_publish_run(rroot, store_url, group, dir, run->number, complete,
-				 &o.stats, err);
+	ret = result_publish_run(rroot, store_url, group, dir, run->number,
+				 complete, &o.stats, true, err);
 	if (ret == -2)
 		ret = -1; /* the run is in place: not a bad raw file of its own */
 out:
@@ -617,8 +617,8 @@ out:
  * is written, so a bad raw file leaves the run as it was; a run outside
  * the root gets its group's files rebuilt but is not indexed.
  */
-int result_restat(const char *run_dir, const char *root,
-		  const char *store_url, struct strbuf *err)
+static int restat(const char *run_dir, const char *root,
+		  const char *store_url, bool forget, struct strbuf *err)
 {
 	struct run_output o;
 	struct strbuf group = STRBUF_INIT;
@@ -674,7 +674,7 @@ int result_restat(const char *run_dir, const char *root,
 		goto out;
 	}
 	ret = result_publish_run(rroot, store_url, group.buf, dir, (int)number,
-				 complete, &o.stats, err);
+				 complete, &o.stats, forget, err);
 out:
 	if (lock >= 0)
 		close(lock);
@@ -683,6 +683,18 @@ out:
 	free(rroot);
 	free(dir);
 	return ret;
+}
+
+int result_restat(const char *run_dir, const char *root,
+		  const char *store_url, struct strbuf *err)
+{
+	return restat(run_dir, root, store_url, true, err);
+}
+
+int result_restat_shared(const char *run_dir, const char *root,
+			 const char *store_url, struct strbuf *err)
+{
+	return restat(run_dir, root, store_url, false, err);
 }
 
 /*

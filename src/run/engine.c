@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "benchmarks/bench.h"
+#include "external/external.h"
 #include "job/job.h"
 #include "job/kpi.h"
 #include "job/params.h"
@@ -156,7 +157,18 @@ int engine_plan_make(struct job *job, char **cmd_argv, struct engine_plan *p,
 	if (find_test_program(job, p, &node, err) < 0)
 		return -1;
 	if (strcmp(p->prog, "mytest")) {
+		const struct program *prog = prog_of(p->prog);
+
 		p->ops = bench_find(p->prog);
+		if (prog->parse_only) {
+			strbuf_addf(err, "%s:%d: %s: perfsift parses its output (`perfsift parse %s FILE`) "
+				    "but cannot run it: it is not in Debian's main archive",
+				    job->file, node->line, p->prog, p->prog);
+			return -1;
+		}
+		/* an external program not installed: say what brings it, run nothing */
+		if (prog->command && ext_need(prog->command, prog->package, err) < 0)
+			return -1;
 		if (!p->ops) {
 			strbuf_addf(err, "%s:%d: %s: not a built-in benchmark of this perfsift",
 				    job->file, node->line, p->prog);

@@ -1,5 +1,5 @@
 #!/bin/sh
-# shellcheck disable=SC1091
+# shellcheck disable=SC1091,SC2016
 # t0111: perfsift run -- a job file whose later document fails after an
 # earlier one was split: one clear error, exit 2, nothing written (it
 # used to crash, releasing plans that were never made).

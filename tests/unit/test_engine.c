@@ -38,6 +38,7 @@
 struct fixture {
 	char dir[64];
 	struct strbuf sysroot, root, log, out, err;
+	struct strbuf rundir; /* the last run's directory, "" if none */
 };
 
 /* the fixture of the test running now: the test benchmarks log there */
@@ -67,21 +68,31 @@ static char *slurp(const char *dir, const char *name)
 	return strbuf_detach(&v, NULL);
 }
 
+/*
+ * The checks free what they read before failing: a failed assertion
+ * jumps out of the test, and a leak left behind would be inherited by
+ * the next test's child and reported by its LeakSanitizer as its own.
+ */
 static void expect_file(const char *dir, const char *name, const char *want)
 {
-	char *v = slurp(dir, name);
+	char *v = slurp(dir, name), msg[1024];
+	bool ok = !strcmp(v, want);
 
-	assert_string_equal(v, want);
+	snprintf(msg, sizeof(msg), "%s/%s: '%s', wanted '%s'", dir, name, v, want);
 	free(v);
+	if (!ok)
+		fail_msg("%s", msg);
 }
 
 static void expect_in_file(const char *dir, const char *name, const char *want)
 {
-	char *v = slurp(dir, name);
+	char *v = slurp(dir, name), msg[1024];
+	bool ok = strstr(v, want) != NULL;
 
-	if (!strstr(v, want))
-		fail_msg("'%s' not in %s/%s: '%s'", want, dir, name, v);
+	snprintf(msg, sizeof(msg), "'%s' not in %s/%s: '%s'", want, dir, name, v);
 	free(v);
+	if (!ok)
+		fail_msg("%s", msg);
 }
 
 /* dir is missing or holds nothing */
@@ -124,6 +135,7 @@ static int setup(void **state)
 	strbuf_init(&f->log, 0);
 	strbuf_init(&f->out, 0);
 	strbuf_init(&f->err, 0);
+	strbuf_init(&f->rundir, 0);
 	path_join(&f->sysroot, f->dir, "sys");
 	path_join(&f->root, f->dir, "result");
 	path_join(&f->log, f->dir, "steps");
@@ -151,6 +163,7 @@ static int teardown(void **state)
 	strbuf_release(&f->log);
 	strbuf_release(&f->out);
 	strbuf_release(&f->err);
+	strbuf_release(&f->rundir);
 	free(f);
 	cur = NULL;
 	return 0;
@@ -276,8 +289,9 @@ static NORETURN void child_run(struct fixture *f, const char *yaml,
 /* run yaml once (with ops, or its own test program); the outcome */
 static enum engine_outcome one_run(struct fixture *f, const char *yaml,
 				   const struct bench_ops *ops, bool stop_first,
-				   char **dir)
+				   const char **dir)
 {
+	char *text;
 	int st;
 	pid_t pid;
 
@@ -289,7 +303,11 @@ static enum engine_outcome one_run(struct fixture *f, const char *yaml,
 	assert_int_equal(waitpid(pid, &st, 0), pid);
 	if (!WIFEXITED(st) || WEXITSTATUS(st) > ENGINE_ERROR)
 		fail_msg("the engine's process ended with status %#x", st);
-	*dir = slurp(f->dir, "rundir");
+	text = slurp(f->dir, "rundir");
+	strbuf_reset(&f->rundir);
+	strbuf_addstr(&f->rundir, text);
+	free(text);
+	*dir = f->rundir.buf;
 	return (enum engine_outcome)WEXITSTATUS(st);
 }
 
@@ -308,7 +326,7 @@ static void expect_knobs_back(struct fixture *f)
 static void test_complete_run(void **state)
 {
 	struct fixture *f = *state;
-	char *dir, *text;
+	const char *dir;
 
 	prep_mode = PREP_OK;
 	run_mode = RUN_OK;
@@ -321,18 +339,15 @@ static void test_complete_run(void **state)
 	expect_in_file(dir, "knobs", "proc/sys/vm/overcommit_memory 0 -> 1");
 	expect_in_file(dir, "knobs", "proc/sys/vm/swappiness 60 -> 10");
 	expect_in_file(dir, "time", "Exit status: 0");
-	text = slurp(dir, "last_state");
-	assert_string_equal(text, "");
-	free(text);
+	expect_file(dir, "last_state", "");
 	expect_file(f->dir, "started", "1");
 	expect_in_file(f->dir, "stdout", "t: run 1 of 1: done in ");
-	free(dir);
 }
 
 static void test_prepare_fails(void **state)
 {
 	struct fixture *f = *state;
-	char *dir;
+	const char *dir;
 
 	prep_mode = PREP_FAIL;
 	run_mode = RUN_OK;
@@ -346,13 +361,12 @@ static void test_prepare_fails(void **state)
 	expect_file(f->dir, "started", "0");
 	expect_in_file(f->dir, "stderr",
 		       "engine-test: the test benchmark's prepare() fails\n");
-	free(dir);
 }
 
 static void test_prepare_skips(void **state)
 {
 	struct fixture *f = *state;
-	char *dir;
+	const char *dir;
 
 	prep_mode = PREP_SKIP;
 	run_mode = RUN_OK;
@@ -362,13 +376,12 @@ static void test_prepare_skips(void **state)
 	expect_knobs_back(f);
 	expect_in_file(dir, "last_state", "skipped: not on this machine\n");
 	expect_in_file(f->dir, "stdout", "t: skipped: not on this machine\n");
-	free(dir);
 }
 
 static void test_stopped_while_running(void **state)
 {
 	struct fixture *f = *state;
-	char *dir;
+	const char *dir;
 
 	prep_mode = PREP_OK;
 	run_mode = RUN_STOP;
@@ -381,13 +394,12 @@ static void test_stopped_while_running(void **state)
 	expect_in_file(dir, "last_state", "interrupted: 15\n");
 	expect_in_file(dir, "last_state", "is_incomplete_run: 1\n");
 	expect_file(f->dir, "started", "1");
-	free(dir);
 }
 
 static void test_stopped_before_start(void **state)
 {
 	struct fixture *f = *state;
-	char *dir;
+	const char *dir;
 
 	prep_mode = PREP_STOP;
 	run_mode = RUN_OK;
@@ -399,13 +411,12 @@ static void test_stopped_before_start(void **state)
 	expect_in_file(dir, "last_state", "interrupted: 15\n");
 	expect_in_file(dir, "last_state", "is_incomplete_run: 1\n");
 	expect_file(f->dir, "started", "0");
-	free(dir);
 }
 
 static void test_stop_already_requested(void **state)
 {
 	struct fixture *f = *state;
-	char *dir;
+	const char *dir;
 
 	prep_mode = PREP_OK;
 	run_mode = RUN_OK;
@@ -416,14 +427,13 @@ static void test_stop_already_requested(void **state)
 	assert_true(no_entries(f->root.buf));
 	expect_file(f->dir, "steps", "");
 	expect_knobs_back(f);
-	free(dir);
 }
 
 /* mytest: a command that stops perfsift (its parent) and waits to be ended */
 static void test_mytest_stopped(void **state)
 {
 	struct fixture *f = *state;
-	char *dir;
+	const char *dir;
 
 	assert_int_equal(one_run(f, JOB_KNOB "mytest:\n  cmdline: kill -TERM $PPID; "
 				 "while :; do sleep 1; done\n", NULL, false, &dir),
@@ -432,7 +442,6 @@ static void test_mytest_stopped(void **state)
 	expect_in_file(dir, "last_state", "interrupted: 15\n");
 	expect_in_file(dir, "last_state", "is_incomplete_run: 1\n");
 	expect_in_file(dir, "mytest.time", "Command being timed: \"kill -TERM");
-	free(dir);
 }
 
 /*
@@ -443,7 +452,7 @@ static void test_mytest_stopped(void **state)
 static void test_vmscal_prepare_fails(void **state)
 {
 	struct fixture *f = *state;
-	char *dir;
+	const char *dir;
 
 	assert_int_equal(one_run(f, JOB_KNOB "vm-scalability:\n  test: anon-r-seq\n",
 				 NULL, false, &dir),
@@ -451,7 +460,6 @@ static void test_vmscal_prepare_fails(void **state)
 	expect_knobs_back(f);
 	expect_in_file(dir, "last_state", "prepare_failed: 1\n");
 	expect_in_file(f->dir, "stderr", "proc/meminfo'\n");
-	free(dir);
 }
 
 int main(void)

@@ -6,7 +6,8 @@
 #   make SANITIZE=address,undefined check   sanitizer build (in build/san)
 #   make bench                 the programs under bench/
 #   make install PREFIX=/usr/local
-#   make lint                  cppcheck + shellcheck
+#   make lint                  cppcheck + shellcheck (part of check)
+#   make check-headers         each header compiles on its own (part of check)
 #   make fuzz                  each libFuzzer harness for FUZZ_TIME s (by hand)
 #   make fuzz-check            each harness for FUZZ_RUNS inputs (part of check)
 #   make fuzz-corpus           minimize tests/fuzz/corpus/ (after adding seeds)
@@ -59,6 +60,8 @@ UNITS      := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 E2E        := $(sort $(wildcard tests/e2e/t[0-9]*.sh))
 BENCH_SRC  := $(wildcard bench/*.c)
 BENCHES    := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))
+# what the bench programs share (timing a child, medians): linked into each
+BENCH_LIB  := $(patsubst %.c,$(BUILD)/%.o,$(wildcard bench/lib/*.c))
 LIB        := $(BUILD)/libcore.a
 BIN        := $(BUILD)/perfsift
 CMOCKA_CFLAGS := $(shell $(PKG_CONFIG) --cflags cmocka)
@@ -82,7 +85,8 @@ $(BUILD)/tests/unit/%.o: CPPFLAGS += $(CMOCKA_CFLAGS) -Itests/unit
 $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(LAZY_LIBS) $(CMOCKA_LIBS)
 
-$(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB)
+$(BUILD)/bench/%.o: CPPFLAGS += -Ibench
+$(BUILD)/bench/%: $(BUILD)/bench/%.o $(BENCH_LIB) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 units: $(UNITS)
@@ -139,13 +143,16 @@ fuzz-corpus: $(FUZZERS)
 	    >$(FUZZ_BUILD)/$$n.log 2>&1 && \
 	  rm -rf tests/fuzz/corpus/$$n && mv $(FUZZ_BUILD)/min-$$n tests/fuzz/corpus/$$n || exit 1; done
 
-# the fuzzers run once per CI pass: in the plain check, not the sanitizer one
+# the fuzzers and the linters run once per CI pass: in the plain check, not
+# the sanitizer one (the README's test command, which .ci/run runs, is
+# `make check` twice; lint and check-headers read the sources, not a build)
 ifndef SANITIZE
 CHECK_FUZZ := fuzz-check
+CHECK_LINT := check-headers lint
 endif
 
 # One runner for both layers, one closing line (prove's summary) for CI.
-check: $(BIN) $(UNITS) $(BENCHES) $(CHECK_FUZZ)
+check: $(CHECK_LINT) $(BIN) $(UNITS) $(BENCHES) $(CHECK_FUZZ)
 	@chmod +x $(E2E) 2>/dev/null || true
 	CMOCKA_MESSAGE_OUTPUT=TAP PERFSIFT=$(abspath $(BIN)) \
 	  PERFSIFT_TESTDATA=$(abspath tests/data) PERFSIFT_BUILD=$(abspath $(BUILD)) \
@@ -162,8 +169,10 @@ check-headers:
 
 lint:
 	cppcheck --enable=warning,portability,performance --error-exitcode=1 \
-	  --inline-suppr --quiet --std=c11 -Isrc src
-	shellcheck -s sh tests/e2e/*.sh scripts/* .ci/run
+	  --inline-suppr --quiet --std=c11 -Isrc \
+	  --include=tests/lint/cppcheck-macros.h src
+	shellcheck -s sh tests/e2e/*.sh scripts/*
+	shellcheck .ci/run
 
 clean:
 	rm -rf build

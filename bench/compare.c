@@ -31,6 +31,7 @@
 #include "util/strbuf.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"
+#include "lib/timing.h"
 
 static const char *const prefixes[] = {
 	"proc-vmstat.", "perf-stat.", "numa-vmstat.node0.", "numa-meminfo.node1.",
@@ -174,49 +175,25 @@ out:
 	return ret;
 }
 
-/* run perfsift with args; wall seconds, CPU seconds (user + system) and
- * peak RSS (MB) of the child */
+/* run perfsift with args: wall seconds, CPU seconds and peak RSS (MB) */
 static int run_timed(char *const argv[], double *wall, double *cpu,
 		     double *rss_mb)
 {
-	double t0 = time_mono_s();
-	struct rusage ru;
-	int status;
-	pid_t pid;
+	struct bench_run r;
+	int ret = bench_run_child(argv, &r);
 
-	fflush(stdout);
-	pid = fork();
-
-	if (pid < 0)
-		return -1;
-	if (!pid) {
-		if (!freopen("/dev/null", "w", stdout))
-			_exit(127);
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	if (wait4(pid, &status, 0, &ru) < 0)
-		return -1;
-	*wall = time_mono_s() - t0;
-	*rss_mb = (double)ru.ru_maxrss / 1024.0;
-	*cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
-	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
-	return WIFEXITED(status) && WEXITSTATUS(status) <= 1 ? 0 : -1;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
+	*wall = r.wall;
+	*cpu = r.cpu;
+	*rss_mb = r.rss_mb;
+	return ret;
 }
 
 static void report(const char *what, size_t nstats, double *wall, double *cpu,
 		   double *rss, int k)
 {
-	qsort(wall, (size_t)k, sizeof(*wall), cmp_double);
-	qsort(cpu, (size_t)k, sizeof(*cpu), cmp_double);
-	qsort(rss, (size_t)k, sizeof(*rss), cmp_double);
+	bench_sort(wall, (size_t)k);
+	bench_sort(cpu, (size_t)k);
+	bench_sort(rss, (size_t)k);
 	printf("%-30s %7zu stats: wall %.3f s (%.3f-%.3f), CPU %.3f s (%.3f-%.3f), "
 	       "peak RSS %.0f MB (%.0f-%.0f)\n",
 	       what, nstats, wall[k / 2], wall[0], wall[k - 1], cpu[k / 2],
@@ -263,7 +240,7 @@ int main(int argc, char **argv)
 				sizes[nsizes++] = strtoul(optarg, NULL, 10);
 			break;
 		case 'r': nruns = strtoul(optarg, NULL, 10); break;
-		case 'k': repeat = atoi(optarg); break;
+		case 'k': repeat = (int)strtol(optarg, NULL, 10); break;
 		case 'K': keep = optarg; break;
 		default:
 			fprintf(stderr, "usage: bench/compare [--stats N]... [--runs R] [--repeat K] [--keep DIR]\n");

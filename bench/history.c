@@ -32,17 +32,11 @@
 #include "util/strbuf.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
+#include "lib/timing.h"
 
 static void report(const char *what, double *t, int k)
 {
-	qsort(t, (size_t)k, sizeof(*t), cmp_double);
+	bench_sort(t, (size_t)k);
 	printf("%-46s median %.3f s (%.3f-%.3f, %d runs)\n", what, t[k / 2], t[0],
 	       t[k - 1], k);
 	fflush(stdout);
@@ -209,28 +203,12 @@ static int make_root(const char *root, size_t ngroups, size_t ncommits)
 /* run argv; its wall time (and CPU time in *cpu), or -1 when it failed */
 static double run_timed(char *const argv[], double *cpu)
 {
-	double t0 = time_mono_s();
-	struct rusage ru;
-	int status;
-	pid_t pid;
+	struct bench_run r;
 
-	fflush(stdout);
-	pid = fork();
-	if (pid < 0)
+	if (bench_run_child(argv, &r))
 		return -1;
-	if (!pid) {
-		if (!freopen("/dev/null", "w", stdout))
-			_exit(127);
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	if (wait4(pid, &status, 0, &ru) < 0)
-		return -1;
-	if (!WIFEXITED(status) || WEXITSTATUS(status) > 1)
-		return -1;
-	*cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
-	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
-	return time_mono_s() - t0;
+	*cpu = r.cpu;
+	return r.wall;
 }
 
 /* the largest file directly in dir, in bytes; its count in *n */
@@ -279,7 +257,7 @@ int main(int argc, char **argv)
 		switch (c) {
 		case 'g': ngroups = (size_t)strtoul(optarg, NULL, 10); break;
 		case 'c': ncommits = (size_t)strtoul(optarg, NULL, 10); break;
-		case 'k': repeat = atoi(optarg); break;
+		case 'k': repeat = (int)strtol(optarg, NULL, 10); break;
 		case 'K': keep = optarg; break;
 		default:
 			fprintf(stderr, "usage: %s [--groups N] [--commits N] "

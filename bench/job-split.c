@@ -17,6 +17,7 @@
 #include "util/strbuf.h"
 #include "util/strnum.h"
 #include "util/timeutil.h"
+#include "lib/timing.h"
 
 #define ROUNDS 7
 
@@ -87,13 +88,6 @@ static void load_split_write(const char *text)
 	strbuf_release(&out);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 static void measure(const char *name, void (*fn)(const char *),
 		    const char *text, long long iters)
 {
@@ -109,7 +103,7 @@ static void measure(const char *name, void (*fn)(const char *),
 			fn(text);
 		us[r] = (double)(time_mono_ns() - t0) / 1e3 / (double)iters;
 	}
-	qsort(us, ROUNDS, sizeof(*us), cmp_double);
+	bench_sort(us, ROUNDS);
 	printf("%-28s median %8.1f us/file   range %8.1f .. %8.1f\n", name,
 	       us[ROUNDS / 2], us[0], us[ROUNDS - 1]);
 }

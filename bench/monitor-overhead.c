@@ -38,15 +38,9 @@
 #include "util/fileutil.h"
 #include "util/strbuf.h"
 #include "util/timeutil.h"
+#include "lib/timing.h"
 
 #define MAX_MON 32
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
 
 /* the q-quantile (0..1) of v[0..n-1], sorted in place */
 static double quantile(double *v, size_t n, double q)
@@ -56,7 +50,7 @@ static double quantile(double *v, size_t n, double q)
 
 	if (!n)
 		return 0;
-	qsort(v, n, sizeof(*v), cmp_double);
+	bench_sort(v, n);
 	pos = q * (double)(n - 1);
 	i = (size_t)pos;
 	frac = pos - (double)i;
@@ -65,10 +59,7 @@ static double quantile(double *v, size_t n, double q)
 
 static double thread_cpu_us(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+	return (double)time_thread_cpu_ns() / 1e3;
 }
 
 static void thread_rusage(double *user_us, double *sys_us)

@@ -146,7 +146,7 @@ static double server_cpu(void)
 		fclose(fp);
 	d = opendir("/proc");
 	while (pm && d && (e = readdir(d))) {
-		long pid = atol(e->d_name), ppid, cut, cst;
+		long pid = strtol(e->d_name, NULL, 10), ppid, cut, cst;
 		unsigned long ut, st;
 		char *p;
 
@@ -365,11 +365,11 @@ int main(int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		if (c == 't')
-			ntasks = atoi(optarg);
+			ntasks = (int)strtol(optarg, NULL, 10);
 		else if (c == 'w')
-			nworkers = atoi(optarg);
+			nworkers = (int)strtol(optarg, NULL, 10);
 		else if (c == 'r')
-			repeat = atoi(optarg);
+			repeat = (int)strtol(optarg, NULL, 10);
 		else
 			return 2;
 	}

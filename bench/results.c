@@ -28,19 +28,13 @@
 #include "util/fileutil.h"
 #include "util/strbuf.h"
 #include "util/timeutil.h"
+#include "lib/timing.h"
 
 #define REPEAT 7
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static void report(const char *what, double *v, int n)
 {
-	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	bench_sort(v, (size_t)n);
 	printf("%-44s median %9.2f ms   q1 %9.2f   q3 %9.2f\n", what,
 	       v[n / 2] * 1e3, v[n / 4] * 1e3, v[3 * n / 4] * 1e3);
 }
@@ -62,10 +56,10 @@ static void make_stats(struct reduce_stats *st, int nstats, int run)
 
 int main(int argc, char **argv)
 {
-	/* a bench tool's own arguments, not input: atoi is fine here */
-	int nstats = argc > 1 ? atoi(argv[1]) : 5000;
-	int nruns = argc > 2 ? atoi(argv[2]) : 10;
-	int nrec = argc > 3 ? atoi(argv[3]) : 600;
+	/* a bench tool's own arguments, not input: strtol without checks is fine here */
+	int nstats = argc > 1 ? (int)strtol(argv[1], NULL, 10) : 5000;
+	int nruns = argc > 2 ? (int)strtol(argv[2], NULL, 10) : 10;
+	int nrec = argc > 3 ? (int)strtol(argv[3], NULL, 10) : 600;
 	const char *url = argc > 4 ? argv[4] : NULL;
 	double t[REPEAT], t2[REPEAT], *ti;
 	struct unite_column *cols;

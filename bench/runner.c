@@ -17,17 +17,11 @@
 #include "run/runner.h"
 #include "util/strbuf.h"
 #include "util/timeutil.h"
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
+#include "lib/timing.h"
 
 static void report(const char *what, double *v, int n)
 {
-	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	bench_sort(v, (size_t)n);
 	printf("%-28s median %8.1f us   q1 %8.1f us   q3 %8.1f us\n", what,
 	       v[n / 2] * 1e6, v[n / 4] * 1e6, v[3 * n / 4] * 1e6);
 }
@@ -35,7 +29,7 @@ static void report(const char *what, double *v, int n)
 int main(int argc, char **argv)
 {
 	char *targv[] = {(char *)"/bin/true", NULL};
-	int n = argc > 1 ? atoi(argv[1]) : 200; /* a bench tool, not input */
+	int n = argc > 1 ? (int)strtol(argv[1], NULL, 10) : 200; /* a bench tool, not input */
 	double *plain, *run, med_plain, med_run;
 	struct runner_cmd cmd = {0};
 	struct runner_result res;

@@ -36,16 +36,9 @@
 #include <unistd.h>
 #include "benchmarks/usemem.h"
 #include "util/strbuf.h"
+#include "util/timeutil.h"
 
 #define MAX_RUNS 64
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 /* the load average, printed beside the figures (the machine is shared) */
 static void print_load(const char *when)
@@ -107,14 +100,14 @@ static double bw_read(size_t bytes)
 	if (p == MAP_FAILED)
 		return 0;
 	memset(p, 1, bytes);
-	t = now_ns();
+	t = time_mono_ns();
 	for (i = 0; i + 4 <= n; i += 4) {
 		s0 += p[i];
 		s1 += p[i + 1];
 		s2 += p[i + 2];
 		s3 += p[i + 3];
 	}
-	t = now_ns() - t;
+	t = time_mono_ns() - t;
 	sink = s0 + s1 + s2 + s3;
 	(void)sink;
 	munmap(p, bytes);
@@ -130,10 +123,10 @@ static double bw_write(size_t bytes)
 	if (p == MAP_FAILED)
 		return 0;
 	memset(p, 1, bytes);
-	t = now_ns();
+	t = time_mono_ns();
 	memset(p, 2, bytes);
 	__asm__ __volatile__("" : : "r"(p) : "memory");
-	t = now_ns() - t;
+	t = time_mono_ns() - t;
 	munmap(p, bytes);
 	return (double)bytes / (double)t;
 }
@@ -151,14 +144,14 @@ static double fault_rate(size_t bytes, bool huge, bool write)
 		return 0;
 	p = (volatile char *)(((uintptr_t)raw + align - 1) & ~(uintptr_t)(align - 1));
 	madvise((void *)p, bytes, huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
-	t = now_ns();
+	t = time_mono_ns();
 	for (i = 0; i < bytes; i += step) {
 		if (write)
 			p[i] = 1;
 		else
 			(void)p[i];
 	}
-	t = now_ns() - t;
+	t = time_mono_ns() - t;
 	munmap(raw, bytes + align);
 	return (double)(bytes / step) / ((double)t / 1e9);
 }
@@ -321,7 +314,7 @@ static void plain_worker(const struct usemem_opts *o, char *pre, uint64_t start,
 		for (i = 0; i < n; i++)
 			p[i] = i;
 	}
-	t = now_ns() - start;
+	t = time_mono_ns() - start;
 	if (write(wfd, &t, sizeof(t)) < 0)
 		_exit(1);
 	_exit(0);
@@ -329,7 +322,7 @@ static void plain_worker(const struct usemem_opts *o, char *pre, uint64_t start,
 
 static double run_plain(const struct usemem_opts *o)
 {
-	uint64_t start = now_ns(), t, worst = 0;
+	uint64_t start = time_mono_ns(), t, worst = 0;
 	unsigned i, n = o->nproc ? o->nproc : 1;
 	char *pre = NULL;
 	int pfd[2];
@@ -361,8 +354,8 @@ static double run_plain(const struct usemem_opts *o)
 int main(int argc, char **argv)
 {
 	uint64_t mib = argc > 1 ? strtoull(argv[1], NULL, 10) : 1024;
-	int runs = argc > 2 ? atoi(argv[2]) : 5;
-	unsigned workers = argc > 3 ? (unsigned)atoi(argv[3]) : 1;
+	int runs = argc > 2 ? (int)strtol(argv[2], NULL, 10) : 5;
+	unsigned workers = argc > 3 ? (unsigned)strtol(argv[3], NULL, 10) : 1;
 	uint64_t size = mib << 20;
 	const char *file = "/var/tmp/bench-vm-scalability.sparse";
 	const char *orig = getenv("USEMEM"); /* the original suite's usemem */

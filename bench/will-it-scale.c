@@ -287,9 +287,9 @@ static void print_load(const char *when)
 
 int main(int argc, char **argv)
 {
-	double secs = argc > 1 ? atof(argv[1]) : 2;
-	int runs = argc > 2 ? atoi(argv[2]) : 5;
-	unsigned tasks = argc > 3 ? (unsigned)atoi(argv[3]) : 1;
+	double secs = argc > 1 ? strtod(argv[1], NULL) : 2;
+	int runs = argc > 2 ? (int)strtol(argv[2], NULL, 10) : 5;
+	unsigned tasks = argc > 3 ? (unsigned)strtol(argv[3], NULL, 10) : 1;
 	char dir[] = "/tmp/perfsift-bench-wis.XXXXXX";
 	size_t k;
 

@@ -56,6 +56,11 @@ static const char main_usage[] =
 	"       perfsift help keys [PROGRAM]   (the keys a job file can hold)\n"
 	"       perfsift --version\n";
 
+/*
+ * The command list comes from the command table, so a new command is
+ * listed the moment it is added; fp is stderr when the help answers a
+ * mistake, so a script's stdout stays clean.
+ */
 static void print_help(FILE *fp)
 {
 	size_t i;
@@ -93,6 +98,7 @@ static int help_keys(int argc, char **argv)
 	return ret;
 }
 
+/* a linear search: the table has a dozen entries and is searched once */
 static const struct cmd *find_cmd(const char *name)
 {
 	size_t i;
@@ -122,6 +128,10 @@ static int not_a_command(const char *name)
 	return EXIT_USAGE;
 }
 
+/*
+ * A command's usage text: on stdout with status 0 for --help (the user
+ * asked for it), on stderr with status 2 after a usage error.
+ */
 int cmd_usage(const char *text, bool on_error)
 {
 	fputs(text, on_error ? stderr : stdout);
@@ -136,6 +146,12 @@ int cmd_not_built(const char *name, int argc, char **argv)
 	return EXIT_RUNTIME;
 }
 
+/*
+ * Flush and close stdout, and turn a failure into a failing status (a
+ * full disk, a closed pipe): output is buffered, so a write error often
+ * shows only here, and a report that was not written must not exit 0.
+ * EPIPE is not worth a message: the reader left on purpose.
+ */
 static int check_stdout(int status)
 {
 	/* a short write to stdout must not pass as success */

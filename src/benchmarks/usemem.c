@@ -28,7 +28,9 @@
 #include <time.h>
 #include <unistd.h>
 #include "benchmarks/usemem.h"
+#include "util/fileutil.h"
 #include "util/strbuf.h"
+#include "util/timeutil.h"
 #include "util/xalloc.h"
 
 #ifndef MAP_HUGE_SHIFT
@@ -164,28 +166,10 @@ void usemem_cmdline(const struct usemem_opts *o, struct strbuf *out)
 	add_size(out, o->size);
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* write all of sb to fd as one write() when possible (lines stay whole) */
 static void emit(int fd, const struct strbuf *sb)
 {
-	size_t off = 0;
-
-	while (off < sb->len) {
-		ssize_t w = write(fd, sb->buf + off, sb->len - off);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return;
-		off += (size_t)w;
-	}
+	(void)write_all(fd, sb->buf, sb->len);
 }
 
 static void task_error(const struct usemem_task *t, const char *what)
@@ -205,7 +189,7 @@ static bool runtime_over(struct usemem_task *t)
 
 	if (st->o->runtime <= 0)
 		return false;
-	if ((double)(now_ns() / 1000000000u - st->start_ns / 1000000000u) >
+	if ((double)(time_mono_ns() / 1000000000u - st->start_ns / 1000000000u) >
 	    st->o->runtime)
 		t->stop = true;
 	return t->stop;
@@ -224,9 +208,9 @@ static uint64_t next_index(struct usemem_task *t, uint64_t nr)
 
 static void spin_ns(uint64_t ns)
 {
-	uint64_t end = now_ns() + ns;
+	uint64_t end = time_mono_ns() + ns;
 
-	while (now_ns() < end)
+	while (time_mono_ns() < end)
 		;
 }
 
@@ -424,7 +408,7 @@ static void do_task(struct usemem_task *t)
 	bytes = credit + st->lock_credit + 8 * t->accesses;
 	if (bytes && !t->status) {
 		usemem_format_stats(&line, t->dots, bytes,
-				    (now_ns() - st->start_ns) / 1000);
+				    (time_mono_ns() - st->start_ns) / 1000);
 		emit(o->out_fd, &line);
 	}
 	if (o->sleep_s > 0) {
@@ -437,11 +421,11 @@ static void do_task(struct usemem_task *t)
 	if (o->sync_free)
 		sync_point(st->free_ready, st->free_wake);
 	if (!o->prealloc) {
-		t0 = now_ns();
+		t0 = time_mono_ns();
 		for (i = 0; i < nkeep; i++)
 			munmap(keep[i], keep_len[i]);
 		strbuf_reset(&line);
-		usemem_format_free(&line, (now_ns() - t0) / 1000);
+		usemem_format_free(&line, (time_mono_ns() - t0) / 1000);
 		emit(o->out_fd, &line);
 	}
 	strbuf_release(&line);
@@ -488,10 +472,10 @@ NORETURN static void worker_process(struct usemem_state *st, unsigned proc)
 	}
 	if (o->prealloc && st->pre) {
 		struct strbuf line = STRBUF_INIT;
-		uint64_t t0 = now_ns();
+		uint64_t t0 = time_mono_ns();
 
 		munmap(st->pre, st->pre_len);
-		usemem_format_free(&line, (now_ns() - t0) / 1000);
+		usemem_format_free(&line, (time_mono_ns() - t0) / 1000);
 		emit(o->out_fd, &line);
 		strbuf_release(&line);
 	}
@@ -781,7 +765,7 @@ int usemem_run(const struct usemem_opts *o, struct strbuf *err)
 	st.rw_ready[0] = st.rw_ready[1] = st.rw_wake[0] = st.rw_wake[1] = -1;
 	st.free_ready[0] = st.free_ready[1] = st.free_wake[0] = st.free_wake[1] = -1;
 	st.ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	st.start_ns = now_ns(); /* the suite's start: before open, map, fork */
+	st.start_ns = time_mono_ns(); /* the suite's start: before open, map, fork */
 	st.prot = o->readonly && !o->open_rw ? PROT_READ : PROT_READ | PROT_WRITE;
 
 	if (open_target(&st, err))

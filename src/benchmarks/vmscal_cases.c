@@ -152,6 +152,7 @@ const char *vmscal_case_name(size_t i)
 	return i < ARRAY_SIZE(cases) ? cases[i].name : NULL;
 }
 
+/* a linear search: 60-odd cases, looked up once per case a job names */
 static const struct vms_case *find_case(const char *name)
 {
 	size_t i;
@@ -167,11 +168,17 @@ bool vmscal_case_known(const char *name)
 	return find_case(name) != NULL;
 }
 
+/*
+ * The suite's PTE_LIMIT, mem_avail << 8: the virtual size whose page
+ * tables take half of MemAvailable (one 4 KiB page of PTEs maps 2 MiB, a
+ * 512th; the shift is the suite's formula, kept as it is).
+ */
 uint64_t vmscal_pte_limit(const struct vmscal_hw *hw)
 {
 	return hw->mem_avail << 8;
 }
 
+/* ROTATE_BYTES: PTE_LIMIT, capped at 4 TiB as the suite caps it */
 uint64_t vmscal_rotate_bytes(const struct vmscal_hw *hw)
 {
 	uint64_t pte = vmscal_pte_limit(hw);
@@ -179,11 +186,17 @@ uint64_t vmscal_rotate_bytes(const struct vmscal_hw *hw)
 	return pte < (1ull << 42) ? pte : 1ull << 42;
 }
 
+/* v * num / den without the overflow of 64-bit products of byte counts */
 static uint64_t scale(uint64_t v, uint64_t num, uint64_t den)
 {
 	return (uint64_t)((long double)v * (long double)num / (long double)den);
 }
 
+/*
+ * The machine as if it had mem bytes (a job's `mem:`, a memory limit):
+ * the other memory facts shrink in proportion, so the cases keep the
+ * shape they would have on a smaller machine.
+ */
 void vmscal_hw_scale(struct vmscal_hw *hw, uint64_t mem)
 {
 	uint64_t old = hw->mem ? hw->mem : 1;
@@ -204,6 +217,11 @@ static uint64_t small_allocs_size(const struct vmscal_hw *hw)
 	return size;
 }
 
+/*
+ * A case's size formula (spec/vm-scalability.md 1.6) on this machine for
+ * n tasks.  Per-task sizes divide by n, so the case's total stays the
+ * formula's whatever nr_task is.
+ */
 static uint64_t eval_size(enum vms_size s, const struct vmscal_hw *hw,
 			  const struct vmscal_params *p, unsigned n)
 {

@@ -22,23 +22,24 @@
 #include "benchmarks/vmscal_exec.h"
 #include "util/fileutil.h"
 #include "util/strbuf.h"
+#include "util/timeutil.h"
 #include "util/xalloc.h"
 
+/*
+ * A finished line (or lines) to the output, in one write(): the output is
+ * shared by the forked tasks, and one write per line keeps their lines
+ * whole.
+ */
 static void out_str(int fd, const struct strbuf *sb)
 {
-	size_t off = 0;
-
-	while (off < sb->len) {
-		ssize_t w = write(fd, sb->buf + off, sb->len - off);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return;
-		off += (size_t)w;
-	}
+	(void)write_all(fd, sb->buf, sb->len);
 }
 
+/*
+ * "2026-12-01 12:00:00  truncate F -s N": the suite's log line before
+ * each step, in local time as its `date` prints it, so a run's output
+ * reads like the original's and the parser can skip these lines.
+ */
 void vmscal_log_test(int fd, const char *what)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -87,6 +88,12 @@ static uint64_t vmstat_get(const char *text, const char *key)
 	return 0;
 }
 
+/*
+ * The machine facts the cases size themselves from, read under sysroot so
+ * the tests can give a fake machine.  Only MemTotal is required: every
+ * other fact has a safe fallback (reclaimable memory from MemAvailable,
+ * one NUMA node), since a kernel without them still runs the cases.
+ */
 int vmscal_hw_probe(struct vmscal_hw *hw, const char *sysroot,
 		    unsigned nr_cpu, struct strbuf *err)
 {
@@ -106,6 +113,7 @@ int vmscal_hw_probe(struct vmscal_hw *hw, const char *sysroot,
 	hw->mem_avail = meminfo_get(text.buf, "MemAvailable", true);
 	hw->mem_free = meminfo_get(text.buf, "MemFree", true);
 	hw->swap_total = meminfo_get(text.buf, "SwapTotal", true);
+	/* the hugetlb cases use 2 MB pages; other sizes count as none free */
 	if (meminfo_get(text.buf, "Hugepagesize", true) == 2u << 20)
 		hw->hugepages_free = meminfo_get(text.buf, "HugePages_Free", false);
 	hw->shm_size = hw->mem; /* the suite mounts its tmpfs with size=100% */
@@ -137,6 +145,11 @@ out:
 	return ret;
 }
 
+/*
+ * The case's i-th file, named as the suite names them (sparse-CASE, with
+ * -N when a case has one file per task), since a case's output and the
+ * kernel's own messages name the files.
+ */
 static void file_path(struct strbuf *sb, const struct vmscal_plan *pl,
 		      const char *dir, unsigned i)
 {
@@ -169,14 +182,6 @@ static int create_file(int log_fd, const char *path, uint64_t size,
 	return 0;
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* read a file through the page cache in bs-byte reads until EOF or the deadline */
 static uint64_t read_file(const char *path, size_t bs, uint64_t deadline_ns)
 {
@@ -192,7 +197,8 @@ static uint64_t read_file(const char *path, size_t bs, uint64_t deadline_ns)
 	}
 	while ((r = read(fd, buf, bs)) > 0) {
 		total += (uint64_t)r;
-		if (deadline_ns && !(++k & 255) && mono_ns() > deadline_ns)
+		/* the clock every 256 reads: cheap, and still a fine cut-off */
+		if (deadline_ns && !(++k & 255) && time_mono_ns() > deadline_ns)
 			break;
 	}
 	close(fd);
@@ -200,6 +206,11 @@ static uint64_t read_file(const char *path, size_t bs, uint64_t deadline_ns)
 	return total;
 }
 
+/*
+ * dd's human-readable sizes: "1.0 GB" (base 1000, iec "") and "954 MiB"
+ * (base 1024, iec "i"), one decimal, as GNU dd prints both in its summary
+ * line, which the suite's parser reads.
+ */
 static void human(struct strbuf *sb, double v, unsigned base, const char *iec)
 {
 	static const char *const si = "kMGTPE";
@@ -218,12 +229,13 @@ static void human(struct strbuf *sb, double v, unsigned base, const char *iec)
 /* one dd reader: dd bs=4k if=F of=/dev/null, stopped after runtime like `timeout -s INT` */
 NORETURN static void dd_child(const char *path, double runtime, int out_fd)
 {
-	uint64_t t0 = mono_ns();
+	uint64_t t0 = time_mono_ns();
 	uint64_t deadline = runtime > 0 ? t0 + (uint64_t)(runtime * 1e9) : 0;
 	uint64_t bytes = read_file(path, 4096, deadline);
-	double secs = (double)(mono_ns() - t0) / 1e9;
+	double secs = (double)(time_mono_ns() - t0) / 1e9;
 	struct strbuf sb = STRBUF_INIT;
 
+	/* a read that took no measurable time must not divide by zero */
 	if (secs <= 0)
 		secs = 1e-9;
 	strbuf_addf(&sb, "%" PRIu64 " bytes (", bytes);
@@ -238,7 +250,11 @@ NORETURN static void dd_child(const char *path, double runtime, int out_fd)
 	_exit(0);
 }
 
-/* wait for n children; -1 with err if one failed */
+/*
+ * Wait for n children; -1 with err if one failed.  All are waited for
+ * even after a failure, so none is left a zombie; a SIGKILL is named as
+ * a likely OOM kill, the usual reason a memory case's task dies.
+ */
 static int wait_children(pid_t *pids, unsigned n, struct strbuf *err)
 {
 	unsigned i;
@@ -266,6 +282,11 @@ static int wait_children(pid_t *pids, unsigned n, struct strbuf *err)
 	return ret;
 }
 
+/*
+ * A /proc or /sys file takes one write(): the kernel parses each write on
+ * its own, so a short write is an error here rather than something to
+ * retry (write_all's loop would send the rest as a second value).
+ */
 int vmscal_write_kernel_file(const char *path, const char *text, size_t len)
 {
 	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0, e;
@@ -327,13 +348,13 @@ NORETURN static void remap_child(const char *path, uint64_t size, int out_fd)
 		 MAP_SHARED | MAP_POPULATE, fd, 0);
 	if (p == MAP_FAILED)
 		_exit(1);
-	t0 = mono_ns();
+	t0 = time_mono_ns();
 	for (i = 0; i < npages; i++)
 		if (remap_file_pages(p + i * 4096, 4096, 0, (size_t)(npages - 1 - i), 0) < 0) {
 			fprintf(stderr, "remap: remap_file_pages: %s\n", strerror(errno));
 			_exit(1);
 		}
-	us = (mono_ns() - t0) / 1000;
+	us = (time_mono_ns() - t0) / 1000;
 	strbuf_addf(&sb, "%" PRIu64 " bytes remapped, %" PRIu64 " usecs, %" PRIu64 " MB/s\n",
 		    npages * 4096, us, us ? npages * 4096 / us : 0);
 	out_str(out_fd, &sb);
@@ -343,7 +364,7 @@ NORETURN static void remap_child(const char *path, uint64_t size, int out_fd)
 /* direct-write (usemem_direct_write F SIZE): O_DIRECT 16 KiB writes up to SIZE or ENOSPC */
 NORETURN static void direct_child(const char *path, uint64_t size, double runtime)
 {
-	uint64_t done = 0, deadline = runtime > 0 ? mono_ns() + (uint64_t)(runtime * 1e9) : 0;
+	uint64_t done = 0, deadline = runtime > 0 ? time_mono_ns() + (uint64_t)(runtime * 1e9) : 0;
 	void *buf;
 	int fd = open(path, O_WRONLY | O_DIRECT | O_CLOEXEC);
 
@@ -352,12 +373,15 @@ NORETURN static void direct_child(const char *path, uint64_t size, double runtim
 			path, strerror(errno));
 		_exit(1);
 	}
+	/* O_DIRECT wants the buffer aligned to the device's block (4 KiB
+	 * covers every common one), or write() fails with EINVAL */
 	if (posix_memalign(&buf, 4096, 16384))
 		_exit(1);
 	memset(buf, 0x5a, 16384);
-	while (done + 16384 <= size && (!deadline || mono_ns() < deadline)) {
+	while (done + 16384 <= size && (!deadline || time_mono_ns() < deadline)) {
 		ssize_t w = pwrite(fd, buf, 16384, (off_t)done);
 
+		/* a full file system ends the case as the suite's dd does */
 		if (w < 0 && errno == ENOSPC)
 			break;
 		if (w <= 0)
@@ -413,6 +437,8 @@ static int run_pool(const struct vmscal_plan *pl, int out_fd, struct strbuf *err
 			    strerror(errno));
 		ret = -1;
 	}
+	/* back to what it was even when growing failed: a partly grown pool
+	 * holds memory the rest of the machine needs */
 	strbuf_reset(&v);
 	strbuf_addf(&v, "echo %s > /proc/sys/vm/nr_hugepages", pl->pool_orig ? pl->pool_orig : "0");
 	vmscal_log_test(out_fd, v.buf);
@@ -509,13 +535,13 @@ static int run_truncate(const struct vmscal_plan *pl, char **files,
 	int ret = 0;
 
 	if (pl->truncate_seq) {
-		clock_gettime(CLOCK_REALTIME, &a);
+		a = time_epoch_ts();
 		for (i = 0; i < n && !ret; i++) {
 			ret = create_file(out_fd, files[i], pl->file_size, err);
 			if (!ret)
 				read_file(files[i], 128 << 10, 0);
 		}
-		clock_gettime(CLOCK_REALTIME, &b);
+		b = time_epoch_ts();
 		if (ret)
 			goto out;
 		strbuf_addf(&sb, "%" PRIu64 " bytes faulted in ", total);
@@ -523,10 +549,10 @@ static int run_truncate(const struct vmscal_plan *pl, char **files,
 		strbuf_addch(&sb, '-');
 		stamp(&sb, &a);
 		strbuf_addstr(&sb, " seconds\n");
-		clock_gettime(CLOCK_REALTIME, &a);
+		a = time_epoch_ts();
 		for (i = 0; i < n; i++)
 			unlink(files[i]);
-		clock_gettime(CLOCK_REALTIME, &b);
+		b = time_epoch_ts();
 	} else {
 		for (i = 0; i < n && !ret; i++)
 			ret = create_file(out_fd, files[i], pl->file_size, err);
@@ -539,7 +565,7 @@ static int run_truncate(const struct vmscal_plan *pl, char **files,
 		}
 		if (wait_children(pids, n, err) < 0 || ret)
 			goto fail;
-		clock_gettime(CLOCK_REALTIME, &a);
+		a = time_epoch_ts();
 		for (i = 0; i < n; i++) {
 			pids[i] = fork();
 			if (!pids[i])
@@ -547,7 +573,7 @@ static int run_truncate(const struct vmscal_plan *pl, char **files,
 		}
 		if (wait_children(pids, n, err) < 0)
 			goto fail;
-		clock_gettime(CLOCK_REALTIME, &b);
+		b = time_epoch_ts();
 	}
 	strbuf_addf(&sb, "%" PRIu64 " bytes truncated in ", total);
 	stamp(&sb, &b);

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "monitors/monutil.h"
 #include "monitors/parsers.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
@@ -120,62 +121,10 @@ static int rnum_cmp(const void *x, const void *y)
 	return (rnum_f(*a) > rnum_f(*b)) - (rnum_f(*a) < rnum_f(*b));
 }
 
-/* Ruby's Float#to_s: shortest digits that read back, fixed or e-form */
+/* Ruby's Float#to_s, as the suite's Ruby parser prints its stats */
 static void add_ruby_float(struct strbuf *out, double x)
 {
-	char buf[64], digits[32];
-	int prec, decpt, nd, i;
-	char *e;
-
-	if (isnan(x)) {
-		strbuf_addstr(out, "NaN");
-		return;
-	}
-	if (isinf(x)) {
-		strbuf_addstr(out, x < 0 ? "-Infinity" : "Infinity");
-		return;
-	}
-	if (x == 0) {
-		strbuf_addstr(out, signbit(x) ? "-0.0" : "0.0");
-		return;
-	}
-	for (prec = 1; prec <= 17; prec++) {
-		snprintf(buf, sizeof(buf), "%.*e", prec - 1, x);
-		if (strtod(buf, NULL) == x)
-			break;
-	}
-	if (x < 0)
-		strbuf_addch(out, '-');
-	/* buf: [-]d.ddde[+-]XX */
-	e = strchr(buf, 'e');
-	decpt = atoi(e + 1) + 1;
-	nd = 0;
-	for (i = x < 0 ? 1 : 0; buf + i < e; i++)
-		if (buf[i] != '.')
-			digits[nd++] = buf[i];
-	while (nd > 1 && digits[nd - 1] == '0')
-		nd--;
-	digits[nd] = '\0';
-	if (decpt > 0 && decpt <= 16) {
-		if (nd <= decpt) {
-			strbuf_add(out, digits, (size_t)nd);
-			strbuf_addchars(out, '0', (size_t)(decpt - nd));
-			strbuf_addstr(out, ".0");
-		} else {
-			strbuf_add(out, digits, (size_t)decpt);
-			strbuf_addch(out, '.');
-			strbuf_addstr(out, digits + decpt);
-		}
-	} else if (decpt <= 0 && decpt > -4) {
-		strbuf_addstr(out, "0.");
-		strbuf_addchars(out, '0', (size_t)-decpt);
-		strbuf_addstr(out, digits);
-	} else {
-		strbuf_addch(out, digits[0]);
-		strbuf_addch(out, '.');
-		strbuf_addstr(out, nd > 1 ? digits + 1 : "0");
-		strbuf_addf(out, "e%+03d", decpt - 1);
-	}
+	mon_ruby_float(out, x);
 }
 
 /* printf's %g as Ruby prints it (NaN, Inf) */

@@ -414,7 +414,8 @@ static void own_dir(const struct wis_task *t, char *path)
 {
 	snprintf(path, PATH_MAX, "%s/willitscale.XXXXXX", t->dir);
 	WIS_CHECK(t, mkdtemp(path) != NULL);
-	strncat(path, "/willitscale", PATH_MAX - strlen(path) - 1);
+	/* appended with a bound, not strncat (util/banned.h) */
+	snprintf(path + strlen(path), PATH_MAX - strlen(path), "/willitscale");
 }
 
 static NORETURN void open_loop(struct wis_task *t, const char *path)

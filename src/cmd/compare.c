@@ -62,6 +62,7 @@ static const char usage_text[] =
 enum { OPT_METHOD = 256, OPT_JSON, OPT_CSV, OPT_ALPHA, OPT_MARGIN,
        OPT_BOOT, OPT_SEED, OPT_LKP_EXACT, OPT_WITH_KPIS };
 
+/* a numeric option in [min, max], or exit 2 naming the option */
 static double parse_double(const char *opt, const char *arg, double min,
 			   double max)
 {
@@ -147,6 +148,11 @@ int cmd_compare(int argc, char **argv, struct options *opts)
 	/* the text table of LKP's method needs no p, q or interval */
 	co.no_statistics = !json && !csv && co.method == COMPARE_LKP;
 
+	/*
+	 * Every spec resolved before anything is compared: a typo in the
+	 * third group must fail at once, not after a long comparison of the
+	 * first two.  Bad specs are usage errors (2), as select says why.
+	 */
 	groups = xcalloc((size_t)ngroups, sizeof(*groups));
 	gp = xcalloc((size_t)ngroups, sizeof(*gp));
 	for (i = 0; i < ngroups; i++) {
@@ -162,6 +168,7 @@ int cmd_compare(int argc, char **argv, struct options *opts)
 		compare_render_csv(&res, &out);
 	else
 		compare_render_text(&res, &out);
+	/* the whole output at once: a failure above leaves stdout empty */
 	fwrite(out.buf, 1, out.len, stdout);
 	status = res.kpi_regressed ? EXIT_REGRESSION : EXIT_OK;
 

@@ -59,12 +59,19 @@ static const char usage_text[] =
 	"\n"
 	"exit status: 0, 2 for bad usage or input, 3 for a runtime error\n";
 
+/* long options without a short letter: values above any char */
 enum { OPT_REPO = 256, OPT_CSV, OPT_STAT, OPT_JSON, OPT_FORMAT, OPT_TEST,
        OPT_PMAX, OPT_MINSEG, OPT_WINDOW, OPT_OUTLIER, OPT_MINCHG, OPT_PERMS,
        OPT_SEED };
 
 enum format { FMT_TEXT, FMT_JSON, FMT_CSV };
 
+/*
+ * A numeric option's value, or exit 2 naming the option and its range.
+ * One double for all of them: the integer options (--window,
+ * --min-segment, --permutations) are cast by the caller after the range check, which is in doubles
+ * too, so "1e3" is accepted wherever 1000 is.
+ */
 static double num_arg(const char *opt, const char *arg, double min, double max)
 {
 	const char *why;
@@ -76,12 +83,19 @@ static double num_arg(const char *opt, const char *arg, double min, double max)
 	return v;
 }
 
+/* a stat's better direction as the JSON's "better" field spells it */
 static const char *direction_name(int d)
 {
 	return d > 0 ? "higher" : d < 0 ? "lower" : "undefined";
 }
 
-/* one change point as a JSON object (no newline) */
+/*
+ * One change point as a JSON object (no newline).  with_series: --all
+ * lists change points of many series in one array, so each names its
+ * series and stat; a single series' change points do not repeat them.
+ * previous_commit is there so a reader can name the pair to compare (or
+ * bisect) without looking up the point before.
+ */
 static void json_change(struct strbuf *out, const struct history_series *s,
 			const struct history_change *c, bool with_series)
 {
@@ -115,6 +129,11 @@ static void json_change(struct strbuf *out, const struct history_series *s,
 		    history_effect(s->direction, c->change_pct));
 }
 
+/*
+ * The method and every parameter that decided the result, so a JSON
+ * output says how to reproduce it; the permutation test's count and seed
+ * only when that test ran (the t-test has neither).
+ */
 static void json_params(struct strbuf *out, const struct history_params *p)
 {
 	strbuf_addf(out, "  \"method\": {\"algorithm\": \"e-divisive-means\", "
@@ -132,6 +151,12 @@ static void json_params(struct strbuf *out, const struct history_params *p)
 	strbuf_addstr(out, "},\n");
 }
 
+/*
+ * The perfsift-history/1 document of one series: its points (every run,
+ * not only the means, so a reader can redo the test), the change points
+ * and the outliers.  Written by hand in a fixed key order, so the output
+ * is stable line by line for the tests and for diffs between runs.
+ */
 static void render_json(struct strbuf *out, const struct history_series *s,
 			const struct history_result *r,
 			const struct history_params *p)
@@ -184,6 +209,11 @@ static void render_json(struct strbuf *out, const struct history_series *s,
 	strbuf_addstr(out, r->noutliers ? "\n  ]\n}\n" : "]\n}\n");
 }
 
+/*
+ * The change point that starts at commit index, or NULL.  A linear scan:
+ * a series has a handful of change points, and the renderers call this
+ * once per commit.
+ */
 static const struct history_change *change_at(const struct history_result *r,
 					      size_t index)
 {
@@ -195,7 +225,11 @@ static const struct history_change *change_at(const struct history_result *r,
 	return NULL;
 }
 
-/* one row per run; the change point's columns on its commit's rows */
+/*
+ * One row per run; the change point's columns on its commit's rows.  One
+ * row per run rather than per commit keeps the file flat for a
+ * spreadsheet or pandas, and an outlier is marked on the run it is.
+ */
 static void render_csv(struct strbuf *out, const struct history_series *s,
 		       const struct history_result *r)
 {
@@ -224,6 +258,7 @@ static void render_csv(struct strbuf *out, const struct history_series *s,
 	}
 }
 
+/* "+20.3% [+18.1%, +22.4%] p=1e-09 regression (1000 -> 1203)" */
 static void add_change_line(struct strbuf *out, const struct history_series *s,
 			    const struct history_change *c)
 {
@@ -233,7 +268,12 @@ static void add_change_line(struct strbuf *out, const struct history_series *s,
 		    c->after);
 }
 
-/* Otava's look: the series, a dotted line where the level changes */
+/*
+ * Otava's look: the series, a dotted line where the level changes.  Per
+ * commit its mean and sample standard deviation (n - 1: the runs are a
+ * sample of what the commit does), and how many of its runs were
+ * outliers, since an outlier is left out of the test but not hidden.
+ */
 static void render_text(struct strbuf *out, const struct history_series *s,
 			const struct history_result *r)
 {
@@ -272,11 +312,17 @@ static void render_text(struct strbuf *out, const struct history_series *s,
 	}
 }
 
+/* a change point of --all, with the series it belongs to */
 struct found {
 	const struct history_series *s;
 	struct history_change c;
 };
 
+/*
+ * --all's order: the newest change first (what broke lately is what a
+ * reader acts on), then by series and stat, so that equal times still
+ * give one order on every machine (qsort is not stable).
+ */
 static int cmp_newest(const void *a, const void *b)
 {
 	const struct found *x = a, *y = b;
@@ -290,6 +336,11 @@ static int cmp_newest(const void *a, const void *b)
 	return k ? k : strcmp(x->s->stat, y->s->stat);
 }
 
+/*
+ * --all: every change point of every series in one list (sorted here), as
+ * JSON, CSV (one row per change point) or text.  nseries is printed so
+ * that "0 change points" says how much was looked at.
+ */
 static void render_all(struct strbuf *out, struct found *f, size_t n,
 		       size_t nseries, enum format fmt,
 		       const struct history_params *p)
@@ -340,7 +391,47 @@ static void render_all(struct strbuf *out, struct found *f, size_t n,
 	}
 }
 
-int cmd_history(int argc, char **argv, struct options *opts)
+/* what the command line asked for (parse_args fills it) */
+struct history_args {
+	struct history_params hp;
+	struct history_query q;
+	const char *csv, *stat;
+	enum format fmt;
+	bool all;
+};
+
+/* --format: text, json or csv */
+static enum format parse_format(const char *arg)
+{
+	if (!strcmp(arg, "text"))
+		return FMT_TEXT;
+	if (!strcmp(arg, "json"))
+		return FMT_JSON;
+	if (!strcmp(arg, "csv"))
+		return FMT_CSV;
+	die_status(EXIT_USAGE, "--format '%s': expected text, json or csv", arg);
+}
+
+/* --test: the test between segments; it also sets that test's p_max */
+static void parse_test(struct history_params *hp, const char *arg)
+{
+	if (!strcmp(arg, "t"))
+		history_params_set_test(hp, HISTORY_TTEST);
+	else if (!strcmp(arg, "permutation"))
+		history_params_set_test(hp, HISTORY_PERMUTATION);
+	else
+		die_status(EXIT_USAGE, "--test '%s': expected t or permutation",
+			   arg);
+}
+
+/*
+ * The options, into a; returns -1 when the usage was printed (with ret set:
+ * 0 for --help, the usage error otherwise).  --p-max is applied after the
+ * loop because --test resets p_max to its test's default: the user's
+ * value must win whichever order the two come in.
+ */
+static int parse_args(int argc, char **argv, struct history_args *a,
+		      int *ret)
 {
 	static const struct option longopts[] = {
 		{ "all", no_argument, NULL, 'a' },
@@ -360,156 +451,186 @@ int cmd_history(int argc, char **argv, struct options *opts)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct history_params hp;
-	struct history_query q = { 0 };
-	struct history_set set;
-	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
-	const char *csv = NULL, *stat = NULL;
-	enum format fmt = FMT_TEXT;
-	bool all = false, have_pmax = false;
+	struct history_params *hp = &a->hp;
+	bool have_pmax = false;
 	double pmax = 0;
-	struct found *found = NULL;
-	size_t nfound = 0, alloc_found = 0, i, j;
 	int c;
 
-	history_params_init(&hp);
 	while ((c = getopt_long(argc, argv, "ah", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'a': all = true; break;
-		case OPT_REPO: q.repo = optarg; break;
-		case OPT_CSV: csv = optarg; break;
-		case OPT_STAT: stat = optarg; break;
-		case OPT_JSON: fmt = FMT_JSON; break;
-		case OPT_FORMAT:
-			if (!strcmp(optarg, "text"))
-				fmt = FMT_TEXT;
-			else if (!strcmp(optarg, "json"))
-				fmt = FMT_JSON;
-			else if (!strcmp(optarg, "csv"))
-				fmt = FMT_CSV;
-			else
-				die_status(EXIT_USAGE, "--format '%s': expected text, json or csv",
-					   optarg);
-			break;
-		case OPT_TEST:
-			if (!strcmp(optarg, "t"))
-				history_params_set_test(&hp, HISTORY_TTEST);
-			else if (!strcmp(optarg, "permutation"))
-				history_params_set_test(&hp, HISTORY_PERMUTATION);
-			else
-				die_status(EXIT_USAGE, "--test '%s': expected t or permutation",
-					   optarg);
-			break;
+		case 'a': a->all = true; break;
+		case OPT_REPO: a->q.repo = optarg; break;
+		case OPT_CSV: a->csv = optarg; break;
+		case OPT_STAT: a->stat = optarg; break;
+		case OPT_JSON: a->fmt = FMT_JSON; break;
+		case OPT_FORMAT: a->fmt = parse_format(optarg); break;
+		case OPT_TEST: parse_test(hp, optarg); break;
 		case OPT_PMAX:
 			pmax = num_arg("--p-max", optarg, 0, 1);
 			have_pmax = true;
 			break;
 		case OPT_MINSEG:
-			hp.min_segment = (size_t)num_arg("--min-segment", optarg, 1, 1e6);
+			hp->min_segment = (size_t)num_arg("--min-segment", optarg, 1, 1e6);
 			break;
 		case OPT_WINDOW:
-			hp.window = (size_t)num_arg("--window", optarg, 2, 1e9);
+			hp->window = (size_t)num_arg("--window", optarg, 2, 1e9);
 			break;
 		case OPT_OUTLIER:
-			hp.outlier_sd = num_arg("--outlier-sd", optarg, 0, 1e300);
+			hp->outlier_sd = num_arg("--outlier-sd", optarg, 0, 1e300);
 			break;
 		case OPT_MINCHG:
-			hp.min_change_pct = num_arg("--min-change", optarg, 0, 1e300);
+			hp->min_change_pct = num_arg("--min-change", optarg, 0, 1e300);
 			break;
 		case OPT_PERMS:
-			hp.permutations = (unsigned)num_arg("--permutations", optarg,
-							    1, 1e6);
+			hp->permutations = (unsigned)num_arg("--permutations", optarg,
+							     1, 1e6);
 			break;
-		case OPT_SEED: hp.seed = cmd_seed_arg(optarg); break;
+		case OPT_SEED: hp->seed = cmd_seed_arg(optarg); break;
 		case 'h':
-			return cmd_usage(usage_text, false);
+			*ret = cmd_usage(usage_text, false);
+			return -1;
 		default:
-			return cmd_usage(usage_text, true);
+			*ret = cmd_usage(usage_text, true);
+			return -1;
 		}
 	}
 	if (have_pmax)
-		hp.p_max = pmax;
-	if (hp.window < hp.min_segment)
+		hp->p_max = pmax;
+	if (hp->window < hp->min_segment)
 		die_status(EXIT_USAGE, "--window %zu is shorter than --min-segment %zu",
-			   hp.window, hp.min_segment);
+			   hp->window, hp->min_segment);
+	return 0;
+}
 
-	history_set_init(&set);
-	if (csv) {
+/*
+ * The series: from the CSV file, or from the index (STAT and the
+ * selectors are the arguments left after the options).  -1 when the
+ * usage was printed (ret set), as parse_args.
+ */
+static int load_series(int argc, char **argv, struct options *opts,
+		       struct history_args *a, struct history_set *set,
+		       int *ret)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct store st;
+
+	if (a->csv) {
 		if (optind < argc)
 			die_status(EXIT_USAGE, "--csv takes no STAT or SELECTOR ('%s')",
 				   argv[optind]);
-		if (!stat && !all)
+		if (!a->stat && !a->all)
 			die_status(EXIT_USAGE, "--csv needs --stat COLUMN or --all");
-		if (history_load_csv(csv, stat, &set, &err))
+		if (history_load_csv(a->csv, a->stat, set, &err))
 			die_status(EXIT_USAGE, "%s", err.buf);
-	} else {
-		struct store st;
-
-		if (stat)
-			die_status(EXIT_USAGE, "--stat goes with --csv; name the stat first");
-		if (!all) {
-			if (optind >= argc)
-				return cmd_usage(usage_text, true);
-			q.stat = argv[optind++];
-		}
-		q.selectors = (const char *const *)argv + optind;
-		q.nselectors = (size_t)(argc - optind);
-		if (result_store_open(&st, opts->result_root, opts->store_url, 0, &err))
-			die("%s", err.buf);
-		if (history_load_store(&st, &q, &set, &err)) {
-			store_close(&st);
-			die_status(EXIT_USAGE, "%s", err.buf);
-		}
-		store_close(&st);
-		if (set.off_path)
-			note("%zu commits are not on the first-parent history of "
-			     "'%s' and were left out", set.off_path, q.repo);
+		strbuf_release(&err);
+		return 0;
 	}
+	if (a->stat)
+		die_status(EXIT_USAGE, "--stat goes with --csv; name the stat first");
+	if (!a->all) {
+		if (optind >= argc) {
+			*ret = cmd_usage(usage_text, true);
+			return -1;
+		}
+		a->q.stat = argv[optind++];
+	}
+	a->q.selectors = (const char *const *)argv + optind;
+	a->q.nselectors = (size_t)(argc - optind);
+	if (result_store_open(&st, opts->result_root, opts->store_url, 0, &err))
+		die("%s", err.buf);
+	if (history_load_store(&st, &a->q, set, &err)) {
+		store_close(&st);
+		die_status(EXIT_USAGE, "%s", err.buf);
+	}
+	store_close(&st);
+	if (set->off_path)
+		note("%zu commits are not on the first-parent history of "
+		     "'%s' and were left out", set->off_path, a->q.repo);
+	strbuf_release(&err);
+	return 0;
+}
 
-	if (!all) {
-		struct history_point *pts;
+/*
+ * One stat: its series must be in exactly one group, since the series of
+ * two groups (two testboxes, say) are not one history; the error lists
+ * the groups so the user can pick one with a selector.
+ */
+static void show_one(struct strbuf *out, const struct history_args *a,
+		     const struct history_set *set)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct history_point *pts;
+	struct history_result r;
+	size_t i;
+
+	if (!set->n)
+		die_status(EXIT_USAGE, "no values of '%s' in the groups selected",
+			   a->csv ? a->stat : a->q.stat);
+	if (set->n > 1) {
+		strbuf_addf(&err, "'%s' is in %zu groups; name one with a selector:",
+			    set->items[0].stat, set->n);
+		for (i = 0; i < set->n; i++)
+			strbuf_addf(&err, "\n  %s", set->items[i].key);
+		die_status(EXIT_USAGE, "%s", err.buf);
+	}
+	pts = history_points(&set->items[0]);
+	history_detect(pts, set->items[0].n, &a->hp, &r);
+	free(pts);
+	if (a->fmt == FMT_JSON)
+		render_json(out, &set->items[0], &r, &a->hp);
+	else if (a->fmt == FMT_CSV)
+		render_csv(out, &set->items[0], &r);
+	else
+		render_text(out, &set->items[0], &r);
+	history_result_release(&r);
+}
+
+/* --all: the change points of every series, gathered, then newest first */
+static void show_all(struct strbuf *out, const struct history_args *a,
+		     const struct history_set *set)
+{
+	struct found *found = NULL;
+	size_t nfound = 0, alloc_found = 0, i, j;
+
+	for (i = 0; i < set->n; i++) {
+		struct history_point *pts = history_points(&set->items[i]);
 		struct history_result r;
 
-		if (!set.n)
-			die_status(EXIT_USAGE, "no values of '%s' in the groups selected",
-				   csv ? stat : q.stat);
-		if (set.n > 1) {
-			strbuf_addf(&err, "'%s' is in %zu groups; name one with a selector:",
-				    set.items[0].stat, set.n);
-			for (i = 0; i < set.n; i++)
-				strbuf_addf(&err, "\n  %s", set.items[i].key);
-			die_status(EXIT_USAGE, "%s", err.buf);
-		}
-		pts = history_points(&set.items[0]);
-		history_detect(pts, set.items[0].n, &hp, &r);
+		history_detect(pts, set->items[i].n, &a->hp, &r);
 		free(pts);
-		if (fmt == FMT_JSON)
-			render_json(&out, &set.items[0], &r, &hp);
-		else if (fmt == FMT_CSV)
-			render_csv(&out, &set.items[0], &r);
-		else
-			render_text(&out, &set.items[0], &r);
-		history_result_release(&r);
-	} else {
-		for (i = 0; i < set.n; i++) {
-			struct history_point *pts = history_points(&set.items[i]);
-			struct history_result r;
-
-			history_detect(pts, set.items[i].n, &hp, &r);
-			free(pts);
-			for (j = 0; j < r.nchanges; j++) {
-				ALLOC_GROW(found, nfound + 1, alloc_found);
-				found[nfound].s = &set.items[i];
-				found[nfound++].c = r.changes[j];
-			}
-			history_result_release(&r);
+		for (j = 0; j < r.nchanges; j++) {
+			ALLOC_GROW(found, nfound + 1, alloc_found);
+			found[nfound].s = &set->items[i];
+			found[nfound++].c = r.changes[j];
 		}
-		render_all(&out, found, nfound, set.n, fmt, &hp);
+		history_result_release(&r);
 	}
-	fwrite(out.buf, 1, out.len, stdout);
+	render_all(out, found, nfound, set->n, a->fmt, &a->hp);
 	free(found);
+}
+
+int cmd_history(int argc, char **argv, struct options *opts)
+{
+	struct history_args a = { .fmt = FMT_TEXT };
+	struct history_set set;
+	struct strbuf out = STRBUF_INIT;
+	int ret = EXIT_OK;
+
+	history_params_init(&a.hp);
+	if (parse_args(argc, argv, &a, &ret))
+		return ret;
+	history_set_init(&set);
+	if (load_series(argc, argv, opts, &a, &set, &ret)) {
+		history_set_release(&set);
+		return ret;
+	}
+	/* all the output is built first, so an error leaves stdout empty */
+	if (a.all)
+		show_all(&out, &a, &set);
+	else
+		show_one(&out, &a, &set);
+	fwrite(out.buf, 1, out.len, stdout);
 	history_set_release(&set);
 	strbuf_release(&out);
-	strbuf_release(&err);
 	return EXIT_OK;
 }

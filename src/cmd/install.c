@@ -109,6 +109,11 @@ static bool PRINTF_LIKE(2, 3) say(struct check *c, const char *fmt, ...)
 	return is_new;
 }
 
+/*
+ * Run a helper (apt-get, dpkg-query) through the runner, the same code
+ * that runs benchmarks, so its exit and signals are read one way; its
+ * exit status, or -1 when it did not start or was killed.
+ */
 static int run_quiet(char *const *argv, char **env, bool show_output)
 {
 	struct runner_cmd cmd = {0};
@@ -156,6 +161,12 @@ static int apt_get_install(const char *pkgs)
 	return ret;
 }
 
+/*
+ * Whether dpkg says the package is installed ("ii": wanted install, is
+ * installed).  dpkg-query's output goes to a private temporary file, as
+ * the runner writes a child's output to files, and only its first bytes
+ * are read back.
+ */
 static bool package_installed(const char *pkg)
 {
 	char *argv[] = {(char *)"dpkg-query", (char *)"-W",
@@ -184,6 +195,11 @@ static bool package_installed(const char *pkg)
 	return ok;
 }
 
+/*
+ * One file a program needs, looked for under sysroot (the tests give a
+ * fake one).  A fatal need missing is a problem that fails install; the
+ * others only warn, since the program can run without them, less well.
+ */
 static void check_file(struct check *c, const struct need *n)
 {
 	struct strbuf p = STRBUF_INIT;
@@ -222,6 +238,11 @@ static void want_package(struct check *c, const char *prog, const char *pkg)
 	strbuf_release(&word);
 }
 
+/*
+ * The job's `packages:`: each installed one is reported, the missing ones
+ * are gathered (space-separated, each once) for one apt-get at the end:
+ * one dependency resolution and one download instead of one per job.
+ */
 static void check_packages(struct check *c, const struct job *job)
 {
 	const struct jnode *pk = jnode_get(job->root, "packages");

@@ -29,6 +29,11 @@ static const char plot_usage[] =
 	"  --width W     characters (default 80; SVG: 9 px each)\n"
 	"  --height H    lines (default 20; SVG: 18 px each)\n";
 
+/*
+ * --width / --height: bounded below by what a chart needs to stay legible
+ * (room for its labels) and above by PLOT_MAX_SIZE, so a typo cannot ask
+ * for a gigabyte of SVG.
+ */
 static int parse_size(const char *opt, const char *arg, int min, int *out)
 {
 	long long v;
@@ -43,6 +48,12 @@ static int parse_size(const char *opt, const char *arg, int min, int *out)
 	return 0;
 }
 
+/*
+ * Draw p as ASCII on stdout or SVG to a file ("-": stdout).  A chart that
+ * cannot be drawn is the input's fault (exit 2); a file that cannot be
+ * written is the system's (exit 3).  The legend explains the good/bad
+ * marks of the two-sided chart; a single run's series has none.
+ */
 static int emit(const struct plot *p, const char *svg_file, bool legend)
 {
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
@@ -115,6 +126,7 @@ int cmd_plot(int argc, char **argv, struct options *opts)
 	}
 	stat = argv[0];
 
+	/* one run's samples over time, or the runs of two groups side by side */
 	if (run_dir) {
 		double *v = NULL;
 		size_t n = 0;

@@ -33,6 +33,7 @@ static const char report_usage[] =
 	"\n"
 	"exit status: 0, or 1 when a KPI (the benchmark's own stat) regressed\n";
 
+/* one file of the -o directory, atomically: a reader never sees half */
 static int write_out(const char *dir, const char *name, const struct strbuf *sb)
 {
 	struct strbuf path = STRBUF_INIT;
@@ -45,6 +46,13 @@ static int write_out(const char *dir, const char *name, const struct strbuf *sb)
 	return ret;
 }
 
+/*
+ * -o DIR: what a 0-day report sends besides its text, so the reader can
+ * reproduce it: the head's job.yaml as a job to run again, and a bundle
+ * (repro.tar.gz) with both sides' runs and their environments.  Without
+ * a head job.yaml there is nothing to re-run, so only the job is left
+ * out, with a warning, and the rest is still written.
+ */
 static int write_dir(const char *dir, struct report_data *d,
 		     const struct result_group *base,
 		     const struct result_group *head, const struct strbuf *text)
@@ -127,6 +135,7 @@ int cmd_report(int argc, char **argv, struct options *opts)
 		error("expected BASE HEAD");
 		return cmd_usage(report_usage, true);
 	}
+	/* checked before any work: it is the user's typo, not a runtime error */
 	if (repo && !dir_exists(repo)) {
 		error("--repo '%s': not a directory", repo);
 		return EXIT_USAGE;
@@ -145,10 +154,13 @@ int cmd_report(int argc, char **argv, struct options *opts)
 		ret = EXIT_USAGE;
 		goto out;
 	}
+	/* the commit's subject line is a nicety: without it the report is
+	 * still complete, so a git failure only warns */
 	if (repo && report_git_commit(&d, repo, &err)) {
 		warning("%s: no subject in the report", err.buf);
 		strbuf_reset(&err);
 	}
+	/* both renderings before any output, so a failure writes nothing */
 	if (report_text(&d.r, &text, &err) ||
 	    (html && report_html(&d.r, &page, &err))) {
 		error("%s", err.buf);

@@ -37,6 +37,7 @@ static const char results_usage[] =
 	"perfsift cut values to 31 characters in group names) is named in a\n"
 	"warning; compare, plot and report refuse it.\n";
 
+/* a group's directory below the root, as the user names it to compare */
 static const char *rel_dir(const struct store *st, const char *dir)
 {
 	size_t n = strlen(st->root);
@@ -58,6 +59,11 @@ static void check_mixed(const struct store *st, const struct store_group *g,
 			rel_dir(st, g->dir), why->buf);
 }
 
+/*
+ * One group as text: its directory and run counts on one line (what a
+ * shell loop or a grep wants), then with --params its parameters and with
+ * --runs its runs, indented under it.
+ */
 static int print_text(struct store *st, const struct store_group *g,
 		      bool params, bool runs, struct strbuf *err)
 {
@@ -95,6 +101,11 @@ static int print_text(struct store *st, const struct store_group *g,
 	return 0;
 }
 
+/*
+ * One group as a JSON object: the directory as the store gives it (the
+ * text form shows it below the root), every axis even when empty, so a
+ * script sees one fixed set of keys, and "mixed" only for a mixed group.
+ */
 static int print_json(struct store *st, const struct store_group *g,
 		      bool params, bool runs, struct strbuf *out,
 		      struct strbuf *err)
@@ -204,6 +215,8 @@ int cmd_results(int argc, char **argv, struct options *opts)
 	}
 	if (store_find_groups(&st, &sel, &l, &err))
 		goto fail;
+	/* JSON is built whole and printed at the end: a store error half way
+	 * must not leave a truncated array on stdout */
 	if (as_json)
 		strbuf_addstr(&json, "[");
 	for (i = 0; i < l.n; i++) {

@@ -82,6 +82,7 @@ struct reports {
 	size_t n, alloc;
 };
 
+/* a linear search: a site has a few reports, one per change point */
 static struct report_page *report_find(struct reports *rp, int64_t base,
 				       int64_t head)
 {
@@ -152,6 +153,142 @@ out:
 	return ret;
 }
 
+/*
+ * What the site is made of, built before anything is written: a series'
+ * change points (res[i]) and its reports' names (links[i][j], one per
+ * change point, NULL when its report could not be made) sit at the same
+ * index as the series in set; groups point into kpis.
+ */
+struct site_work {
+	struct history_set set;
+	struct history_result *res;
+	struct site_kpi *kpis;
+	const char ***links;
+	struct site_group *groups;
+	size_t ngroups, alloc_groups;
+	struct reports rp;
+};
+
+/* the change points of every series, and the groups the series make */
+static void detect_groups(struct site_work *w)
+{
+	struct history_params hp;
+	size_t i, n = w->set.n;
+
+	history_params_init(&hp);
+	w->res = xcalloc(n, sizeof(*w->res));
+	w->kpis = xcalloc(n, sizeof(*w->kpis));
+	w->links = xcalloc(n, sizeof(*w->links));
+	for (i = 0; i < n; i++) {
+		struct history_series *s = &w->set.items[i];
+		struct history_point *pts = history_points(s);
+		struct site_group *g;
+
+		history_detect(pts, s->n, &hp, &w->res[i]);
+		free(pts);
+		w->kpis[i].s = s;
+		w->kpis[i].r = &w->res[i];
+		w->links[i] = xcalloc(w->res[i].nchanges + 1, sizeof(**w->links));
+		w->kpis[i].reports = w->links[i];
+		/* the series come sorted by key: a group is a run of them */
+		if (!w->ngroups || strcmp(w->groups[w->ngroups - 1].key, s->key)) {
+			ALLOC_GROW(w->groups, w->ngroups + 1, w->alloc_groups);
+			g = &w->groups[w->ngroups];
+			memset(g, 0, sizeof(*g));
+			g->key = s->key;
+			g->kpis = &w->kpis[i];
+			g->page = xasprintf("group-%04zu.html", w->ngroups + 1);
+			w->ngroups++;
+		}
+		w->groups[w->ngroups - 1].nkpis++;
+	}
+}
+
+/*
+ * The reports of the change points' two sides, one per pair of groups:
+ * two KPIs that change at the same commit share one report.  A report
+ * that cannot be made leaves its link NULL (the page shows no link)
+ * rather than failing the whole site.
+ */
+static void write_reports(struct site_work *w, struct store *st,
+			  const char *out_dir, const char *repo)
+{
+	struct reports *rp = &w->rp;
+	size_t i, j;
+
+	for (i = 0; i < w->set.n; i++) {
+		const struct history_series *s = &w->set.items[i];
+
+		for (j = 0; j < w->res[i].nchanges; j++) {
+			const struct history_commit *h = &s->commits[w->res[i].changes[j].index];
+			const struct history_commit *b = h - 1;
+			struct report_page *p = report_find(rp, b->group_id, h->group_id);
+
+			if (!p) {
+				ALLOC_GROW(rp->items, rp->n + 1, rp->alloc);
+				p = &rp->items[rp->n++];
+				p->base = b->group_id;
+				p->head = h->group_id;
+				p->name = xasprintf("report-%" PRId64 "-%" PRId64 ".html",
+						    b->group_id, h->group_id);
+				if (make_report(st, out_dir, repo, s, b, h, p->name))
+					FREE_AND_NULL(p->name);
+			}
+			w->links[i][j] = p->name;
+		}
+	}
+}
+
+/* the group pages, then the index (path: the index's, for the summary) */
+static int write_site(struct site_work *w, const char *title,
+		      const char *out_dir, struct strbuf *path)
+{
+	struct strbuf page = STRBUF_INIT;
+	struct site site;
+	size_t i;
+	int ret = -1;
+
+	site.title = title;
+	site.groups = w->groups;
+	site.ngroups = w->ngroups;
+	for (i = 0; i < w->ngroups; i++) {
+		strbuf_reset(&page);
+		site_render_group(&site, &w->groups[i], &page);
+		path_join(path, out_dir, w->groups[i].page);
+		if (write_page(path->buf, &page))
+			goto out;
+	}
+	strbuf_reset(&page);
+	site_render_index(&site, &page);
+	path_join(path, out_dir, "index.html");
+	if (write_page(path->buf, &page))
+		goto out;
+	ret = 0;
+out:
+	strbuf_release(&page);
+	return ret;
+}
+
+static void site_work_release(struct site_work *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->set.n && w->res; i++) {
+		history_result_release(&w->res[i]);
+		free(w->links[i]);
+	}
+	for (i = 0; i < w->ngroups; i++)
+		free((char *)w->groups[i].page);
+	for (i = 0; i < w->rp.n; i++)
+		free(w->rp.items[i].name);
+	free(w->rp.items);
+	free(w->groups);
+	free(w->links);
+	free(w->kpis);
+	free(w->res);
+	history_set_release(&w->set);
+}
+
 int cmd_site(int argc, char **argv, struct options *opts)
 {
 	static const struct option longopts[] = {
@@ -161,18 +298,10 @@ int cmd_site(int argc, char **argv, struct options *opts)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct history_query q = { 0 };
-	struct history_params hp;
-	struct history_set set;
-	struct history_result *res;
-	struct site_kpi *kpis;
-	struct site_group *groups = NULL;
-	const char ***links;
-	struct reports rp = { 0 };
-	struct site site;
+	struct site_work w = { 0 };
 	struct store st;
-	struct strbuf err = STRBUF_INIT, page = STRBUF_INIT, path = STRBUF_INIT;
+	struct strbuf err = STRBUF_INIT, path = STRBUF_INIT;
 	const char *out_dir = NULL;
-	size_t i, j, ngroups = 0, alloc_groups = 0;
 	int c, ret = EXIT_RUNTIME;
 
 	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
@@ -193,107 +322,34 @@ int cmd_site(int argc, char **argv, struct options *opts)
 	q.nselectors = (size_t)(argc - optind);
 
 	/* read and detect everything before writing anything */
-	history_set_init(&set);
+	history_set_init(&w.set);
 	if (result_store_open(&st, opts->result_root, opts->store_url, 0, &err))
 		die("%s", err.buf);
-	if (history_load_store(&st, &q, &set, &err)) {
+	if (history_load_store(&st, &q, &w.set, &err)) {
 		store_close(&st);
 		die_status(EXIT_USAGE, "%s", err.buf);
 	}
-	if (!set.n) {
+	if (!w.set.n) {
 		store_close(&st);
 		die_status(EXIT_USAGE, "no KPI values in the groups selected "
 			   "(a KPI is a stat named <testcase>.*)");
 	}
-	history_params_init(&hp);
-	res = xcalloc(set.n, sizeof(*res));
-	kpis = xcalloc(set.n, sizeof(*kpis));
-	links = xcalloc(set.n, sizeof(*links));
-	for (i = 0; i < set.n; i++) {
-		struct history_point *pts = history_points(&set.items[i]);
-
-		history_detect(pts, set.items[i].n, &hp, &res[i]);
-		free(pts);
-		kpis[i].s = &set.items[i];
-		kpis[i].r = &res[i];
-		links[i] = xcalloc(res[i].nchanges + 1, sizeof(**links));
-		kpis[i].reports = links[i];
-		/* the series come sorted by key: a group is a run of them */
-		if (!ngroups || strcmp(groups[ngroups - 1].key, set.items[i].key)) {
-			ALLOC_GROW(groups, ngroups + 1, alloc_groups);
-			memset(&groups[ngroups], 0, sizeof(*groups));
-			groups[ngroups].key = set.items[i].key;
-			groups[ngroups].kpis = &kpis[i];
-			groups[ngroups].page = xasprintf("group-%04zu.html", ngroups + 1);
-			ngroups++;
-		}
-		groups[ngroups - 1].nkpis++;
-	}
+	detect_groups(&w);
 
 	if (mkdir_p(out_dir, 0777)) {
 		error_errno("cannot create '%s'", out_dir);
 		goto out;
 	}
-	/* the reports of the change points' two sides, one per pair */
-	for (i = 0; i < set.n; i++) {
-		const struct history_series *s = &set.items[i];
-
-		for (j = 0; j < res[i].nchanges; j++) {
-			const struct history_commit *h = &s->commits[res[i].changes[j].index];
-			const struct history_commit *b = h - 1;
-			struct report_page *p = report_find(&rp, b->group_id, h->group_id);
-
-			if (!p) {
-				ALLOC_GROW(rp.items, rp.n + 1, rp.alloc);
-				p = &rp.items[rp.n++];
-				p->base = b->group_id;
-				p->head = h->group_id;
-				p->name = xasprintf("report-%" PRId64 "-%" PRId64 ".html",
-						    b->group_id, h->group_id);
-				if (make_report(&st, out_dir, q.repo, s, b, h, p->name))
-					FREE_AND_NULL(p->name);
-			}
-			links[i][j] = p->name;
-		}
-	}
-	site.title = st.root;
-	site.groups = groups;
-	site.ngroups = ngroups;
-	for (i = 0; i < ngroups; i++) {
-		strbuf_reset(&page);
-		site_render_group(&site, &groups[i], &page);
-		strbuf_reset(&path);
-		path_join(&path, out_dir, groups[i].page);
-		if (write_page(path.buf, &page))
-			goto out;
-	}
-	strbuf_reset(&page);
-	site_render_index(&site, &page);
-	strbuf_reset(&path);
-	path_join(&path, out_dir, "index.html");
-	if (write_page(path.buf, &page))
+	write_reports(&w, &st, out_dir, q.repo);
+	if (write_site(&w, st.root, out_dir, &path))
 		goto out;
-	printf("%s: %zu groups, %zu KPIs, %zu reports\n", path.buf, ngroups,
-	       set.n, rp.n);
+	printf("%s: %zu groups, %zu KPIs, %zu reports\n", path.buf, w.ngroups,
+	       w.set.n, w.rp.n);
 	ret = EXIT_OK;
 out:
 	store_close(&st);
-	for (i = 0; i < set.n; i++) {
-		history_result_release(&res[i]);
-		free(links[i]);
-	}
-	for (i = 0; i < ngroups; i++)
-		free((char *)groups[i].page);
-	for (i = 0; i < rp.n; i++)
-		free(rp.items[i].name);
-	free(rp.items);
-	free(groups);
-	free(links);
-	free(kpis);
-	free(res);
-	history_set_release(&set);
+	site_work_release(&w);
 	strbuf_release(&err);
-	strbuf_release(&page);
 	strbuf_release(&path);
 	return ret;
 }

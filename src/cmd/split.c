@@ -35,6 +35,11 @@ static const char split_usage[] =
 	"Prints each path written.  A bad job file gives one message\n"
 	"FILE:LINE: KEY: what is wrong, exit status 2, and writes nothing.\n";
 
+/*
+ * An atomic job's file, built in memory first: every atom is split and
+ * checked (two atoms with one name are an error) before the first file is
+ * written, so a bad job leaves no half set of files behind.
+ */
 struct out_file {
 	char *path;
 	struct strbuf text;
@@ -79,6 +84,7 @@ int cmd_split(int argc, char **argv, struct options *opts)
 		error("--testbox: the name is empty");
 		return EXIT_USAGE;
 	}
+	/* LKP's default testbox is the machine the job is split on */
 	if (!testbox) {
 		if (gethostname(host, sizeof(host)) < 0)
 			die_errno("cannot get the host name");
@@ -104,11 +110,15 @@ int cmd_split(int argc, char **argv, struct options *opts)
 			struct job *a = atoms[j];
 			size_t k;
 
+			/* where the atom came from, as LKP records it; a job
+			 * that already names its origin keeps it */
 			if (!job_get(a, "job_origin"))
 				job_set(a, "job_origin", path);
 			split_fill_box(a, testbox, uts.machine);
 			strbuf_reset(&name);
 			split_job_filename(a, &name);
+			/* the name is made from the atom's parameters: two
+			 * equal names would overwrite each other */
 			for (k = 0; k < nout; k++)
 				if (!strcmp(path_basename(outs[k].path),
 					    name.buf))
@@ -137,6 +147,7 @@ int cmd_split(int argc, char **argv, struct options *opts)
 		error_errno("cannot create '%s'", dir);
 		goto out;
 	}
+	/* each path on stdout once written, for a script to pick up */
 	for (i = 0; i < nout; i++) {
 		if (write_file_atomic(outs[i].path, outs[i].text.buf,
 				      outs[i].text.len) < 0) {

@@ -18,6 +18,7 @@
 #include "job/kpi.h"
 #include "result/matrix.h"
 #include "select/select.h"
+#include "util/sorted.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -216,18 +217,11 @@ static const char *union_next(struct union_cursor *u, ssize_t *idx)
 /* does m hold any stat starting with prefix? */
 static bool has_prefix_stat(const struct matrix *m, const char *prefix)
 {
-	size_t lo = 0, hi = m->nstats, n = strlen(prefix);
+	/* names are sorted: the first >= prefix is the one that may have it */
+	size_t at = sorted_lower_bound(prefix, m->names, m->nstats,
+				       sizeof(*m->names), matrix_cmp_name);
 
-	/* names are sorted: binary search for the first >= prefix */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (strcmp(m->names[mid], prefix) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < m->nstats && !strncmp(m->names[lo], prefix, n);
+	return at < m->nstats && !strncmp(m->names[at], prefix, strlen(prefix));
 }
 
 /* runtime for the floors: the job's, else the measured elapsed time */

@@ -17,6 +17,7 @@
 #include "compare/rules.h"
 #include "history/history.h"
 #include "history/load.h"
+#include "util/sorted.h"
 #include "util/strbuf.h"
 #include "util/strnum.h"
 #include "util/xalloc.h"
@@ -268,21 +269,21 @@ static int cmp_pos(const void *a, const void *b)
 	return strcmp(((const struct pos *)a)->sha, ((const struct pos *)b)->sha);
 }
 
+static int cmp_pos_sha(const void *key, const void *elem)
+{
+	return strcmp(key, ((const struct pos *)elem)->sha);
+}
+
 /* the position of commit id (a full sha or a unique prefix) in the path */
 static ssize_t path_pos(const struct pos *p, size_t n, const char *id)
 {
-	size_t lo = 0, hi = n, len = strlen(id);
+	size_t lo, len = strlen(id);
 
 	if (!len)
 		return -1;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (strcmp(p[mid].sha, id) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	/* the first sha >= id is the only one that can start with it; the
+	 * next one must not, or the prefix is ambiguous */
+	lo = sorted_lower_bound(id, p, n, sizeof(*p), cmp_pos_sha);
 	if (lo < n && !strncmp(p[lo].sha, id, len) &&
 	    (lo + 1 >= n || strncmp(p[lo + 1].sha, id, len)))
 		return (ssize_t)p[lo].pos;

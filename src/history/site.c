@@ -86,16 +86,10 @@ static const char group_js[] =
 	"show();\n"
 	"})();\n";
 
+/* the report's page head (report/html.c), with the site's stylesheet */
 static void page_head(struct strbuf *out, const char *title)
 {
-	strbuf_addstr(out,
-		      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-		      "<meta http-equiv=\"Content-Security-Policy\" content=\""
-		      REPORT_HTML_CSP "\">\n"
-		      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-		      "<title>");
-	strbuf_add_html(out, title);
-	strbuf_addf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", page_css);
+	report_html_head(out, title, page_css);
 }
 
 static void page_foot(struct strbuf *out, const char *js)

@@ -99,7 +99,9 @@ void jnode_append(struct jnode *parent, const char *key, struct jnode *kid)
 			parent->keys = xreallocarray(parent->keys,
 						     parent->alloc,
 						     sizeof(*parent->keys));
-		parent->keys[parent->n] = xstrdup(key);
+		/* a map always passes its key; sequences pass NULL and
+		 * never come here (cppcheck cannot see that across files) */
+		parent->keys[parent->n] = key ? xstrdup(key) : NULL;
 	}
 	parent->kids[parent->n++] = kid;
 }

@@ -97,13 +97,13 @@ static void lab_task_of(const struct lab_rows *r, int row, struct lab_task *t)
 	t->kernel = dup_or_null(r, row, 6);
 	t->worker = dup_or_null(r, row, 7);
 	t->last_error = dup_or_null(r, row, 8);
-	t->runs = atoi(lab_get(r, row, 9));
-	t->runs_done = atoi(lab_get(r, row, 10));
-	t->priority = atoi(lab_get(r, row, 11));
-	t->attempts = atoi(lab_get(r, row, 12));
-	t->max_attempts = atoi(lab_get(r, row, 13));
-	t->lease_s = atoi(lab_get(r, row, 14));
-	t->install_attempt = atoi(lab_get(r, row, 15));
+	t->runs = (int)strtol(lab_get(r, row, 9), NULL, 10);
+	t->runs_done = (int)strtol(lab_get(r, row, 10), NULL, 10);
+	t->priority = (int)strtol(lab_get(r, row, 11), NULL, 10);
+	t->attempts = (int)strtol(lab_get(r, row, 12), NULL, 10);
+	t->max_attempts = (int)strtol(lab_get(r, row, 13), NULL, 10);
+	t->lease_s = (int)strtol(lab_get(r, row, 14), NULL, 10);
+	t->install_attempt = (int)strtol(lab_get(r, row, 15), NULL, 10);
 }
 
 /* end the transaction a failed statement left aborted; always -1 */
@@ -386,7 +386,7 @@ static int lease_update(struct lab *lab, const struct lab_lease *l,
 			const char *set, const char *arg4, const char *arg5,
 			struct strbuf *err)
 {
-	struct lease_params lp;
+	struct lease_params lp = { 0 }; /* all set by lease_params; zeroed for cppcheck's cross-file check */
 	struct strbuf sql = STRBUF_INIT;
 	struct lab_rows r;
 	int n;
@@ -409,7 +409,7 @@ static int lease_update(struct lab *lab, const struct lab_lease *l,
 int lab_heartbeat(struct lab *lab, const struct lab_lease *l,
 		  struct strbuf *err)
 {
-	struct lease_params lp;
+	struct lease_params lp = { 0 }; /* all set by lease_params; zeroed for cppcheck's cross-file check */
 	struct lab_rows r;
 	int n;
 
@@ -486,7 +486,7 @@ int lab_run_reserve(struct lab *lab, const struct lab_lease *l, int idx,
 		    const char *group_dir, int *number, bool *lost,
 		    struct strbuf *err)
 {
-	struct lease_params lp;
+	struct lease_params lp = { 0 }; /* all set by lease_params; zeroed for cppcheck's cross-file check */
 	struct lab_rows r;
 	char ix[16];
 	int ret = -1, locked;
@@ -519,7 +519,7 @@ int lab_run_reserve(struct lab *lab, const struct lab_lease *l, int idx,
 		      " worker = $2 RETURNING number, stored, group_dir", 5, lp.p,
 		      &r, err) < 0)
 		return rollback(lab);
-	*number = atoi(lab_get(&r, 0, 0));
+	*number = (int)strtol(lab_get(&r, 0, 0), NULL, 10);
 	if (strcmp(lab_get(&r, 0, 2), group_dir)) {
 		/* the same job went to another group: the task changed */
 		strbuf_addf(err, "run %d of task %" PRId64 " was reserved in '%s',"
@@ -541,7 +541,7 @@ static const char count_runs[] =
 int lab_run_stored(struct lab *lab, const struct lab_lease *l, int idx,
 		   struct strbuf *err)
 {
-	struct lease_params lp;
+	struct lease_params lp = { 0 }; /* all set by lease_params; zeroed for cppcheck's cross-file check */
 	char ix[16];
 
 	lease_params(&lp, l);
@@ -564,7 +564,7 @@ int lab_run_stored(struct lab *lab, const struct lab_lease *l, int idx,
 int lab_runs_done(struct lab *lab, const struct lab_lease *l, bool *out,
 		  int nruns, struct strbuf *err)
 {
-	struct lease_params lp;
+	struct lease_params lp = { 0 }; /* all set by lease_params; zeroed for cppcheck's cross-file check */
 	struct lab_rows r;
 	int i;
 
@@ -586,7 +586,7 @@ int lab_runs_done(struct lab *lab, const struct lab_lease *l, bool *out,
 		      " $1 AND stored", 1, lp.p, &r, err) < 0)
 		return rollback(lab);
 	for (i = 0; i < r.n; i++) {
-		int ix = atoi(lab_get(&r, i, 0));
+		int ix = (int)strtol(lab_get(&r, i, 0), NULL, 10);
 
 		if (ix >= 0 && ix < nruns)
 			out[ix] = true;
@@ -606,7 +606,7 @@ int lab_pending(struct lab *lab, const char *group, int *active,
 		      " - now()) FROM lab_tasks WHERE tbox_group = $1 AND state"
 		      " IN ('queued', 'leased')", 1, p, &r, err) < 0)
 		return -1;
-	*active = atoi(lab_get(&r, 0, 0));
+	*active = (int)strtol(lab_get(&r, 0, 0), NULL, 10);
 	*next_s = lab_null(&r, 0, 1) ? -1 : strtod(lab_get(&r, 0, 1), NULL);
 	if (*next_s < 0 && !lab_null(&r, 0, 1))
 		*next_s = 0;

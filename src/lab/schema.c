@@ -132,7 +132,7 @@ static int lab_version(struct lab *lab, int *v, struct strbuf *err)
 	if (lab_query(lab, "SELECT value FROM perfsift_meta WHERE key ="
 		      " 'lab_schema'", 0, NULL, &r, err) < 0)
 		return -1;
-	*v = r.n ? atoi(lab_get(&r, 0, 0)) : 0;
+	*v = r.n ? (int)strtol(lab_get(&r, 0, 0), NULL, 10) : 0;
 	lab_rows_release(&r);
 	return 0;
 }

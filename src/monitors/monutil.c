@@ -7,8 +7,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include "monitors/monutil.h"
+#include "util/hash.h"
 #include "util/xalloc.h"
 
+/*
+ * A line iterator over a raw sample: the line is copied out so that it is
+ * NUL-terminated for the parsers (raw is one buffer, not lines), and the
+ * copy's buffer is reused from line to line.  256 bytes covers most /proc
+ * lines without a regrow.
+ */
 void mon_lines_init(struct mon_lines *it, const char *raw, size_t len)
 {
 	it->p = raw;
@@ -16,6 +23,7 @@ void mon_lines_init(struct mon_lines *it, const char *raw, size_t len)
 	strbuf_init(&it->line, 256);
 }
 
+/* the next line without its "\n" (or "\r\n"); false at the end */
 bool mon_lines_next(struct mon_lines *it)
 {
 	const char *nl;
@@ -38,6 +46,13 @@ void mon_lines_release(struct mon_lines *it)
 	strbuf_release(&it->line);
 }
 
+/*
+ * Call row() for each line of a whitespace-separated sample.  The
+ * sampler's own "time: T" lines, which separate the samples in a raw
+ * file, are copied to out as they are, so each parser writes its stats
+ * after the right time; a parser whose file has time lines of its own
+ * (MON_ROWS_OWN_TIME) sees them as rows.
+ */
 void mon_each_row(const char *raw, size_t len, struct strbuf *out,
 		  unsigned flags, void (*row)(struct mon_row *r), void *data)
 {
@@ -64,6 +79,13 @@ void mon_each_row(const char *raw, size_t len, struct strbuf *out,
 	mon_lines_release(&it);
 }
 
+/*
+ * Call fn() for each "key: value" line (meminfo's, /proc/PID/status's
+ * shape): the key is the text before the first ": ", so a key with a
+ * colon of its own and no space after it stays whole; the value is
+ * trimmed.  Lines without ": " are not data and are skipped.  Walks raw
+ * in place: only the value is copied.
+ */
 void mon_each_colon_line(const char *raw, size_t len, struct strbuf *out,
 			 void (*fn)(struct mon_colon *c), void *data)
 {
@@ -99,6 +121,11 @@ void mon_fields_init(struct mon_fields *f)
 	strbuf_init(&f->copy, 0);
 }
 
+/*
+ * Split line at runs of seps (whitespace by default), as Ruby's
+ * String#split does for LKP's parsers: no empty fields.  The fields point
+ * into f's own copy of line, valid until the next split.
+ */
 void mon_fields_split(struct mon_fields *f, const char *line, const char *seps)
 {
 	char *s, *save = NULL, *tok;
@@ -159,6 +186,7 @@ void mon_ruby_float(struct strbuf *sb, double v)
 		strbuf_addstr(sb, signbit(v) ? "-0.0" : "0.0");
 		return;
 	}
+	/* the fewest digits that read back as v: 17 always do */
 	for (prec = 0; prec < 17; prec++) {
 		snprintf(buf, sizeof(buf), "%.*e", prec, v);
 		if (strtod(buf, NULL) == v)
@@ -177,6 +205,7 @@ void mon_ruby_float(struct strbuf *sb, double v)
 	while (nd > 1 && digits[nd - 1] == '0')
 		nd--;
 	digits[nd] = '\0';
+	/* decpt: digits before the point; then Ruby's three layouts */
 	decpt = exp10 + 1;
 	if (decpt > 0 && decpt <= 16) {
 		for (i = 0; i < decpt; i++)
@@ -199,6 +228,7 @@ void mon_ruby_float(struct strbuf *sb, double v)
 	}
 }
 
+/* the whole of s is a number (strtod's syntax, so "1e3" and "0x10" too) */
 bool mon_is_number(const char *s)
 {
 	char *end;
@@ -209,6 +239,7 @@ bool mon_is_number(const char *s)
 	return end != s && *end == '\0';
 }
 
+/* a number at the start of s, whatever follows ("12kB", "3.5%") */
 bool mon_leading_double(const char *s, double *out)
 {
 	char *end;
@@ -230,6 +261,7 @@ void mon_kv_init(struct mon_kv *kv)
 	memset(kv, 0, sizeof(*kv));
 }
 
+/* empty, but keep the arrays: a parser clears its table per sample */
 void mon_kv_clear(struct mon_kv *kv)
 {
 	size_t i;
@@ -250,16 +282,18 @@ void mon_kv_release(struct mon_kv *kv)
 	mon_kv_init(kv);
 }
 
+/* util/hash's FNV-1a: the table only needs keys spread over its slots */
 static size_t kv_hash(const char *s)
 {
-	size_t h = 1469598103934665603ull;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
-	return h;
+	return (size_t)fnv1a64(FNV1A64_INIT, s, strlen(s));
 }
 
-/* slots hold index+1; 0 is empty */
+/*
+ * Slots hold index+1; 0 is empty.  Open addressing with linear probing
+ * over a power-of-two table (the & masks), at most half full, so a probe
+ * is short; the keys and values live in insertion order in their own
+ * arrays, which is the order the parsers print them in.
+ */
 static void kv_rehash(struct mon_kv *kv)
 {
 	size_t i, j;
@@ -290,6 +324,7 @@ long mon_kv_find(const struct mon_kv *kv, const char *key)
 	return -1;
 }
 
+/* the index of key's value, added as 0 when it is new */
 size_t mon_kv_slot(struct mon_kv *kv, const char *key)
 {
 	long i = mon_kv_find(kv, key);

@@ -23,6 +23,7 @@
 #include <string.h>
 #include "monitors/monutil.h"
 #include "monitors/parsers.h"
+#include "util/sorted.h"
 #include "util/strnum.h"
 #include "util/timeutil.h"
 #include "util/xalloc.h"
@@ -264,20 +265,26 @@ static int pp_load_kallsyms(struct pp_src *s, const char *sysroot,
 	return 0;
 }
 
+/* "elem sorts before key" is "the symbol starts at or before ip" */
+static int cmp_sym_ip(const void *key, const void *elem)
+{
+	return ((const struct pp_sym *)elem)->addr <= *(const uint64_t *)key ? 1 : -1;
+}
+
+/*
+ * The symbol ip falls in: the last one starting at or before it (the
+ * symbols are sorted by address and a symbol runs to the next one's
+ * start, as /proc/kallsyms gives no sizes).
+ */
 static const char *pp_symbol(const struct pp_src *s, uint64_t ip)
 {
-	size_t lo = 0, hi = s->nsyms, mid;
+	size_t after;
 
 	if (!s->nsyms || ip < s->syms[0].addr)
 		return "[unknown]";
-	while (hi - lo > 1) {
-		mid = lo + (hi - lo) / 2;
-		if (s->syms[mid].addr <= ip)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return s->syms[lo].name;
+	after = sorted_lower_bound(&ip, s->syms, s->nsyms, sizeof(*s->syms),
+				   cmp_sym_ip);
+	return s->syms[after - 1].name;
 }
 
 static void pp_close(struct mon_inst *mi)
@@ -557,6 +564,7 @@ static void pp_report(struct pp_src *s, struct strbuf *out)
 	size_t i, j, n;
 	long at;
 	time_t now = time(NULL);
+	struct tm tm;
 	char date[64], window[64];
 	const char *p;
 
@@ -566,7 +574,7 @@ static void pp_report(struct pp_src *s, struct strbuf *out)
 		snprintf(window, sizeof(window), "%g s", s->duration);
 	else
 		snprintf(window, sizeof(window), "the rest of the run");
-	strftime(date, sizeof(date), "%a %b %e %H:%M:%S %Y", gmtime(&now));
+	strftime(date, sizeof(date), "%a %b %e %H:%M:%S %Y", gmtime_r(&now, &tm));
 	strbuf_addf(out, "# ========\n# captured on: %s\n"
 		    "# perfsift perf-profile: perf_event_open, system wide, kernel call chains, from %g s for %s\n"
 		    "# legacy_keys: %d\n# ========\n#\n#\n"

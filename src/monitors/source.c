@@ -75,9 +75,8 @@ void mon_params(const struct mon_inst *mi, void *params)
 
 void mon_add_time(struct strbuf *out)
 {
-	struct timespec ts;
+	struct timespec ts = time_epoch_ts();
 
-	clock_gettime(CLOCK_REALTIME, &ts);
 	strbuf_addf(out, "time: %lld.%09ld\n", (long long)ts.tv_sec, ts.tv_nsec);
 }
 

@@ -111,63 +111,10 @@ void time_format_verbose(struct strbuf *out, const char *command,
 	strbuf_addf(out, "\tExit status: %d\n", exit_status);
 }
 
+/* monutil's: the time parser and the /proc parsers print floats alike */
 void time_add_ruby_float(struct strbuf *out, double v)
 {
-	char buf[40], digits[20];
-	int prec, exp10, decpt, nd = 0, i;
-	char *e;
-
-	if (isnan(v)) {
-		strbuf_addstr(out, "NaN");
-		return;
-	}
-	if (isinf(v)) {
-		strbuf_addstr(out, v < 0 ? "-Infinity" : "Infinity");
-		return;
-	}
-	if (signbit(v))
-		strbuf_addch(out, '-');
-	v = fabs(v);
-	if (v == 0) {
-		strbuf_addstr(out, "0.0");
-		return;
-	}
-	/* the shortest %e text that reads back as v (Ruby prints that one) */
-	for (prec = 0; prec < 17; prec++) {
-		snprintf(buf, sizeof(buf), "%.*e", prec, v);
-		if (strtod(buf, NULL) == v)
-			break;
-	}
-	e = strchr(buf, 'e');
-	exp10 = (int)strtol(e + 1, NULL, 10);
-	for (i = 0; buf + i < e; i++)
-		if (isdigit((unsigned char)buf[i]))
-			digits[nd++] = buf[i];
-	while (nd > 1 && digits[nd - 1] == '0')
-		nd--;
-	decpt = exp10 + 1; /* v = 0.d1d2... x 10^decpt */
-
-	if (decpt > 0 && decpt <= 16) {
-		for (i = 0; i < decpt; i++)
-			strbuf_addch(out, i < nd ? digits[i] : '0');
-		strbuf_addch(out, '.');
-		if (nd > decpt)
-			strbuf_add(out, digits + decpt, (size_t)(nd - decpt));
-		else
-			strbuf_addch(out, '0');
-	} else if (decpt <= 0 && decpt > -4) {
-		strbuf_addstr(out, "0.");
-		strbuf_addchars(out, '0', (size_t)-decpt);
-		strbuf_add(out, digits, (size_t)nd);
-	} else {
-		strbuf_addch(out, digits[0]);
-		strbuf_addch(out, '.');
-		if (nd > 1)
-			strbuf_add(out, digits + 1, (size_t)(nd - 1));
-		else
-			strbuf_addch(out, '0');
-		strbuf_addf(out, "e%+03d", decpt - 1);
-	}
+	mon_ruby_float(out, v);
 }
 
 /* "h:mm:ss[.f]" or "m:ss[.f]" -> seconds; -1 when it is neither */

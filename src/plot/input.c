@@ -27,6 +27,12 @@ static size_t take_stat(const struct matrix *m, const char *stat, double **out)
 	return n;
 }
 
+/*
+ * The two sides of a bisect-style chart: base's runs are the good points,
+ * head's the bad.  One side without the stat is still a chart (the stat
+ * appeared or vanished, which is itself the change); neither side is an
+ * error naming both specs.
+ */
 int plot_sides_load(struct plot_sides *s, const char *root,
 		    const char *store_url, const char *base, const char *head,
 		    const char *stat, struct strbuf *err)
@@ -61,7 +67,11 @@ void plot_sides_release(struct plot_sides *s)
 	s->ngood = s->nbad = 0;
 }
 
-/* 1 found, 0 not in this file, -1 error (err filled) */
+/*
+ * A stat's samples from one <monitor>.json of a run: 1 found, 0 not in
+ * this file, -1 error (err filled).  A null sample (the monitor had no
+ * value that interval) becomes NaN, a gap in the chart, not a zero.
+ */
 static int series_from_file(const char *path, const char *stat, double **v,
 			    size_t *n, struct strbuf *err)
 {
@@ -107,6 +117,10 @@ out:
 	return ret;
 }
 
+/*
+ * A run's per-sample files are its <monitor>.json; stats.json and
+ * matrix.json are reductions (one value per stat) with nothing over time.
+ */
 static bool per_sample_file(const char *name)
 {
 	size_t len = strlen(name);
@@ -115,6 +129,11 @@ static bool per_sample_file(const char *name)
 	       strcmp(name, "stats.json") && strcmp(name, "matrix.json");
 }
 
+/*
+ * A stat's samples over one run: first from the file its prefix names
+ * ("vmstat.free" from vmstat.json), the usual case and one file to read;
+ * only when it is not there, every other per-sample file in turn.
+ */
 int plot_load_run_series(const char *dir, const char *stat, double **v,
 			 size_t *n, struct strbuf *err)
 {

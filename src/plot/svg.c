@@ -13,6 +13,11 @@
 #include "plot/internal.h"
 #include "util/strbuf.h"
 
+/*
+ * The SVG is sized from the ASCII chart's columns and rows, so --width
+ * and --height mean the same chart in both forms: a column is about one
+ * character of the 12px font, a row one line of text.
+ */
 #define PX_PER_COL 9
 #define PX_PER_ROW 18
 #define MARGIN_L 70
@@ -20,6 +25,7 @@
 #define MARGIN_T 34
 #define MARGIN_B 62
 
+/* 'O' points (a bisect chart's bad side, a run's series) red, else blue */
 static const char *series_colour(const struct plot_series *s)
 {
 	return s->point == 'O' ? "#c0392b" : "#1f5fbf";
@@ -31,6 +37,7 @@ struct frame {
 	size_t nx;
 };
 
+/* the x of sample i; a single sample sits in the middle of the frame */
 static double fx(const struct frame *f, size_t i)
 {
 	if (f->nx < 2)
@@ -38,11 +45,17 @@ static double fx(const struct frame *f, size_t i)
 	return f->x0 + (double)i / (double)(f->nx - 1) * (f->x1 - f->x0);
 }
 
+/* the y of value v: SVG's y grows downwards, so min is at the bottom */
 static double fy(const struct frame *f, double v)
 {
 	return f->y1 - (v - f->min) / (f->max - f->min) * (f->y1 - f->y0);
 }
 
+/*
+ * A sample: an open ring for 'O' points, a dot for the others, so the two
+ * sides of a bisect chart stay apart in print and for a reader who cannot
+ * tell the colours apart.
+ */
 static void marker(struct strbuf *out, const struct plot_series *s, double x,
 		   double y)
 {
@@ -56,6 +69,7 @@ static void marker(struct strbuf *out, const struct plot_series *s, double x,
 			    x, y, series_colour(s));
 }
 
+/* the dotted line through a series (when it has one), then its markers */
 static void draw_series(struct strbuf *out, const struct frame *f,
 			const struct plot_series *s)
 {

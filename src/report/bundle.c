@@ -30,12 +30,17 @@ static const char *const machine_keys[] = {
 	"nr_cpu", "memory", "model",
 };
 
+/* a run directory is named by its number alone ("0", "1", ...) */
 static bool is_run_name(const char *s)
 {
 	return *s && strspn(s, "0123456789") == strlen(s);
 }
 
-/* numeric order of digit strings: shorter first, then by text */
+/*
+ * Numeric order of digit strings: shorter first, then by text, which for
+ * numbers without leading zeros is their numeric order ("9" before "10")
+ * with no conversion that could overflow.
+ */
 static int cmp_run(const void *a, const void *b)
 {
 	const char *x = *(char *const *)a, *y = *(char *const *)b;
@@ -79,6 +84,12 @@ static void free_runs(char **runs, size_t n)
 	free(runs);
 }
 
+/*
+ * The job of a group: the first run's job.yaml that exists, since every
+ * run of a group ran the same atomic job (a run that died before writing
+ * one is skipped).  No job.yaml at all is not an error: *job stays NULL
+ * and the report says so.
+ */
 int report_load_job(const char *group_dir, struct job **job,
 		    struct strbuf *err)
 {
@@ -112,6 +123,11 @@ int report_load_job(const char *group_dir, struct job **job,
 	return ret;
 }
 
+/*
+ * The job to give the reader: the head's, without the facts `run` adds
+ * about the machine, so that running it on another machine records that
+ * machine's facts and not a copy of ours.
+ */
 void report_repro_job(const struct job *job, struct strbuf *out)
 {
 	struct job *j = job_dup(job);
@@ -131,6 +147,12 @@ void report_repro_job(const struct job *job, struct strbuf *out)
 	job_free(j);
 }
 
+/*
+ * One side's environment as YAML: the machine facts and the env_*
+ * fingerprint (kernel command line, THP, governor, ...), every value
+ * quoted so a value such as "yes" or "1.10" stays a string when read
+ * back.
+ */
 void report_env_yaml(struct strbuf *out, const char *side,
 		     const struct job *job)
 {
@@ -164,6 +186,11 @@ void report_env_yaml(struct strbuf *out, const char *side,
 	}
 }
 
+/*
+ * The archive being written.  now is the time stamp of the members made
+ * in memory (the README, job.yaml, env.yaml); the files copied in keep
+ * their own modification time, which says when the run made them.
+ */
 struct bundle {
 	struct archive *a;
 	struct strbuf *err;
@@ -191,6 +218,7 @@ static int add_data(struct bundle *b, const char *name, const void *data,
 	return ret;
 }
 
+/* a file read whole: the run files are small (samples, stats, logs) */
 static int add_file(struct bundle *b, const char *name, const char *path)
 {
 	struct strbuf data = STRBUF_INIT;
@@ -208,7 +236,11 @@ static int add_file(struct bundle *b, const char *name, const char *path)
 	return ret;
 }
 
-/* every regular file of a directory (not recursing), sorted by name */
+/*
+ * Every regular file of a directory (not recursing), sorted by name so
+ * that two bundles of the same runs list their members alike; lstat, so a
+ * link in a run directory is not followed out of it.
+ */
 static int add_dir_files(struct bundle *b, const char *prefix,
 			 const char *dir)
 {
@@ -237,6 +269,7 @@ static int add_dir_files(struct bundle *b, const char *prefix,
 	return ret;
 }
 
+/* one side under repro/<side>/: its matrix and every run's files */
 static int add_side(struct bundle *b, const struct report_side *s)
 {
 	struct strbuf prefix = STRBUF_INIT, path = STRBUF_INIT;

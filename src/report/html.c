@@ -61,6 +61,11 @@ static const char page_js[] =
 	"filter();\n"
 	"})();\n";
 
+/*
+ * "±3%": the standard deviation relative to the mean, as LKP's table
+ * prints it beside each mean; nothing when it is undefined (a zero mean,
+ * or no sd for a single run).
+ */
 static void add_sd(struct strbuf *out, double mean, double sd)
 {
 	if (sd >= 0 && mean != 0 && isfinite(sd / mean))
@@ -77,6 +82,12 @@ static void add_setting_html(struct strbuf *out, const char *setting)
 	strbuf_addstr(out, "</code>");
 }
 
+/*
+ * The change with its word, in a span whose class (regression,
+ * improvement, undecided) the page's CSS colours; a change without a
+ * known direction gets no word, since "better" or "worse" would be a
+ * guess.
+ */
 static void add_effect(struct strbuf *out, const struct report_stat *s)
 {
 	struct strbuf ch = STRBUF_INIT;
@@ -94,6 +105,7 @@ static void add_effect(struct strbuf *out, const struct report_stat *s)
 	strbuf_release(&ch);
 }
 
+/* one "what: value" line of the machine's facts; an unknown one is left out */
 static void add_fact(struct strbuf *out, const char *what, const char *v)
 {
 	if (!v)
@@ -121,6 +133,12 @@ static void add_undecided(struct strbuf *out, const struct report *r,
 	}
 }
 
+/*
+ * The comparison table.  Each row carries its index, change and name as
+ * data- attributes: the page's script filters and sorts on those, not on
+ * the displayed text, so sorting by change is numeric (%.17g keeps the
+ * exact value) and "reset" can restore the original order by index.
+ */
 static void add_rows(struct strbuf *out, const struct report *r)
 {
 	size_t i;
@@ -167,6 +185,18 @@ static void add_rows(struct strbuf *out, const struct report *r)
 	add_undecided(out, r, "? ");
 }
 
+void report_html_head(struct strbuf *out, const char *title, const char *css)
+{
+	strbuf_addstr(out,
+		      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+		      "<meta http-equiv=\"Content-Security-Policy\" content=\""
+		      REPORT_HTML_CSP "\">\n"
+		      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+		      "<title>");
+	strbuf_add_html(out, title);
+	strbuf_addf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", css);
+}
+
 int report_html(const struct report *r, struct strbuf *out, struct strbuf *err)
 {
 	struct strbuf subject = STRBUF_INIT;
@@ -174,15 +204,8 @@ int report_html(const struct report *r, struct strbuf *out, struct strbuf *err)
 	int ret = -1;
 
 	report_subject(&subject, r);
-	strbuf_addstr(out,
-		      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-		      "<meta http-equiv=\"Content-Security-Policy\" content=\""
-		      REPORT_HTML_CSP "\">\n"
-		      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-		      "<title>");
-	strbuf_add_html(out, subject.buf);
-	strbuf_addf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<header>\n<h1>",
-		    page_css);
+	report_html_head(out, subject.buf, page_css);
+	strbuf_addstr(out, "<header>\n<h1>");
 	strbuf_add_html(out, subject.buf);
 	strbuf_addstr(out, "</h1>\n<p class=\"headline\">");
 	if (r->kpi) {

@@ -105,5 +105,12 @@ int report_text(const struct report *r, struct strbuf *out,
 /* the HTML page: inline CSS, SVG and a few lines of JS; all text escaped */
 int report_html(const struct report *r, struct strbuf *out,
 		struct strbuf *err);
+/*
+ * The start of every perfsift page (the report's, the site's): the
+ * doctype, REPORT_HTML_CSP as a meta tag (a page opened from disk has no
+ * server to send the header), the title escaped, css inline, up to the
+ * opening <body>.  One writer, so the pages cannot drift apart on the CSP.
+ */
+void report_html_head(struct strbuf *out, const char *title, const char *css);
 
 #endif

@@ -13,6 +13,12 @@
 #include "report/report.h"
 #include "util/strbuf.h"
 
+/*
+ * A git object id (SHA-1's 40 or SHA-256's 64 hex digits, or an
+ * abbreviation of 12 or more): only those are cut short; a commit named
+ * otherwise ("c19", "v6.8") is printed whole, since cutting it would
+ * change what it names.
+ */
 static bool is_hex_sha(const char *s)
 {
 	size_t n = strspn(s, "0123456789abcdef");
@@ -20,6 +26,7 @@ static bool is_hex_sha(const char *s)
 	return n >= 12 && n <= 64 && !s[n];
 }
 
+/* ten digits, as the 0-day reports write commits (unique in practice) */
 void report_short_commit(struct strbuf *out, const char *commit)
 {
 	if (!commit || !*commit)
@@ -30,6 +37,12 @@ void report_short_commit(struct strbuf *out, const char *commit)
 		strbuf_addstr(out, commit);
 }
 
+/*
+ * A change as LKP's table writes it: a percentage with one decimal, %g
+ * past 100000% so a column stays narrow, or an absolute difference when
+ * the stat is marked so (build.c marks none today: the seed report gives
+ * %change for every stat).
+ */
 void report_format_change(struct strbuf *out, const struct report_stat *s)
 {
 	if (isnan(s->change))
@@ -49,6 +62,11 @@ const char *report_effect_word(const struct report_stat *s)
 	return s->effect ? s->effect : "change";
 }
 
+/*
+ * The e-mail subject: commit, the head's setting when the sides differ by
+ * a parameter rather than a commit, then the headline stat, so a mailbox
+ * listing alone says what changed and how much.
+ */
 void report_subject(struct strbuf *out, const struct report *r)
 {
 	strbuf_addstr(out, "[perfsift] ");
@@ -65,6 +83,11 @@ void report_subject(struct strbuf *out, const struct report *r)
 	}
 }
 
+/*
+ * A mean in a line of text: two decimals while they mean something, whole
+ * numbers in the thousands (a count of pages or bytes), %g for the very
+ * large, where the low digits are noise.
+ */
 void report_format_value(struct strbuf *out, double v)
 {
 	if (isnan(v))
@@ -77,6 +100,12 @@ void report_format_value(struct strbuf *out, double v)
 		strbuf_addf(out, "%lld", (long long)v);
 }
 
+/*
+ * The monitor stats that changed most, as the 0-day report lists them
+ * under its headline: a reader's first clue to why the KPI moved.  The
+ * count of stats compared is given either way, so "none changed" is seen
+ * to be a result, not a missing section.
+ */
 static void add_explain(struct strbuf *out, const struct report *r)
 {
 	size_t i;
@@ -105,6 +134,12 @@ static void add_explain(struct strbuf *out, const struct report *r)
 	strbuf_addch(out, '\n');
 }
 
+/*
+ * The test machine, as the report's reader needs it to judge the result:
+ * CPU, memory and the settings that most often explain a difference
+ * between two machines (THP, governor, kernel command line); a setting
+ * the runs did not record is left out rather than guessed.
+ */
 static void add_box(struct strbuf *out, const struct report_box *b)
 {
 	strbuf_addf(out, "%s: %s\n", b->host ? b->host : "unknown",

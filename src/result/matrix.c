@@ -15,6 +15,7 @@
 #include <string.h>
 #include "result/matrix.h"
 #include "util/fileutil.h"
+#include "util/sorted.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -132,23 +133,18 @@ void matrix_assume_lkp_padding(struct matrix *m)
 	}
 }
 
+int matrix_cmp_name(const void *key, const void *elem)
+{
+	return strcmp(key, *(char *const *)elem);
+}
+
 /* the names are sorted (the reader sorts them, unite merges sorted lists) */
 ssize_t matrix_find(const struct matrix *m, const char *name)
 {
-	size_t lo = 0, hi = m->nstats;
+	size_t at = sorted_lower_bound(name, m->names, m->nstats,
+				       sizeof(*m->names), matrix_cmp_name);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(m->names[mid], name);
-
-		if (!c)
-			return (ssize_t)mid;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
+	return at < m->nstats && !strcmp(m->names[at], name) ? (ssize_t)at : -1;
 }
 
 /* shortest text that reads back as the same double, %.17g at worst */

@@ -94,6 +94,8 @@ int matrix_load_group(struct matrix *m, const char *group_dir,
 
 /* index of stat `name`, or -1 */
 ssize_t matrix_find(const struct matrix *m, const char *name);
+/* names[] order for util/sorted.h: key a name, elem a pointer into names */
+int matrix_cmp_name(const void *key, const void *elem);
 /*
  * Read an LKP matrix.json; -1 with err "FILE:LINE: what".  Keys in any
  * order (sorted here; a duplicate key: the last one wins), arrays padded

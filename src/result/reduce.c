@@ -12,6 +12,7 @@
 #include <string.h>
 #include "result/reduce.h"
 #include "result/samples.h"
+#include "util/sorted.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -222,23 +223,19 @@ void reduce_stats_sort(struct reduce_stats *st)
 	free(t);
 }
 
+static int cmp_stat_name(const void *key, const void *elem)
+{
+	return strcmp(key, ((const struct reduce_stat *)elem)->name);
+}
+
 const struct reduce_stat *reduce_stats_find(const struct reduce_stats *st,
 					    const char *name)
 {
-	size_t lo = 0, hi = st->n;
+	size_t at = sorted_lower_bound(name, st->items, st->n,
+				       sizeof(*st->items), cmp_stat_name);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(st->items[mid].name, name);
-
-		if (!c)
-			return &st->items[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	return at < st->n && !strcmp(st->items[at].name, name) ?
+		&st->items[at] : NULL;
 }
 
 static bool is_unwindowed(const char *name)

@@ -165,7 +165,7 @@ static bool check_group(struct sync *s, const char *rel, const char *path,
 				break;
 			}
 		}
-		num = atoi(de->d_name);
+		num = (int)strtol(de->d_name, NULL, 10);
 		if (nhave && bsearch(&num, have, nhave, sizeof(num), cmp_int))
 			continue;
 		if (!index_missing(s, run.buf))

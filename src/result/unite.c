@@ -74,6 +74,8 @@ static const char **merge_names(const char *const *a, size_t na,
 	size_t i = 0, j = 0, k = 0;
 
 	while (i < na || j < nb) {
+		/* cppcheck-suppress nullPointer ; b is NULL only with nb == 0,
+		 * and then j == nb stops before b[j] */
 		int c = i == na ? 1 : j == nb ? -1 : strcmp(a[i], b[j]);
 
 		if (c <= 0)

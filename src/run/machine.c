@@ -274,7 +274,7 @@ void machine_probe(struct machine *m, const char *sysroot)
 
 	memset(m, 0, sizeof(*m));
 	if (gethostname(host, sizeof(host)) < 0)
-		strcpy(host, "localhost");
+		snprintf(host, sizeof(host), "localhost");
 	host[sizeof(host) - 1] = '\0';
 	m->testbox = xstrdup(host);
 	m->tbox_group = machine_tbox_group(host);

@@ -56,30 +56,6 @@ struct sampler {
 	uint64_t tick_cpu[1024]; /* the first ticks' costs, for a median */
 };
 
-static uint64_t thread_cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static int write_all(int fd, const char *p, size_t len)
-{
-	ssize_t n;
-
-	while (len) {
-		n = write(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /*
  * One sample of one monitor.  Its CPU time is measured only when asked
  * (start and stop): reading a thread's CPU clock is a system call, and on
@@ -88,7 +64,7 @@ static int write_all(int fd, const char *p, size_t len)
 static void take_sample(struct sampler *s, struct sampler_mon *m, bool final,
 			bool timed)
 {
-	uint64_t t0 = timed ? thread_cpu_ns() : 0;
+	uint64_t t0 = timed ? time_thread_cpu_ns() : 0;
 
 	strbuf_reset(&s->buf);
 	if (m->ops->sample(&m->mi, &s->buf, final)) {
@@ -104,7 +80,7 @@ static void take_sample(struct sampler *s, struct sampler_mon *m, bool final,
 	}
 	m->samples++;
 	if (timed)
-		m->cpu_ns += thread_cpu_ns() - t0;
+		m->cpu_ns += time_thread_cpu_ns() - t0;
 }
 
 static void wake_handler(int sig)
@@ -137,7 +113,7 @@ static void *sampler_main(void *arg)
 		if (atomic_load(&s->stop))
 			break;
 		pthread_mutex_lock(&s->lock);
-		t0 = thread_cpu_ns();
+		t0 = time_thread_cpu_ns();
 		now = time_mono_ns();
 		s->share.tick++;
 		for (i = 0; i < s->n; i++) {
@@ -150,7 +126,7 @@ static void *sampler_main(void *arg)
 			while (m->next_ns <= now)
 				m->next_ns += m->period_ns;
 		}
-		t0 = thread_cpu_ns() - t0;
+		t0 = time_thread_cpu_ns() - t0;
 		if (s->ticks < ARRAY_SIZE(s->tick_cpu))
 			s->tick_cpu[s->ticks] = t0;
 		s->ticks++;
@@ -170,10 +146,10 @@ void sampler_tick_now(struct sampler *s, uint64_t *cost_ns)
 	for (i = 0; i < s->n; i++) {
 		if (!s->m[i].period_ns)
 			continue;
-		t0 = cost_ns ? thread_cpu_ns() : 0;
+		t0 = cost_ns ? time_thread_cpu_ns() : 0;
 		take_sample(s, &s->m[i], false, false);
 		if (cost_ns)
-			cost_ns[i] = thread_cpu_ns() - t0;
+			cost_ns[i] = time_thread_cpu_ns() - t0;
 	}
 	pthread_mutex_unlock(&s->lock);
 }
@@ -364,7 +340,7 @@ int sampler_stop(struct sampler *s)
 		for (;;) {
 			/* a signal ends clock_nanosleep; resent until joined */
 			pthread_kill(s->thread, SIGRTMIN + 1);
-			clock_gettime(CLOCK_REALTIME, &ts);
+			ts = time_epoch_ts();
 			ts.tv_nsec += 20 * 1000000;
 			if (ts.tv_nsec >= 1000000000) {
 				ts.tv_sec++;

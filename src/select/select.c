@@ -22,6 +22,7 @@
 #include "store/store.h"
 #include "result/unite.h"
 #include "util/fileutil.h"
+#include "util/sorted.h"
 #include "util/strbuf.h"
 #include "util/strnum.h"
 #include "util/xalloc.h"
@@ -49,24 +50,22 @@ void result_group_release(struct result_group *g)
 	result_group_init(g);
 }
 
+static int cmp_axis_key(const void *key, const void *elem)
+{
+	return strcmp(key, ((const struct group_axis *)elem)->key);
+}
+
+/* the axis' index, or -1 with where it would go in *insert_at */
 static ssize_t axis_index(const struct result_group *g, const char *key,
 			  size_t *insert_at)
 {
-	size_t lo = 0, hi = g->naxes;
+	size_t at = sorted_lower_bound(key, g->axes, g->naxes, sizeof(*g->axes),
+				       cmp_axis_key);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(g->axes[mid].key, key);
-
-		if (!c)
-			return (ssize_t)mid;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	if (at < g->naxes && !strcmp(g->axes[at].key, key))
+		return (ssize_t)at;
 	if (insert_at)
-		*insert_at = lo;
+		*insert_at = at;
 	return -1;
 }
 
@@ -77,6 +76,11 @@ const char *result_group_axis(const struct result_group *g, const char *key)
 	return i < 0 ? NULL : g->axes[i].value;
 }
 
+/*
+ * Add or replace an axis, keeping the array sorted by key: lookups are a
+ * binary search, and the group's header lists the axes in this order, so
+ * two groups with the same axes print them the same way.
+ */
 void result_group_set_axis(struct result_group *g, const char *key,
 			   const char *value)
 {
@@ -182,6 +186,11 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/*
+ * A run directory's name: a number of at most two digits, as `run` makes
+ * them (0..99 runs a group); anything else in a group directory (a plot,
+ * a matrix.json, an editor's backup) is not a run.
+ */
 static bool is_run_name(const char *name)
 {
 	const char *p = name;
@@ -201,7 +210,11 @@ static int cmp_int(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* the run numbers under dir holding stats.json, sorted */
+/*
+ * The run numbers under dir holding stats.json, sorted numerically, so
+ * run 10 comes after run 9 as the matrix's columns must (readdir gives
+ * no order at all).
+ */
 static size_t list_runs(const char *dir, int **runs)
 {
 	DIR *d = opendir(dir);
@@ -282,6 +295,11 @@ out:
 	return ret;
 }
 
+/*
+ * The job's runtime as seconds, for compare's floors on time-based stats;
+ * 0 (unknown) when the job has none or it does not parse, and the
+ * measured elapsed time is used instead.
+ */
 static void set_runtime(struct result_group *g)
 {
 	const char *rt = result_group_axis(g, "runtime");

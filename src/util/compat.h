@@ -14,6 +14,16 @@
 #include <stdint.h>
 #include <stdbool.h>
 #include <inttypes.h>
+/*
+ * The libc headers that declare the banned functions come before
+ * util/banned.h (at the end of this file): their declarations must be seen
+ * before the names become macros, and a later #include of them is then a
+ * no-op thanks to their include guards.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define UNUSED __attribute__((unused))
@@ -25,5 +35,8 @@
 		free(p);                                                       \
 		(p) = NULL;                                                    \
 	} while (0)
+
+/* last: it turns the banned libc names into compile errors */
+#include "util/banned.h"
 
 #endif

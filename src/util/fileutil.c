@@ -14,6 +14,12 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
+/*
+ * Each prefix of path in turn, as mkdir -p: EEXIST on the way is fine
+ * (another process may make the same directory at the same moment: two
+ * runs into one result root), but the whole path must end up a directory,
+ * not a file of that name.
+ */
 int mkdir_p(const char *path, mode_t mode)
 {
 	char *p = xstrdup(path), *s;
@@ -41,6 +47,13 @@ int mkdir_p(const char *path, mode_t mode)
 	return ret;
 }
 
+/*
+ * The checks are what makes a directory under a shared /tmp safe to use:
+ * another user could have made it first (owner), made it a link to
+ * somewhere else (O_NOFOLLOW), or left it writable to plant files in
+ * (mode).  They are made on the opened directory, not on the name, so the
+ * name cannot be swapped between check and use.
+ */
 int mkdir_private(const char *path, struct strbuf *why)
 {
 	struct stat st;
@@ -74,6 +87,12 @@ int mkdir_private(const char *path, struct strbuf *why)
 	return 0;
 }
 
+/*
+ * rm -rf without following links (lstat: a link is removed, never its
+ * target) and without crossing into another file system, so a bind mount
+ * or a mounted disk under a temporary tree is never emptied.  It goes on
+ * after an error, to remove as much as it can, and says -1 at the end.
+ */
 int remove_tree(const char *path)
 {
 	struct stat st, top;
@@ -107,6 +126,10 @@ int remove_tree(const char *path)
 	return ret;
 }
 
+/*
+ * A rename or a new file is durable only once its directory is: without
+ * this, a crash just after write_file_atomic can lose the new name.
+ */
 int fsync_dir(const char *dir)
 {
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -119,27 +142,42 @@ int fsync_dir(const char *dir)
 	return ret;
 }
 
-int write_file_atomic(const char *path, const void *data, size_t len)
+int write_all(int fd, const void *buf, size_t len)
 {
-	struct strbuf tmp = STRBUF_INIT, dir = STRBUF_INIT;
-	const char *p = data;
-	int fd, saved, ret = -1;
+	const char *p = buf;
 
-	strbuf_addf(&tmp, "%s.tmp.XXXXXX", path);
-	fd = mkostemp(tmp.buf, O_CLOEXEC);
-	if (fd < 0)
-		goto out;
 	while (len) {
 		ssize_t n = write(fd, p, len);
 
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			goto fail;
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			/* 0 for len > 0 is no progress: an error, not a loop */
+			if (!n)
+				errno = EIO;
+			return -1;
 		}
 		p += n;
 		len -= (size_t)n;
 	}
+	return 0;
+}
+
+int write_file_atomic(const char *path, const void *data, size_t len)
+{
+	struct strbuf tmp = STRBUF_INIT, dir = STRBUF_INIT;
+	int fd, saved, ret = -1;
+
+	/* the temporary name is in path's directory: rename() is atomic only
+	 * within one file system, and a reader may be looking at path now */
+	strbuf_addf(&tmp, "%s.tmp.XXXXXX", path);
+	fd = mkostemp(tmp.buf, O_CLOEXEC);
+	if (fd < 0)
+		goto out;
+	if (write_all(fd, data, len))
+		goto fail;
+	/* mkostemp makes it 0600; fsync before rename, so the new name never
+	 * points at data still only in the page cache */
 	if (fchmod(fd, 0644) < 0 || fsync(fd) < 0)
 		goto fail;
 	if (close(fd) < 0) {
@@ -154,6 +192,7 @@ int write_file_atomic(const char *path, const void *data, size_t len)
 	ret = 0;
 	goto out;
 fail:
+	/* the old file is untouched; only the temporary goes */
 	saved = errno;
 	if (fd >= 0)
 		close(fd);
@@ -165,6 +204,7 @@ out:
 	return ret;
 }
 
+/* stat, not lstat: a link to a file counts as the file */
 int file_exists(const char *path)
 {
 	struct stat st;
@@ -179,6 +219,10 @@ int dir_exists(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/*
+ * A /proc or /sys value: trimmed, because the kernel ends each with a
+ * newline and some pad with spaces; the caller compares the text.
+ */
 int read_text_file(struct strbuf *sb, const char *path, size_t max)
 {
 	strbuf_reset(sb);
@@ -188,6 +232,11 @@ int read_text_file(struct strbuf *sb, const char *path, size_t max)
 	return 0;
 }
 
+/*
+ * dir + "/" + name with no doubled slash, whatever the user's paths end or
+ * start with ("root/" and "/x"), so paths compare equal as strings in the
+ * index; "/" itself keeps its slash.
+ */
 void path_join(struct strbuf *sb, const char *dir, const char *name)
 {
 	strbuf_reset(sb);
@@ -201,6 +250,7 @@ void path_join(struct strbuf *sb, const char *dir, const char *name)
 	strbuf_addstr(sb, name);
 }
 
+/* dirname(3) without its static buffer or its license to modify path */
 void path_dirname(struct strbuf *sb, const char *path)
 {
 	const char *slash = strrchr(path, '/');

@@ -23,6 +23,12 @@ int mkdir_p(const char *path, mode_t mode);
 int mkdir_private(const char *path, struct strbuf *why);
 /* rm -rf (does not cross into other file systems' mount points); 0 / -1 */
 int remove_tree(const char *path);
+/*
+ * All of buf to fd: write() again after a short write or EINTR (a pipe
+ * takes at most its free space, a signal can cut a write short).  0, or
+ * -1 with errno (EIO when write() returned 0).  The one loop of its kind.
+ */
+int write_all(int fd, const void *buf, size_t len);
 /* write data to path atomically (tmp file + fsync + rename); 0 / -1 */
 int write_file_atomic(const char *path, const void *data, size_t len);
 /* fsync a directory, so that a rename in it is durable */

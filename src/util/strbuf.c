@@ -12,6 +12,12 @@
 #include "util/usage.h"
 #include "util/xalloc.h"
 
+/*
+ * What an empty strbuf points at (alloc == 0): sb->buf is always a valid
+ * NUL-terminated string, even before the first allocation, so callers
+ * never test for NULL.  It is never written (strbuf_grow swaps it for a
+ * real buffer before any write) and never freed (release tests alloc).
+ */
 char strbuf_slopbuf[1];
 
 void strbuf_init(struct strbuf *sb, size_t hint)
@@ -41,12 +47,19 @@ char *strbuf_detach(struct strbuf *sb, size_t *len)
 	return p;
 }
 
+/*
+ * Room for extra more bytes and the NUL.  The size at least doubles, so n
+ * appends cost O(n) copies in all; 64 bytes at least, so the many short
+ * strings (a stat name, a path) take one allocation.  st_add dies on
+ * overflow rather than wrapping to a small buffer.
+ */
 void strbuf_grow(struct strbuf *sb, size_t extra)
 {
 	size_t need = st_add(st_add(sb->len, extra), 1);
 
 	if (need <= sb->alloc)
 		return;
+	/* the slop buffer is not ours to realloc */
 	if (!sb->alloc)
 		sb->buf = NULL;
 	if (need < sb->alloc * 2)
@@ -59,6 +72,7 @@ void strbuf_grow(struct strbuf *sb, size_t extra)
 		sb->buf[0] = '\0';
 }
 
+/* shorten (or, within alloc, lengthen after writing into buf directly) */
 void strbuf_setlen(struct strbuf *sb, size_t len)
 {
 	if (len > (sb->alloc ? sb->alloc - 1 : 0))
@@ -101,6 +115,11 @@ void strbuf_addbuf(struct strbuf *sb, const struct strbuf *other)
 	strbuf_add(sb, other->buf, other->len);
 }
 
+/*
+ * Format into the free space first; when it did not fit, vsnprintf said
+ * how much it needs, so grow once and format again.  ap is copied for the
+ * first try because a va_list can be walked only once.
+ */
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 {
 	va_list cp;
@@ -128,6 +147,7 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* isspace() for the C locale only: a locale must not change a parse */
 static int is_space(char c)
 {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
@@ -155,6 +175,7 @@ void strbuf_trim(struct strbuf *sb)
 	}
 }
 
+/* one line ending off: "\n", or "\r\n" from a file written on Windows */
 void strbuf_chomp(struct strbuf *sb)
 {
 	if (sb->len && sb->buf[sb->len - 1] == '\n')
@@ -165,6 +186,11 @@ void strbuf_chomp(struct strbuf *sb)
 		sb->buf[sb->len] = '\0';
 }
 
+/*
+ * Append all of fd until EOF.  On an error, or past max bytes (EFBIG:
+ * max is the caller's bound on what a sane file of its kind holds, 0 for
+ * none), sb is put back as it was, so the caller never sees half a file.
+ */
 int strbuf_read_fd(struct strbuf *sb, int fd, size_t max)
 {
 	size_t start = sb->len;
@@ -193,6 +219,7 @@ int strbuf_read_fd(struct strbuf *sb, int fd, size_t max)
 	return 0;
 }
 
+/* strbuf_read_fd on a file; errno is the read's, not close()'s */
 int strbuf_read_file(struct strbuf *sb, const char *path, size_t max)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -207,6 +234,10 @@ int strbuf_read_file(struct strbuf *sb, const char *path, size_t max)
 	return ret;
 }
 
+/*
+ * One line without its newline; EOF only when nothing was read, so a last
+ * line without a newline is still a line.
+ */
 int strbuf_getline(struct strbuf *sb, FILE *fp)
 {
 	int c;
@@ -220,6 +251,11 @@ int strbuf_getline(struct strbuf *sb, FILE *fp)
 	return sb->len ? 0 : EOF;
 }
 
+/*
+ * s as HTML text or a quoted attribute value: the five characters that can
+ * end either are escaped, so a stat name or a job value can never become
+ * markup (the pages' CSP is the second line of defence, not the first).
+ */
 void strbuf_add_html(struct strbuf *sb, const char *s)
 {
 	for (; *s; s++) {
@@ -234,6 +270,10 @@ void strbuf_add_html(struct strbuf *sb, const char *s)
 	}
 }
 
+/*
+ * s as a JSON string.  Bytes of 0x80 and up are copied as they are: the
+ * text perfsift reads is UTF-8 (or ASCII), and JSON is UTF-8.
+ */
 void strbuf_add_json_str(struct strbuf *sb, const char *s)
 {
 	strbuf_addch(sb, '"');
@@ -256,6 +296,11 @@ void strbuf_add_json_str(struct strbuf *sb, const char *s)
 	strbuf_addch(sb, '"');
 }
 
+/*
+ * JSON has no NaN or infinity: a missing or undefined value is null.
+ * %.12g keeps the figures a stat has without printing binary noise
+ * (0.1 as 0.10000000000000001).
+ */
 void strbuf_add_json_num(struct strbuf *sb, double v)
 {
 	if (!isfinite(v))
@@ -264,6 +309,7 @@ void strbuf_add_json_num(struct strbuf *sb, double v)
 		strbuf_addf(sb, "%.12g", v);
 }
 
+/* RFC 4180: quoted only when it must be, a quote doubled inside quotes */
 void strbuf_add_csv_str(struct strbuf *sb, const char *s)
 {
 	if (!strpbrk(s, ",\"\n\r")) {

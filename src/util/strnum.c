@@ -8,6 +8,12 @@
 #include <string.h>
 #include "util/strnum.h"
 
+/*
+ * Base 0, as strtoll reads it: 0x10 is 16 and 010 is 8, as in C, so a
+ * mask can be written in hex.  The range test comes before the "is it all
+ * a number" test only for a complete number, so "12abc" says "not an
+ * integer", not "too large".
+ */
 int strnum_ll(const char *s, long long min, long long max, long long *out,
 	      const char **why)
 {
@@ -32,6 +38,7 @@ int strnum_ll(const char *s, long long min, long long max, long long *out,
 	return 0;
 }
 
+/* inf and nan parse with strtod but are no value a job or option means */
 int strnum_double(const char *s, double *out, const char **why)
 {
 	char *end;
@@ -55,6 +62,13 @@ int strnum_double(const char *s, double *out, const char **why)
 	return 0;
 }
 
+/*
+ * A size as LKP's jobs write them ("16G", "1.5M", "4096"): a number, then
+ * an optional binary suffix and an optional B.  Parsed as a double so a
+ * fraction of a unit works, then scaled with ldexp (exact for powers of
+ * two) and checked against 2^64 before the conversion, which would be
+ * undefined past it.
+ */
 int strnum_size(const char *s, uint64_t *out, const char **why)
 {
 	char *end;
@@ -94,6 +108,11 @@ int strnum_size(const char *s, uint64_t *out, const char **why)
 	return 0;
 }
 
+/*
+ * A duration: bare seconds as LKP's runtime is written, or with s, m, h
+ * or ms.  Only whole-word suffixes, so "5min" is an error rather than a
+ * silent 5 minutes or 5 seconds.
+ */
 int strnum_seconds(const char *s, double *out, const char **why)
 {
 	char *end;

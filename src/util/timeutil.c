@@ -20,10 +20,25 @@ double time_mono_s(void)
 
 double time_epoch_s(void)
 {
+	struct timespec ts = time_epoch_ts();
+
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+struct timespec time_epoch_ts(void)
+{
 	struct timespec ts;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	return ts;
+}
+
+uint64_t time_thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 int time_sleep_until_ns(uint64_t deadline_ns)

@@ -9,7 +9,12 @@
 #include <string.h>
 #include "util/usage.h"
 
+/* "perfsift run: error: ..." names the command, as git's messages do */
 static const char *command_name;
+/*
+ * Run once before a die() exits: run/knob.c restores the kernel knobs it
+ * changed this way, so a fatal error never leaves the machine tuned.
+ */
 static die_hook_fn die_hook;
 
 void usage_set_command(const char *name)
@@ -22,6 +27,13 @@ void usage_set_die_hook(die_hook_fn fn)
 	die_hook = fn;
 }
 
+/*
+ * One message, formatted whole before the one fprintf: stderr is
+ * unbuffered, and a line written in pieces can be split by another
+ * process writing to the same terminal (a benchmark's own output).
+ * stdout is flushed first so the message comes after what was printed
+ * before it.  suffix: strerror(errno) for the *_errno forms.
+ */
 static void vreport(const char *prefix, const char *fmt, va_list ap,
 		    const char *suffix)
 {
@@ -57,6 +69,11 @@ void die(const char *fmt, ...)
 	do_exit(EXIT_RUNTIME);
 }
 
+/*
+ * A usage or input error (exit 2) has no "fatal:" prefix: the message is
+ * the FILE:LINE: KEY: ... the user must act on, and nothing went wrong
+ * inside perfsift.
+ */
 void die_status(int status, const char *fmt, ...)
 {
 	va_list ap;
@@ -67,6 +84,7 @@ void die_status(int status, const char *fmt, ...)
 	do_exit(status);
 }
 
+/* errno is read first: formatting the message may change it */
 void die_errno(const char *fmt, ...)
 {
 	const char *s = strerror(errno);
@@ -78,6 +96,7 @@ void die_errno(const char *fmt, ...)
 	do_exit(EXIT_RUNTIME);
 }
 
+/* -1, so that "return error(...)" reports and fails in one statement */
 int error(const char *fmt, ...)
 {
 	va_list ap;
@@ -108,6 +127,7 @@ void warning(const char *fmt, ...)
 	va_end(ap);
 }
 
+/* information with no level: what perfsift left out or assumed */
 void note(const char *fmt, ...)
 {
 	va_list ap;
@@ -117,6 +137,11 @@ void note(const char *fmt, ...)
 	va_end(ap);
 }
 
+/*
+ * A broken invariant: perfsift's fault, not the user's.  It aborts (a core
+ * and the sanitizers' stack trace) instead of exiting, and names the
+ * source line, since the message alone cannot tell the user what to fix.
+ */
 void bug_fl(const char *file, int line, const char *fmt, ...)
 {
 	va_list ap;

@@ -12,7 +12,9 @@ stat_value() {
 	sed -n "s/^ *\"$(printf %s "$2" | sed 's,[/.%],\\&,g')\": \\([^,]*\\),*\$/\\1/p" "$1/stats.json"
 }
 
-# stat $2 of run $1 is a number above 0
+# stat $2 of run $1 is a number above 0 (the || block is the failure
+# message of the whole && chain, on purpose)
+# shellcheck disable=SC2015
 stat_positive() {
 	v=$(stat_value "$1" "$2") &&
 	test -n "$v" &&

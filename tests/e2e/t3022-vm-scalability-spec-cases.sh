@@ -31,7 +31,11 @@ state() {
 		 /sys/kernel/mm/ksm/sleep_millisecs; do
 		echo "$f: $(cat "$f" 2>/dev/null)"
 	done
-	ls /sys/fs/cgroup/memory 2>/dev/null | grep -c perfsift-vmscale || :
+	n=0
+	for d in /sys/fs/cgroup/memory/*perfsift-vmscale*; do
+		[ -e "$d" ] && n=$((n + 1))
+	done
+	echo "$n"
 }
 state >state.before
 

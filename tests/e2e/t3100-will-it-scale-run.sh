@@ -13,7 +13,9 @@ stat_of() {
 	sed -n "s/^ *\"$2\": \\([0-9.e+-]*\\),*\$/\\1/p" "$s"
 }
 
-# stat $2 of group $1 is a number above 0
+# stat $2 of group $1 is a number above 0 (the || block is the failure
+# message of the whole && chain, on purpose)
+# shellcheck disable=SC2015
 positive() {
 	v=$(stat_of "$1" "$2") &&
 	test -n "$v" &&
@@ -93,6 +95,8 @@ test_expect_success 'the quick job runs its four testcases' '
 # A task whose operation fails: with 120 MB of address space, page_fault1's
 # 128 MiB mapping cannot be made.  (A sanitizer build cannot start at all
 # under that limit: the probe skips it.)
+# dash, Debian's sh, has ulimit -v
+# shellcheck disable=SC3045
 if (ulimit -v 120000 && perfsift help keys will-it-scale >/dev/null 2>&1); then
 	test_expect_success "a failed operation: the suite's assertion line, its stat, exit status 1" '
 		cat >fail.yaml <<-\EOT &&

@@ -3,21 +3,19 @@
 # loads the page offline; its DOM (after the page's script ran) holds the
 # table rows and the SVG charts, and the #filter=/#sort= address works.
 . "$(dirname "$0")/lib.sh"
+. "$SRCDIR/tests/e2e/lib-browser.sh"
 
 B=$TESTDATA/report/base
 H=$TESTDATA/report/head
 
-if ! command -v chromium >/dev/null 2>&1; then
+if ! browser_available; then
 	test_skip 'the page in headless chromium' 'chromium is not installed (scripts/install-deps)'
 	test_done
 fi
 
-# dom URL: the DOM after load, with no network, sync or updates
+# dom URL: the DOM after load
 dom() {
-	timeout 120 chromium --headless --no-sandbox --disable-gpu \
-		--disable-background-networking --disable-component-update \
-		--disable-sync --no-first-run --user-data-dir="$TEST_TMP/profile" \
-		--dump-dom "$1" 2>/dev/null
+	chrome --dump-dom "$1"
 }
 
 test_expect_success 'the report page loads: rows, charts, script ran' '
@@ -48,11 +46,8 @@ test_expect_success 'sorting by change orders the rows' '
 '
 
 test_expect_success 'a screenshot can be taken the same way' '
-	timeout 120 chromium --headless --no-sandbox --disable-gpu \
-		--disable-background-networking --disable-component-update \
-		--disable-sync --no-first-run --user-data-dir="$TEST_TMP/profile" \
-		--window-size=1200,2400 --screenshot="$TEST_TMP/shot.png" \
-		"file://$TEST_TMP/page.html" >/dev/null 2>&1 &&
+	chrome --window-size=1200,2400 --screenshot="$TEST_TMP/shot.png" \
+		"file://$TEST_TMP/page.html" >/dev/null &&
 	test -s shot.png &&
 	if [ -n "${PERFSIFT_SCREENSHOT:-}" ]; then cp shot.png "$PERFSIFT_SCREENSHOT"; fi
 '

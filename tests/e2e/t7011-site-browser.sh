@@ -6,17 +6,12 @@
 # the report it links to; a screenshot of each (PERFSIFT_SCREENSHOT_DIR
 # keeps them).
 . "$(dirname "$0")/lib.sh"
+. "$SRCDIR/tests/e2e/lib-browser.sh"
 
-if ! command -v chromium >/dev/null 2>&1; then
+if ! browser_available; then
 	test_skip 'the site in headless chromium' 'chromium is not installed (scripts/install-deps)'
 	test_done
 fi
-
-chrome() {
-	timeout 120 chromium --headless --no-sandbox --disable-gpu \
-		--disable-background-networking --disable-component-update \
-		--disable-sync --no-first-run --user-data-dir="$TEST_TMP/profile" "$@" 2>/dev/null
-}
 
 test_expect_success 'setup: three groups, 20 commits, steps in two' '
 	cat >bench.sh <<-\EOT &&

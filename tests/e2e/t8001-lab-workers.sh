@@ -37,8 +37,8 @@ test_expect_success 'six tasks of two runs are queued' '
 	test $(wc -l <ids) = 6
 '
 
-three_started() { test $(ls started | wc -l) -ge 3; }
-all_done() { test "$(count_state done)" = 6; }
+three_started() { test "$(find started -mindepth 1 -maxdepth 1 | wc -l)" -ge 3; }
+all_done() { test "$(count_state "done")" = 6; }
 
 test_expect_success 'a worker killed mid-run: its task is retaken and finished' '
 	for s in 1 2 3; do start_worker $s --drain --lease-s 5 || return 1; done &&

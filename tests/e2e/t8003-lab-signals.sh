@@ -22,7 +22,7 @@ testcase: mytest
 mytest:
   cmdline: "echo x >>$TEST_TMP/executions; touch $TEST_TMP/started/\$\$; while [ ! -e $TEST_TMP/go ]; do sleep 0.05; done; echo score: 1"
 EOF2
-one_started() { test $(ls started | wc -l) -ge 1; }
+one_started() { test "$(find started -mindepth 1 -maxdepth 1 | wc -l)" -ge 1; }
 logged() { grep -q "$1" "$2"; }
 
 test_expect_success 'SIGTERM: the run in progress is stored, the task given back' '

@@ -62,7 +62,7 @@ static int setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
 
-	strcpy(f->dir, "/tmp/test_knob.XXXXXX");
+	snprintf(f->dir, sizeof(f->dir), "/tmp/test_knob.XXXXXX");
 	if (!mkdtemp(f->dir))
 		return -1;
 	strbuf_init(&f->root, 0);

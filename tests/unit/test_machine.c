@@ -81,7 +81,8 @@ static void test_probe_fake_sysroot(void **state)
 
 	/* an empty tree: nothing fails, everything says unknown */
 	remove_tree(dir);
-	assert_non_null(mkdtemp(strcpy(dir, "/tmp/test_machine.XXXXXX")));
+	snprintf(dir, sizeof(dir), "/tmp/test_machine.XXXXXX");
+	assert_non_null(mkdtemp(dir));
 	machine_probe(&m, dir);
 	assert_string_equal(m.rootfs, "unknown");
 	assert_string_equal(m.compiler, "unknown");

@@ -38,7 +38,7 @@ static int setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
 
-	strcpy(f->root, "/tmp/perfsift-result-XXXXXX");
+	snprintf(f->root, sizeof(f->root), "/tmp/perfsift-result-XXXXXX");
 	if (!mkdtemp(f->root))
 		return -1;
 	snprintf(f->group, sizeof(f->group),

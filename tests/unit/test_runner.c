@@ -24,7 +24,7 @@ static char tmpdir[64];
 static int setup(void **state)
 {
 	(void)state;
-	strcpy(tmpdir, "/tmp/test_runner.XXXXXX");
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/test_runner.XXXXXX");
 	if (!mkdtemp(tmpdir))
 		return -1;
 	runner_block_signals();

@@ -68,7 +68,7 @@ static int setup(void **state)
 	struct fixture *f = calloc(1, sizeof(*f));
 	char *sql;
 
-	strcpy(f->root, "/tmp/perfsift-store-XXXXXX");
+	snprintf(f->root, sizeof(f->root), "/tmp/perfsift-store-XXXXXX");
 	strbuf_init(&f->err, 0);
 	if (!mkdtemp(f->root))
 		return -1;

@@ -7,6 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
 #include "util/dynlib.h"
@@ -14,6 +17,8 @@
 #include "util/hash.h"
 #include "util/strbuf.h"
 #include "util/strnum.h"
+#include "util/sorted.h"
+#include "util/timeutil.h"
 
 static void test_strbuf_invariants(void **state)
 {
@@ -128,6 +133,105 @@ static void test_atomic_write(void **state)
 }
 
 /* a library loaded on first use: found and called; missing, named */
+/*
+ * write_all through a pipe much larger than the pipe's buffer, with a slow
+ * reader: write() returns short many times, and every byte must arrive in
+ * order.  Then the errors: a closed reader (EPIPE) and a bad fd.
+ */
+static void test_write_all(void **state)
+{
+	size_t len = 1 << 20, got = 0, i;
+	char *buf = malloc(len), *back = malloc(len);
+	int fds[2];
+	pid_t pid;
+
+	(void)state;
+	for (i = 0; i < len; i++)
+		buf[i] = (char)(i * 7 + i / 251);
+	assert_int_equal(pipe(fds), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		close(fds[0]);
+		_exit(write_all(fds[1], buf, len) ? 1 : 0);
+	}
+	close(fds[1]);
+	while (got < len) {
+		ssize_t n = read(fds[0], back + got, 4096 < len - got ? 4096 : len - got);
+
+		assert_true(n > 0);
+		got += (size_t)n;
+	}
+	close(fds[0]);
+	{
+		int st;
+
+		assert_int_equal(waitpid(pid, &st, 0), pid);
+		assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	}
+	assert_memory_equal(buf, back, len);
+
+	signal(SIGPIPE, SIG_IGN);
+	assert_int_equal(pipe(fds), 0);
+	close(fds[0]);
+	errno = 0;
+	assert_int_equal(write_all(fds[1], "x", 1), -1);
+	assert_int_equal(errno, EPIPE);
+	close(fds[1]);
+	signal(SIGPIPE, SIG_DFL);
+	errno = 0;
+	assert_int_equal(write_all(-1, "x", 1), -1);
+	assert_int_equal(errno, EBADF);
+	assert_int_equal(write_all(-1, "", 0), 0); /* nothing to write */
+	free(buf);
+	free(back);
+}
+
+static int cmp_int_key(const void *key, const void *elem)
+{
+	int a = *(const int *)key, b = *(const int *)elem;
+
+	return (a > b) - (a < b);
+}
+
+/* the first element not less than the key: ends, duplicates, gaps, n = 0 */
+static void test_sorted_lower_bound(void **state)
+{
+	static const int v[] = { 1, 3, 3, 3, 7, 9 };
+	static const struct { int key; size_t at; } cases[] = {
+		{ 0, 0 }, { 1, 0 }, { 2, 1 }, { 3, 1 }, { 4, 4 },
+		{ 7, 4 }, { 8, 5 }, { 9, 5 }, { 10, 6 },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
+		assert_int_equal(sorted_lower_bound(&cases[i].key, v, ARRAY_SIZE(v),
+						    sizeof(*v), cmp_int_key),
+				 cases[i].at);
+	assert_int_equal(sorted_lower_bound(&cases[0].key, v, 0, sizeof(*v),
+					    cmp_int_key), 0);
+}
+
+/* the clocks: monotonic never goes back; the two wall-clock forms agree */
+static void test_clocks(void **state)
+{
+	uint64_t a = time_mono_ns(), b = time_mono_ns();
+	uint64_t c0 = time_thread_cpu_ns(), c1;
+	struct timespec ts = time_epoch_ts();
+	double e = time_epoch_s();
+	volatile unsigned long spin = 0;
+
+	(void)state;
+	assert_true(b >= a);
+	while ((c1 = time_thread_cpu_ns()) == c0)
+		spin++; /* the thread's CPU clock moves only while it runs */
+	assert_true(c1 > c0);
+	assert_true(ts.tv_nsec >= 0 && ts.tv_nsec < 1000000000L);
+	/* read one after the other: within a minute even on a loaded box */
+	assert_true(e >= (double)ts.tv_sec && e < (double)ts.tv_sec + 60);
+}
+
 static void test_dynlib(void **state)
 {
 	struct { double (*cos)(double); double (*sqrt)(double); } m;
@@ -171,6 +275,9 @@ int main(void)
 		cmocka_unit_test(test_strnum),
 		cmocka_unit_test(test_paths),
 		cmocka_unit_test(test_atomic_write),
+		cmocka_unit_test(test_write_all),
+		cmocka_unit_test(test_sorted_lower_bound),
+		cmocka_unit_test(test_clocks),
 		cmocka_unit_test(test_dynlib),
 		cmocka_unit_test(test_fnv1a64),
 	};

@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "job/job.h"
+#include "job/programs.h"
 #include "result/matrix.h"
 #include "report/build.h"
 #include "report/bundle.h"
@@ -207,6 +208,107 @@ static void add_params(struct report_data *d, const struct result_group *base,
 	d->r.params = d->params;
 }
 
+/* a group's own name: the last part of its directory, else its spec */
+static const char *group_name(const struct result_group *g)
+{
+	const char *s = g->dir ? g->dir : g->spec;
+	const char *slash = s ? strrchr(s, '/') : NULL;
+
+	return slash && slash[1] ? slash + 1 : s;
+}
+
+/*
+ * The column headings name what differs: the commits when they differ;
+ * on one commit the setting each side ran with (thp_enabled=never /
+ * thp_enabled=always); else the groups' names; "base"/"head" last, so
+ * the two headings are never the same.
+ */
+static void add_headings(struct report_data *d, const struct result_group *base,
+			 const struct result_group *head)
+{
+	const char *b = base->label, *h = head->label;
+
+	if ((!b || !h || !strcmp(b, h)) &&
+	    (d->r.base_setting || d->r.head_setting)) {
+		if (d->r.base_setting)
+			b = d->r.base_setting;
+		if (d->r.head_setting)
+			h = d->r.head_setting;
+	}
+	if (!b || !h || !strcmp(b, h)) {
+		b = group_name(base);
+		h = group_name(head);
+	}
+	if (!b || !h || !strcmp(b, h)) {
+		b = "base";
+		h = "head";
+	}
+	d->r.base_heading = b;
+	d->r.head_heading = h;
+}
+
+/*
+ * The settings the job applied: every setup program's value in its
+ * job.yaml ("thp_enabled=always", "cpufreq_governor=performance").  The
+ * env_* facts are what the machine had before the job set them, so they
+ * cannot say what the runs ran under.
+ */
+static void add_job_settings(struct strbuf *out, const struct job *job)
+{
+	const struct jnode *root = job->root;
+	size_t i, k;
+
+	for (i = 0; i < root->n; i++) {
+		const struct program *p = program_find(root->keys[i]);
+		const struct jnode *v = root->kids[i];
+
+		if (!p || p->kind != PROG_SETUP)
+			continue;
+		if (v->type == JNODE_SCALAR) {
+			strbuf_addf(out, "%s%s=%s", out->len ? ", " : "",
+				    root->keys[i], v->text);
+			continue;
+		}
+		for (k = 0; v->type == JNODE_MAP && k < v->n; k++)
+			if (v->kids[k]->type == JNODE_SCALAR)
+				strbuf_addf(out, "%s%s=%s", out->len ? ", " : "",
+					    v->keys[k], v->kids[k]->text);
+	}
+}
+
+/* the test box: machine facts, and what the job set over them */
+static void add_box(struct report_data *d, const struct result_group *head)
+{
+	struct report_box *b = &d->r.box;
+	const struct job *j = d->head_job;
+	const char *v;
+
+	if (j) {
+		b->host = job_get(j, "testbox");
+		b->cpu_model = job_get(j, "model");
+		b->nr_cpu = job_get(j, "nr_cpu");
+		b->memory = job_get(j, "memory");
+		b->thp_enabled = job_get(j, "env_thp_enabled");
+		b->thp_defrag = job_get(j, "env_thp_defrag");
+		b->governor = job_get(j, "env_cpufreq_governor");
+		b->cmdline = job_get(j, "env_kernel_cmdline");
+		/* what the runs ran under wins over the value before */
+		if ((v = job_get_opt(j, "transparent_hugepage", "thp_enabled")))
+			b->thp_enabled = v;
+		if ((v = job_get_opt(j, "transparent_hugepage", "thp_defrag")))
+			b->thp_defrag = v;
+		if ((v = job_get(j, "cpufreq_governor")))
+			b->governor = v;
+		add_job_settings(&d->settings, j);
+		if (d->settings.len)
+			b->settings = d->settings.buf;
+	}
+	if (!b->host)
+		b->host = result_group_axis(head, "testbox");
+	if (!b->host)
+		b->host = result_group_axis(head, "tbox_group");
+}
+
 int report_build(struct report_data *d, const struct result_group *base,
 		 const struct result_group *head, struct strbuf *err)
 {
@@ -225,6 +327,7 @@ int report_build(struct report_data *d, const struct result_group *base,
 	strbuf_init(&d->base_setting, 0);
 	strbuf_init(&d->head_setting, 0);
 	strbuf_init(&d->undecided, 0);
+	strbuf_init(&d->settings, 0);
 
 	/* the table: LKP's rules, as the e-mail shows them, and every KPI */
 	compare_options_init(&o);
@@ -283,10 +386,11 @@ int report_build(struct report_data *d, const struct result_group *base,
 	d->r.nexplain = i;
 	free(ranked);
 
-	if (d->r.kpi && (d->r.kpi->nbase || d->r.kpi->nhead))
+	/* a chart compares: one drawn from a single side says nothing */
+	if (d->r.kpi && d->r.kpi->nbase && d->r.kpi->nhead)
 		d->charts[d->r.ncharts++] = d->r.kpi;
 	for (i = 0; i < d->r.nexplain && d->r.ncharts < REPORT_MAX_CHARTS; i++)
-		if (cand[i]->nbase || cand[i]->nhead)
+		if (cand[i]->nbase && cand[i]->nhead)
 			d->charts[d->r.ncharts++] = cand[i];
 
 	if (report_load_job(head->dir, &d->head_job, err) ||
@@ -306,20 +410,8 @@ int report_build(struct report_data *d, const struct result_group *base,
 	d->r.nstats = d->all_res.nstats;
 	d->r.table = d->table.buf;
 	d->r.job_file = "job.yaml";
-	if (d->head_job) {
-		d->r.box.host = job_get(d->head_job, "testbox");
-		d->r.box.cpu_model = job_get(d->head_job, "model");
-		d->r.box.nr_cpu = job_get(d->head_job, "nr_cpu");
-		d->r.box.memory = job_get(d->head_job, "memory");
-		d->r.box.thp_enabled = job_get(d->head_job, "env_thp_enabled");
-		d->r.box.thp_defrag = job_get(d->head_job, "env_thp_defrag");
-		d->r.box.governor = job_get(d->head_job, "env_cpufreq_governor");
-		d->r.box.cmdline = job_get(d->head_job, "env_kernel_cmdline");
-	}
-	if (!d->r.box.host)
-		d->r.box.host = result_group_axis(head, "testbox");
-	if (!d->r.box.host)
-		d->r.box.host = result_group_axis(head, "tbox_group");
+	add_headings(d, base, head);
+	add_box(d, head);
 	return 0;
 }
 
@@ -357,6 +449,7 @@ void report_chart_samples(struct report_data *d, size_t k,
 	d->chart_own[k].head_v = head_v;
 	d->chart_own[k].nhead = nhead;
 	d->charts[k] = &d->chart_own[k];
+	d->r.bisect = true; /* the legend says bisect-good/bad */
 }
 
 /* run git with argv, its stdout into out; 0 when it exits 0 */
@@ -447,6 +540,7 @@ void report_data_release(struct report_data *d)
 	strbuf_release(&d->base_setting);
 	strbuf_release(&d->head_setting);
 	strbuf_release(&d->undecided);
+	strbuf_release(&d->settings);
 	free(d->rows);
 	free(d->all);
 	for (i = 0; i < d->nowned; i++)

@@ -31,6 +31,7 @@ struct report_data {
 	struct job *head_job, *base_job;
 	char *commit, *subject;
 	struct strbuf base_setting, head_setting;
+	struct strbuf settings; /* r.box.settings */
 	struct strbuf undecided; /* r.undecided's lines */
 	bool kpi_regressed; /* exit status 1, as compare */
 };

@@ -1,9 +1,10 @@
 /*
- * text.c: the e-mail text, in the seed's order (spec §6, 2016):
- * subject, "FYI, we noticed that ...", the commit, the stats that explain
- * the change (perfsift's addition, before the numbers), the comparison
- * table as compare.h renders it, the test box, the charts with their
- * legend, "To reproduce:" and a disclaimer.
+ * text.c: the e-mail text.  It leads with the answer: subject, "FYI, we
+ * noticed that ...", the commit, then the headline KPI's row and its chart
+ * (a reader who stops there knows what changed and how surely), the stats
+ * that explain the change with their charts, and only then the seed's
+ * (spec §6, 2016) comparison table as compare.h renders it, the test box,
+ * "To reproduce:" and a disclaimer.
  */
 #include "util/compat.h"
 #include <math.h>
@@ -28,6 +29,21 @@ void report_short_commit(struct strbuf *out, const char *commit)
 		strbuf_add(out, commit, 10);
 	else
 		strbuf_addstr(out, commit);
+}
+
+const struct report_stat *report_kpi_chart(const struct report *r)
+{
+	if (!r->kpi || !r->ncharts || strcmp(r->charts[0]->name, r->kpi->name))
+		return NULL;
+	return r->charts[0];
+}
+
+void report_heading(struct strbuf *out, const char *heading)
+{
+	if (heading && is_hex_sha(heading))
+		report_short_commit(out, heading);
+	else
+		strbuf_addstr(out, heading ? heading : "");
 }
 
 void report_format_change(struct strbuf *out, const struct report_stat *s)
@@ -105,6 +121,85 @@ static void add_explain(struct strbuf *out, const struct report *r)
 	strbuf_addch(out, '\n');
 }
 
+/* "  5004386 ±  0%" as compare's table writes a mean and its spread */
+static void add_mean(struct strbuf *out, double mean, double sd)
+{
+	struct strbuf v = STRBUF_INIT;
+
+	report_format_value(&v, mean);
+	strbuf_addf(out, "%14s", v.buf);
+	if (sd >= 0 && mean != 0 && isfinite(sd / mean))
+		strbuf_addf(out, " ±%3d%%", (int)(100 * sd / fabs(mean)));
+	else
+		strbuf_addstr(out, "      ");
+	strbuf_release(&v);
+}
+
+/* the headline KPI's row under the headings, and its chart */
+static int add_kpi(struct strbuf *out, const struct report *r,
+		   struct strbuf *err)
+{
+	const struct report_stat *s = r->kpi, *c = report_kpi_chart(r);
+	struct strbuf ch = STRBUF_INIT, bh = STRBUF_INIT, hh = STRBUF_INIT;
+	struct plot p;
+
+	if (!s)
+		return 0;
+	report_heading(&bh, r->base_heading);
+	report_heading(&hh, r->head_heading);
+	strbuf_addf(out, "The KPI, %s:\n\n", s->name);
+	strbuf_addf(out, "%20s %14s %20s\n", bh.buf, "%change", hh.buf);
+	strbuf_release(&bh);
+	strbuf_release(&hh);
+	report_format_change(&ch, s);
+	if (s->undecided)
+		strbuf_addch(&ch, '?');
+	add_mean(out, s->base_mean, s->base_sd);
+	strbuf_addf(out, " %14s", ch.buf);
+	add_mean(out, s->head_mean, s->head_sd);
+	strbuf_addf(out, "  %s\n\n", s->name);
+	strbuf_release(&ch);
+	if (!c)
+		return 0;
+	if (r->bisect)
+		plot_init_bisect(&p, c->name, c->base_v, c->nbase, c->head_v,
+				 c->nhead);
+	else
+		plot_init_compare(&p, c->name, c->base_v, c->nbase, c->head_v,
+				  c->nhead);
+	if (plot_ascii(&p, out, err))
+		return -1;
+	if (r->bisect)
+		plot_ascii_legend(out);
+	else
+		plot_ascii_legend_compare(out);
+	strbuf_addch(out, '\n');
+	return 0;
+}
+
+/* the charts after the KPI's: the explaining stats' */
+static int add_charts(struct strbuf *out, const struct report *r,
+		      struct strbuf *err)
+{
+	size_t i = report_kpi_chart(r) ? 1 : 0;
+
+	for (; i < r->ncharts; i++) {
+		const struct report_stat *s = r->charts[i];
+		struct plot p;
+
+		if (r->bisect)
+			plot_init_bisect(&p, s->name, s->base_v, s->nbase,
+					 s->head_v, s->nhead);
+		else
+			plot_init_compare(&p, s->name, s->base_v, s->nbase,
+					  s->head_v, s->nhead);
+		if (plot_ascii(&p, out, err))
+			return -1;
+		strbuf_addch(out, '\n');
+	}
+	return 0;
+}
+
 static void add_box(struct strbuf *out, const struct report_box *b)
 {
 	strbuf_addf(out, "%s: %s\n", b->host ? b->host : "unknown",
@@ -119,12 +214,12 @@ static void add_box(struct strbuf *out, const struct report_box *b)
 		strbuf_addf(out, "cpufreq governor: %s\n", b->governor);
 	if (b->cmdline)
 		strbuf_addf(out, "Kernel command line: %s\n", b->cmdline);
+	if (b->settings)
+		strbuf_addf(out, "Set by the job: %s\n", b->settings);
 }
 
 int report_text(const struct report *r, struct strbuf *out, struct strbuf *err)
 {
-	size_t i;
-
 	strbuf_addstr(out, "Subject: ");
 	report_subject(out, r);
 	strbuf_addstr(out, "\n\n");
@@ -152,26 +247,16 @@ int report_text(const struct report *r, struct strbuf *out, struct strbuf *err)
 		strbuf_addstr(out, r->undecided);
 	strbuf_addstr(out, "\n");
 
+	if (add_kpi(out, r, err))
+		return -1;
 	add_explain(out, r);
+	if (add_charts(out, r, err))
+		return -1;
 	if (r->table)
 		strbuf_addstr(out, r->table);
 	strbuf_addch(out, '\n');
 	add_box(out, &r->box);
 	strbuf_addch(out, '\n');
-
-	for (i = 0; i < r->ncharts; i++) {
-		const struct report_stat *s = r->charts[i];
-		struct plot p;
-
-		plot_init_bisect(&p, s->name, s->base_v, s->nbase, s->head_v,
-				 s->nhead);
-		if (plot_ascii(&p, out, err))
-			return -1;
-	}
-	if (r->ncharts) {
-		plot_ascii_legend(out);
-		strbuf_addch(out, '\n');
-	}
 
 	strbuf_addf(out,
 		    "\nTo reproduce:\n\n"

@@ -75,6 +75,8 @@ static void seed_report(struct report *r, const struct report_stat **explain,
 	r->subject = "thp: keep huge zero page pinned until tlb flush";
 	r->base_label = "v4.6-rc2";
 	r->head_label = "5f155ea5ab62b5321aa7315de6";
+	r->base_heading = "v4.6-rc2";
+	r->head_heading = r->commit;
 	r->params = params;
 	r->nparams = ARRAY_SIZE(params);
 	r->kpi = &rows[0];
@@ -88,7 +90,7 @@ static void seed_report(struct report *r, const struct report_stat **explain,
 	r->table = seed_table;
 	r->box = (struct report_box){ "lkp-hsx04", "Brickland Haswell-EX",
 				      "144", "512G", "always", "madvise",
-				      "performance", "root=/dev/sda1 ro" };
+				      "performance", "root=/dev/sda1 ro", NULL };
 	r->job_file = "job.yaml";
 }
 
@@ -157,15 +159,19 @@ static void test_text(void **state)
 		"Subject: [perfsift] 5f155ea5ab: vm-scalability.time.system_time -51.0% improvement\n\n",
 		"FYI, we noticed that vm-scalability.time.system_time -51.0% improvement on\n\n",
 		"commit 5f155ea5ab62b5321aa7315de62d21da59aa8c65 (\"thp: keep huge zero page pinned until tlb flush\")\n",
+		/* the answer first: the KPI's row under the headings, its chart */
+		"The KPI, vm-scalability.time.system_time:\n\n",
+		"            v4.6-rc2        %change           5f155ea5ab\n",
+		"  vm-scalability.time.system_time\n",
+		"vm-scalability.time.system_time\n  550 ++",
+		"\t[*] base sample\n\t[O] head sample\n",
 		"The stats that best explain it",
 		"   1.   +143.3%  numa-vmstat.node0.nr_active_anon  (28006 -> 68134)\n",
+		"numa-vmstat.node0.nr_active_anon\n",
 		"=====\ncompiler/",
 		"lkp-hsx04: Brickland Haswell-EX\nCPUs: 144\nMemory: 512G\n"
 		"THP: always (defrag: madvise)\ncpufreq governor: performance\n"
 		"Kernel command line: root=/dev/sda1 ro\n",
-		"vm-scalability.time.system_time\n  550 ++",
-		"numa-vmstat.node0.nr_active_anon\n",
-		"\t[*] bisect-good sample\n\t[O] bisect-bad  sample\n",
 		"To reproduce:",
 		"perfsift install job.yaml",
 		"perfsift run job.yaml",
@@ -182,6 +188,15 @@ static void test_text(void **state)
 	/* the table is compare's, verbatim */
 	assert_non_null(strstr(out.buf, seed_table));
 	check_golden("report-seed.txt", &out);
+	assert_null(strstr(out.buf, "bisect-"));
+
+	/* a bisect's report: its legend says bisect-good/bad */
+	strbuf_reset(&out);
+	r.bisect = true;
+	assert_int_equal(report_text(&r, &out, &err), 0);
+	assert_non_null(strstr(out.buf, "\t[*] bisect-good sample\n\t[O] bisect-bad  sample\n"));
+	assert_null(strstr(out.buf, "base sample"));
+	r.bisect = false;
 
 	/* nothing explains it, no charts: said so, no legend */
 	strbuf_reset(&out);
@@ -213,6 +228,14 @@ static void test_html(void **state)
 		nrows++;
 	assert_int_equal(nsvg, 2);
 	assert_int_equal(nrows, 3);
+	/* the KPI's row and chart lead; the table comes after the charts */
+	p = strstr(out.buf, "<section id=\"kpi\">");
+	assert_non_null(p);
+	assert_true(strstr(out.buf, "<svg ") > p);
+	assert_true(strstr(out.buf, "<table class=\"rows\" id=\"rows\">") >
+		    strstr(strstr(out.buf, "<svg ") + 1, "<svg "));
+	assert_non_null(strstr(out.buf, "<th class=\"num\">5f155ea5ab</th>"));
+	assert_null(strstr(out.buf, "bisect-"));
 	/* everything from the results is escaped */
 	assert_null(strstr(out.buf, "<script>alert"));
 	assert_non_null(strstr(out.buf, "a &lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quotes&quot;"));

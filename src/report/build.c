@@ -78,9 +78,62 @@ static void fill_stat(struct report_data *d, struct report_stat *s,
 
 double report_rank_score(const struct report_stat *s)
 {
-	if (s->base_mean == 0)
-		return s->head_mean == 0 ? 0 : INFINITY;
-	return fabs(100.0 * (s->head_mean - s->base_mean) / fabs(s->base_mean));
+	double b = fabs(s->base_mean), h = fabs(s->head_mean), size, w;
+
+	if (b == 0 && h == 0)
+		return 0;
+	/* a side at zero (or a sign change) counts as a 1000-fold change */
+	if (b == 0 || h == 0 || (s->base_mean < 0) != (s->head_mean < 0))
+		size = log(1000);
+	else
+		size = fmin(fabs(log(h / b)), log(1000));
+	/*
+	 * significance: -log10(q) over 3, so q = 0.001 and below weigh 1
+	 * and a barely significant q = 0.05 weighs 0.43; no q: half weight
+	 */
+	if (isnan(s->q))
+		w = 0.5;
+	else
+		w = fmin(1, fmax(0, -log10(fmax(s->q, 1e-300)) / 3));
+	return size * w;
+}
+
+/* the event part of a perf-profile name: "cycles-pp." and the like */
+static const char *skip_event(const char *p)
+{
+	const char *dot = strchr(p, '.');
+
+	return dot ? dot + 1 : p;
+}
+
+void report_alias_key(const char *name, struct strbuf *out)
+{
+	static const char *const pp_kinds[] = { "calltrace.", "children.",
+						"self." };
+	const char *p, *dot = strchr(name, '.');
+	size_t i;
+
+	if (!strncmp(name, "perf-profile.", 13)) {
+		p = name + 13;
+		for (i = 0; i < ARRAY_SIZE(pp_kinds); i++)
+			if (!strncmp(p, pp_kinds[i], strlen(pp_kinds[i])))
+				p += strlen(pp_kinds[i]);
+		p = skip_event(p);
+		/* a chain is callee first: its first frame is the symbol */
+		strbuf_addstr(out, "perf-profile:");
+		strbuf_add(out, p, strcspn(p, "."));
+		return;
+	}
+	/* `<testcase>.time.X`, one word before it, is the time monitor's */
+	if (dot && !strncmp(dot + 1, "time.", 5))
+		name = dot + 1;
+	p = strstr(name, "numa_local");
+	if (p && !p[10] && (p == name || p[-1] == '.')) {
+		strbuf_add(out, name, (size_t)(p - name));
+		strbuf_addstr(out, "numa_hit");
+		return;
+	}
+	strbuf_addstr(out, name);
 }
 
 static int cmp_explain(const void *a, const void *b)
@@ -118,6 +171,69 @@ static bool worth_explaining(const struct stat_rules *rules,
 	return stat_reasonable_change(rules, s->name,
 				      fabs(s->head_mean - s->base_mean),
 				      max_sample(s));
+}
+
+/*
+ * A stat may explain the change when it changed significantly, both sides
+ * have it (a stat one side lacks is a -100% or +inf row that says
+ * nothing about the workload) and it names something: perf-profile's
+ * `[unknown]` symbols are samples perf could not resolve.
+ */
+static bool explains(const struct compare_row *row, const struct report_stat *s)
+{
+	return !row->is_function && row->cells[1].verdict == VERDICT_CHANGED &&
+	       row->cells[0].present && row->cells[1].present &&
+	       s->nbase && s->nhead && !strstr(s->name, "[unknown]");
+}
+
+/* is key among the n keys? */
+static bool has_key(char *const *keys, size_t n, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(keys[i], key))
+			return true;
+	return false;
+}
+
+/*
+ * The top REPORT_MAX_EXPLAIN of the ranked stats into d->explain and
+ * cand, one per alias (report_alias_key(): the best-ranked row of a
+ * symbol stands for its calltrace/children/self rows), none an alias of a
+ * KPI (time.system_time beside vm-scalability.time.system_time).
+ */
+static size_t pick_explain(struct report_data *d,
+			   const struct report_stat *const *ranked, size_t n,
+			   const struct report_stat **cand)
+{
+	char **keys = NULL;
+	size_t i, nkeys = 0, alloc = 0, picked = 0;
+	struct strbuf key = STRBUF_INIT;
+
+	for (i = 0; i < d->nall; i++) {
+		if (!d->all_res.rows[i].is_kpi)
+			continue;
+		report_alias_key(d->all[i].name, &key);
+		ALLOC_GROW(keys, nkeys + 1, alloc);
+		keys[nkeys++] = strbuf_detach(&key, NULL);
+	}
+	for (i = 0; i < n && picked < REPORT_MAX_EXPLAIN; i++) {
+		report_alias_key(ranked[i]->name, &key);
+		if (has_key(keys, nkeys, key.buf)) {
+			strbuf_reset(&key);
+			continue;
+		}
+		ALLOC_GROW(keys, nkeys + 1, alloc);
+		keys[nkeys++] = strbuf_detach(&key, NULL);
+		d->explain[picked] = cand[picked] = ranked[i];
+		picked++;
+	}
+	for (i = 0; i < nkeys; i++)
+		free(keys[i]);
+	free(keys);
+	strbuf_release(&key);
+	return picked;
 }
 
 /* the headline: a changed KPI with a direction first, then the largest */
@@ -373,17 +489,14 @@ int report_build(struct report_data *d, const struct result_group *base,
 			d->r.kpi = &d->all[i];
 			kpi_row = row;
 		}
-		if (!row->is_kpi && !row->is_function &&
-		    row->cells[1].verdict == VERDICT_CHANGED &&
+		if (!row->is_kpi && explains(row, &d->all[i]) &&
 		    worth_explaining(&rules, &d->all[i]))
 			ranked[n++] = &d->all[i];
 	}
 	stat_rules_release(&rules);
 	headline_undecided(d);
 	qsort(ranked, n, sizeof(*ranked), cmp_explain);
-	for (i = 0; i < n && i < REPORT_MAX_EXPLAIN; i++)
-		d->explain[i] = cand[i] = ranked[i];
-	d->r.nexplain = i;
+	d->r.nexplain = pick_explain(d, ranked, n, cand);
 	free(ranked);
 
 	/* a chart compares: one drawn from a single side says nothing */

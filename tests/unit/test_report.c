@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "report/build.h"
 #include "report/report.h"
 #include "util/fileutil.h"
 #include "util/strbuf.h"
@@ -260,12 +261,71 @@ static void test_html(void **state)
 	strbuf_release(&err);
 }
 
+/* "what explains it": log-scale size weighted by significance */
+static void test_rank_score(void **state)
+{
+	struct report_stat fall = { .name = "proc-vmstat.pgmajfault",
+				    .base_mean = 10000, .head_mean = 100,
+				    .q = 1e-4 };
+	struct report_stat rise = { .name = "proc-vmstat.pgfree",
+				    .base_mean = 1e6, .head_mean = 6e6,
+				    .q = 1e-4 };
+	struct report_stat weak = rise, zero = fall, none = fall;
+
+	(void)state;
+	/* a fall to 1% outranks a rise to 6x (relative: -99% vs +500%) */
+	assert_true(report_rank_score(&fall) > report_rank_score(&rise));
+	assert_true(fabs(report_rank_score(&fall) - log(100)) < 1e-9);
+	/* the same change, barely significant, ranks lower */
+	weak.q = 0.04;
+	assert_true(report_rank_score(&weak) < report_rank_score(&rise));
+	assert_true(report_rank_score(&weak) > 0);
+	/* a side at zero is capped, not infinite */
+	zero.head_mean = 0;
+	assert_true(isfinite(report_rank_score(&zero)));
+	assert_true(fabs(report_rank_score(&zero) - log(1000)) < 1e-9);
+	none.base_mean = none.head_mean = 0;
+	assert_true(report_rank_score(&none) == 0);
+}
+
+static void check_alias(const char *name, const char *key)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	report_alias_key(name, &sb);
+	assert_string_equal(sb.buf, key);
+	strbuf_release(&sb);
+}
+
+static void test_alias_key(void **state)
+{
+	(void)state;
+	check_alias("time.system_time", "time.system_time");
+	check_alias("vm-scalability.time.system_time", "time.system_time");
+	check_alias("mytest.time.elapsed_time.max", "time.elapsed_time.max");
+	check_alias("proc-vmstat.numa_local", "proc-vmstat.numa_hit");
+	check_alias("numa-vmstat.node0.numa_local", "numa-vmstat.node0.numa_hit");
+	check_alias("proc-vmstat.numa_hit", "proc-vmstat.numa_hit");
+	check_alias("proc-vmstat.numa_local_x", "proc-vmstat.numa_local_x");
+	check_alias("perf-profile.calltrace.cycles-pp.clear_page_erms.clear_huge_page",
+		    "perf-profile:clear_page_erms");
+	check_alias("perf-profile.children.cycles-pp.clear_page_erms",
+		    "perf-profile:clear_page_erms");
+	check_alias("perf-profile.self.cpu-clock-pp.clear_page_erms",
+		    "perf-profile:clear_page_erms");
+	check_alias("perf-profile.cycles-pp.clear_page_erms.do_fault",
+		    "perf-profile:clear_page_erms");
+	check_alias("proc-vmstat.pgfault", "proc-vmstat.pgfault");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_subject),
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_html),
+		cmocka_unit_test(test_rank_score),
+		cmocka_unit_test(test_alias_key),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

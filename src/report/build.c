@@ -15,13 +15,13 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "compare/rules.h"
 #include "job/job.h"
 #include "job/programs.h"
 #include "result/matrix.h"
 #include "report/build.h"
 #include "report/bundle.h"
 #include "select/select.h"
-#include "result/stats.h"
 #include "util/xalloc.h"
 
 /*

@@ -1,0 +1,177 @@
+/*
+ * local.c: the robot's results got here (robot/results.h): bisect's own
+ * real-world ops (bisect/exec.h) over the robot's mirror.  A commit is
+ * checked out in a worktree of the mirror, built and installed with the
+ * repo's commands, and the job runs through `perfsift run --commit SHA`
+ * with the worktree as working directory -- the same code path as
+ * `perfsift bisect`, so a result the robot got and one a bisect got are
+ * the same kind of run in the same kind of index.
+ */
+#include "util/compat.h"
+#include <stdlib.h>
+#include <string.h>
+#include "bisect/bisect.h"
+#include "bisect/exec.h"
+#include "result/matrix.h"
+#include "robot/config.h"
+#include "robot/results.h"
+#include "util/fileutil.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+struct local {
+	/* the ensure step's worktree (slot 0 only) */
+	struct bisect_exec x;
+	/* the bisect in progress, with its own worktrees and notes */
+	struct bisect_exec bx;
+	bool bisecting;
+	const struct robot_repo *repo;
+	const struct robot_job *job;
+	char *mirror, *root;
+};
+
+/* the fields of a bisect_exec that bisect_exec_init() does not fill */
+static void setup_exec(struct local *l, struct bisect_exec *x)
+{
+	memset(x, 0, sizeof(*x));
+	x->repo = l->mirror;
+	x->job = l->job->job;
+	x->build = l->repo->build;
+	x->install = l->repo->install;
+	x->result_root = l->root;
+	x->store_url = NULL;
+}
+
+/* the complete runs the index holds for sha */
+static int count_runs(struct bisect_exec *x, const char *sha, size_t *n,
+		      struct strbuf *err)
+{
+	struct matrix m;
+
+	if (bisect_exec_samples(x, sha, &m, err) < 0)
+		return -1;
+	*n = m.nruns;
+	matrix_release(&m);
+	return 0;
+}
+
+static int local_ensure(struct robot_results *r, const char *sha, size_t runs,
+			struct strbuf *err)
+{
+	struct local *l = r->priv;
+	struct bisect_ops ops;
+	struct strbuf why = STRBUF_INIT;
+	size_t have, tries;
+	int st;
+
+	if (count_runs(&l->x, sha, &have, err) < 0)
+		return -1;
+	/* the index first: a killed robot's runs are not run again */
+	if (have >= runs)
+		return ROBOT_READY;
+	bisect_exec_ops(&l->x, &ops);
+	st = ops.prepare(ops.data, 0, sha, &why);
+	if (st) {
+		strbuf_addf(err, "%.12s: %s", sha,
+			    why.len ? why.buf : "cannot be prepared");
+		strbuf_release(&why);
+		return -1;
+	}
+	strbuf_release(&why);
+	/*
+	 * As many runs as are missing; a run that fails costs a try, and
+	 * twice the runs without enough samples means the job fails here.
+	 */
+	for (tries = 0; have < runs && tries < 2 * runs; tries++) {
+		if (bisect_exec_measure(&l->x, 0, sha, err) < 0)
+			return -1;
+		if (count_runs(&l->x, sha, &have, err) < 0)
+			return -1;
+	}
+	if (have < runs) {
+		strbuf_addf(err, "%.12s: the job gave %zu complete runs of %zu",
+			    sha, have, runs);
+		return -1;
+	}
+	return ROBOT_READY;
+}
+
+/* a bisect_exec of its own: its worktrees and notes are the bisect's */
+static int local_bisect_ops(struct robot_results *r, const char *dir,
+			    struct bisect_ops *ops, struct strbuf *err)
+{
+	struct local *l = r->priv;
+
+	if (l->bisecting) {
+		bisect_exec_release(&l->bx);
+		l->bisecting = false;
+	}
+	if (mkdir_p(dir, 0700) < 0) {
+		strbuf_addf(err, "cannot create '%s'", dir);
+		return -1;
+	}
+	setup_exec(l, &l->bx);
+	if (bisect_exec_init(&l->bx, dir, err) < 0)
+		return -1;
+	l->bisecting = true;
+	bisect_exec_ops(&l->bx, ops);
+	return 0;
+}
+
+static void local_bisect_done(struct robot_results *r)
+{
+	struct local *l = r->priv;
+
+	if (!l->bisecting)
+		return;
+	bisect_exec_cleanup(&l->bx);
+	bisect_exec_release(&l->bx);
+	l->bisecting = false;
+}
+
+static void local_release(struct robot_results *r)
+{
+	struct local *l = r->priv;
+
+	if (!l)
+		return;
+	if (l->bisecting)
+		bisect_exec_release(&l->bx);
+	bisect_exec_release(&l->x);
+	free(l->mirror);
+	free(l->root);
+	free(l);
+	r->priv = NULL;
+}
+
+int robot_results_local(struct robot_results *r, const struct robot_repo *repo,
+			const struct robot_job *job, const char *mirror,
+			const char *work, const char *result_root,
+			struct strbuf *err)
+{
+	struct local *l = xcalloc(1, sizeof(*l));
+
+	memset(r, 0, sizeof(*r));
+	l->repo = repo;
+	l->job = job;
+	l->mirror = xstrdup(mirror);
+	l->root = xstrdup(result_root);
+	r->priv = l;
+	r->ensure = local_ensure;
+	r->bisect_ops = local_bisect_ops;
+	r->bisect_done = local_bisect_done;
+	r->release = local_release;
+	r->result_root = l->root;
+	r->store_url = NULL;
+	if (mkdir_p(result_root, 0777) < 0 || mkdir_p(work, 0700) < 0) {
+		strbuf_addf(err, "cannot create '%s' or '%s'", result_root, work);
+		local_release(r);
+		return -1;
+	}
+	setup_exec(l, &l->x);
+	if (bisect_exec_init(&l->x, work, err) < 0) {
+		local_release(r);
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,257 @@
+/*
+ * notify.c: the mail of a confirmed culprit (robot/judge.h).  Its body is
+ * `perfsift report` of the culprit's parent vs the culprit (report_build
+ * and report_text, the bisect's KPI as the headline) and job.yaml is
+ * attached, as 0-day mails its job file.  "Once" is kept in the state's
+ * mail row: PENDING is written before the first byte goes out, SENT after
+ * the last, and a PENDING row found at start is finished without a
+ * second copy (the mbox is cut back first; a maildir finds its file).
+ */
+#include "util/compat.h"
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "bisect/git.h"
+#include "report/build.h"
+#include "report/bundle.h"
+#include "report/report.h"
+#include "robot/config.h"
+#include "robot/judge.h"
+#include "robot/mail.h"
+#include "robot/results.h"
+#include "robot/state.h"
+#include "select/select.h"
+#include "util/fault.h"
+#include "util/hash.h"
+#include "util/strbuf.h"
+#include "util/usage.h"
+#include "util/xalloc.h"
+
+/*
+ * The report of parent vs culprit: its text without report_text()'s own
+ * "Subject:" line (the mail has its header), the subject's stat part
+ * ("<stat> <change>% <regression|improvement>") and job.yaml.
+ */
+static int build_report(struct robot_judge *j, const char *parent,
+			const char *culprit, const char *stat,
+			struct strbuf *body, struct strbuf *what,
+			struct strbuf *job, struct strbuf *err)
+{
+	struct select_ctx ctx = { j->res->result_root, j->res->store_url };
+	struct result_group base, head;
+	struct report_data d;
+	struct strbuf text = STRBUF_INIT, ignored = STRBUF_INIT;
+	const char *start;
+	int ret = -1;
+
+	memset(&d, 0, sizeof(d));
+	result_group_init(&base);
+	result_group_init(&head);
+	if (select_group(&ctx, parent, &base, err) ||
+	    select_group(&ctx, culprit, &head, err) ||
+	    report_build(&d, &base, &head, err) ||
+	    report_focus(&d, stat, err))
+		goto out;
+	/* best effort: without git the report still names the commit */
+	report_git_commit(&d, j->mirror, &ignored);
+	d.r.job_file = "job.yaml";
+	if (report_text(&d.r, &text, err))
+		goto out;
+	start = text.buf;
+	if (!strncmp(start, "Subject: ", 9)) {
+		start = strchrnul(start, '\n');
+		while (*start == '\n')
+			start++;
+	}
+	strbuf_addstr(body, start);
+	strbuf_addf(what, "%s ", d.r.kpi->name);
+	report_format_change(what, d.r.kpi);
+	strbuf_addf(what, " %s", report_effect_word(d.r.kpi));
+	if (d.head_job)
+		report_repro_job(d.head_job, job);
+	ret = 0;
+out:
+	report_data_release(&d);
+	result_group_release(&base);
+	result_group_release(&head);
+	strbuf_release(&text);
+	strbuf_release(&ignored);
+	return ret;
+}
+
+/* the sender: the config's, else perfsift@<this host> */
+static void sender(const struct robot_mail *m, struct strbuf *out)
+{
+	char host[256] = "localhost";
+
+	if (m->from) {
+		strbuf_addstr(out, m->from);
+		return;
+	}
+	gethostname(host, sizeof(host) - 1);
+	host[sizeof(host) - 1] = '\0';
+	strbuf_addf(out, "perfsift@%s", host);
+}
+
+/*
+ * One Message-ID per (repo, culprit, job), the same at every try: the
+ * maildir finds a delivered copy by it, and a reader sees a re-sent copy
+ * (a sendmail retry the robot could not rule out) as the same message.
+ */
+static void message_id(struct robot_judge *j, const char *culprit,
+		       const char *from, struct strbuf *out)
+{
+	const char *at = strrchr(from, '@');
+	uint64_t h = FNV1A64_INIT;
+	size_t len;
+
+	h = fnv1a64(h, j->repo->name, strlen(j->repo->name) + 1);
+	h = fnv1a64(h, j->job->name, strlen(j->job->name) + 1);
+	strbuf_addf(out, "<perfsift-robot.%.12s.%016llx@", culprit,
+		    (unsigned long long)h);
+	if (at) {
+		len = strcspn(at + 1, "> \t");
+		strbuf_add(out, at + 1, len);
+	} else {
+		strbuf_addstr(out, "localhost");
+	}
+	strbuf_addch(out, '>');
+}
+
+struct offset_ctx {
+	struct robot_judge *j;
+	const char *culprit;
+	struct robot_mail_row *row;
+};
+
+/* keep the mbox offset in the PENDING row before the append begins */
+static int save_offset(void *data, long long offset)
+{
+	struct offset_ctx *c = data;
+	struct strbuf err = STRBUF_INIT;
+	int r;
+
+	c->row->offset = offset;
+	r = robot_state_set_mail(c->j->state, c->j->repo->name, c->culprit,
+				 c->j->job->name, c->row, &err);
+	if (r < 0)
+		error("%s", err.buf);
+	strbuf_release(&err);
+	return r;
+}
+
+static int compose(struct robot_judge *j, const struct robot_verdict *v,
+		   const char *from, const char *msgid, time_t now,
+		   struct strbuf *msg, struct strbuf *err)
+{
+	struct strbuf body = STRBUF_INIT, what = STRBUF_INIT, job = STRBUF_INIT,
+		      subject = STRBUF_INIT, parent = STRBUF_INIT;
+	const char *args[] = { "rev-parse", "--verify", NULL, NULL };
+	char *rev = xasprintf("%s^1", v->culprit);
+	struct robot_message m;
+	int ret = -1;
+
+	args[2] = rev;
+	if (bisect_git(j->mirror, &parent, err, args) < 0 ||
+	    build_report(j, parent.buf, v->culprit, v->stat, &body, &what, &job,
+			 err) < 0)
+		goto out;
+	/* 0-day's subject, with the tree and branch in brackets */
+	strbuf_addf(&subject, "[perfsift] [%s/%s] %.12s: %s", j->repo->name,
+		    j->branch, v->culprit, what.buf);
+	memset(&m, 0, sizeof(m));
+	m.from = from;
+	m.to = j->cfg->mail.to;
+	m.subject = subject.buf;
+	m.message_id = msgid;
+	m.date = now;
+	m.body = body.buf;
+	m.attachment = job.len ? job.buf : NULL;
+	m.attachment_name = "job.yaml";
+	robot_mail_compose(&m, msg);
+	ret = 0;
+out:
+	free(rev);
+	strbuf_release(&body);
+	strbuf_release(&what);
+	strbuf_release(&job);
+	strbuf_release(&subject);
+	strbuf_release(&parent);
+	return ret;
+}
+
+int robot_notify(struct robot_judge *j, const struct robot_verdict *v,
+		 struct strbuf *err)
+{
+	struct strbuf from = STRBUF_INIT, msgid = STRBUF_INIT, msg = STRBUF_INIT;
+	struct robot_mail_row row = { ROBOT_MAIL_NONE, NULL, -1 };
+	struct offset_ctx oc = { j, v->culprit, &row };
+	time_t now = time(NULL);
+	int ret = -1, found;
+
+	found = robot_state_mail(j->state, j->repo->name, v->culprit,
+				 j->job->name, &row, err);
+	if (found < 0)
+		goto out;
+	if (row.state == ROBOT_MAIL_SENT) {
+		ret = 0;
+		goto out;
+	}
+	/*
+	 * A sendmail command that was started may have sent the mail: no
+	 * way to ask it, and twice is worse than once lost, so a PENDING
+	 * row of sendmail counts as sent (and says so).
+	 */
+	if (row.state == ROBOT_MAIL_PENDING && j->cfg->mail.sendmail) {
+		warning("%.12s: a previous robot was sending its mail when it "
+			"stopped; not sending again (check the mail log)",
+			v->culprit);
+		row.state = ROBOT_MAIL_SENT;
+		ret = robot_state_set_mail(j->state, j->repo->name, v->culprit,
+					   j->job->name, &row, err);
+		goto out;
+	}
+	sender(&j->cfg->mail, &from);
+	message_id(j, v->culprit, from.buf, &msgid);
+	if (compose(j, v, from.buf, msgid.buf, now, &msg, err) < 0)
+		goto out;
+	if (row.state == ROBOT_MAIL_NONE) {
+		row.state = ROBOT_MAIL_PENDING;
+		free(row.message_id);
+		row.message_id = xstrdup(msgid.buf);
+		if (robot_state_set_mail(j->state, j->repo->name, v->culprit,
+					 j->job->name, &row, err) < 0)
+			goto out;
+	}
+	if (robot_mail_deliver(&j->cfg->mail, msg.buf, msgid.buf, now,
+			       &row.offset, save_offset, &oc, err) < 0) {
+		/*
+		 * A sendmail command that said no did not send: back to NONE,
+		 * so the next pass tries again (PENDING would count as sent).
+		 */
+		if (j->cfg->mail.sendmail) {
+			struct strbuf ignored = STRBUF_INIT;
+
+			row.state = ROBOT_MAIL_NONE;
+			robot_state_set_mail(j->state, j->repo->name, v->culprit,
+					     j->job->name, &row, &ignored);
+			strbuf_release(&ignored);
+		}
+		goto out;
+	}
+	fault_point("robot-mail-delivered");
+	row.state = ROBOT_MAIL_SENT;
+	if (robot_state_set_mail(j->state, j->repo->name, v->culprit,
+				 j->job->name, &row, err) < 0)
+		goto out;
+	note("%s/%s: mailed %s about %.12s", j->repo->name, j->branch,
+	     j->cfg->mail.to, v->culprit);
+	ret = 0;
+out:
+	free(row.message_id);
+	strbuf_release(&from);
+	strbuf_release(&msgid);
+	strbuf_release(&msg);
+	return ret;
+}

@@ -1,0 +1,66 @@
+/*
+ * results.h: "get results for commit C of job J" -- the one step of the
+ * robot that differs between running here and running in a lab.  A pass
+ * asks for results and, when they are there, reads them from the job's
+ * result root; the bisect gets its ops (struct bisect_ops) from here too,
+ * so that the search, the classifier and the confirmation are bisect's
+ * own whichever way the runs happen.
+ *
+ * The local implementation (robot/local.c) checks the commit out in a
+ * worktree of the robot's mirror, builds and installs it and runs the job
+ * there through `perfsift run`, as `perfsift bisect` does.  A lab
+ * implementation (queue the job for the lab's workers, answer
+ * ROBOT_PENDING, find the results in the shared store at a later pass)
+ * plugs in here once the lab's queue (issue 16) has landed.
+ */
+#ifndef PERFSIFT_ROBOT_RESULTS_H
+#define PERFSIFT_ROBOT_RESULTS_H
+
+#include "util/compat.h"
+
+struct bisect_ops;
+struct robot_job;
+struct robot_repo;
+struct strbuf;
+
+enum robot_ready {
+	ROBOT_READY = 0,   /* the results are in the result root */
+	ROBOT_PENDING = 1, /* queued: come back at a later pass */
+};
+
+struct robot_results {
+	/*
+	 * Make sure commit sha has at least runs complete runs of the job:
+	 * ROBOT_READY, ROBOT_PENDING, or -1 with err (the commit does not
+	 * build, the job fails).  Runs the index already holds are not run
+	 * again: this is how a killed robot runs nothing twice.
+	 */
+	int (*ensure)(struct robot_results *r, const char *sha, size_t runs,
+		      struct strbuf *err);
+	/*
+	 * The ops of a bisect whose notes (its verdict log, its
+	 * confirmation's counts) live in dir, kept until bisect_done: a
+	 * bisect killed halfway goes on from them at the next start.
+	 */
+	int (*bisect_ops)(struct robot_results *r, const char *dir,
+			  struct bisect_ops *ops, struct strbuf *err);
+	/* the bisect of bisect_ops() is over: drop its worktrees and notes */
+	void (*bisect_done)(struct robot_results *r);
+	void (*release)(struct robot_results *r);
+
+	const char *result_root; /* where this job's results are read */
+	const char *store_url;   /* NULL: that root's SQLite */
+	void *priv;
+};
+
+/*
+ * The local implementation for job of repo: mirror is the robot's bare
+ * clone, work a directory of its own for the worktrees, result_root the
+ * job's result root (created).  0, or -1 with err.
+ */
+int robot_results_local(struct robot_results *r, const struct robot_repo *repo,
+			const struct robot_job *job, const char *mirror,
+			const char *work, const char *result_root,
+			struct strbuf *err);
+
+#endif

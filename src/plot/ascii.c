@@ -39,6 +39,14 @@ void plot_init_bisect(struct plot *p, const char *stat, const double *good,
 					     "bisect-good sample" };
 }
 
+void plot_init_compare(struct plot *p, const char *stat, const double *base,
+		       size_t nbase, const double *head, size_t nhead)
+{
+	plot_init_bisect(p, stat, base, nbase, head, nhead);
+	p->series[0].label = "head sample";
+	p->series[1].label = "base sample";
+}
+
 void plot_init_series(struct plot *p, const char *stat, const double *v,
 		      size_t n)
 {
@@ -381,4 +389,10 @@ void plot_ascii_legend(struct strbuf *out)
 	/* the 0-day e-mail's lines, "sample" aligned */
 	strbuf_addstr(out, "\t[*] bisect-good sample\n"
 			   "\t[O] bisect-bad  sample\n");
+}
+
+void plot_ascii_legend_compare(struct strbuf *out)
+{
+	strbuf_addstr(out, "\t[*] base sample\n"
+			   "\t[O] head sample\n");
 }

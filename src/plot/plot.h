@@ -44,6 +44,12 @@ struct plot {
  */
 void plot_init_bisect(struct plot *p, const char *stat, const double *good,
 		      size_t ngood, const double *bad, size_t nbad);
+/*
+ * The same chart of a comparison: base as '*', head as 'O', and the
+ * legend says "base"/"head" -- bisect-good/bad would be false there.
+ */
+void plot_init_compare(struct plot *p, const char *stat, const double *base,
+		       size_t nbase, const double *head, size_t nhead);
 /* one run's time series of a stat: 'O' points joined by a dotted line */
 void plot_init_series(struct plot *p, const char *stat, const double *v,
 		      size_t n);
@@ -66,6 +72,8 @@ void plot_title(struct strbuf *out, const char *stat);
 int plot_ascii(const struct plot *p, struct strbuf *out, struct strbuf *err);
 /* the two legend lines the e-mail puts under the bisect charts */
 void plot_ascii_legend(struct strbuf *out);
+/* the comparison's legend lines, "[*] base sample" and "[O] head sample" */
+void plot_ascii_legend_compare(struct strbuf *out);
 
 /* the same chart as one <svg> element (no XML prolog), text escaped */
 int plot_svg(const struct plot *p, struct strbuf *out, struct strbuf *err);

@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include "compare/rules.h"
 #include "job/job.h"
+#include "job/programs.h"
 #include "result/matrix.h"
 #include "report/build.h"
 #include "report/bundle.h"
@@ -77,9 +78,62 @@ static void fill_stat(struct report_data *d, struct report_stat *s,
 
 double report_rank_score(const struct report_stat *s)
 {
-	if (s->base_mean == 0)
-		return s->head_mean == 0 ? 0 : INFINITY;
-	return fabs(100.0 * (s->head_mean - s->base_mean) / fabs(s->base_mean));
+	double b = fabs(s->base_mean), h = fabs(s->head_mean), size, w;
+
+	if (b == 0 && h == 0)
+		return 0;
+	/* a side at zero (or a sign change) counts as a 1000-fold change */
+	if (b == 0 || h == 0 || (s->base_mean < 0) != (s->head_mean < 0))
+		size = log(1000);
+	else
+		size = fmin(fabs(log(h / b)), log(1000));
+	/*
+	 * significance: -log10(q) over 3, so q = 0.001 and below weigh 1
+	 * and a barely significant q = 0.05 weighs 0.43; no q: half weight
+	 */
+	if (isnan(s->q))
+		w = 0.5;
+	else
+		w = fmin(1, fmax(0, -log10(fmax(s->q, 1e-300)) / 3));
+	return size * w;
+}
+
+/* the event part of a perf-profile name: "cycles-pp." and the like */
+static const char *skip_event(const char *p)
+{
+	const char *dot = strchr(p, '.');
+
+	return dot ? dot + 1 : p;
+}
+
+void report_alias_key(const char *name, struct strbuf *out)
+{
+	static const char *const pp_kinds[] = { "calltrace.", "children.",
+						"self." };
+	const char *p, *dot = strchr(name, '.');
+	size_t i;
+
+	if (!strncmp(name, "perf-profile.", 13)) {
+		p = name + 13;
+		for (i = 0; i < ARRAY_SIZE(pp_kinds); i++)
+			if (!strncmp(p, pp_kinds[i], strlen(pp_kinds[i])))
+				p += strlen(pp_kinds[i]);
+		p = skip_event(p);
+		/* a chain is callee first: its first frame is the symbol */
+		strbuf_addstr(out, "perf-profile:");
+		strbuf_add(out, p, strcspn(p, "."));
+		return;
+	}
+	/* `<testcase>.time.X`, one word before it, is the time monitor's */
+	if (dot && !strncmp(dot + 1, "time.", 5))
+		name = dot + 1;
+	p = strstr(name, "numa_local");
+	if (p && !p[10] && (p == name || p[-1] == '.')) {
+		strbuf_add(out, name, (size_t)(p - name));
+		strbuf_addstr(out, "numa_hit");
+		return;
+	}
+	strbuf_addstr(out, name);
 }
 
 static int cmp_explain(const void *a, const void *b)
@@ -117,6 +171,69 @@ static bool worth_explaining(const struct stat_rules *rules,
 	return stat_reasonable_change(rules, s->name,
 				      fabs(s->head_mean - s->base_mean),
 				      max_sample(s));
+}
+
+/*
+ * A stat may explain the change when it changed significantly, both sides
+ * have it (a stat one side lacks is a -100% or +inf row that says
+ * nothing about the workload) and it names something: perf-profile's
+ * `[unknown]` symbols are samples perf could not resolve.
+ */
+static bool explains(const struct compare_row *row, const struct report_stat *s)
+{
+	return !row->is_function && row->cells[1].verdict == VERDICT_CHANGED &&
+	       row->cells[0].present && row->cells[1].present &&
+	       s->nbase && s->nhead && !strstr(s->name, "[unknown]");
+}
+
+/* is key among the n keys? */
+static bool has_key(char *const *keys, size_t n, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(keys[i], key))
+			return true;
+	return false;
+}
+
+/*
+ * The top REPORT_MAX_EXPLAIN of the ranked stats into d->explain and
+ * cand, one per alias (report_alias_key(): the best-ranked row of a
+ * symbol stands for its calltrace/children/self rows), none an alias of a
+ * KPI (time.system_time beside vm-scalability.time.system_time).
+ */
+static size_t pick_explain(struct report_data *d,
+			   const struct report_stat *const *ranked, size_t n,
+			   const struct report_stat **cand)
+{
+	char **keys = NULL;
+	size_t i, nkeys = 0, alloc = 0, picked = 0;
+	struct strbuf key = STRBUF_INIT;
+
+	for (i = 0; i < d->nall; i++) {
+		if (!d->all_res.rows[i].is_kpi)
+			continue;
+		report_alias_key(d->all[i].name, &key);
+		ALLOC_GROW(keys, nkeys + 1, alloc);
+		keys[nkeys++] = strbuf_detach(&key, NULL);
+	}
+	for (i = 0; i < n && picked < REPORT_MAX_EXPLAIN; i++) {
+		report_alias_key(ranked[i]->name, &key);
+		if (has_key(keys, nkeys, key.buf)) {
+			strbuf_reset(&key);
+			continue;
+		}
+		ALLOC_GROW(keys, nkeys + 1, alloc);
+		keys[nkeys++] = strbuf_detach(&key, NULL);
+		d->explain[picked] = cand[picked] = ranked[i];
+		picked++;
+	}
+	for (i = 0; i < nkeys; i++)
+		free(keys[i]);
+	free(keys);
+	strbuf_release(&key);
+	return picked;
 }
 
 /* the headline: a changed KPI with a direction first, then the largest */
@@ -207,6 +324,107 @@ static void add_params(struct report_data *d, const struct result_group *base,
 	d->r.params = d->params;
 }
 
+/* a group's own name: the last part of its directory, else its spec */
+static const char *group_name(const struct result_group *g)
+{
+	const char *s = g->dir ? g->dir : g->spec;
+	const char *slash = s ? strrchr(s, '/') : NULL;
+
+	return slash && slash[1] ? slash + 1 : s;
+}
+
+/*
+ * The column headings name what differs: the commits when they differ;
+ * on one commit the setting each side ran with (thp_enabled=never /
+ * thp_enabled=always); else the groups' names; "base"/"head" last, so
+ * the two headings are never the same.
+ */
+static void add_headings(struct report_data *d, const struct result_group *base,
+			 const struct result_group *head)
+{
+	const char *b = base->label, *h = head->label;
+
+	if ((!b || !h || !strcmp(b, h)) &&
+	    (d->r.base_setting || d->r.head_setting)) {
+		if (d->r.base_setting)
+			b = d->r.base_setting;
+		if (d->r.head_setting)
+			h = d->r.head_setting;
+	}
+	if (!b || !h || !strcmp(b, h)) {
+		b = group_name(base);
+		h = group_name(head);
+	}
+	if (!b || !h || !strcmp(b, h)) {
+		b = "base";
+		h = "head";
+	}
+	d->r.base_heading = b;
+	d->r.head_heading = h;
+}
+
+/*
+ * The settings the job applied: every setup program's value in its
+ * job.yaml ("thp_enabled=always", "cpufreq_governor=performance").  The
+ * env_* facts are what the machine had before the job set them, so they
+ * cannot say what the runs ran under.
+ */
+static void add_job_settings(struct strbuf *out, const struct job *job)
+{
+	const struct jnode *root = job->root;
+	size_t i, k;
+
+	for (i = 0; i < root->n; i++) {
+		const struct program *p = program_find(root->keys[i]);
+		const struct jnode *v = root->kids[i];
+
+		if (!p || p->kind != PROG_SETUP)
+			continue;
+		if (v->type == JNODE_SCALAR) {
+			strbuf_addf(out, "%s%s=%s", out->len ? ", " : "",
+				    root->keys[i], v->text);
+			continue;
+		}
+		for (k = 0; v->type == JNODE_MAP && k < v->n; k++)
+			if (v->kids[k]->type == JNODE_SCALAR)
+				strbuf_addf(out, "%s%s=%s", out->len ? ", " : "",
+					    v->keys[k], v->kids[k]->text);
+	}
+}
+
+/* the test box: machine facts, and what the job set over them */
+static void add_box(struct report_data *d, const struct result_group *head)
+{
+	struct report_box *b = &d->r.box;
+	const struct job *j = d->head_job;
+	const char *v;
+
+	if (j) {
+		b->host = job_get(j, "testbox");
+		b->cpu_model = job_get(j, "model");
+		b->nr_cpu = job_get(j, "nr_cpu");
+		b->memory = job_get(j, "memory");
+		b->thp_enabled = job_get(j, "env_thp_enabled");
+		b->thp_defrag = job_get(j, "env_thp_defrag");
+		b->governor = job_get(j, "env_cpufreq_governor");
+		b->cmdline = job_get(j, "env_kernel_cmdline");
+		/* what the runs ran under wins over the value before */
+		if ((v = job_get_opt(j, "transparent_hugepage", "thp_enabled")))
+			b->thp_enabled = v;
+		if ((v = job_get_opt(j, "transparent_hugepage", "thp_defrag")))
+			b->thp_defrag = v;
+		if ((v = job_get(j, "cpufreq_governor")))
+			b->governor = v;
+		add_job_settings(&d->settings, j);
+		if (d->settings.len)
+			b->settings = d->settings.buf;
+	}
+	if (!b->host)
+		b->host = result_group_axis(head, "testbox");
+	if (!b->host)
+		b->host = result_group_axis(head, "tbox_group");
+}
+
 int report_build(struct report_data *d, const struct result_group *base,
 		 const struct result_group *head, struct strbuf *err)
 {
@@ -225,6 +443,7 @@ int report_build(struct report_data *d, const struct result_group *base,
 	strbuf_init(&d->base_setting, 0);
 	strbuf_init(&d->head_setting, 0);
 	strbuf_init(&d->undecided, 0);
+	strbuf_init(&d->settings, 0);
 
 	/* the table: LKP's rules, as the e-mail shows them, and every KPI */
 	compare_options_init(&o);
@@ -270,23 +489,21 @@ int report_build(struct report_data *d, const struct result_group *base,
 			d->r.kpi = &d->all[i];
 			kpi_row = row;
 		}
-		if (!row->is_kpi && !row->is_function &&
-		    row->cells[1].verdict == VERDICT_CHANGED &&
+		if (!row->is_kpi && explains(row, &d->all[i]) &&
 		    worth_explaining(&rules, &d->all[i]))
 			ranked[n++] = &d->all[i];
 	}
 	stat_rules_release(&rules);
 	headline_undecided(d);
 	qsort(ranked, n, sizeof(*ranked), cmp_explain);
-	for (i = 0; i < n && i < REPORT_MAX_EXPLAIN; i++)
-		d->explain[i] = cand[i] = ranked[i];
-	d->r.nexplain = i;
+	d->r.nexplain = pick_explain(d, ranked, n, cand);
 	free(ranked);
 
-	if (d->r.kpi && (d->r.kpi->nbase || d->r.kpi->nhead))
+	/* a chart compares: one drawn from a single side says nothing */
+	if (d->r.kpi && d->r.kpi->nbase && d->r.kpi->nhead)
 		d->charts[d->r.ncharts++] = d->r.kpi;
 	for (i = 0; i < d->r.nexplain && d->r.ncharts < REPORT_MAX_CHARTS; i++)
-		if (cand[i]->nbase || cand[i]->nhead)
+		if (cand[i]->nbase && cand[i]->nhead)
 			d->charts[d->r.ncharts++] = cand[i];
 
 	if (report_load_job(head->dir, &d->head_job, err) ||
@@ -306,20 +523,8 @@ int report_build(struct report_data *d, const struct result_group *base,
 	d->r.nstats = d->all_res.nstats;
 	d->r.table = d->table.buf;
 	d->r.job_file = "job.yaml";
-	if (d->head_job) {
-		d->r.box.host = job_get(d->head_job, "testbox");
-		d->r.box.cpu_model = job_get(d->head_job, "model");
-		d->r.box.nr_cpu = job_get(d->head_job, "nr_cpu");
-		d->r.box.memory = job_get(d->head_job, "memory");
-		d->r.box.thp_enabled = job_get(d->head_job, "env_thp_enabled");
-		d->r.box.thp_defrag = job_get(d->head_job, "env_thp_defrag");
-		d->r.box.governor = job_get(d->head_job, "env_cpufreq_governor");
-		d->r.box.cmdline = job_get(d->head_job, "env_kernel_cmdline");
-	}
-	if (!d->r.box.host)
-		d->r.box.host = result_group_axis(head, "testbox");
-	if (!d->r.box.host)
-		d->r.box.host = result_group_axis(head, "tbox_group");
+	add_headings(d, base, head);
+	add_box(d, head);
 	return 0;
 }
 
@@ -357,6 +562,7 @@ void report_chart_samples(struct report_data *d, size_t k,
 	d->chart_own[k].head_v = head_v;
 	d->chart_own[k].nhead = nhead;
 	d->charts[k] = &d->chart_own[k];
+	d->r.bisect = true; /* the legend says bisect-good/bad */
 }
 
 /* run git with argv, its stdout into out; 0 when it exits 0 */
@@ -447,6 +653,7 @@ void report_data_release(struct report_data *d)
 	strbuf_release(&d->base_setting);
 	strbuf_release(&d->head_setting);
 	strbuf_release(&d->undecided);
+	strbuf_release(&d->settings);
 	free(d->rows);
 	free(d->all);
 	for (i = 0; i < d->nowned; i++)

@@ -31,6 +31,7 @@ struct report_data {
 	struct job *head_job, *base_job;
 	char *commit, *subject;
 	struct strbuf base_setting, head_setting;
+	struct strbuf settings; /* r.box.settings */
 	struct strbuf undecided; /* r.undecided's lines */
 	bool kpi_regressed; /* exit status 1, as compare */
 };
@@ -60,7 +61,21 @@ int report_git_commit(struct report_data *d, const char *repo,
 		      struct strbuf *err);
 void report_data_release(struct report_data *d);
 
-/* the rank of a stat among the explaining ones: |relative change| */
+/*
+ * The rank of a stat among the explaining ones: the size of the change on
+ * a log scale, |ln(head/base)| (a fall to 1% is 4.6, a rise to 6x 1.8:
+ * a relative change would rank them the other way round), capped at
+ * ln(1000) for a side at zero, weighted by its significance (the q-value:
+ * 1 at q <= 0.001, falling towards 0 as q nears 1).
+ */
 double report_rank_score(const struct report_stat *s);
+/*
+ * The name a stat shares with its aliases, into out: `<testcase>.time.X`
+ * is `time.X`; `numa_local` is `numa_hit` (equal on a one-node box, and
+ * moving together on most others); a perf-profile symbol's calltrace,
+ * children, self and legacy rows are `perf-profile:SYMBOL`.  Other names
+ * are their own.
+ */
+void report_alias_key(const char *name, struct strbuf *out);
 
 #endif

@@ -1,5 +1,7 @@
 /*
- * html.c: the report as one self-contained HTML page: inline CSS,
+ * html.c: the report as one self-contained HTML page, leading with the
+ * answer: the headline KPI's row and chart, what explains it and its
+ * charts, then the long comparison table and the test box.  Inline CSS,
  * the charts as inline SVG, a few lines of plain JavaScript that sort the
  * table by change and filter it by name.  A Content-Security-Policy that
  * allows nothing but the page's own inline style and script guarantees
@@ -61,11 +63,6 @@ static const char page_js[] =
 	"filter();\n"
 	"})();\n";
 
-/*
- * "±3%": the standard deviation relative to the mean, as LKP's table
- * prints it beside each mean; nothing when it is undefined (a zero mean,
- * or no sd for a single run).
- */
 static void add_sd(struct strbuf *out, double mean, double sd)
 {
 	if (sd >= 0 && mean != 0 && isfinite(sd / mean))
@@ -82,12 +79,17 @@ static void add_setting_html(struct strbuf *out, const char *setting)
 	strbuf_addstr(out, "</code>");
 }
 
-/*
- * The change with its word, in a span whose class (regression,
- * improvement, undecided) the page's CSS colours; a change without a
- * known direction gets no word, since "better" or "worse" would be a
- * guess.
- */
+/* a column heading, escaped (a sha shortened) */
+static void add_heading(struct strbuf *out, const char *heading,
+			const char *fallback)
+{
+	struct strbuf h = STRBUF_INIT;
+
+	report_heading(&h, heading ? heading : fallback);
+	strbuf_add_html(out, h.buf);
+	strbuf_release(&h);
+}
+
 static void add_effect(struct strbuf *out, const struct report_stat *s)
 {
 	struct strbuf ch = STRBUF_INIT;
@@ -105,7 +107,6 @@ static void add_effect(struct strbuf *out, const struct report_stat *s)
 	strbuf_release(&ch);
 }
 
-/* one "what: value" line of the machine's facts; an unknown one is left out */
 static void add_fact(struct strbuf *out, const char *what, const char *v)
 {
 	if (!v)
@@ -133,12 +134,6 @@ static void add_undecided(struct strbuf *out, const struct report *r,
 	}
 }
 
-/*
- * The comparison table.  Each row carries its index, change and name as
- * data- attributes: the page's script filters and sorts on those, not on
- * the displayed text, so sorting by change is numeric (%.17g keeps the
- * exact value) and "reset" can restore the original order by index.
- */
 static void add_rows(struct strbuf *out, const struct report *r)
 {
 	size_t i;
@@ -149,11 +144,11 @@ static void add_rows(struct strbuf *out, const struct report *r)
 		      "<span id=\"count\"></span></div>\n"
 		      "<table class=\"rows\" id=\"rows\">\n<thead><tr>"
 		      "<th class=\"num\">");
-	strbuf_add_html(out, r->base_label ? r->base_label : "base");
+	add_heading(out, r->base_heading, "base");
 	strbuf_addstr(out, "</th><th class=\"num\">%stddev</th>"
 			   "<th class=\"num\" id=\"sort-change\" title=\"sort by change\">%change &#8597;</th>"
 			   "<th class=\"num\">");
-	strbuf_add_html(out, r->head_label ? r->head_label : "head");
+	add_heading(out, r->head_heading, "head");
 	strbuf_addstr(out, "</th><th class=\"num\">%stddev</th><th>stat</th></tr></thead>\n<tbody>\n");
 	for (i = 0; i < r->nrows; i++) {
 		const struct report_stat *s = &r->rows[i];
@@ -185,6 +180,145 @@ static void add_rows(struct strbuf *out, const struct report *r)
 	add_undecided(out, r, "? ");
 }
 
+/* one chart as an SVG figure, its legend base/head (bisect-good/bad in a bisect) */
+static int add_chart(struct strbuf *out, const struct report *r,
+		     const struct report_stat *s, struct strbuf *err)
+{
+	struct plot p;
+
+	if (r->bisect)
+		plot_init_bisect(&p, s->name, s->base_v, s->nbase, s->head_v,
+				 s->nhead);
+	else
+		plot_init_compare(&p, s->name, s->base_v, s->nbase, s->head_v,
+				  s->nhead);
+	strbuf_addstr(out, "<figure>\n");
+	if (plot_svg(&p, out, err))
+		return -1;
+	strbuf_addstr(out, "</figure>\n");
+	return 0;
+}
+
+/*
+ * The answer first: the headline KPI's row under the two headings and
+ * its chart, before anything else a reader might stop at.
+ */
+static int add_kpi(struct strbuf *out, const struct report *r,
+		   struct strbuf *err)
+{
+	const struct report_stat *s = r->kpi;
+
+	if (!s)
+		return 0;
+	strbuf_addstr(out, "<section id=\"kpi\">\n<h2>The KPI</h2>\n"
+			   "<table class=\"rows\" id=\"kpi-row\">\n<thead><tr><th class=\"num\">");
+	add_heading(out, r->base_heading, "base");
+	strbuf_addstr(out, "</th><th class=\"num\">%change</th><th class=\"num\">");
+	add_heading(out, r->head_heading, "head");
+	strbuf_addstr(out, "</th><th>stat</th></tr></thead>\n<tbody><tr><td class=\"num\">");
+	report_format_value(out, s->base_mean);
+	strbuf_addch(out, ' ');
+	add_sd(out, s->base_mean, s->base_sd);
+	strbuf_addstr(out, "</td><td class=\"num\">");
+	add_effect(out, s);
+	strbuf_addstr(out, "</td><td class=\"num\">");
+	report_format_value(out, s->head_mean);
+	strbuf_addch(out, ' ');
+	add_sd(out, s->head_mean, s->head_sd);
+	strbuf_addstr(out, "</td><td class=\"name\">");
+	strbuf_add_html(out, s->name);
+	strbuf_addstr(out, "</td></tr></tbody>\n</table>\n");
+	if (report_kpi_chart(r) && add_chart(out, r, report_kpi_chart(r), err))
+		return -1;
+	strbuf_addstr(out, "</section>\n");
+	return 0;
+}
+
+/* the charts after the KPI's: the explaining stats', above the long table */
+static int add_charts(struct strbuf *out, const struct report *r,
+		      struct strbuf *err)
+{
+	size_t i = report_kpi_chart(r) ? 1 : 0;
+
+	if (i >= r->ncharts)
+		return 0;
+	strbuf_addstr(out, "<section id=\"charts\">\n<h2>Charts</h2>\n");
+	for (; i < r->ncharts; i++)
+		if (add_chart(out, r, r->charts[i], err))
+			return -1;
+	strbuf_addstr(out, "</section>\n");
+	return 0;
+}
+
+static void add_explain(struct strbuf *out, const struct report *r)
+{
+	size_t i;
+
+	strbuf_addstr(out, "<section id=\"explain\">\n<h2>What explains it</h2>\n");
+	if (!r->nexplain) {
+		strbuf_addf(out, "<p>No monitor stat changed significantly (%zu stats compared).</p>\n",
+			    r->nstats);
+		strbuf_addstr(out, "</section>\n");
+		return;
+	}
+	strbuf_addf(out, "<p>The largest significant changes of %zu stats compared:</p>\n<ol>\n",
+		    r->nstats);
+	for (i = 0; i < r->nexplain; i++) {
+		const struct report_stat *s = r->explain[i];
+
+		strbuf_addstr(out, "<li><code>");
+		strbuf_add_html(out, s->name);
+		strbuf_addstr(out, "</code> ");
+		add_effect(out, s);
+		strbuf_addstr(out, " <span class=\"num\">(");
+		report_format_value(out, s->base_mean);
+		strbuf_addstr(out, " &#8594; ");
+		report_format_value(out, s->head_mean);
+		strbuf_addstr(out, ")</span></li>\n");
+	}
+	strbuf_addstr(out, "</ol>\n</section>\n");
+}
+
+static void add_params(struct strbuf *out, const struct report *r)
+{
+	size_t i;
+
+	if (!r->nparams)
+		return;
+	strbuf_addstr(out, "<section id=\"params\">\n<h2>Parameters</h2>\n"
+			   "<table class=\"params\">\n");
+	for (i = 0; i < r->nparams; i++) {
+		strbuf_addstr(out, "<tr><td>");
+		strbuf_add_html(out, r->params[i].key);
+		strbuf_addstr(out, "</td><td><code>");
+		strbuf_add_html(out, r->params[i].value);
+		strbuf_addstr(out, "</code></td></tr>\n");
+	}
+	strbuf_addstr(out, "</table>\n</section>\n");
+}
+
+static void add_box(struct strbuf *out, const struct report_box *b)
+{
+	strbuf_addstr(out, "<section id=\"box\">\n<h2>Test box</h2>\n<p><code>");
+	strbuf_add_html(out, b->host ? b->host : "unknown");
+	strbuf_addstr(out, "</code>: ");
+	strbuf_add_html(out, b->cpu_model ? b->cpu_model : "unknown CPU");
+	if (b->nr_cpu) {
+		strbuf_addstr(out, ", ");
+		strbuf_add_html(out, b->nr_cpu);
+		strbuf_addstr(out, " CPUs");
+	}
+	strbuf_addstr(out, ", memory ");
+	strbuf_add_html(out, b->memory ? b->memory : "unknown");
+	strbuf_addstr(out, "</p>\n");
+	add_fact(out, "THP", b->thp_enabled);
+	add_fact(out, "THP defrag", b->thp_defrag);
+	add_fact(out, "cpufreq governor", b->governor);
+	add_fact(out, "kernel command line", b->cmdline);
+	add_fact(out, "set by the job", b->settings);
+	strbuf_addstr(out, "</section>\n");
+}
+
 void report_html_head(struct strbuf *out, const char *title, const char *css)
 {
 	strbuf_addstr(out,
@@ -200,7 +334,6 @@ void report_html_head(struct strbuf *out, const char *title, const char *css)
 int report_html(const struct report *r, struct strbuf *out, struct strbuf *err)
 {
 	struct strbuf subject = STRBUF_INIT;
-	size_t i;
 	int ret = -1;
 
 	report_subject(&subject, r);
@@ -236,81 +369,17 @@ int report_html(const struct report *r, struct strbuf *out, struct strbuf *err)
 	add_undecided(out, r, "");
 	strbuf_addstr(out, "</header>\n");
 
-	if (r->nparams) {
-		strbuf_addstr(out, "<section id=\"params\">\n<h2>Parameters</h2>\n"
-				   "<table class=\"params\">\n");
-		for (i = 0; i < r->nparams; i++) {
-			strbuf_addstr(out, "<tr><td>");
-			strbuf_add_html(out, r->params[i].key);
-			strbuf_addstr(out, "</td><td><code>");
-			strbuf_add_html(out, r->params[i].value);
-			strbuf_addstr(out, "</code></td></tr>\n");
-		}
-		strbuf_addstr(out, "</table>\n</section>\n");
-	}
-
-	strbuf_addstr(out, "<section id=\"explain\">\n<h2>What explains it</h2>\n");
-	if (!r->nexplain) {
-		strbuf_addf(out, "<p>No monitor stat changed significantly (%zu stats compared).</p>\n",
-			    r->nstats);
-	} else {
-		strbuf_addf(out, "<p>The largest significant changes of %zu stats compared:</p>\n<ol>\n",
-			    r->nstats);
-		for (i = 0; i < r->nexplain; i++) {
-			const struct report_stat *s = r->explain[i];
-
-			strbuf_addstr(out, "<li><code>");
-			strbuf_add_html(out, s->name);
-			strbuf_addstr(out, "</code> ");
-			add_effect(out, s);
-			strbuf_addstr(out, " <span class=\"num\">(");
-			report_format_value(out, s->base_mean);
-			strbuf_addstr(out, " &#8594; ");
-			report_format_value(out, s->head_mean);
-			strbuf_addstr(out, ")</span></li>\n");
-		}
-		strbuf_addstr(out, "</ol>\n");
-	}
-	strbuf_addstr(out, "</section>\n");
-
+	if (add_kpi(out, r, err))
+		goto out;
+	add_explain(out, r);
+	if (add_charts(out, r, err))
+		goto out;
+	add_params(out, r);
 	strbuf_addf(out, "<section id=\"compare\">\n<h2>Comparison (%zu rows)</h2>\n",
 		    r->nrows);
 	add_rows(out, r);
 	strbuf_addstr(out, "</section>\n");
-
-	strbuf_addstr(out, "<section id=\"box\">\n<h2>Test box</h2>\n<p><code>");
-	strbuf_add_html(out, r->box.host ? r->box.host : "unknown");
-	strbuf_addstr(out, "</code>: ");
-	strbuf_add_html(out, r->box.cpu_model ? r->box.cpu_model : "unknown CPU");
-	if (r->box.nr_cpu) {
-		strbuf_addstr(out, ", ");
-		strbuf_add_html(out, r->box.nr_cpu);
-		strbuf_addstr(out, " CPUs");
-	}
-	strbuf_addstr(out, ", memory ");
-	strbuf_add_html(out, r->box.memory ? r->box.memory : "unknown");
-	strbuf_addstr(out, "</p>\n");
-	add_fact(out, "THP", r->box.thp_enabled);
-	add_fact(out, "THP defrag", r->box.thp_defrag);
-	add_fact(out, "cpufreq governor", r->box.governor);
-	add_fact(out, "kernel command line", r->box.cmdline);
-	strbuf_addstr(out, "</section>\n");
-
-	if (r->ncharts) {
-		strbuf_addstr(out, "<section id=\"charts\">\n<h2>Charts</h2>\n");
-		for (i = 0; i < r->ncharts; i++) {
-			const struct report_stat *s = r->charts[i];
-			struct plot p;
-
-			plot_init_bisect(&p, s->name, s->base_v, s->nbase,
-					 s->head_v, s->nhead);
-			strbuf_addstr(out, "<figure>\n");
-			if (plot_svg(&p, out, err))
-				goto out;
-			strbuf_addstr(out, "</figure>\n");
-		}
-		strbuf_addstr(out, "</section>\n");
-	}
+	add_box(out, &r->box);
 
 	strbuf_addstr(out, "<section id=\"reproduce\">\n<h2>To reproduce</h2>\n<pre>perfsift install ");
 	strbuf_add_html(out, r->job_file ? r->job_file : "job.yaml");

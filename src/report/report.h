@@ -51,6 +51,12 @@ struct report_box {
 	const char *memory;    /* "24G" */
 	/* the environment fingerprint (NULL when unknown) */
 	const char *thp_enabled, *thp_defrag, *governor, *cmdline;
+	/*
+	 * the settings the job applied (its setup programs' values,
+	 * "transparent_hugepage.thp_enabled=always, ..."), NULL: none -- the
+	 * env_* facts above are the machine's values before the job
+	 */
+	const char *settings;
 };
 
 /* a parameter both sides share (the table's header axes, one by one) */
@@ -68,6 +74,13 @@ struct report {
 	 * of two settings on one commit says which settings
 	 */
 	const char *base_setting, *head_setting;
+	/*
+	 * the column headings: what differs between the sides -- the
+	 * commits, or the setting when the commits are the same, or the
+	 * groups' names -- never two identical headings
+	 */
+	const char *base_heading, *head_heading;
+	bool bisect;            /* charts of a bisect: bisect-good/bad legend */
 	const struct report_param *params; /* common axes but commit, env_* */
 	size_t nparams;
 	const struct report_stat *kpi;        /* the headline stat, or NULL */
@@ -98,6 +111,14 @@ void report_format_change(struct strbuf *out, const struct report_stat *s);
 const char *report_effect_word(const struct report_stat *s);
 /* "[perfsift] <short sha>: <stat> <change> <word>" (no newline) */
 void report_subject(struct strbuf *out, const struct report *r);
+
+/*
+ * The KPI's chart (charts[0] when it draws the headline KPI, perhaps
+ * from a bisect's own samples), or NULL: it goes with the KPI's row.
+ */
+const struct report_stat *report_kpi_chart(const struct report *r);
+/* a column heading, a sha shortened as report_short_commit() does */
+void report_heading(struct strbuf *out, const char *heading);
 
 /* the e-mail text; -1 with err when a chart cannot be drawn */
 int report_text(const struct report *r, struct strbuf *out,

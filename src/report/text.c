@@ -1,9 +1,10 @@
 /*
- * text.c: the e-mail text, in the seed's order (spec §6, 2016):
- * subject, "FYI, we noticed that ...", the commit, the stats that explain
- * the change (perfsift's addition, before the numbers), the comparison
- * table as compare.h renders it, the test box, the charts with their
- * legend, "To reproduce:" and a disclaimer.
+ * text.c: the e-mail text.  It leads with the answer: subject, "FYI, we
+ * noticed that ...", the commit, then the headline KPI's row and its chart
+ * (a reader who stops there knows what changed and how surely), the stats
+ * that explain the change with their charts, and only then the seed's
+ * (spec §6, 2016) comparison table as compare.h renders it, the test box,
+ * "To reproduce:" and a disclaimer.
  */
 #include "util/compat.h"
 #include <math.h>
@@ -13,12 +14,6 @@
 #include "report/report.h"
 #include "util/strbuf.h"
 
-/*
- * A git object id (SHA-1's 40 or SHA-256's 64 hex digits, or an
- * abbreviation of 12 or more): only those are cut short; a commit named
- * otherwise ("c19", "v6.8") is printed whole, since cutting it would
- * change what it names.
- */
 static bool is_hex_sha(const char *s)
 {
 	size_t n = strspn(s, "0123456789abcdef");
@@ -26,7 +21,6 @@ static bool is_hex_sha(const char *s)
 	return n >= 12 && n <= 64 && !s[n];
 }
 
-/* ten digits, as the 0-day reports write commits (unique in practice) */
 void report_short_commit(struct strbuf *out, const char *commit)
 {
 	if (!commit || !*commit)
@@ -37,12 +31,21 @@ void report_short_commit(struct strbuf *out, const char *commit)
 		strbuf_addstr(out, commit);
 }
 
-/*
- * A change as LKP's table writes it: a percentage with one decimal, %g
- * past 100000% so a column stays narrow, or an absolute difference when
- * the stat is marked so (build.c marks none today: the seed report gives
- * %change for every stat).
- */
+const struct report_stat *report_kpi_chart(const struct report *r)
+{
+	if (!r->kpi || !r->ncharts || strcmp(r->charts[0]->name, r->kpi->name))
+		return NULL;
+	return r->charts[0];
+}
+
+void report_heading(struct strbuf *out, const char *heading)
+{
+	if (heading && is_hex_sha(heading))
+		report_short_commit(out, heading);
+	else
+		strbuf_addstr(out, heading ? heading : "");
+}
+
 void report_format_change(struct strbuf *out, const struct report_stat *s)
 {
 	if (isnan(s->change))
@@ -62,11 +65,6 @@ const char *report_effect_word(const struct report_stat *s)
 	return s->effect ? s->effect : "change";
 }
 
-/*
- * The e-mail subject: commit, the head's setting when the sides differ by
- * a parameter rather than a commit, then the headline stat, so a mailbox
- * listing alone says what changed and how much.
- */
 void report_subject(struct strbuf *out, const struct report *r)
 {
 	strbuf_addstr(out, "[perfsift] ");
@@ -83,11 +81,6 @@ void report_subject(struct strbuf *out, const struct report *r)
 	}
 }
 
-/*
- * A mean in a line of text: two decimals while they mean something, whole
- * numbers in the thousands (a count of pages or bytes), %g for the very
- * large, where the low digits are noise.
- */
 void report_format_value(struct strbuf *out, double v)
 {
 	if (isnan(v))
@@ -100,12 +93,6 @@ void report_format_value(struct strbuf *out, double v)
 		strbuf_addf(out, "%lld", (long long)v);
 }
 
-/*
- * The monitor stats that changed most, as the 0-day report lists them
- * under its headline: a reader's first clue to why the KPI moved.  The
- * count of stats compared is given either way, so "none changed" is seen
- * to be a result, not a missing section.
- */
 static void add_explain(struct strbuf *out, const struct report *r)
 {
 	size_t i;
@@ -134,12 +121,85 @@ static void add_explain(struct strbuf *out, const struct report *r)
 	strbuf_addch(out, '\n');
 }
 
-/*
- * The test machine, as the report's reader needs it to judge the result:
- * CPU, memory and the settings that most often explain a difference
- * between two machines (THP, governor, kernel command line); a setting
- * the runs did not record is left out rather than guessed.
- */
+/* "  5004386 ±  0%" as compare's table writes a mean and its spread */
+static void add_mean(struct strbuf *out, double mean, double sd)
+{
+	struct strbuf v = STRBUF_INIT;
+
+	report_format_value(&v, mean);
+	strbuf_addf(out, "%14s", v.buf);
+	if (sd >= 0 && mean != 0 && isfinite(sd / mean))
+		strbuf_addf(out, " ±%3d%%", (int)(100 * sd / fabs(mean)));
+	else
+		strbuf_addstr(out, "      ");
+	strbuf_release(&v);
+}
+
+/* the headline KPI's row under the headings, and its chart */
+static int add_kpi(struct strbuf *out, const struct report *r,
+		   struct strbuf *err)
+{
+	const struct report_stat *s = r->kpi, *c = report_kpi_chart(r);
+	struct strbuf ch = STRBUF_INIT, bh = STRBUF_INIT, hh = STRBUF_INIT;
+	struct plot p;
+
+	if (!s)
+		return 0;
+	report_heading(&bh, r->base_heading);
+	report_heading(&hh, r->head_heading);
+	strbuf_addf(out, "The KPI, %s:\n\n", s->name);
+	strbuf_addf(out, "%20s %14s %20s\n", bh.buf, "%change", hh.buf);
+	strbuf_release(&bh);
+	strbuf_release(&hh);
+	report_format_change(&ch, s);
+	if (s->undecided)
+		strbuf_addch(&ch, '?');
+	add_mean(out, s->base_mean, s->base_sd);
+	strbuf_addf(out, " %14s", ch.buf);
+	add_mean(out, s->head_mean, s->head_sd);
+	strbuf_addf(out, "  %s\n\n", s->name);
+	strbuf_release(&ch);
+	if (!c)
+		return 0;
+	if (r->bisect)
+		plot_init_bisect(&p, c->name, c->base_v, c->nbase, c->head_v,
+				 c->nhead);
+	else
+		plot_init_compare(&p, c->name, c->base_v, c->nbase, c->head_v,
+				  c->nhead);
+	if (plot_ascii(&p, out, err))
+		return -1;
+	if (r->bisect)
+		plot_ascii_legend(out);
+	else
+		plot_ascii_legend_compare(out);
+	strbuf_addch(out, '\n');
+	return 0;
+}
+
+/* the charts after the KPI's: the explaining stats' */
+static int add_charts(struct strbuf *out, const struct report *r,
+		      struct strbuf *err)
+{
+	size_t i = report_kpi_chart(r) ? 1 : 0;
+
+	for (; i < r->ncharts; i++) {
+		const struct report_stat *s = r->charts[i];
+		struct plot p;
+
+		if (r->bisect)
+			plot_init_bisect(&p, s->name, s->base_v, s->nbase,
+					 s->head_v, s->nhead);
+		else
+			plot_init_compare(&p, s->name, s->base_v, s->nbase,
+					  s->head_v, s->nhead);
+		if (plot_ascii(&p, out, err))
+			return -1;
+		strbuf_addch(out, '\n');
+	}
+	return 0;
+}
+
 static void add_box(struct strbuf *out, const struct report_box *b)
 {
 	strbuf_addf(out, "%s: %s\n", b->host ? b->host : "unknown",
@@ -154,12 +214,12 @@ static void add_box(struct strbuf *out, const struct report_box *b)
 		strbuf_addf(out, "cpufreq governor: %s\n", b->governor);
 	if (b->cmdline)
 		strbuf_addf(out, "Kernel command line: %s\n", b->cmdline);
+	if (b->settings)
+		strbuf_addf(out, "Set by the job: %s\n", b->settings);
 }
 
 int report_text(const struct report *r, struct strbuf *out, struct strbuf *err)
 {
-	size_t i;
-
 	strbuf_addstr(out, "Subject: ");
 	report_subject(out, r);
 	strbuf_addstr(out, "\n\n");
@@ -187,26 +247,16 @@ int report_text(const struct report *r, struct strbuf *out, struct strbuf *err)
 		strbuf_addstr(out, r->undecided);
 	strbuf_addstr(out, "\n");
 
+	if (add_kpi(out, r, err))
+		return -1;
 	add_explain(out, r);
+	if (add_charts(out, r, err))
+		return -1;
 	if (r->table)
 		strbuf_addstr(out, r->table);
 	strbuf_addch(out, '\n');
 	add_box(out, &r->box);
 	strbuf_addch(out, '\n');
-
-	for (i = 0; i < r->ncharts; i++) {
-		const struct report_stat *s = r->charts[i];
-		struct plot p;
-
-		plot_init_bisect(&p, s->name, s->base_v, s->nbase, s->head_v,
-				 s->nhead);
-		if (plot_ascii(&p, out, err))
-			return -1;
-	}
-	if (r->ncharts) {
-		plot_ascii_legend(out);
-		strbuf_addch(out, '\n');
-	}
 
 	strbuf_addf(out,
 		    "\nTo reproduce:\n\n"

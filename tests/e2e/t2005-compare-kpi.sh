@@ -81,7 +81,8 @@ test_expect_success '--kpi lists every KPI first, changed or not' '
 	perfsift --result-root both compare --with-kpis "$d" "$d" >out &&
 	test "$(grep -c "±" out)" -eq 2 &&
 	perfsift --result-root both report "$d" "$d" >out &&
-	test "$(grep -c "±" out)" -eq 2
+	test "$(sed -n "/^=====/,\$p" out | grep -c "±")" -eq 2 &&
+	test_grep "^The KPI, mytest\." out
 '
 
 # runs of testcase tc with kpi $1 under $2/<commit>/<run>, score values $3

@@ -12,17 +12,21 @@ cat >sections <<'EOS'
 ^Subject: \[perfsift\] 5f155ea5ab: vm-scalability\.[a-z_.]* [-+][0-9.]*% improvement$
 ^FYI, we noticed that vm-scalability\.[a-z_.]* [-+][0-9.]*% improvement on$
 ^commit 5f155ea5ab62b5321aa7315de62d21da59aa8c65$
+^The KPI, vm-scalability\.[a-z_.]*:$
+^ *v4\.6-rc2  *%change  *5f155ea5ab$
+^ *[0-9.]* ± *[0-9]*%  *[-+][0-9.]*%  *[0-9.]* ± *[0-9]*%  vm-scalability\.
+^  *vm-scalability\.[a-z_.]*$
+^ *[0-9.e+]* ++--*+$
+[[]\*[]] base sample$
+[[]O[]] head sample$
 ^The stats that best explain it
 ^  *1\.  *[-+][0-9.]*%  [a-z]
+^ *[0-9.e+]* ++--*+$
 ^=========================================================================================$
 ^  *%stddev  *%change  *%stddev$
 ^lkp-hsx04: Brickland Haswell-EX$
 ^CPUs: 144$
 ^Memory: 512G$
-^  *vm-scalability\.[a-z_.]*$
-^ *[0-9.e+]* ++--*+$
-[[]\*[]] bisect-good sample$
-[[]O[]] bisect-bad  sample$
 ^To reproduce:$
 perfsift install job.yaml
 perfsift run job.yaml
@@ -66,7 +70,8 @@ test_expect_success 'the ranked list holds at most 10 monitor stats, no KPI' '
 test_expect_success 'charts: the KPI first, then top changed stats' '
 	n=$(grep -c "^ *[0-9.e+-]* ++--*+\$" out) &&
 	test "$n" -ge 4 &&
-	test "$(grep -c "bisect-good sample" out)" -eq 1
+	test "$(grep -c "base sample" out)" -eq 1 &&
+	! grep -q "bisect-" out
 '
 
 test_expect_success '--repo adds the subject and full id from git' '
@@ -153,6 +158,12 @@ test_expect_success 'two settings on one commit: the report says which settings'
 	test_grep "^Subject: \[perfsift\] v4.6-rc2 (thp_enabled=always): " settings &&
 	test_grep "^commit v4.6-rc2 with thp_enabled=always\$" settings &&
 	test_grep "^against v4.6-rc2 with thp_enabled=never\$" settings &&
+	test_grep "^ *thp_enabled=never  *%change  *thp_enabled=always\$" settings &&
+	test_grep "^THP: always (defrag: madvise)\$" settings &&
+	test_grep "^Set by the job: cpufreq_governor=performance, thp_enabled=always\$" settings &&
+	sed -i "s/^  thp_enabled: always/  thp_enabled: madvise/" always/[0-9]*/job.yaml &&
+	perfsift report never always >madvise &&
+	test_grep "^THP: madvise (defrag: madvise)\$" madvise &&
 	perfsift report "$B" "$H" >plain &&
 	! grep " with " plain
 '

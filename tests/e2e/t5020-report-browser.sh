@@ -45,6 +45,36 @@ test_expect_success 'sorting by change orders the rows' '
 	test_cmp sorted changes
 '
 
+# offset FILE PATTERN: the byte offset of PATTERN's first match in FILE
+offset() {
+	grep -b -o -m1 -- "$2" "$1" | head -n1 | cut -d: -f1
+}
+
+test_expect_success 'settings on one commit: the headings name them, the KPI chart leads' '
+	cp -R "$B" never && cp -R "$H" always &&
+	for r in never/[0-9]* always/[0-9]*; do
+		sed -i "s/^commit: .*/commit: v4.6-rc2/" $r/job.yaml &&
+		printf "transparent_hugepage:\n  thp_enabled: %s\n" "${r%%/*}" >>$r/job.yaml ||
+		return 1
+	done &&
+	perfsift report never always --html settings.html >/dev/null &&
+	dom "file://$TEST_TMP/settings.html" >sdom.html &&
+	sed -n "/<table class=\"rows\" id=\"rows\">/,/<\/thead>/p" sdom.html >heads &&
+	test_grep "<th class=\"num\">thp_enabled=never</th>" heads &&
+	test_grep "<th class=\"num\">thp_enabled=always</th>" heads &&
+	! grep -q ">v4.6-rc2</th>" sdom.html &&
+	kpi=$(offset sdom.html "<section id=\"kpi\">") &&
+	svg=$(offset sdom.html "<svg xmlns") &&
+	explain=$(offset sdom.html "<section id=\"explain\">") &&
+	table=$(offset sdom.html "<table class=\"rows\" id=\"rows\">") &&
+	test -n "$kpi" && test -n "$svg" && test -n "$explain" && test -n "$table" &&
+	test "$kpi" -lt "$svg" && test "$svg" -lt "$explain" &&
+	test "$explain" -lt "$table" &&
+	test "$(sed -n "1,/<table class=\"rows\" id=\"rows\">/p" sdom.html | grep -o "<svg xmlns" | wc -l)" -ge 2 &&
+	test_grep "base sample" sdom.html && test_grep "head sample" sdom.html &&
+	! grep -q "bisect-" sdom.html
+'
+
 test_expect_success 'a screenshot can be taken the same way' '
 	chrome --window-size=1200,2400 --screenshot="$TEST_TMP/shot.png" \
 		"file://$TEST_TMP/page.html" >/dev/null &&

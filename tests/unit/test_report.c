@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "report/build.h"
 #include "report/report.h"
 #include "util/fileutil.h"
 #include "util/strbuf.h"
@@ -75,6 +76,8 @@ static void seed_report(struct report *r, const struct report_stat **explain,
 	r->subject = "thp: keep huge zero page pinned until tlb flush";
 	r->base_label = "v4.6-rc2";
 	r->head_label = "5f155ea5ab62b5321aa7315de6";
+	r->base_heading = "v4.6-rc2";
+	r->head_heading = r->commit;
 	r->params = params;
 	r->nparams = ARRAY_SIZE(params);
 	r->kpi = &rows[0];
@@ -88,7 +91,7 @@ static void seed_report(struct report *r, const struct report_stat **explain,
 	r->table = seed_table;
 	r->box = (struct report_box){ "lkp-hsx04", "Brickland Haswell-EX",
 				      "144", "512G", "always", "madvise",
-				      "performance", "root=/dev/sda1 ro" };
+				      "performance", "root=/dev/sda1 ro", NULL };
 	r->job_file = "job.yaml";
 }
 
@@ -157,15 +160,19 @@ static void test_text(void **state)
 		"Subject: [perfsift] 5f155ea5ab: vm-scalability.time.system_time -51.0% improvement\n\n",
 		"FYI, we noticed that vm-scalability.time.system_time -51.0% improvement on\n\n",
 		"commit 5f155ea5ab62b5321aa7315de62d21da59aa8c65 (\"thp: keep huge zero page pinned until tlb flush\")\n",
+		/* the answer first: the KPI's row under the headings, its chart */
+		"The KPI, vm-scalability.time.system_time:\n\n",
+		"            v4.6-rc2        %change           5f155ea5ab\n",
+		"  vm-scalability.time.system_time\n",
+		"vm-scalability.time.system_time\n  550 ++",
+		"\t[*] base sample\n\t[O] head sample\n",
 		"The stats that best explain it",
 		"   1.   +143.3%  numa-vmstat.node0.nr_active_anon  (28006 -> 68134)\n",
+		"numa-vmstat.node0.nr_active_anon\n",
 		"=====\ncompiler/",
 		"lkp-hsx04: Brickland Haswell-EX\nCPUs: 144\nMemory: 512G\n"
 		"THP: always (defrag: madvise)\ncpufreq governor: performance\n"
 		"Kernel command line: root=/dev/sda1 ro\n",
-		"vm-scalability.time.system_time\n  550 ++",
-		"numa-vmstat.node0.nr_active_anon\n",
-		"\t[*] bisect-good sample\n\t[O] bisect-bad  sample\n",
 		"To reproduce:",
 		"perfsift install job.yaml",
 		"perfsift run job.yaml",
@@ -182,6 +189,15 @@ static void test_text(void **state)
 	/* the table is compare's, verbatim */
 	assert_non_null(strstr(out.buf, seed_table));
 	check_golden("report-seed.txt", &out);
+	assert_null(strstr(out.buf, "bisect-"));
+
+	/* a bisect's report: its legend says bisect-good/bad */
+	strbuf_reset(&out);
+	r.bisect = true;
+	assert_int_equal(report_text(&r, &out, &err), 0);
+	assert_non_null(strstr(out.buf, "\t[*] bisect-good sample\n\t[O] bisect-bad  sample\n"));
+	assert_null(strstr(out.buf, "base sample"));
+	r.bisect = false;
 
 	/* nothing explains it, no charts: said so, no legend */
 	strbuf_reset(&out);
@@ -213,6 +229,14 @@ static void test_html(void **state)
 		nrows++;
 	assert_int_equal(nsvg, 2);
 	assert_int_equal(nrows, 3);
+	/* the KPI's row and chart lead; the table comes after the charts */
+	p = strstr(out.buf, "<section id=\"kpi\">");
+	assert_non_null(p);
+	assert_true(strstr(out.buf, "<svg ") > p);
+	assert_true(strstr(out.buf, "<table class=\"rows\" id=\"rows\">") >
+		    strstr(strstr(out.buf, "<svg ") + 1, "<svg "));
+	assert_non_null(strstr(out.buf, "<th class=\"num\">5f155ea5ab</th>"));
+	assert_null(strstr(out.buf, "bisect-"));
 	/* everything from the results is escaped */
 	assert_null(strstr(out.buf, "<script>alert"));
 	assert_non_null(strstr(out.buf, "a &lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quotes&quot;"));
@@ -237,12 +261,71 @@ static void test_html(void **state)
 	strbuf_release(&err);
 }
 
+/* "what explains it": log-scale size weighted by significance */
+static void test_rank_score(void **state)
+{
+	struct report_stat fall = { .name = "proc-vmstat.pgmajfault",
+				    .base_mean = 10000, .head_mean = 100,
+				    .q = 1e-4 };
+	struct report_stat rise = { .name = "proc-vmstat.pgfree",
+				    .base_mean = 1e6, .head_mean = 6e6,
+				    .q = 1e-4 };
+	struct report_stat weak = rise, zero = fall, none = fall;
+
+	(void)state;
+	/* a fall to 1% outranks a rise to 6x (relative: -99% vs +500%) */
+	assert_true(report_rank_score(&fall) > report_rank_score(&rise));
+	assert_true(fabs(report_rank_score(&fall) - log(100)) < 1e-9);
+	/* the same change, barely significant, ranks lower */
+	weak.q = 0.04;
+	assert_true(report_rank_score(&weak) < report_rank_score(&rise));
+	assert_true(report_rank_score(&weak) > 0);
+	/* a side at zero is capped, not infinite */
+	zero.head_mean = 0;
+	assert_true(isfinite(report_rank_score(&zero)));
+	assert_true(fabs(report_rank_score(&zero) - log(1000)) < 1e-9);
+	none.base_mean = none.head_mean = 0;
+	assert_true(report_rank_score(&none) == 0);
+}
+
+static void check_alias(const char *name, const char *key)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	report_alias_key(name, &sb);
+	assert_string_equal(sb.buf, key);
+	strbuf_release(&sb);
+}
+
+static void test_alias_key(void **state)
+{
+	(void)state;
+	check_alias("time.system_time", "time.system_time");
+	check_alias("vm-scalability.time.system_time", "time.system_time");
+	check_alias("mytest.time.elapsed_time.max", "time.elapsed_time.max");
+	check_alias("proc-vmstat.numa_local", "proc-vmstat.numa_hit");
+	check_alias("numa-vmstat.node0.numa_local", "numa-vmstat.node0.numa_hit");
+	check_alias("proc-vmstat.numa_hit", "proc-vmstat.numa_hit");
+	check_alias("proc-vmstat.numa_local_x", "proc-vmstat.numa_local_x");
+	check_alias("perf-profile.calltrace.cycles-pp.clear_page_erms.clear_huge_page",
+		    "perf-profile:clear_page_erms");
+	check_alias("perf-profile.children.cycles-pp.clear_page_erms",
+		    "perf-profile:clear_page_erms");
+	check_alias("perf-profile.self.cpu-clock-pp.clear_page_erms",
+		    "perf-profile:clear_page_erms");
+	check_alias("perf-profile.cycles-pp.clear_page_erms.do_fault",
+		    "perf-profile:clear_page_erms");
+	check_alias("proc-vmstat.pgfault", "proc-vmstat.pgfault");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_subject),
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_html),
+		cmocka_unit_test(test_rank_score),
+		cmocka_unit_test(test_alias_key),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -45,6 +45,45 @@ struct out_file {
 	struct strbuf text;
 };
 
+/*
+ * One atomic job of the split: its origin and box filled in, its file
+ * name made from its parameters, its YAML kept in outs until every atom
+ * is known (nothing is written before the whole job splits cleanly).  -1
+ * when its name is another atom's: the two would overwrite each other.
+ */
+static int add_atom(struct job *a, const char *path, const char *dir,
+		    const char *testbox, const char *machine,
+		    struct out_file **outs, size_t *nout, size_t *alloc)
+{
+	struct strbuf name = STRBUF_INIT;
+	size_t k;
+
+	/* where the atom came from, as LKP records it; a job that already
+	 * names its origin keeps it */
+	if (!job_get(a, "job_origin"))
+		job_set(a, "job_origin", path);
+	split_fill_box(a, testbox, machine);
+	split_job_filename(a, &name);
+	for (k = 0; k < *nout; k++)
+		if (!strcmp(path_basename((*outs)[k].path), name.buf))
+			break;
+	if (k < *nout) {
+		fprintf(stderr,
+			"%s: two atomic jobs would both be '%s': a list whose values are not job parameters (not options of a program of the job) cannot tell them apart\n",
+			path, name.buf);
+		strbuf_release(&name);
+		return -1;
+	}
+	ALLOC_GROW(*outs, *nout + 1, *alloc);
+	strbuf_init(&(*outs)[*nout].text, 0);
+	(*outs)[*nout].path = dir ? xasprintf("%s/%s", dir, name.buf) :
+				    xstrdup(name.buf);
+	job_to_yaml(a, &(*outs)[*nout].text);
+	(*nout)++;
+	strbuf_release(&name);
+	return 0;
+}
+
 int cmd_split(int argc, char **argv, struct options *opts)
 {
 	static const struct option longopts[] = {
@@ -54,7 +93,7 @@ int cmd_split(int argc, char **argv, struct options *opts)
 		{NULL, 0, NULL, 0},
 	};
 	const char *dir = NULL, *testbox = NULL, *path;
-	struct strbuf err = STRBUF_INIT, name = STRBUF_INIT;
+	struct strbuf err = STRBUF_INIT;
 	struct job **jobs = NULL, **atoms = NULL;
 	size_t njobs = 0, natoms = 0, nout = 0, alloc = 0, i, j;
 	struct out_file *outs = NULL;
@@ -106,38 +145,12 @@ int cmd_split(int argc, char **argv, struct options *opts)
 			ret = EXIT_USAGE;
 			goto out;
 		}
-		for (j = 0; j < natoms; j++) {
-			struct job *a = atoms[j];
-			size_t k;
-
-			/* where the atom came from, as LKP records it; a job
-			 * that already names its origin keeps it */
-			if (!job_get(a, "job_origin"))
-				job_set(a, "job_origin", path);
-			split_fill_box(a, testbox, uts.machine);
-			strbuf_reset(&name);
-			split_job_filename(a, &name);
-			/* the name is made from the atom's parameters: two
-			 * equal names would overwrite each other */
-			for (k = 0; k < nout; k++)
-				if (!strcmp(path_basename(outs[k].path),
-					    name.buf))
-					break;
-			if (k < nout) {
-				fprintf(stderr,
-					"%s: two atomic jobs would both be '%s': a list whose values are not job parameters (not options of a program of the job) cannot tell them apart\n",
-					path, name.buf);
+		for (j = 0; j < natoms; j++)
+			if (add_atom(atoms[j], path, dir, testbox, uts.machine,
+				     &outs, &nout, &alloc) < 0) {
 				ret = EXIT_USAGE;
 				goto out;
 			}
-			ALLOC_GROW(outs, nout + 1, alloc);
-			strbuf_init(&outs[nout].text, 0);
-			outs[nout].path =
-				dir ? xasprintf("%s/%s", dir, name.buf) :
-				      xstrdup(name.buf);
-			job_to_yaml(a, &outs[nout].text);
-			nout++;
-		}
 		job_free_all(atoms, natoms);
 		atoms = NULL;
 		natoms = 0;
@@ -166,6 +179,5 @@ out:
 	job_free_all(atoms, natoms);
 	job_free_all(jobs, njobs);
 	strbuf_release(&err);
-	strbuf_release(&name);
 	return ret;
 }

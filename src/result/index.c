@@ -286,7 +286,10 @@ static void axes_from_job(const struct job *job, char *axes[STORE_NAXES])
  * A program perfsift does not know (LKP's robot writes stress-ng:,
  * oom-killer:, ...): its scalar options are the run's parameters too, as
  * LKP's each_param has them, unless a known one of the same name came
- * first.
+ * first.  A mapping under one of perfsift's own top-level keys (kpi:,
+ * env:, hw:, pp:) is no program: its entries are not parameters (kpi:'s
+ * `mytest.score: higher` would otherwise show in compare's header, and
+ * only when read from the index).
  */
 static void unknown_program_params(const struct jnode *r,
 				   struct store_param_list *params)
@@ -296,7 +299,8 @@ static void unknown_program_params(const struct jnode *r,
 	for (i = 0; i < r->n; i++) {
 		const struct jnode *prog = r->kids[i];
 
-		if (prog->type != JNODE_MAP || program_find(r->keys[i]))
+		if (prog->type != JNODE_MAP || program_find(r->keys[i]) ||
+		    job_key_find(r->keys[i]))
 			continue;
 		for (o = 0; o < prog->n; o++)
 			if (prog->kids[o]->type == JNODE_SCALAR &&

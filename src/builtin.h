@@ -31,6 +31,10 @@ int cmd_bisect_step(CMD_ARGS);
 int cmd_robot(CMD_ARGS);
 int cmd_history(CMD_ARGS);
 int cmd_site(CMD_ARGS);
+int cmd_queue(CMD_ARGS);
+int cmd_worker(CMD_ARGS);
+int cmd_push(CMD_ARGS);
+int cmd_pull(CMD_ARGS);
 
 /*
  * Print a command's usage text; to stdout with status 0 for --help, to

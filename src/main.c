@@ -42,6 +42,10 @@ static const struct cmd commands[] = {
 	{"robot", cmd_robot, "watch branches, bisect what moved, mail the report"},
 	{"history", cmd_history, "change points of a stat over the commits"},
 	{"site", cmd_site, "a static dashboard of every KPI's history"},
+	{"queue", cmd_queue, "the lab's job queue in the PostgreSQL store"},
+	{"worker", cmd_worker, "a test box's worker: run the lab's queued tasks"},
+	{"push", cmd_push, "export the result root's runs to the PostgreSQL store"},
+	{"pull", cmd_pull, "copy runs (their files) from the store into the root"},
 };
 
 static const char main_usage[] =

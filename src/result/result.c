@@ -1454,12 +1454,13 @@ static int index_runs(const char *root, const char *store_url,
 
 /*
  * Under the group lock: matrix.json from the complete runs, then the run
- * in the index (one transaction, forgetting runs no longer on disk).
+ * in the index (one transaction, forgetting runs no longer on disk unless
+ * the store is shared: result_restat_shared).
  */
 static int publish_run(const char *root, const char *store_url,
 		       const char *group_dir, const char *run_dir, int number,
 		       bool complete, const struct reduce_stats *stats,
-		       struct strbuf *err)
+		       bool forget, struct strbuf *err)
 {
 	struct index_item item = {run_dir, number, complete, stats};
 	int *nums = NULL, ret = -1;
@@ -1467,8 +1468,8 @@ static int publish_run(const char *root, const char *store_url,
 
 	if (!group_runs(group_dir, &nums, &n, err) &&
 	    !rebuild_matrix(group_dir, nums, n, err))
-		ret = index_runs(root, store_url, group_dir, nums, n, &item, 1,
-				 err);
+		ret = index_runs(root, store_url, group_dir, forget ? nums : NULL,
+				 forget ? n : 0, &item, 1, err);
 	free(nums);
 	return ret;
 }
@@ -1546,7 +1547,7 @@ int result_run_finish(struct result_run *run, const char *root,
 	group = real_dir(run->group_dir);
 	dir = real_dir(run->dir);
 	ret = publish_run(rroot, store_url, group, dir, run->number, complete,
-			  &o.stats, err);
+			  &o.stats, true, err);
 	if (ret == -2)
 		ret = -1; /* the run is in place: not a bad raw file of its own */
 out:
@@ -1560,8 +1561,8 @@ out:
 	return ret;
 }
 
-int result_restat(const char *run_dir, const char *root,
-		  const char *store_url, struct strbuf *err)
+static int restat(const char *run_dir, const char *root,
+		  const char *store_url, bool forget, struct strbuf *err)
 {
 	struct run_output o;
 	struct strbuf group = STRBUF_INIT;
@@ -1617,7 +1618,7 @@ int result_restat(const char *run_dir, const char *root,
 		goto out;
 	}
 	ret = publish_run(rroot, store_url, group.buf, dir, (int)number,
-			  complete, &o.stats, err);
+			  complete, &o.stats, forget, err);
 out:
 	if (lock >= 0)
 		close(lock);
@@ -1626,6 +1627,18 @@ out:
 	free(rroot);
 	free(dir);
 	return ret;
+}
+
+int result_restat(const char *run_dir, const char *root,
+		  const char *store_url, struct strbuf *err)
+{
+	return restat(run_dir, root, store_url, true, err);
+}
+
+int result_restat_shared(const char *run_dir, const char *root,
+			 const char *store_url, struct strbuf *err)
+{
+	return restat(run_dir, root, store_url, false, err);
 }
 
 int result_restat_group(const char *group_dir, const char *root,

@@ -97,6 +97,15 @@ int result_restat(const char *run_dir, const char *root,
 		  const char *store_url, struct strbuf *err);
 
 /*
+ * result_restat() for a store shared by several result roots that each
+ * hold only some runs of a group (the lab's workers, src/lab/): the
+ * group's other runs in the index are kept, not forgotten as gone from
+ * disk.
+ */
+int result_restat_shared(const char *run_dir, const char *root,
+			 const char *store_url, struct strbuf *err);
+
+/*
  * result_restat() for every run of a group (its directories named by a
  * number) with a single matrix.json rebuild and index session: what
  * `perfsift stats --all` does per group.  A run with a bad raw file is

@@ -14,7 +14,9 @@
 	X(PQconnectdb) X(PQstatus) X(PQerrorMessage) X(PQfinish) \
 	X(PQexec) X(PQexecParams) X(PQresultStatus) \
 	X(PQresultErrorMessage) X(PQclear) X(PQntuples) X(PQgetvalue) \
-	X(PQgetlength) X(PQgetisnull)
+	X(PQgetlength) X(PQgetisnull) \
+	X(PQsocket) X(PQconsumeInput) X(PQnotifies) X(PQfreemem) \
+	X(PQsetNoticeProcessor)
 
 struct pq_lazy_api {
 #define PQ_LAZY_MEMBER(f) __typeof__(f) *f;
@@ -41,6 +43,12 @@ const struct pq_lazy_api *pq_lazy_api(void);
 #define PQgetvalue (pq_lazy_api()->PQgetvalue)
 #define PQgetlength (pq_lazy_api()->PQgetlength)
 #define PQgetisnull (pq_lazy_api()->PQgetisnull)
+/* the lab's queue (src/lab/): LISTEN/NOTIFY, and quiet notices */
+#define PQsocket (pq_lazy_api()->PQsocket)
+#define PQconsumeInput (pq_lazy_api()->PQconsumeInput)
+#define PQnotifies (pq_lazy_api()->PQnotifies)
+#define PQfreemem (pq_lazy_api()->PQfreemem)
+#define PQsetNoticeProcessor (pq_lazy_api()->PQsetNoticeProcessor)
 #endif
 
 #endif

@@ -125,7 +125,7 @@ static struct sampler *start_quiet(const struct monitor_ops **mons, size_t n,
 				   const char *dir, struct sampler_notes *notes,
 				   struct job **jobp)
 {
-	struct strbuf text = STRBUF_INIT, err = STRBUF_INIT;
+	struct strbuf text = STRBUF_INIT;
 	struct sampler *s;
 	size_t i;
 
@@ -136,9 +136,8 @@ static struct sampler *start_quiet(const struct monitor_ops **mons, size_t n,
 	for (i = 0; i < n; i++)
 		strbuf_addf(&text, "%s: {interval: 100000}\n", mons[i]->name);
 	*jobp = load_job(text.buf);
-	s = sampler_start(*jobp, dir, "/", notes, &err);
+	s = sampler_start(*jobp, dir, "/", notes);
 	strbuf_release(&text);
-	strbuf_release(&err);
 	return s;
 }
 
@@ -172,14 +171,13 @@ static size_t default_one_second(const char *dir, struct sampler_notes *notes,
 				 const struct monitor_ops **out)
 {
 	struct job *job = load_job("category: benchmark\n");
-	struct strbuf err = STRBUF_INIT;
 	struct sampler_stat *st;
 	struct sampler_ticks tk;
 	struct sampler *s;
 	size_t i, n, k = 0;
 	const struct monitor_ops *m;
 
-	s = sampler_start(job, dir, "/", notes, &err);
+	s = sampler_start(job, dir, "/", notes);
 	sampler_stats(s, &st, &n, &tk);
 	for (i = 0; i < n; i++) {
 		m = monitor_find(st[i].name);
@@ -190,7 +188,6 @@ static size_t default_one_second(const char *dir, struct sampler_notes *notes,
 	free(st);
 	sampler_stop(s);
 	job_free(job);
-	strbuf_release(&err);
 	return k;
 }
 
@@ -417,7 +414,7 @@ static void overhead(const char *dir, struct sampler_notes *notes, int rounds,
 			size_t n;
 
 			c = (k + r) % NC;
-			s = sampler_start(job[c], dir, "/", notes, &err);
+			s = sampler_start(job[c], dir, "/", notes);
 			res = run_anon_r_seq(&plan.um);
 			if (c == 1 && s) {
 				sampler_stats(s, &st, &n, &tk);

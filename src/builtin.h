@@ -15,6 +15,14 @@ struct options {
 	bool result_root_given;  /* --result-root or PERFSIFT_RESULT_ROOT set */
 };
 
+/*
+ * Flags of a command in main.c's table.  CMD_OWN_KNOB_RESTORE: the
+ * command puts back the knobs a killed perfsift left itself (`restore`,
+ * verbosely), so main() does not do it first, as it does for every other
+ * command.
+ */
+#define CMD_OWN_KNOB_RESTORE (1u << 0)
+
 #define CMD_ARGS int argc, char **argv, struct options *opts
 int cmd_split(CMD_ARGS);
 int cmd_install(CMD_ARGS);
@@ -43,5 +51,8 @@ int cmd_pull(CMD_ARGS);
 int cmd_usage(const char *text, bool on_error);
 /* the same for a command that is not built yet on this branch */
 int cmd_not_built(const char *name, int argc, char **argv);
+
+/* --seed N of compare and history (cmd/args.c): dies with EXIT_USAGE */
+uint64_t cmd_seed_arg(const char *arg);
 
 #endif

@@ -24,28 +24,30 @@ struct cmd {
 	const char *name;
 	int (*fn)(CMD_ARGS);
 	const char *help;
+	unsigned flags; /* CMD_* of builtin.h */
 };
 
 static const struct cmd commands[] = {
-	{"split", cmd_split, "expand a job's matrix into atomic job files"},
-	{"install", cmd_install, "check and install what a job needs"},
-	{"run", cmd_run, "run a job with its monitors; store the results"},
-	{"restore", cmd_restore, "put back kernel knobs a killed perfsift left"},
-	{"parse", cmd_parse, "raw monitor output -> LKP's key: value stream"},
-	{"stats", cmd_stats, "rebuild a run's stats from its raw files"},
-	{"results", cmd_results, "list what the result root holds"},
-	{"compare", cmd_compare, "compare result groups (LKP's table)"},
-	{"plot", cmd_plot, "ASCII or SVG chart of a stat"},
-	{"report", cmd_report, "the e-mail report, job.yaml, bundle, HTML"},
-	{"bisect", cmd_bisect, "find the commit that moved a stat"},
-	{"bisect-step", cmd_bisect_step, "one git-bisect-run step (0/1/125)"},
-	{"robot", cmd_robot, "watch branches, bisect what moved, mail the report"},
-	{"history", cmd_history, "change points of a stat over the commits"},
-	{"site", cmd_site, "a static dashboard of every KPI's history"},
-	{"queue", cmd_queue, "the lab's job queue in the PostgreSQL store"},
-	{"worker", cmd_worker, "a test box's worker: run the lab's queued tasks"},
-	{"push", cmd_push, "export the result root's runs to the PostgreSQL store"},
-	{"pull", cmd_pull, "copy runs (their files) from the store into the root"},
+	{"split", cmd_split, "expand a job's matrix into atomic job files", 0},
+	{"install", cmd_install, "check and install what a job needs", 0},
+	{"run", cmd_run, "run a job with its monitors; store the results", 0},
+	{"restore", cmd_restore, "put back kernel knobs a killed perfsift left",
+	 CMD_OWN_KNOB_RESTORE},
+	{"parse", cmd_parse, "raw monitor output -> LKP's key: value stream", 0},
+	{"stats", cmd_stats, "rebuild a run's stats from its raw files", 0},
+	{"results", cmd_results, "list what the result root holds", 0},
+	{"compare", cmd_compare, "compare result groups (LKP's table)", 0},
+	{"plot", cmd_plot, "ASCII or SVG chart of a stat", 0},
+	{"report", cmd_report, "the e-mail report, job.yaml, bundle, HTML", 0},
+	{"bisect", cmd_bisect, "find the commit that moved a stat", 0},
+	{"bisect-step", cmd_bisect_step, "one git-bisect-run step (0/1/125)", 0},
+	{"robot", cmd_robot, "watch branches, bisect what moved, mail the report", 0},
+	{"history", cmd_history, "change points of a stat over the commits", 0},
+	{"site", cmd_site, "a static dashboard of every KPI's history", 0},
+	{"queue", cmd_queue, "the lab's job queue in the PostgreSQL store", 0},
+	{"worker", cmd_worker, "a test box's worker: run the lab's queued tasks", 0},
+	{"push", cmd_push, "export the result root's runs to the PostgreSQL store", 0},
+	{"pull", cmd_pull, "copy runs (their files) from the store into the root", 0},
 };
 
 static const char main_usage[] =
@@ -219,9 +221,12 @@ int main(int argc, char **argv)
 	usage_set_command(cmd->name);
 	/*
 	 * Knobs a killed perfsift left changed are put back before anything
-	 * else runs (`restore` does it itself, and says so).
+	 * else runs, whatever the command: the first perfsift after a crash
+	 * is the first chance to give the machine its settings back, and a
+	 * user need not know which commands would take it.  `restore` does
+	 * it itself, verbosely (its table flag says so).
 	 */
-	if (cmd->fn != cmd_restore)
+	if (!(cmd->flags & CMD_OWN_KNOB_RESTORE))
 		knob_restore_journal(false);
 	argc -= optind;
 	argv += optind;

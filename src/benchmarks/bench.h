@@ -12,10 +12,16 @@
  *              can be killed as a process group): does the work, writes
  *              its output in the suite's own text format to stdout, and
  *              returns the exit status;
- *   cleanup()  in perfsift, always (also after SIGINT or a timeout):
- *              removes every mapping, file and mount prepare() made.
+ *   cleanup()  in perfsift, exactly once whenever prepare() was called,
+ *              whatever prepare() returned (OK, SKIP or an error) and also
+ *              after SIGINT or a timeout: removes every mapping, file and
+ *              mount prepare() made, and frees ctx->priv.  So cleanup()
+ *              must take a half-made state: prepare() stores its state in
+ *              ctx->priv before it can fail, and leaves what it did not
+ *              get to NULL or zero.
  *
- * Owned by the benchmarks module (src/benchmarks/); the runner is the caller.
+ * Owned by the benchmarks module (src/benchmarks/); the run engine
+ * (run/engine.h) is the caller, and keeps the cleanup() promise.
  */
 #ifndef PERFSIFT_BENCH_H
 #define PERFSIFT_BENCH_H

@@ -566,110 +566,147 @@ out:
 	return ret;
 }
 
-int usemem_run(const struct usemem_opts *o, struct strbuf *err)
+/*
+ * The memory the workers touch: -f's file or /dev/zero (MAP_PRIVATE of
+ * it is what usemem maps by default), none for -O (anonymous).  Opened
+ * once, before fork, so that every worker maps the same file.
+ */
+static int open_target(struct usemem_state *st, struct strbuf *err)
 {
-	struct usemem_state st;
-	unsigned nproc = o->nproc ? o->nproc : 1, i, alive = 0;
-	unsigned workers = nproc * (o->nthread ? o->nthread : 1);
-	pid_t *pids = NULL;
-	struct sync_phase phases[2];
-	int ret = 0, k;
-
-	memset(&st, 0, sizeof(st));
-	st.o = o;
-	st.fd = -1;
-	st.rw_ready[0] = st.rw_ready[1] = st.rw_wake[0] = st.rw_wake[1] = -1;
-	st.free_ready[0] = st.free_ready[1] = st.free_wake[0] = st.free_wake[1] = -1;
-	st.ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	st.start_ns = now_ns(); /* the suite's start: before open, map, fork */
-	st.prot = o->readonly && !o->open_rw ? PROT_READ : PROT_READ | PROT_WRITE;
+	const struct usemem_opts *o = st->o;
 
 	if (o->file) {
 		int fl = o->readonly && !o->open_rw ? O_RDONLY : O_RDWR | O_CREAT;
 
-		st.fd = open(o->file, fl | O_CLOEXEC, 0666);
-		if (st.fd < 0) {
+		st->fd = open(o->file, fl | O_CLOEXEC, 0666);
+		if (st->fd < 0) {
 			strbuf_addf(err, "usemem: cannot open '%s': %s", o->file,
 				    strerror(errno));
 			return 1;
 		}
 	} else if (!o->anonymous) {
-		st.fd = open("/dev/zero", O_RDWR | O_CLOEXEC);
-		if (st.fd < 0) {
+		st->fd = open("/dev/zero", O_RDWR | O_CLOEXEC);
+		if (st->fd < 0) {
 			strbuf_addf(err, "usemem: cannot open '/dev/zero': %s",
 				    strerror(errno));
 			return 1;
 		}
 	}
-	if (o->lock_shm && shm_lock_unlock(o->size, err) < 0) {
-		ret = 1;
-		goto out;
-	}
-	st.lock_credit = o->lock_shm ? o->size / 8 : 0;
-	if (o->prealloc) {
-		st.pre_len = map_len(o, o->size);
-		st.pre = usemem_map(&st, o->size);
-		if (st.pre == MAP_FAILED) {
-			strbuf_addf(err, "usemem: cannot map %" PRIu64 " bytes: %s",
-				    o->size, strerror(errno));
-			st.pre = NULL;
-			ret = 1;
-			goto out;
-		}
-		st.pre_credit = o->size / 8;
-		if (o->remap) {
-			void *q = mremap(st.pre, st.pre_len, 10 * st.pre_len,
-					 MREMAP_MAYMOVE);
+	return 0;
+}
 
-			if (q == MAP_FAILED) {
-				strbuf_addf(err, "usemem: mremap: %s", strerror(errno));
-				ret = 1;
-				goto out;
-			}
-			st.pre = q;
-			st.pre_len *= 10;
-			st.pre_credit += o->size / 8;
-		}
+/*
+ * -P (and -E): the mapping made before fork, which the workers inherit
+ * and share instead of mapping their own; -E grows it tenfold with
+ * mremap, as usemem does to exercise the kernel's remap path.
+ */
+static int prealloc(struct usemem_state *st, struct strbuf *err)
+{
+	const struct usemem_opts *o = st->o;
+
+	st->pre_len = map_len(o, o->size);
+	st->pre = usemem_map(st, o->size);
+	if (st->pre == MAP_FAILED) {
+		strbuf_addf(err, "usemem: cannot map %" PRIu64 " bytes: %s",
+			    o->size, strerror(errno));
+		st->pre = NULL;
+		return 1;
 	}
-	if ((o->sync_rw && (pipe2(st.rw_ready, O_CLOEXEC) < 0 ||
-			    pipe2(st.rw_wake, O_CLOEXEC) < 0)) ||
-	    (o->sync_free && (pipe2(st.free_ready, O_CLOEXEC) < 0 ||
-			      pipe2(st.free_wake, O_CLOEXEC) < 0))) {
+	st->pre_credit = o->size / 8;
+	if (o->remap) {
+		void *q = mremap(st->pre, st->pre_len, 10 * st->pre_len,
+				 MREMAP_MAYMOVE);
+
+		if (q == MAP_FAILED) {
+			strbuf_addf(err, "usemem: mremap: %s", strerror(errno));
+			return 1;
+		}
+		st->pre = q;
+		st->pre_len *= 10;
+		st->pre_credit += o->size / 8;
+	}
+	return 0;
+}
+
+/*
+ * What is set up once for all workers before they fork: -L's shm lock
+ * test, -P's mapping, and the pipes of -y and -x, through which the
+ * workers say they are ready and the parent releases them together.
+ */
+static int setup_shared(struct usemem_state *st, struct strbuf *err)
+{
+	const struct usemem_opts *o = st->o;
+
+	if (o->lock_shm && shm_lock_unlock(o->size, err) < 0)
+		return 1;
+	st->lock_credit = o->lock_shm ? o->size / 8 : 0;
+	if (o->prealloc && prealloc(st, err))
+		return 1;
+	if ((o->sync_rw && (pipe2(st->rw_ready, O_CLOEXEC) < 0 ||
+			    pipe2(st->rw_wake, O_CLOEXEC) < 0)) ||
+	    (o->sync_free && (pipe2(st->free_ready, O_CLOEXEC) < 0 ||
+			      pipe2(st->free_wake, O_CLOEXEC) < 0))) {
 		strbuf_addf(err, "usemem: pipe: %s", strerror(errno));
-		ret = 1;
-		goto out;
+		return 1;
 	}
+	return 0;
+}
 
-	pids = xcalloc(nproc, sizeof(*pids));
+/*
+ * nproc workers forked into pids; *alive counts those started.  1 when a
+ * fork failed: the ones started still run, and are reaped as usual.
+ */
+static int fork_workers(struct usemem_state *st, unsigned nproc,
+			pid_t *pids, unsigned *alive, struct strbuf *err)
+{
+	unsigned i;
+
 	for (i = 0; i < nproc; i++) {
 		pid_t pid = fork();
 
 		if (pid < 0) {
 			strbuf_addf(err, "usemem: fork: %s", strerror(errno));
-			ret = 1;
-			break;
+			return 1;
 		}
 		if (!pid)
-			worker_process(&st, i);
+			worker_process(st, i);
 		pids[i] = pid;
-		alive++;
+		(*alive)++;
 	}
-	/* the parent keeps only the read ends of ready and the write ends of wake */
-	if (st.rw_ready[1] >= 0) {
-		close(st.rw_ready[1]);
-		st.rw_ready[1] = -1;
-		fcntl(st.rw_ready[0], F_SETFL, O_NONBLOCK);
+	return 0;
+}
+
+/*
+ * The parent keeps only the read ends of ready and the write ends of
+ * wake: a worker's death then shows as EOF on ready instead of a wait
+ * for a byte that never comes.
+ */
+static void keep_parent_ends(struct usemem_state *st)
+{
+	if (st->rw_ready[1] >= 0) {
+		close(st->rw_ready[1]);
+		st->rw_ready[1] = -1;
+		fcntl(st->rw_ready[0], F_SETFL, O_NONBLOCK);
 	}
-	if (st.free_ready[1] >= 0) {
-		close(st.free_ready[1]);
-		st.free_ready[1] = -1;
-		fcntl(st.free_ready[0], F_SETFL, O_NONBLOCK);
+	if (st->free_ready[1] >= 0) {
+		close(st->free_ready[1]);
+		st->free_ready[1] = -1;
+		fcntl(st->free_ready[0], F_SETFL, O_NONBLOCK);
 	}
-	phases[0] = (struct sync_phase){st.rw_ready, st.rw_wake, workers, 0, !o->sync_rw};
-	phases[1] = (struct sync_phase){st.free_ready, st.free_wake, workers, 0, !o->sync_free};
-	if (ret) /* a fork failed: never let the started ones wait */
-		for (k = 0; k < 2; k++)
-			phase_poll(&phases[k], true);
+}
+
+/*
+ * Wait for the workers while releasing the sync phases as they fill:
+ * waitpid without blocking while a phase still gathers (a poll of its
+ * pipe in between), blocking once both are released.  A worker that
+ * dies releases both phases, so the others never wait for it.  1 when
+ * a worker was killed or failed.
+ */
+static int reap_workers(pid_t *pids, unsigned nproc, unsigned alive,
+			struct sync_phase phases[2], struct strbuf *err)
+{
+	unsigned i;
+	int ret = 0, k;
 
 	while (alive) {
 		int status;
@@ -721,6 +758,48 @@ int usemem_run(const struct usemem_opts *o, struct strbuf *err)
 			for (k = 0; k < 2; k++)
 				phase_poll(&phases[k], true);
 	}
+	return ret;
+}
+
+/*
+ * usemem itself: open, set up what the workers share, fork them, release
+ * their sync phases and reap them; every step undone at the end, whatever
+ * step failed.
+ */
+int usemem_run(const struct usemem_opts *o, struct strbuf *err)
+{
+	struct usemem_state st;
+	unsigned nproc = o->nproc ? o->nproc : 1, alive = 0;
+	unsigned workers = nproc * (o->nthread ? o->nthread : 1);
+	pid_t *pids = NULL;
+	struct sync_phase phases[2];
+	int ret = 0, k;
+
+	memset(&st, 0, sizeof(st));
+	st.o = o;
+	st.fd = -1;
+	st.rw_ready[0] = st.rw_ready[1] = st.rw_wake[0] = st.rw_wake[1] = -1;
+	st.free_ready[0] = st.free_ready[1] = st.free_wake[0] = st.free_wake[1] = -1;
+	st.ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	st.start_ns = now_ns(); /* the suite's start: before open, map, fork */
+	st.prot = o->readonly && !o->open_rw ? PROT_READ : PROT_READ | PROT_WRITE;
+
+	if (open_target(&st, err))
+		return 1;
+	if (setup_shared(&st, err)) {
+		ret = 1;
+		goto out;
+	}
+	pids = xcalloc(nproc, sizeof(*pids));
+	ret = fork_workers(&st, nproc, pids, &alive, err);
+	keep_parent_ends(&st);
+	phases[0] = (struct sync_phase){st.rw_ready, st.rw_wake, workers, 0, !o->sync_rw};
+	phases[1] = (struct sync_phase){st.free_ready, st.free_wake, workers, 0, !o->sync_free};
+	if (ret) /* a fork failed: never let the started ones wait */
+		for (k = 0; k < 2; k++)
+			phase_poll(&phases[k], true);
+	if (reap_workers(pids, nproc, alive, phases, err))
+		ret = 1;
 out:
 	free(pids);
 	if (st.pre)

@@ -473,6 +473,12 @@ out:
 	return ret;
 }
 
+/*
+ * Every return leaves st in ctx->priv, half-made or not: cleanup() runs
+ * after any prepare() (bench.h) and frees it, undoing what was made so
+ * far -- a mount, the scratch trees, a memory cgroup (knobs go back
+ * through the journal).
+ */
 static int vmscal_prepare(struct bench_ctx *ctx, struct strbuf *err)
 {
 	struct vmscal_state *st = xcalloc(1, sizeof(*st));
@@ -480,7 +486,7 @@ static int vmscal_prepare(struct bench_ctx *ctx, struct strbuf *err)
 	uint64_t mem = 0, avail;
 
 	strbuf_init(&st->notes, 0);
-	ctx->priv = st;
+	ctx->priv = st; /* first: from here on cleanup() owns it */
 	if (vmscal_hw_probe(&st->hw, ctx->sysroot ? ctx->sysroot : "/",
 			    ctx->nr_cpu, err) < 0)
 		return BENCH_ERROR;

@@ -1,8 +1,8 @@
 /*
- * bisect.c: the bisect driver's pure logic (see bisect.h): LKP's change
- * test in distance mode, the good/bad classifier, the search over the
- * first-parent path with skips, the ABAB confirmation and the summary.
- * The world (git, builds, runs, the index) is reached only through
+ * bisect.c: the bisect driver (see bisect.h): the endpoints and the
+ * choice of the KPI, testing each commit the search asks for, the ABAB
+ * confirmation and the summary; the classifier and the search it drives
+ * are search.c.  The world (git, builds, runs, the index) is reached only through
  * struct bisect_ops, which is how resume works: a commit whose samples the
  * index already holds is classified from them and never run again.
  */
@@ -19,191 +19,6 @@
 #include "util/usage.h"
 #include "util/xalloc.h"
 
-void bisect_summarize(const double *v, size_t n, struct lkp_summary *out)
-{
-	lkp_summarize(v, n, BISECT_MIN_MARGIN, out);
-}
-
-bool bisect_lkp_changed(const struct stat_rules *r, const char *stat,
-			const double *a, size_t na, const double *b, size_t nb,
-			double distance)
-{
-	struct lkp_options o;
-
-	if (!na || !nb)
-		return false;
-	lkp_options_init(&o);
-	o.force = true;
-	o.distance = distance;
-	o.min_margin = BISECT_MIN_MARGIN;
-	return lkp_changed(r, stat, a, na, b, nb, true, &o, NULL) ==
-	       LKP_CHANGED;
-}
-
-const char *bisect_verdict_name(enum bisect_verdict v)
-{
-	switch (v) {
-	case BISECT_UNTESTED:
-		return "untested";
-	case BISECT_GOOD:
-		return "good";
-	case BISECT_BAD:
-		return "bad";
-	case BISECT_SKIP:
-		return "skip";
-	case BISECT_UNCLEAR:
-		return "unclear";
-	}
-	return "?";
-}
-
-enum bisect_verdict bisect_classify(const struct stat_rules *r,
-				    const char *stat, const double *g,
-				    size_t ng, const double *b, size_t nb,
-				    const double *c, size_t nc,
-				    double *position)
-{
-	struct lkp_summary sg, sb, sc;
-	double p;
-
-	if (position)
-		*position = NAN;
-	if (!ng || !nb || !nc)
-		return BISECT_UNCLEAR;
-	bisect_summarize(g, ng, &sg);
-	bisect_summarize(b, nb, &sb);
-	bisect_summarize(c, nc, &sc);
-	if (sb.median == sg.median)
-		return BISECT_UNCLEAR;
-	p = (sc.median - sg.median) / (sb.median - sg.median);
-	if (position)
-		*position = p;
-	if (p >= 0.5)
-		return bisect_lkp_changed(r, stat, c, nc, g, ng, 0) ?
-			       BISECT_BAD :
-			       BISECT_UNCLEAR;
-	return bisect_lkp_changed(r, stat, c, nc, b, nb, 0) ? BISECT_GOOD :
-							       BISECT_UNCLEAR;
-}
-
-int bisect_kpi_priority(const struct stat_rules *r, const char *stat)
-{
-	if (stat_is_function(r, stat) || !stat_is_bisectable(r, stat))
-		return -1;
-	return (stat_is_kpi(r, stat) ? 2 : 0) +
-	       (stat_direction(r, stat) ? 1 : 0);
-}
-
-/* ---- search ---- */
-
-void bisect_search_init(struct bisect_search *s, size_t n)
-{
-	s->n = n;
-	s->state = xcalloc(n ? n : 1, sizeof(*s->state));
-}
-
-void bisect_search_release(struct bisect_search *s)
-{
-	FREE_AND_NULL(s->state);
-	s->n = 0;
-}
-
-void bisect_search_mark(struct bisect_search *s, size_t i,
-			enum bisect_verdict v)
-{
-	if (i >= s->n)
-		BUG("bisect index %zu out of %zu", i, s->n);
-	s->state[i] = v;
-}
-
-static void search_bounds(const struct bisect_search *s, size_t *lo,
-			  size_t *hi)
-{
-	size_t i;
-
-	/* the lowest bad commit; the endpoint n-1 is bad by definition */
-	*hi = s->n - 1;
-	for (i = 0; i < s->n; i++)
-		if (s->state[i] == BISECT_BAD) {
-			*hi = i;
-			break;
-		}
-	*lo = 0;
-	for (i = 0; i < *hi; i++)
-		if (s->state[i] == BISECT_GOOD)
-			*lo = i;
-}
-
-ssize_t bisect_search_next(const struct bisect_search *s)
-{
-	size_t lo, hi, mid, d;
-
-	if (s->n < 3)
-		return -1;
-	search_bounds(s, &lo, &hi);
-	if (hi <= lo + 1)
-		return -1;
-	mid = lo + (hi - lo) / 2;
-	/* the middle, else its nearest testable neighbour, later side first */
-	for (d = 0; d < hi - lo; d++) {
-		if (mid + d < hi && s->state[mid + d] == BISECT_UNTESTED)
-			return (ssize_t)(mid + d);
-		if (d && mid > lo + d && s->state[mid - d] == BISECT_UNTESTED)
-			return (ssize_t)(mid - d);
-	}
-	return -1;
-}
-
-void bisect_search_result(const struct bisect_search *s, size_t *lo,
-			  size_t *first_bad, size_t *nskipped)
-{
-	size_t i, l, h, k = 0;
-
-	search_bounds(s, &l, &h);
-	for (i = l + 1; i < h; i++)
-		if (s->state[i] == BISECT_SKIP)
-			k++;
-	*lo = l;
-	*first_bad = h;
-	*nskipped = k;
-}
-
-/* ---- state ---- */
-
-void bisect_state_init(struct bisect_state *st)
-{
-	memset(st, 0, sizeof(*st));
-}
-
-void bisect_state_release(struct bisect_state *st)
-{
-	size_t i;
-
-	for (i = 0; i < st->ncommits; i++) {
-		free(st->commits[i].sha);
-		free(st->commits[i].subject);
-		free(st->commits[i].kpi);
-		free(st->commits[i].why);
-	}
-	free(st->commits);
-	free(st->stat);
-	free(st->confirm_a);
-	free(st->confirm_b);
-	bisect_state_init(st);
-}
-
-void bisect_state_add_commit(struct bisect_state *st, const char *sha,
-			     const char *subject)
-{
-	struct bisect_commit *c;
-
-	ALLOC_GROW(st->commits, st->ncommits + 1, st->alloc);
-	c = &st->commits[st->ncommits++];
-	memset(c, 0, sizeof(*c));
-	c->sha = xstrdup(sha);
-	c->subject = xstrdup(subject ? subject : "");
-}
-
 /* ---- the driver ---- */
 
 struct driver {
@@ -214,7 +29,7 @@ struct driver {
 	double *good, *bad; /* the references: the endpoints' KPI samples */
 	size_t ngood, nbad;
 	const char *slot_sha[BISECT_SLOTS]; /* what each slot holds, built */
-	struct stat_rules rules; /* stats.h's classes of stats */
+	struct stat_rules rules; /* rules.h's classes of stats */
 };
 
 static void progress(struct driver *d, const char *fmt, ...)
@@ -658,6 +473,62 @@ out:
 }
 
 /*
+ * Commit c built into the measuring slot (slot 0), to run it once more:
+ * 0 when it is there; 1 when it cannot be built or installed, which
+ * skips the commit (c->why says why: a broken commit is a skip, not the
+ * end of the bisect); -1 with d->err for a failure of the world.
+ */
+static int slot_for(struct driver *d, struct bisect_commit *c)
+{
+	struct strbuf why = STRBUF_INIT;
+	int r = ensure_slot(d, 0, c, &why);
+
+	if (r < 0) {
+		strbuf_addbuf(d->err, &why);
+		strbuf_release(&why);
+		return -1;
+	}
+	if (r > 0) {
+		c->verdict = BISECT_SKIP;
+		c->why = strbuf_detach(&why, NULL);
+		return 1;
+	}
+	strbuf_release(&why);
+	return 0;
+}
+
+/*
+ * The progress line of a tested commit: its verdict, its median, and
+ * where the runs came from -- so that a resumed bisect shows which
+ * verdicts it took from the index instead of measuring again.
+ */
+static void announce(struct driver *d, size_t i, const char *sha)
+{
+	const struct bisect_state *st = d->st;
+	const struct bisect_commit *c = &st->commits[i];
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "[%zu/%zu] %s %s", i, st->ncommits - 1, sha,
+		    bisect_verdict_name(c->verdict));
+	if (c->nkpi) {
+		struct lkp_summary s;
+
+		bisect_summarize(c->kpi, c->nkpi, &s);
+		strbuf_addf(&sb, ": median %.6g", s.median);
+	}
+	if (c->why)
+		strbuf_addf(&sb, " (%s%s)", c->why,
+			    c->reused ? ", from the index" : "");
+	else if (c->reused)
+		strbuf_addf(&sb, " (%zu runs from the index)", c->nkpi);
+	else
+		strbuf_addf(&sb, " (%zu runs)", c->runs);
+	strbuf_addf(&sb, "  %s", c->subject);
+	progress(d, "%s", sb.buf);
+	strbuf_release(&sb);
+}
+
+/*
  * Test commit i: classify from the index, measuring only what it lacks.
  * A verdict reached on runs made now is checked against one fresh run of
  * the other side (verify()); a verdict from the index alone stands.
@@ -670,7 +541,7 @@ static int test_commit(struct driver *d, size_t i)
 	size_t target = d->opt->runs, prev;
 	bool verified = false, tried = false;
 	double pos = NAN;
-	int ret = -1;
+	int r, ret = -1;
 	char sha[13];
 
 	short_sha(c->sha, sha);
@@ -722,23 +593,12 @@ static int test_commit(struct driver *d, size_t i)
 				    "%zu runs",
 				 sha, pos, target);
 		}
-		{
-			struct strbuf why = STRBUF_INIT;
-			int r = ensure_slot(d, 0, c, &why);
-
-			tried = true;
-			if (r < 0) {
-				strbuf_addbuf(d->err, &why);
-				strbuf_release(&why);
-				goto out;
-			}
-			if (r > 0) {
-				c->verdict = BISECT_SKIP;
-				c->why = strbuf_detach(&why, NULL);
-				break;
-			}
-			strbuf_release(&why);
-		}
+		tried = true;
+		r = slot_for(d, c);
+		if (r < 0)
+			goto out;
+		if (r > 0)
+			break;
 		prev = m.nruns;
 		if (measure_once(d, 0, c) < 0 || load(d, c->sha, &m) < 0)
 			goto out;
@@ -758,28 +618,7 @@ judged:
 	else if (c->reused)
 		st->reused++;
 	st->tested++;
-	{
-		struct strbuf sb = STRBUF_INIT;
-
-		strbuf_addf(&sb, "[%zu/%zu] %s %s", i, st->ncommits - 1, sha,
-			    bisect_verdict_name(c->verdict));
-		if (c->nkpi) {
-			struct lkp_summary s;
-
-			bisect_summarize(c->kpi, c->nkpi, &s);
-			strbuf_addf(&sb, ": median %.6g", s.median);
-		}
-		if (c->why)
-			strbuf_addf(&sb, " (%s%s)", c->why,
-				    c->reused ? ", from the index" : "");
-		else if (c->reused)
-			strbuf_addf(&sb, " (%zu runs from the index)", c->nkpi);
-		else
-			strbuf_addf(&sb, " (%zu runs)", c->runs);
-		strbuf_addf(&sb, "  %s", c->subject);
-		progress(d, "%s", sb.buf);
-		strbuf_release(&sb);
-	}
+	announce(d, i, sha);
 	ret = 0;
 out:
 	matrix_release(&m);

@@ -15,18 +15,18 @@
 #include "util/compat.h"
 #include <sys/types.h> /* ssize_t */
 
-#include "result/stats.h"
+#include "compare/lkp_change.h"
 
 struct matrix;
 struct strbuf;
 
-/* ---- the classifier, over the compare module's statistics (stats.h) ---- */
+/* ---- the classifier, over the compare module's rules and statistics ---- */
 
 /* LKP's distance for bisects (`compare -s`, lkp-compare.md §2.4) */
 #define BISECT_DISTANCE 5.0
 /* the q level (Benjamini-Hochberg) at which good and bad differ */
 #define BISECT_ALPHA 0.01
-/* at least one sample trimmed at each end once a side has 6 (stats.h) */
+/* at least one sample trimmed at each end once a side has 6 (lkp_change.h) */
 #define BISECT_MIN_MARGIN 1
 
 /* lkp_summarize() with bisect's trimming */

@@ -70,7 +70,11 @@ static const char bisect_usage[] =
 	"usage, or good and bad do not differ; 3 runtime error; 130\n"
 	"interrupted (run the same command again to resume)\n";
 
-/* FNV-1a of each string in turn: a stable short name for this bisect's worktrees */
+/*
+ * FNV-1a of each string in turn: a stable short name for this bisect's
+ * worktrees.  The ^ 0xff after each string stands for a separator, so
+ * that ("ab", "c") and ("a", "bc") do not name the same directory.
+ */
 static uint64_t fnv1a(uint64_t h, const char *s)
 {
 	return fnv1a64(h, s, strlen(s)) ^ 0xff;
@@ -83,6 +87,10 @@ static char *absolute(const char *path)
 	return r ? r : NULL;
 }
 
+/*
+ * Absolute, because the runs are started from each commit's worktree:
+ * a relative result root would land inside it.
+ */
 int bisect_open_root(const struct options *opts, char **root)
 {
 	if (mkdir_p(opts->result_root, 0777) < 0 ||
@@ -113,7 +121,10 @@ int bisect_exec_start(struct bisect_exec *x, const struct bisect_args *a,
 	return ret;
 }
 
-/* an option value in [lo, hi], or a usage error naming it */
+/*
+ * an option value in [1, hi], or a usage error naming it: a bound, so
+ * that a typo such as -n 30000 is refused before hours of runs
+ */
 static int parse_count(const char *name, const char *arg, long long hi,
 		       size_t *out)
 {
@@ -128,106 +139,81 @@ static int parse_count(const char *name, const char *arg, long long hi,
 	return 0;
 }
 
-int bisect_parse_args(struct bisect_args *a, int argc, char **argv,
-		      int *status)
+/*
+ * One option of bisect or bisect-step (c as getopt_long gave it) into a:
+ * 0 to go on, -1 to stop with *status (--help: 0; a bad value or an
+ * unknown option: the command's usage error status, already in *status).
+ */
+static int bisect_option(struct bisect_args *a, int c, const char *arg,
+			 bool *have_good, bool *have_bad, int *status)
 {
-	/* the options of both commands; each refuses the other's */
-	static const struct option longopts[] = {
-		{"stat", required_argument, NULL, 's'},
-		{"runs", required_argument, NULL, 'n'},
-		{"max-runs", required_argument, NULL, 'M'},
-		{"help", no_argument, NULL, 'h'},
-		{"repo", required_argument, NULL, 'r'},
-		{"good", required_argument, NULL, 'g'},
-		{"bad", required_argument, NULL, 'b'},
-		{"build", required_argument, NULL, 'B'},
-		{"install", required_argument, NULL, 'I'},
-		{"no-confirm", no_argument, NULL, 'C'},
-		{"worktree", required_argument, NULL, 'w'},
-		{"dry-run", no_argument, NULL, 'D'},
-		{"good-value", required_argument, NULL, 'G'},
-		{"bad-value", required_argument, NULL, 'V'},
-		{NULL, 0, NULL, 0},
-	};
-	static const char bisect_only[] = "rgbBICwD", step_only[] = "GV";
-	bool have_good = false, have_bad = false;
-	int c, dashdash = argc, i, bad_usage = a->step ? 255 : EXIT_USAGE;
 	const char *why;
 
-	*status = bad_usage;
-	a->runs = a->step ? 1 : 3;
-	a->max_runs = 0;
-	/* what follows `--` is the benchmark command, never our options */
-	for (i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--")) {
-			dashdash = i;
-			break;
-		}
-	while ((c = getopt_long(dashdash, argv, "n:h", longopts, NULL)) != -1) {
-		if (c && strchr(a->step ? bisect_only : step_only, c)) {
-			const struct option *o = longopts;
-
-			while (o->val != c)
-				o++;
-			error("--%s is not an option of this command", o->name);
-			c = '?';
-		}
-		switch (c) {
-		case 's':
-			a->stat = optarg;
-			break;
-		case 'n':
-			if (parse_count("-n", optarg, 1000, &a->runs) < 0)
-				return -1;
-			break;
-		case 'M':
-			if (parse_count("--max-runs", optarg, 10000,
-					&a->max_runs) < 0)
-				return -1;
-			break;
-		case 'r':
-			a->repo = optarg;
-			break;
-		case 'g':
-			a->good = optarg;
-			break;
-		case 'b':
-			a->bad = optarg;
-			break;
-		case 'B':
-			a->build = optarg;
-			break;
-		case 'I':
-			a->install = optarg;
-			break;
-		case 'C':
-			a->no_confirm = true;
-			break;
-		case 'w':
-			a->worktree = optarg;
-			break;
-		case 'D':
-			a->dry_run = true;
-			break;
-		case 'G':
-		case 'V':
-			if (strnum_double(optarg,
-					  c == 'G' ? &a->good_value : &a->bad_value,
-					  &why) < 0) {
-				error("--%s-value '%s': %s",
-				      c == 'G' ? "good" : "bad", optarg, why);
-				return -1;
-			}
-			*(c == 'G' ? &have_good : &have_bad) = true;
-			break;
-		case 'h':
-			*status = cmd_usage(a->usage, false);
+	switch (c) {
+	case 's':
+		a->stat = arg;
+		break;
+	case 'n':
+		if (parse_count("-n", arg, 1000, &a->runs) < 0)
 			return -1;
-		default:
-			cmd_usage(a->usage, true);
+		break;
+	case 'M':
+		if (parse_count("--max-runs", arg, 10000,
+				&a->max_runs) < 0)
+			return -1;
+		break;
+	case 'r':
+		a->repo = arg;
+		break;
+	case 'g':
+		a->good = arg;
+		break;
+	case 'b':
+		a->bad = arg;
+		break;
+	case 'B':
+		a->build = arg;
+		break;
+	case 'I':
+		a->install = arg;
+		break;
+	case 'C':
+		a->no_confirm = true;
+		break;
+	case 'w':
+		a->worktree = arg;
+		break;
+	case 'D':
+		a->dry_run = true;
+		break;
+	case 'G':
+	case 'V':
+		if (strnum_double(arg,
+				  c == 'G' ? &a->good_value : &a->bad_value,
+				  &why) < 0) {
+			error("--%s-value '%s': %s",
+			      c == 'G' ? "good" : "bad", arg, why);
 			return -1;
 		}
+		*(c == 'G' ? have_good : have_bad) = true;
+		break;
+	case 'h':
+		*status = cmd_usage(a->usage, false);
+		return -1;
+	default:
+		cmd_usage(a->usage, true);
+		return -1;
 	}
+	return 0;
+}
+
+/*
+ * What the options must say together, and the operands: one job file,
+ * then `-- CMD ARGS` or nothing.  0, or -1 after the error message.
+ */
+static int bisect_check_args(struct bisect_args *a, int argc, char **argv,
+			     int dashdash, bool have_good, bool have_bad)
+{
 	if (a->step ? !a->stat || !have_good || !have_bad :
 		      !a->repo || !a->good || !a->bad) {
 		error(a->step ? "--stat, --good-value and --bad-value are required" :
@@ -261,6 +247,60 @@ int bisect_parse_args(struct bisect_args *a, int argc, char **argv,
 		      a->good_value);
 		return -1;
 	}
+	return 0;
+}
+
+int bisect_parse_args(struct bisect_args *a, int argc, char **argv,
+		      int *status)
+{
+	/* the options of both commands; each refuses the other's */
+	static const struct option longopts[] = {
+		{"stat", required_argument, NULL, 's'},
+		{"runs", required_argument, NULL, 'n'},
+		{"max-runs", required_argument, NULL, 'M'},
+		{"help", no_argument, NULL, 'h'},
+		{"repo", required_argument, NULL, 'r'},
+		{"good", required_argument, NULL, 'g'},
+		{"bad", required_argument, NULL, 'b'},
+		{"build", required_argument, NULL, 'B'},
+		{"install", required_argument, NULL, 'I'},
+		{"no-confirm", no_argument, NULL, 'C'},
+		{"worktree", required_argument, NULL, 'w'},
+		{"dry-run", no_argument, NULL, 'D'},
+		{"good-value", required_argument, NULL, 'G'},
+		{"bad-value", required_argument, NULL, 'V'},
+		{NULL, 0, NULL, 0},
+	};
+	/* one table for both commands keeps their shared options spelled
+	 * alike; each refuses the letters that are the other's only */
+	static const char bisect_only[] = "rgbBICwD", step_only[] = "GV";
+	bool have_good = false, have_bad = false;
+	int c, dashdash = argc, i, bad_usage = a->step ? 255 : EXIT_USAGE;
+
+	*status = bad_usage;
+	a->runs = a->step ? 1 : 3;
+	a->max_runs = 0;
+	/* what follows `--` is the benchmark command, never our options */
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--")) {
+			dashdash = i;
+			break;
+		}
+	while ((c = getopt_long(dashdash, argv, "n:h", longopts, NULL)) != -1) {
+		if (c && strchr(a->step ? bisect_only : step_only, c)) {
+			const struct option *o = longopts;
+
+			while (o->val != c)
+				o++;
+			error("--%s is not an option of this command", o->name);
+			c = '?';
+		}
+		if (bisect_option(a, c, optarg, &have_good, &have_bad,
+				  status) < 0)
+			return -1;
+	}
+	if (bisect_check_args(a, argc, argv, dashdash, have_good, have_bad) < 0)
+		return -1;
 	*status = EXIT_OK;
 	return 0;
 }
@@ -412,6 +452,141 @@ static int job_testcase(const char *job, char **testcase, char **kpi,
 	return 0;
 }
 
+/*
+ * The repository's top and the first-parent path from good to bad
+ * (path[0] good, path[npath - 1] bad), checked before anything is built:
+ * a typo in a revision is a usage error, not an hour of builds.  0, or
+ * -1 after the error message.
+ */
+static int bisect_range(const struct bisect_args *a, struct strbuf *top,
+			char good_sha[41], char bad_sha[41],
+			struct bisect_git_commit **path, size_t *npath)
+{
+	struct strbuf err = STRBUF_INIT;
+	int ret = -1;
+
+	if (!dir_exists(a->repo)) {
+		error("cannot open repository '%s': not a directory", a->repo);
+		goto out;
+	}
+	if (bisect_git_toplevel(a->repo, top, &err) < 0) {
+		error("'%s' is not a git work tree: %s", a->repo, err.buf);
+		goto out;
+	}
+	if (bisect_git_resolve(top->buf, a->good, good_sha, &err) < 0 ||
+	    bisect_git_resolve(top->buf, a->bad, bad_sha, &err) < 0) {
+		error("%s", err.buf);
+		goto out;
+	}
+	if (!strcmp(good_sha, bad_sha)) {
+		error("good and bad are the same commit %.12s", good_sha);
+		goto out;
+	}
+	if (bisect_git_path(top->buf, good_sha, bad_sha, path, npath,
+			    &err) < 0) {
+		error("%s", err.buf);
+		goto out;
+	}
+	ret = 0;
+out:
+	strbuf_release(&err);
+	return ret;
+}
+
+/*
+ * Where the bisect's worktrees go: --worktree, else a directory private
+ * to this user under TMPDIR, named by a hash of the repository, the
+ * range and the result root -- the same bisect started again finds its
+ * worktrees (and resumes), another one never shares them.  0, or -1
+ * after the error message.
+ */
+static int worktree_base(const struct bisect_args *a, const char *top,
+			 const char *good_sha, const char *bad_sha,
+			 const char *root, struct strbuf *wt_base)
+{
+	const char *tmp = getenv("TMPDIR");
+	uint64_t h = FNV1A64_INIT;
+	struct strbuf why = STRBUF_INIT;
+
+	if (a->worktree) {
+		strbuf_addstr(wt_base, a->worktree);
+		if (mkdir_p(wt_base->buf, 0700) < 0)
+			return error_errno("cannot create '%s'", wt_base->buf);
+		return 0;
+	}
+	h = fnv1a(h, top);
+	h = fnv1a(h, good_sha);
+	h = fnv1a(h, bad_sha);
+	h = fnv1a(h, root);
+	/*
+	 * A shared /tmp: a directory another user made (or a link to one)
+	 * would have us build and run their code as root.
+	 */
+	strbuf_addf(wt_base, "%s/perfsift-bisect-%u",
+		    tmp && *tmp ? tmp : "/tmp", (unsigned)geteuid());
+	if (mkdir_private(wt_base->buf, &why) < 0) {
+		error("%s (set TMPDIR or --worktree)", why.buf);
+		strbuf_release(&why);
+		return -1;
+	}
+	strbuf_addf(wt_base, "/%016" PRIx64, h);
+	if (mkdir_private(wt_base->buf, &why) < 0) {
+		error("%s", why.buf);
+		strbuf_release(&why);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The outcome told and turned into the exit status.  A finished bisect
+ * (found, a range, or no change) removes its worktrees; an interrupted
+ * or failed one keeps them, so that running it again resumes.
+ */
+static int bisect_finish(struct bisect_exec *x, struct bisect_state *st,
+			 enum bisect_outcome outcome, const char *job,
+			 struct strbuf *err)
+{
+	struct strbuf out = STRBUF_INIT;
+	int status = EXIT_RUNTIME;
+
+	switch (outcome) {
+	case BISECT_FOUND:
+	case BISECT_RANGE:
+		bisect_format_result(st, outcome, &out);
+		if (add_report(x, st, job, &out, err) < 0) {
+			warning("no report: %s", err->buf);
+			strbuf_reset(err);
+		}
+		fputs(out.buf, stdout);
+		fflush(stdout);
+		status = outcome == BISECT_FOUND &&
+					 st->confirm != BISECT_NOT_REPRODUCIBLE ?
+				 EXIT_OK :
+				 EXIT_REGRESSION;
+		save_report(x, &out);
+		bisect_exec_cleanup(x);
+		break;
+	case BISECT_NO_CHANGE:
+		error("%s", err->buf);
+		status = EXIT_USAGE;
+		bisect_exec_cleanup(x);
+		break;
+	case BISECT_INTERRUPTED:
+		note("interrupted; run the same command again to go on "
+		     "(%zu commits tested so far)",
+		     st->tested);
+		status = 130; /* as a shell reports SIGINT */
+		break;
+	case BISECT_ERROR:
+		error("%s", err->buf);
+		status = EXIT_RUNTIME;
+		break;
+	}
+	strbuf_release(&out);
+	return status;
+}
+
 int cmd_bisect(int argc, char **argv, struct options *opts)
 {
 	struct bisect_args a;
@@ -420,7 +595,7 @@ int cmd_bisect(int argc, char **argv, struct options *opts)
 	struct bisect_ops ops;
 	struct bisect_state st;
 	struct bisect_git_commit *path = NULL;
-	struct strbuf err = STRBUF_INIT, top = STRBUF_INIT, out = STRBUF_INIT,
+	struct strbuf err = STRBUF_INIT, top = STRBUF_INIT,
 		      wt_base = STRBUF_INIT;
 	char good_sha[41], bad_sha[41];
 	char *job = NULL, *root = NULL, *testcase = NULL, *kpi = NULL;
@@ -440,6 +615,8 @@ int cmd_bisect(int argc, char **argv, struct options *opts)
 	bo.stat = a.stat;
 	bo.no_confirm = a.no_confirm;
 
+	/* everything up to the path is checked before anything is built:
+	 * a mistake there is a usage error */
 	status = EXIT_USAGE;
 	job = absolute(a.job);
 	if (!job || !file_exists(job)) {
@@ -453,28 +630,8 @@ int cmd_bisect(int argc, char **argv, struct options *opts)
 	}
 	bo.testcase = testcase;
 	bo.kpi = kpi;
-	if (!dir_exists(a.repo)) {
-		error("cannot open repository '%s': not a directory", a.repo);
+	if (bisect_range(&a, &top, good_sha, bad_sha, &path, &npath) < 0)
 		goto out;
-	}
-	if (bisect_git_toplevel(a.repo, &top, &err) < 0) {
-		error("'%s' is not a git work tree: %s", a.repo, err.buf);
-		goto out;
-	}
-	if (bisect_git_resolve(top.buf, a.good, good_sha, &err) < 0 ||
-	    bisect_git_resolve(top.buf, a.bad, bad_sha, &err) < 0) {
-		error("%s", err.buf);
-		goto out;
-	}
-	if (!strcmp(good_sha, bad_sha)) {
-		error("good and bad are the same commit %.12s", good_sha);
-		goto out;
-	}
-	if (bisect_git_path(top.buf, good_sha, bad_sha, &path, &npath,
-			    &err) < 0) {
-		error("%s", err.buf);
-		goto out;
-	}
 
 	if (a.dry_run) {
 		printf("%zu commits between good and bad (first parents):\n",
@@ -489,39 +646,8 @@ int cmd_bisect(int argc, char **argv, struct options *opts)
 	status = EXIT_RUNTIME;
 	if (bisect_open_root(opts, &root) < 0)
 		goto out;
-	if (a.worktree) {
-		strbuf_addstr(&wt_base, a.worktree);
-		if (mkdir_p(wt_base.buf, 0700) < 0) {
-			error_errno("cannot create '%s'", wt_base.buf);
-			goto out;
-		}
-	} else {
-		const char *tmp = getenv("TMPDIR");
-		uint64_t h = FNV1A64_INIT;
-		struct strbuf why = STRBUF_INIT;
-
-		h = fnv1a(h, top.buf);
-		h = fnv1a(h, good_sha);
-		h = fnv1a(h, bad_sha);
-		h = fnv1a(h, root);
-		/*
-		 * A shared /tmp: a directory another user made (or a link to
-		 * one) would have us build and run their code as root.
-		 */
-		strbuf_addf(&wt_base, "%s/perfsift-bisect-%u",
-			    tmp && *tmp ? tmp : "/tmp", (unsigned)geteuid());
-		if (mkdir_private(wt_base.buf, &why) < 0) {
-			error("%s (set TMPDIR or --worktree)", why.buf);
-			strbuf_release(&why);
-			goto out;
-		}
-		strbuf_addf(&wt_base, "/%016" PRIx64, h);
-		if (mkdir_private(wt_base.buf, &why) < 0) {
-			error("%s", why.buf);
-			strbuf_release(&why);
-			goto out;
-		}
-	}
+	if (worktree_base(&a, top.buf, good_sha, bad_sha, root, &wt_base) < 0)
+		goto out;
 	if (bisect_exec_start(&x, &a, top.buf, job, root, opts, wt_base.buf) < 0)
 		goto out;
 	bisect_exec_ops(&x, &ops);
@@ -531,48 +657,16 @@ int cmd_bisect(int argc, char **argv, struct options *opts)
 	     npath - 2, good_sha, bad_sha,
 	     npath > 2 ? (size_t)(64 - __builtin_clzll(npath - 2)) : 0);
 
+	/* SIGINT from here on stops after the run in progress: resumable */
 	bisect_exec_catch_signals();
 	outcome = bisect_run(&st, &bo, &ops, &err);
-	switch (outcome) {
-	case BISECT_FOUND:
-	case BISECT_RANGE:
-		bisect_format_result(&st, outcome, &out);
-		if (add_report(&x, &st, a.job, &out, &err) < 0) {
-			warning("no report: %s", err.buf);
-			strbuf_reset(&err);
-		}
-		fputs(out.buf, stdout);
-		fflush(stdout);
-		status = outcome == BISECT_FOUND &&
-					 st.confirm != BISECT_NOT_REPRODUCIBLE ?
-				 EXIT_OK :
-				 EXIT_REGRESSION;
-		save_report(&x, &out);
-		bisect_exec_cleanup(&x);
-		break;
-	case BISECT_NO_CHANGE:
-		error("%s", err.buf);
-		status = EXIT_USAGE;
-		bisect_exec_cleanup(&x);
-		break;
-	case BISECT_INTERRUPTED:
-		note("interrupted; run the same command again to go on "
-		     "(%zu commits tested so far)",
-		     st.tested);
-		status = 130;
-		break;
-	case BISECT_ERROR:
-		error("%s", err.buf);
-		status = EXIT_RUNTIME;
-		break;
-	}
+	status = bisect_finish(&x, &st, outcome, a.job, &err);
 out:
 	bisect_exec_release(&x);
 	bisect_state_release(&st);
 	bisect_git_path_free(path, npath);
 	strbuf_release(&err);
 	strbuf_release(&top);
-	strbuf_release(&out);
 	strbuf_release(&wt_base);
 	free(job);
 	free(root);

@@ -6,7 +6,6 @@
  */
 #include "util/compat.h"
 #include <getopt.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,15 +132,7 @@ int cmd_compare(int argc, char **argv, struct options *opts)
 			co.boot_iters = (unsigned)parse_double("--bootstrap",
 							       optarg, 0, 1e6);
 			break;
-		case OPT_SEED: {
-			long long v;
-			const char *why;
-
-			if (strnum_ll(optarg, 0, LLONG_MAX, &v, &why))
-				die_status(EXIT_USAGE, "--seed '%s': %s", optarg, why);
-			co.seed = (uint64_t)v;
-			break;
-		}
+		case OPT_SEED: co.seed = cmd_seed_arg(optarg); break;
 		case 'h':
 			return cmd_usage(usage_text, false);
 		default:

@@ -420,15 +420,7 @@ int cmd_history(int argc, char **argv, struct options *opts)
 			hp.permutations = (unsigned)num_arg("--permutations", optarg,
 							    1, 1e6);
 			break;
-		case OPT_SEED: {
-			long long v;
-			const char *why;
-
-			if (strnum_ll(optarg, 0, LLONG_MAX, &v, &why))
-				die_status(EXIT_USAGE, "--seed '%s': %s", optarg, why);
-			hp.seed = (uint64_t)v;
-			break;
-		}
+		case OPT_SEED: hp.seed = cmd_seed_arg(optarg); break;
 		case 'h':
 			return cmd_usage(usage_text, false);
 		default:

@@ -200,6 +200,28 @@ static void check_file(struct check *c, const struct need *n)
 	strbuf_release(&p);
 }
 
+/* a package the job needs (prog's, or under packages: when prog is NULL):
+ * ok, or to install -- once, even when several atomic jobs name it */
+static void want_package(struct check *c, const char *prog, const char *pkg)
+{
+	struct strbuf word = STRBUF_INIT;
+
+	if (package_installed(pkg)) {
+		if (prog)
+			say(c, "ok       %s: package %s", prog, pkg);
+		else
+			say(c, "ok       package %s", pkg);
+		return;
+	}
+	strbuf_addf(&word, " %s ", pkg);
+	if (!strstr(c->missing_pkgs.buf, word.buf)) {
+		if (!c->missing_pkgs.len)
+			strbuf_addch(&c->missing_pkgs, ' ');
+		strbuf_addf(&c->missing_pkgs, "%s ", pkg);
+	}
+	strbuf_release(&word);
+}
+
 static void check_packages(struct check *c, const struct job *job)
 {
 	const struct jnode *pk = jnode_get(job->root, "packages");
@@ -210,26 +232,13 @@ static void check_packages(struct check *c, const struct job *job)
 	for (i = 0; i < (pk->type == JNODE_SEQ ? pk->n : 1); i++) {
 		const struct jnode *v = pk->type == JNODE_SEQ ? pk->kids[i] : pk;
 
-		if (v->type != JNODE_SCALAR || !v->text || !*v->text)
-			continue;
-		if (package_installed(v->text)) {
-			say(c, "ok       package %s", v->text);
-		} else {
-			/* once, even when several atomic jobs name it */
-			struct strbuf word = STRBUF_INIT;
-
-			strbuf_addf(&word, " %s ", v->text);
-			if (!strstr(c->missing_pkgs.buf, word.buf)) {
-				if (!c->missing_pkgs.len)
-					strbuf_addch(&c->missing_pkgs, ' ');
-				strbuf_addf(&c->missing_pkgs, "%s ", v->text);
-			}
-			strbuf_release(&word);
-		}
+		if (v->type == JNODE_SCALAR && v->text && *v->text)
+			want_package(c, NULL, v->text);
 	}
 }
 
 static void note_command(struct check *c, const struct job *job);
+
 
 static void check_job(struct check *c, const struct job *job)
 {
@@ -250,6 +259,13 @@ static void check_job(struct check *c, const struct job *job)
 			bench = true;
 			if (!strcmp(key, "mytest"))
 				say(c, "ok       mytest: an external command");
+			else if (p->package)
+				want_package(c, key, p->package);
+			else if (p->parse_only && say(c, "missing  %s: not in Debian's main archive: "
+						      "perfsift only parses its output", key))
+				c->problems++;
+			else if (p->parse_only)
+				;
 			else if (bench_find(key))
 				say(c, "ok       %s: built in", key);
 			else if (say(c, "missing  %s: not a built-in benchmark of this perfsift",

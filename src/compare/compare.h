@@ -11,6 +11,7 @@
 #define PERFSIFT_COMPARE_H
 
 #include "util/compat.h"
+#include "compare/lkp_change.h"
 #include "result/stats.h"
 
 struct strbuf;

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <gsl/gsl_cdf.h>
 #include "history/history.h"
+#include "compare/rules.h"
 #include "result/stats.h"
 #include "util/xalloc.h"
 

@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bisect/git.h"
+#include "compare/rules.h"
 #include "history/history.h"
 #include "history/load.h"
-#include "result/stats.h"
 #include "util/strbuf.h"
 #include "util/strnum.h"
 #include "util/xalloc.h"
@@ -47,7 +47,10 @@ void history_set_release(struct history_set *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* a string the set owns */
+/*
+ * A string the set owns, freed with it: series, commits and groups point
+ * into these rather than copying a directory name per value.
+ */
 static const char *keep(struct history_set *s, char *str)
 {
 	ALLOC_GROW(s->strings, s->nstrings + 1, s->alloc_strings);
@@ -55,6 +58,7 @@ static const char *keep(struct history_set *s, char *str)
 	return str;
 }
 
+/* the commits' values as history.c's pure functions take them */
 struct history_point *history_points(const struct history_series *s)
 {
 	struct history_point *p = xcalloc(s->n ? s->n : 1, sizeof(*p));
@@ -67,6 +71,7 @@ struct history_point *history_points(const struct history_series *s)
 	return p;
 }
 
+/* one run's value more; v and runs grow in step, as one array of pairs */
 static void commit_add(struct history_commit *c, double v, int run)
 {
 	if (c->n + 1 > c->alloc) {
@@ -99,6 +104,11 @@ static int cmp_id_index(const void *a, const void *b)
 		      &((const struct id_index *)b)->id);
 }
 
+/*
+ * What history_load_store builds for on_value, which gets the values of
+ * every selected group in one stream: a value's group is found by id,
+ * its series by (key, name), its commit by the group's slot in the key.
+ */
 struct loader {
 	struct history_set *set;
 	struct id_index *by_id;  /* sorted by id */
@@ -112,6 +122,11 @@ struct loader {
 	bool *wanted;            /* key * nnames + name: a KPI of that key */
 };
 
+/*
+ * One value from the index: into its series (made on its first value, so
+ * a stat no group has makes no series) at its group's commit; a commit's
+ * time is its earliest run's, the order without a repository.
+ */
 static void on_value(void *ctx, const struct store_value *v)
 {
 	struct loader *l = ctx;
@@ -349,110 +364,140 @@ static int cmp_series(const void *a, const void *b)
 	return c ? c : strcmp(x->stat, y->stat);
 }
 
-int history_load_store(struct store *st, const struct history_query *q,
-		       struct history_set *out, struct strbuf *err)
+/*
+ * The loader's index of the selected groups: by id (for on_value's
+ * lookup), and each group's key and slot among its key's groups.  The
+ * groups come sorted by directory, so a key's groups stand together and
+ * one pass finds the keys.  *keys gets the keys' texts.
+ */
+static void index_groups(struct loader *l, char ***keys)
 {
-	struct loader l;
-	struct stat_rules rules;
-	char **keys = NULL;
-	const char **kpi_done = NULL;
-	size_t i, k, nkpi = 0, alloc_keys = 0;
-	int ret = -1;
+	const struct history_set *set = l->set;
+	size_t i, alloc_keys = 0;
 
-	memset(&l, 0, sizeof(l));
-	l.set = out;
-	out->root = xstrdup(st->root);
-	if (select_groups(st, q, out, err))
-		return -1;
-	l.ngroups = out->ngroups;
-	l.by_id = xmalloc((l.ngroups + 1) * sizeof(*l.by_id));
-	l.key_of = xmalloc((l.ngroups + 1) * sizeof(size_t));
-	l.slot_of = xmalloc((l.ngroups + 1) * sizeof(size_t));
-	/* keys: the groups come sorted by directory, a key's together */
-	for (i = 0; i < l.ngroups; i++) {
-		char *key = group_key(&out->groups[i]);
+	l->ngroups = set->ngroups;
+	l->by_id = xmalloc((l->ngroups + 1) * sizeof(*l->by_id));
+	l->key_of = xmalloc((l->ngroups + 1) * sizeof(size_t));
+	l->slot_of = xmalloc((l->ngroups + 1) * sizeof(size_t));
+	for (i = 0; i < l->ngroups; i++) {
+		char *key = group_key(&set->groups[i]);
 
-		l.by_id[i].id = out->groups[i].id;
-		l.by_id[i].i = i;
-		if (l.nkeys && !strcmp(keys[l.nkeys - 1], key)) {
+		l->by_id[i].id = set->groups[i].id;
+		l->by_id[i].i = i;
+		if (l->nkeys && !strcmp((*keys)[l->nkeys - 1], key)) {
 			free(key);
 		} else {
-			ALLOC_GROW(keys, l.nkeys + 1, alloc_keys);
-			l.key_ngroups = xreallocarray(l.key_ngroups,
-						      alloc_keys, sizeof(size_t));
-			keys[l.nkeys] = key;
-			l.key_ngroups[l.nkeys++] = 0;
+			ALLOC_GROW(*keys, l->nkeys + 1, alloc_keys);
+			l->key_ngroups = xreallocarray(l->key_ngroups,
+						       alloc_keys, sizeof(size_t));
+			(*keys)[l->nkeys] = key;
+			l->key_ngroups[l->nkeys++] = 0;
 		}
-		l.key_of[i] = l.nkeys - 1;
-		l.slot_of[i] = l.key_ngroups[l.nkeys - 1]++;
+		l->key_of[i] = l->nkeys - 1;
+		l->slot_of[i] = l->key_ngroups[l->nkeys - 1]++;
 	}
-	qsort(l.by_id, l.ngroups, sizeof(*l.by_id), cmp_id_index);
+	qsort(l->by_id, l->ngroups, sizeof(*l->by_id), cmp_id_index);
+}
 
-	/* the stats: the one asked for, or each testcase's KPIs */
+/*
+ * The stats to load: the one asked for, or each testcase's KPIs (the
+ * index's names under "<testcase>."), each testcase asked once however
+ * many groups it has.
+ */
+static int pick_names(struct store *st, const struct history_query *q,
+		      struct loader *l, struct strbuf *err)
+{
+	struct history_set *out = l->set;
+	const char **kpi_done;
+	size_t i, nkpi = 0;
+	int ret = 0;
+
 	if (q->stat) {
 		ALLOC_GROW(out->names.items, 1, out->names.alloc);
 		out->names.items[out->names.n++] = xstrdup(q->stat);
-	} else {
-		kpi_done = xcalloc(l.nkeys + 1, sizeof(*kpi_done));
-		for (i = 0; i < l.ngroups; i++) {
-			const char *tc = out->groups[i].testcase;
-			struct strbuf prefix = STRBUF_INIT;
-			size_t j;
-			int r;
-
-			for (j = 0; j < nkpi && strcmp(kpi_done[j], tc); j++)
-				;
-			if (j < nkpi || !tc || !*tc)
-				continue;
-			kpi_done[nkpi++] = tc;
-			strbuf_addf(&prefix, "%s.", tc);
-			r = store_stat_names(st, prefix.buf, &out->names, err);
-			strbuf_release(&prefix);
-			if (r)
-				goto out;
-		}
+		return 0;
 	}
-	l.nnames = out->names.n;
-	l.series_of = xmalloc((l.nkeys * l.nnames + 1) * sizeof(ssize_t));
-	l.wanted = xcalloc(l.nkeys * l.nnames + 1, sizeof(bool));
-	for (i = 0; i < l.nkeys * l.nnames; i++)
-		l.series_of[i] = -1;
-	for (i = 0; i < l.ngroups; i++) {
+	kpi_done = xcalloc(l->nkeys + 1, sizeof(*kpi_done));
+	for (i = 0; i < l->ngroups && !ret; i++) {
 		const char *tc = out->groups[i].testcase;
-		size_t n, tl = tc ? strlen(tc) : 0;
+		struct strbuf prefix = STRBUF_INIT;
+		size_t j;
 
-		for (n = 0; n < l.nnames; n++) {
+		for (j = 0; j < nkpi && strcmp(kpi_done[j], tc); j++)
+			;
+		if (j < nkpi || !tc || !*tc)
+			continue;
+		kpi_done[nkpi++] = tc;
+		strbuf_addf(&prefix, "%s.", tc);
+		ret = store_stat_names(st, prefix.buf, &out->names, err);
+		strbuf_release(&prefix);
+	}
+	free(kpi_done);
+	return ret ? -1 : 0;
+}
+
+/*
+ * Which (key, name) cells make a series: every name asked for, or a
+ * testcase's own KPIs in its groups -- not another testcase's stat of
+ * the same name that happens to be indexed too.
+ */
+static void mark_wanted(struct loader *l, const struct history_query *q)
+{
+	const struct history_set *out = l->set;
+	size_t i, n;
+
+	l->nnames = out->names.n;
+	l->series_of = xmalloc((l->nkeys * l->nnames + 1) * sizeof(ssize_t));
+	l->wanted = xcalloc(l->nkeys * l->nnames + 1, sizeof(bool));
+	for (i = 0; i < l->nkeys * l->nnames; i++)
+		l->series_of[i] = -1;
+	for (i = 0; i < l->ngroups; i++) {
+		const char *tc = out->groups[i].testcase;
+		size_t tl = tc ? strlen(tc) : 0;
+
+		for (n = 0; n < l->nnames; n++) {
 			const char *name = out->names.items[n];
 
-			l.wanted[l.key_of[i] * l.nnames + n] = q->stat ||
+			l->wanted[l->key_of[i] * l->nnames + n] = q->stat ||
 				(tl && !strncmp(name, tc, tl) && name[tl] == '.');
 		}
 	}
-	{
-		/* every group of the root: no id list to send */
-		int64_t *ids = NULL;
-		bool all = !q->nselectors;
+}
 
-		if (!all) {
-			ids = xmalloc((l.ngroups + 1) * sizeof(*ids));
-			for (i = 0; i < l.ngroups; i++)
-				ids[i] = out->groups[i].id;
-		}
-		if (store_stat_values(st, all ? NULL : ids, l.ngroups,
-				      (const char *const *)out->names.items,
-				      l.nnames, on_value, &l, err)) {
-			free(ids);
-			goto out;
-		}
-		free(ids);
+/* the values of the selected groups, through on_value, in one query */
+static int read_values(struct store *st, const struct history_query *q,
+		       struct loader *l, struct strbuf *err)
+{
+	const struct history_set *out = l->set;
+	/* every group of the root: no id list to send */
+	int64_t *ids = NULL;
+	bool all = !q->nselectors;
+	size_t i;
+	int ret;
+
+	if (!all) {
+		ids = xmalloc((l->ngroups + 1) * sizeof(*ids));
+		for (i = 0; i < l->ngroups; i++)
+			ids[i] = out->groups[i].id;
 	}
-	/* the keys and directions, then the order */
-	stat_rules_init(&rules);
-	for (k = 0; k < l.nkeys; k++) {
-		size_t n;
+	ret = store_stat_values(st, all ? NULL : ids, l->ngroups,
+				(const char *const *)out->names.items,
+				l->nnames, on_value, l, err);
+	free(ids);
+	return ret;
+}
 
-		for (n = 0; n < l.nnames; n++) {
-			ssize_t si = l.series_of[k * l.nnames + n];
+/* each series' key and direction (higher or lower is better, a KPI) */
+static void name_series(const struct loader *l, char **keys)
+{
+	struct history_set *out = l->set;
+	struct stat_rules rules;
+	size_t k, n;
+
+	stat_rules_init(&rules);
+	for (k = 0; k < l->nkeys; k++) {
+		for (n = 0; n < l->nnames; n++) {
+			ssize_t si = l->series_of[k * l->nnames + n];
 			struct history_series *s;
 
 			if (si < 0)
@@ -464,6 +509,33 @@ int history_load_store(struct store *st, const struct history_query *q,
 		}
 	}
 	stat_rules_release(&rules);
+}
+
+/*
+ * The steps in order: the groups, their keys, the names to load, which
+ * (key, name) cells are wanted, the values in one query, then each
+ * series named, ordered and the series sorted.
+ */
+int history_load_store(struct store *st, const struct history_query *q,
+		       struct history_set *out, struct strbuf *err)
+{
+	struct loader l;
+	char **keys = NULL;
+	size_t k;
+	int ret = -1;
+
+	memset(&l, 0, sizeof(l));
+	l.set = out;
+	out->root = xstrdup(st->root);
+	if (select_groups(st, q, out, err))
+		return -1;
+	index_groups(&l, &keys);
+	if (pick_names(st, q, &l, err))
+		goto out;
+	mark_wanted(&l, q);
+	if (read_values(st, q, &l, err))
+		goto out;
+	name_series(&l, keys);
 	if (order_series(out, q->repo, err))
 		goto out;
 	if (out->n)
@@ -473,7 +545,6 @@ out:
 	for (k = 0; k < l.nkeys; k++)
 		free(keys[k]);
 	free(keys);
-	free(kpi_done);
 	free(l.by_id);
 	free(l.key_of);
 	free(l.slot_of);
@@ -521,116 +592,159 @@ static int csv_fields(char *line, char ***fields, size_t *n, size_t *alloc)
 	}
 }
 
+/* reading one CSV file: the header's columns and the row before */
+struct csv_reader {
+	const char *path;
+	const char *stat;   /* the one column asked for, or NULL: every one */
+	struct history_set *out;
+	struct stat_rules *rules; /* the caller's, made once */
+	char **header;      /* the column names (kept in out) */
+	size_t ncols;
+	size_t *col_series; /* column -> series, SIZE_MAX: not loaded */
+	struct strbuf prev; /* the first field of the row before */
+	bool have_prev;
+	size_t lineno;
+};
+
+/*
+ * The header line: a series for each metric column (or the one asked
+ * for), named after the file, so that two files' series never merge.
+ */
+static int csv_header(struct csv_reader *r, char **f, size_t nf,
+		      struct strbuf *err)
+{
+	struct history_set *out = r->out;
+	bool is_kpi;
+	size_t i;
+
+	if (nf < 2) {
+		strbuf_addf(err, "%s:%zu: expected a header with a commit or "
+			    "time column and metric columns", r->path, r->lineno);
+		return -1;
+	}
+	r->ncols = nf;
+	r->header = xcalloc(r->ncols, sizeof(*r->header));
+	r->col_series = xcalloc(r->ncols, sizeof(*r->col_series));
+	for (i = 1; i < r->ncols; i++) {
+		struct history_series *s;
+
+		r->header[i] = (char *)keep(out, xstrdup(f[i]));
+		if (r->stat && strcmp(f[i], r->stat)) {
+			r->col_series[i] = SIZE_MAX;
+			continue;
+		}
+		ALLOC_GROW(out->items, out->n + 1, out->alloc);
+		s = &out->items[out->n];
+		memset(s, 0, sizeof(*s));
+		s->key = keep(out, xstrdup(r->path));
+		s->stat = r->header[i];
+		s->direction = history_direction(r->rules, NULL, s->stat,
+						 &is_kpi);
+		r->col_series[i] = out->n++;
+	}
+	if (r->stat && !out->n) {
+		strbuf_addf(err, "%s:%zu: %s: no such column (the columns are:",
+			    r->path, r->lineno, r->stat);
+		for (i = 1; i < r->ncols; i++)
+			strbuf_addf(err, " %s", r->header[i]);
+		strbuf_addch(err, ')');
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * One data row: a value for each loaded column.  A row whose first field
+ * repeats the row before's is another run of the same commit, so that a
+ * file can hold several runs of each commit; an empty field is no value.
+ */
+static int csv_row(struct csv_reader *r, char **f, size_t nf,
+		   struct strbuf *err)
+{
+	struct history_set *out = r->out;
+	bool first;
+	size_t i;
+
+	if (nf != r->ncols) {
+		strbuf_addf(err, "%s:%zu: %zu fields, the header has %zu",
+			    r->path, r->lineno, nf, r->ncols);
+		return -1;
+	}
+	/* a new commit unless the first column repeats */
+	first = !r->have_prev || strcmp(r->prev.buf, f[0]);
+	if (first) {
+		strbuf_reset(&r->prev);
+		strbuf_addstr(&r->prev, f[0]);
+		r->have_prev = true;
+	}
+	for (i = 1; i < r->ncols; i++) {
+		struct history_series *s;
+		struct history_commit *c;
+		const char *why;
+		double v;
+
+		if (r->col_series[i] == SIZE_MAX)
+			continue;
+		s = &out->items[r->col_series[i]];
+		if (first || !s->n) {
+			s->commits = xreallocarray(s->commits, s->n + 1,
+						   sizeof(*s->commits));
+			c = &s->commits[s->n++];
+			memset(c, 0, sizeof(*c));
+			c->commit = keep(out, xstrdup(f[0]));
+			c->group_id = -1;
+			/* the line orders the commits: the file's order */
+			c->time = (int64_t)r->lineno;
+		}
+		c = &s->commits[s->n - 1];
+		if (!*f[i])
+			continue; /* no value in this row */
+		if (strnum_double(f[i], &v, &why)) {
+			strbuf_addf(err, "%s:%zu: %s: '%s' is %s", r->path,
+				    r->lineno, r->header[i], f[i], why);
+			return -1;
+		}
+		commit_add(c, v, (int)c->n);
+	}
+	return 0;
+}
+
 int history_read_csv(FILE *fp, const char *path, const char *stat,
 		     struct stat_rules *rules, struct history_set *out,
 		     struct strbuf *err)
 {
-	struct strbuf line = STRBUF_INIT, prev = STRBUF_INIT;
-	char **f = NULL, **header = NULL;
-	size_t nf = 0, alloc = 0, ncols = 0, i, first, lineno = 0;
-	size_t *col_series = NULL;
-	bool is_kpi, have_prev = false;
+	struct csv_reader r = { .path = path, .stat = stat, .out = out,
+				.rules = rules, .prev = STRBUF_INIT };
+	struct strbuf line = STRBUF_INIT;
+	char **f = NULL;
+	size_t nf = 0, alloc = 0;
 	int ret = -1;
 
 	while (strbuf_getline(&line, fp) != EOF) {
-		lineno++;
+		r.lineno++;
 		strbuf_chomp(&line);
 		if (!line.len)
 			continue;
 		if (csv_fields(line.buf, &f, &nf, &alloc)) {
-			strbuf_addf(err, "%s:%zu: unbalanced quote", path, lineno);
+			strbuf_addf(err, "%s:%zu: unbalanced quote", path,
+				    r.lineno);
 			goto out;
 		}
-		if (!header) {
-			if (nf < 2) {
-				strbuf_addf(err, "%s:%zu: expected a header with a "
-					    "commit or time column and metric "
-					    "columns", path, lineno);
-				goto out;
-			}
-			ncols = nf;
-			header = xcalloc(ncols, sizeof(*header));
-			col_series = xcalloc(ncols, sizeof(*col_series));
-			for (i = 1; i < ncols; i++) {
-				struct history_series *s;
-
-				header[i] = (char *)keep(out, xstrdup(f[i]));
-				if (stat && strcmp(f[i], stat)) {
-					col_series[i] = SIZE_MAX;
-					continue;
-				}
-				ALLOC_GROW(out->items, out->n + 1, out->alloc);
-				s = &out->items[out->n];
-				memset(s, 0, sizeof(*s));
-				s->key = keep(out, xstrdup(path));
-				s->stat = header[i];
-				s->direction = history_direction(rules, NULL,
-								 s->stat,
-								 &is_kpi);
-				col_series[i] = out->n++;
-			}
-			if (stat && !out->n) {
-				strbuf_addf(err, "%s:%zu: %s: no such column (the "
-					    "columns are:", path, lineno, stat);
-				for (i = 1; i < ncols; i++)
-					strbuf_addf(err, " %s", header[i]);
-				strbuf_addch(err, ')');
-				goto out;
-			}
-			continue;
-		}
-		if (nf != ncols) {
-			strbuf_addf(err, "%s:%zu: %zu fields, the header has %zu",
-				    path, lineno, nf, ncols);
+		if (r.header ? csv_row(&r, f, nf, err) :
+			       csv_header(&r, f, nf, err))
 			goto out;
-		}
-		/* a new commit unless the first column repeats */
-		first = !have_prev || strcmp(prev.buf, f[0]);
-		if (first) {
-			strbuf_reset(&prev);
-			strbuf_addstr(&prev, f[0]);
-			have_prev = true;
-		}
-		for (i = 1; i < ncols; i++) {
-			struct history_series *s;
-			struct history_commit *c;
-			const char *why;
-			double v;
-
-			if (col_series[i] == SIZE_MAX)
-				continue;
-			s = &out->items[col_series[i]];
-			if (first || !s->n) {
-				s->commits = xreallocarray(s->commits, s->n + 1,
-							   sizeof(*s->commits));
-				c = &s->commits[s->n++];
-				memset(c, 0, sizeof(*c));
-				c->commit = keep(out, xstrdup(f[0]));
-				c->group_id = -1;
-				c->time = (int64_t)lineno;
-			}
-			c = &s->commits[s->n - 1];
-			if (!*f[i])
-				continue; /* no value in this row */
-			if (strnum_double(f[i], &v, &why)) {
-				strbuf_addf(err, "%s:%zu: %s: '%s' is %s", path,
-					    lineno, header[i], f[i], why);
-				goto out;
-			}
-			commit_add(c, v, (int)c->n);
-		}
 	}
-	if (!header) {
+	if (!r.header) {
 		strbuf_addf(err, "%s:1: empty file, expected a header line", path);
 		goto out;
 	}
 	ret = 0;
 out:
 	free(f);
-	free(header);
-	free(col_series);
+	free(r.header);
+	free(r.col_series);
 	strbuf_release(&line);
-	strbuf_release(&prev);
+	strbuf_release(&r.prev);
 	return ret;
 }
 

@@ -254,14 +254,15 @@ static double fy(const struct frame *f, double v)
 	return f->y1 - (v - f->min) / (f->max - f->min) * (f->y1 - f->y0);
 }
 
-void site_chart(struct strbuf *out, const struct history_series *s,
-		const struct history_result *r)
+/*
+ * The chart's frame: y autoscaled on gnuplot's steps over every finite
+ * run value (not the means: an outlier must stay inside the chart).
+ */
+static void chart_frame(const struct history_series *s, struct plot_axis *ax,
+			struct frame *f)
 {
-	struct plot_axis ax;
-	struct frame f;
-	double lo = INFINITY, hi = -INFINITY, t;
-	size_t i, j, k, seg0;
-	int pass;
+	double lo = INFINITY, hi = -INFINITY;
+	size_t i, j;
 
 	for (i = 0; i < s->n; i++)
 		for (j = 0; j < s->commits[i].n; j++) {
@@ -274,14 +275,22 @@ void site_chart(struct strbuf *out, const struct history_series *s,
 		}
 	if (!(hi >= lo))
 		lo = hi = 0;
-	plot_axis_autoscale(&ax, lo, hi);
-	f.x0 = CHART_L;
-	f.x1 = CHART_W - CHART_R;
-	f.y0 = CHART_T;
-	f.y1 = CHART_H - CHART_B;
-	f.min = ax.min;
-	f.max = ax.max > ax.min ? ax.max : ax.min + 1;
-	f.n = s->n;
+	plot_axis_autoscale(ax, lo, hi);
+	f->x0 = CHART_L;
+	f->x1 = CHART_W - CHART_R;
+	f->y0 = CHART_T;
+	f->y1 = CHART_H - CHART_B;
+	f->min = ax->min;
+	/* a flat series still gets a y range to draw in */
+	f->max = ax->max > ax->min ? ax->max : ax->min + 1;
+	f->n = s->n;
+}
+
+/* the svg element, its title, the y tics and grid, the frame and x label */
+static void chart_axes(struct strbuf *out, const struct history_series *s,
+		       const struct plot_axis *ax, const struct frame *f)
+{
+	double t;
 
 	strbuf_addf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" "
 		    "width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" "
@@ -292,25 +301,33 @@ void site_chart(struct strbuf *out, const struct history_series *s,
 		    CHART_W, CHART_H);
 	/* y tics on gnuplot's steps, light grid lines */
 	strbuf_addstr(out, "<g class=\"yaxis\">");
-	for (t = ax.min; ax.step > 0 && t <= ax.max + ax.step * 1e-9; t += ax.step) {
-		double y = fy(&f, t);
+	for (t = ax->min; ax->step > 0 && t <= ax->max + ax->step * 1e-9;
+	     t += ax->step) {
+		double y = fy(f, t);
 
 		strbuf_addf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
 			    "stroke=\"#e4e4e4\"/><text x=\"%.1f\" y=\"%.1f\" "
 			    "text-anchor=\"end\" dominant-baseline=\"middle\">",
-			    f.x0, y, f.x1, y, f.x0 - 6, y);
-		report_format_value(out, fabs(t) < ax.step * 1e-9 ? 0 : t);
+			    f->x0, y, f->x1, y, f->x0 - 6, y);
+		/* a tic that misses 0 by rounding is labelled 0 */
+		report_format_value(out, fabs(t) < ax->step * 1e-9 ? 0 : t);
 		strbuf_addstr(out, "</text>");
 	}
 	strbuf_addstr(out, "</g>\n");
 	strbuf_addf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
-		    "fill=\"none\" stroke=\"#000\"/>\n", f.x0, f.y0, f.x1 - f.x0,
-		    f.y1 - f.y0);
+		    "fill=\"none\" stroke=\"#000\"/>\n", f->x0, f->y0, f->x1 - f->x0,
+		    f->y1 - f->y0);
 	strbuf_addf(out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" "
 		    "fill=\"#555\">%zu commits, oldest to newest</text>\n",
-		    (f.x0 + f.x1) / 2, CHART_H - 12, s->n);
+		    (f->x0 + f->x1) / 2, CHART_H - 12, s->n);
+}
 
-	/* the level of each segment between change points */
+/* the level of each segment between change points: the mean of its means */
+static void chart_levels(struct strbuf *out, const struct history_series *s,
+			 const struct history_result *r, const struct frame *f)
+{
+	size_t i, k, seg0;
+
 	for (k = 0, seg0 = 0; k <= r->nchanges; k++) {
 		size_t seg1 = k < r->nchanges ? r->changes[k].index : s->n, nm = 0;
 		double sum = 0;
@@ -326,12 +343,24 @@ void site_chart(struct strbuf *out, const struct history_series *s,
 		if (nm)
 			strbuf_addf(out, "<line class=\"level\" x1=\"%.1f\" y1=\"%.1f\" "
 				    "x2=\"%.1f\" y2=\"%.1f\" stroke=\"#f0a030\" "
-				    "stroke-width=\"2\"/>\n", fx(&f, (double)seg0),
-				    fy(&f, sum / (double)nm),
-				    fx(&f, (double)(seg1 - 1)), fy(&f, sum / (double)nm));
+				    "stroke-width=\"2\"/>\n", fx(f, (double)seg0),
+				    fy(f, sum / (double)nm),
+				    fx(f, (double)(seg1 - 1)), fy(f, sum / (double)nm));
 		seg0 = seg1;
 	}
-	/* every run: the normal ones, then the outliers */
+}
+
+/*
+ * Every run as a dot: the normal ones, then the outliers on top.  One
+ * path a class (a zero-length round-capped stroke a dot), not an element
+ * a run: a series of thousands of runs stays a small page.
+ */
+static void chart_runs(struct strbuf *out, const struct history_series *s,
+		       const struct history_result *r, const struct frame *f)
+{
+	size_t i, j;
+	int pass;
+
 	for (pass = 0; pass < 2; pass++) {
 		bool any = false;
 
@@ -350,41 +379,55 @@ void site_chart(struct strbuf *out, const struct history_series *s,
 						    pass ? "7" : "4");
 				any = true;
 				strbuf_addch(out, 'M');
-				add_coord(out, fx(&f, (double)i));
+				add_coord(out, fx(f, (double)i));
 				strbuf_addch(out, ' ');
-				add_coord(out, fy(&f, v));
+				add_coord(out, fy(f, v));
 				strbuf_addstr(out, "h0");
 			}
 		if (any)
 			strbuf_addstr(out, "\"/>\n");
 	}
-	/* the change points */
+}
+
+/* the change points, between their two commits, each with its effect */
+static void chart_changes(struct strbuf *out, const struct history_series *s,
+			  const struct history_result *r, const struct frame *f)
+{
+	size_t k;
+
 	for (k = 0; k < r->nchanges; k++) {
 		const struct history_change *c = &r->changes[k];
-		double x = fx(&f, (double)c->index - 0.5);
+		double x = fx(f, (double)c->index - 0.5);
 
 		strbuf_addf(out, "<g class=\"cp\"><line x1=\"%.1f\" y1=\"%.1f\" "
 			    "x2=\"%.1f\" y2=\"%.1f\" stroke=\"#c0392b\" "
 			    "stroke-dasharray=\"4 3\" stroke-width=\"1.5\"/><title>",
-			    x, f.y0, x, f.y1);
+			    x, f->y0, x, f->y1);
 		strbuf_addf(out, "%+.1f%% %s at ", c->change_pct, effect_of(s, c));
 		strbuf_add_html(out, s->commits[c->index].commit);
 		strbuf_addstr(out, "</title></g>\n");
 	}
-	/* a hover column per commit: its id and runs */
+}
+
+/* a hover column per commit: its id and runs, in the browser's own tooltip */
+static void chart_hover(struct strbuf *out, const struct history_series *s,
+			const struct frame *f)
+{
+	size_t i, j;
+
 	strbuf_addstr(out, "<g class=\"hover\" fill=\"transparent\">");
 	for (i = 0; i < s->n; i++) {
-		double w = s->n > 1 ? (f.x1 - f.x0) / (double)(s->n - 1) : f.x1 - f.x0;
+		double w = s->n > 1 ? (f->x1 - f->x0) / (double)(s->n - 1) : f->x1 - f->x0;
 		const struct history_commit *c = &s->commits[i];
 
 		strbuf_addstr(out, "<rect x=\"");
-		add_coord(out, fx(&f, (double)i) - w / 2);
+		add_coord(out, fx(f, (double)i) - w / 2);
 		strbuf_addstr(out, "\" y=\"");
-		add_coord(out, f.y0);
+		add_coord(out, f->y0);
 		strbuf_addstr(out, "\" width=\"");
 		add_coord(out, w);
 		strbuf_addstr(out, "\" height=\"");
-		add_coord(out, f.y1 - f.y0);
+		add_coord(out, f->y1 - f->y0);
 		strbuf_addf(out, "\"><title>%zu: ", i);
 		add_commit(out, c->commit);
 		strbuf_addstr(out, " ");
@@ -394,7 +437,23 @@ void site_chart(struct strbuf *out, const struct history_series *s,
 		}
 		strbuf_addstr(out, "</title></rect>");
 	}
-	strbuf_addstr(out, "</g>\n</svg>\n");
+	strbuf_addstr(out, "</g>\n");
+}
+
+/* one series' chart, drawn in layers from the back to the front */
+void site_chart(struct strbuf *out, const struct history_series *s,
+		const struct history_result *r)
+{
+	struct plot_axis ax;
+	struct frame f;
+
+	chart_frame(s, &ax, &f);
+	chart_axes(out, s, &ax, &f);
+	chart_levels(out, s, r, &f);
+	chart_runs(out, s, r, &f);
+	chart_changes(out, s, r, &f);
+	chart_hover(out, s, &f);
+	strbuf_addstr(out, "</svg>\n");
 }
 
 /* ---- the pages ---- */

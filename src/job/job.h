@@ -3,8 +3,12 @@
  * their order and whose every value remembers the file and line it came
  * from, so that any later complaint can say `FILE:LINE: KEY: what`.
  *
- * Owned by the job/split module (job.c, split.c).  The runner, the result
- * root and the report only read jobs through this interface.
+ * Owned by the job/split module: job.c (the tree, accessors, --set),
+ * loader.c (reading), schema.c (the checks), writer.c (YAML out),
+ * path_params.c (path_params, the group identity, the parameters),
+ * split.c; what they share among themselves is job/internal.h.  The
+ * runner, the result root and the report only read jobs through this
+ * interface.
  */
 #ifndef PERFSIFT_JOB_H
 #define PERFSIFT_JOB_H

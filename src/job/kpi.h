@@ -11,13 +11,14 @@
  * which is what compare, report and bisect read back.  A built-in
  * benchmark declares its own (bench_ops.kpi, from LKP's index tables),
  * which a run records when its job declares none.  The rules that use
- * them are stats.h's (stat_is_kpi, stat_direction, stats_kpi_verdict).
+ * them are compare/rules.h's (stat_is_kpi, stat_direction) and
+ * result/stats.h's (stats_kpi_verdict).
  */
 #ifndef PERFSIFT_KPI_H
 #define PERFSIFT_KPI_H
 
 #include "util/compat.h"
-#include "result/stats.h"
+#include "compare/rules.h"
 
 struct jnode;
 struct job;

@@ -13,6 +13,9 @@
 #include <strings.h>
 #include "benchmarks/bench.h"
 #include "benchmarks/vmscal_cases.h"
+#include "benchmarks/wis.h"
+#include "benchmarks/wis_cases.h"
+#include "job/programs_int.h"
 #include "monitors/parsers.h"
 #include "monitors/perf_profile.h"
 #include "monitors/sampling.h"
@@ -21,24 +24,6 @@
 #include "util/strbuf.h"
 #include "util/strnum.h"
 #include "util/usage.h"
-
-/* the longest duration a job may ask for: far beyond any run, and far below
- * what a nanosecond count in 64 bits holds (1.8e10 s) */
-#define MAX_SECONDS 1e7
-/* an interval: fine enough for any monitor, never a busy loop */
-#define MIN_INTERVAL 0.01
-#define MAX_INTERVAL 86400
-
-#define END {0}
-
-/* option lines: name, path_params role, then the type's own fields */
-#define O_STR(n, r, d, h) {n, OPT_STRING, r, 0, 0, 0, d, .help = h}
-#define O_BOOL(n, r, d, h) {n, OPT_BOOL, r, 0, 0, 0, d, .help = h}
-#define O_COUNT(n, r, lo, hi, d, h) {n, OPT_COUNT, r, 0, lo, hi, d, .help = h}
-#define O_SIZE(n, r, d, h) {n, OPT_SIZE, r, 0, 0, 0, d, .help = h}
-#define O_SECS(n, r, lo, hi, d, h) {n, OPT_SECONDS, r, 0, lo, hi, d, .help = h}
-#define O_CPUS(n, r, d, h) {n, OPT_CPUS, r, 0, 0, 0, d, .help = h}
-#define O_ENUM(n, r, c, d, h) {n, OPT_ENUM, r, 0, 0, 0, d, c, .help = h}
 
 /* ------------------------------------------------------------ job keys */
 
@@ -228,6 +213,34 @@ static const struct program_option perf_sched_opts[] = {
 	O_BOOL("lite_mode", '-', "0", "LKP: keep less raw data"), END,
 };
 
+/* ------------------------------------------------------- will-it-scale */
+
+/*
+ * LKP's programs/will-it-scale parameters (runtime, test, mode, nr_task,
+ * no_affinity; smt, numactl, numa_node accepted for LKP's jobs), into
+ * struct wis_opts (benchmarks/wis.h).
+ */
+#define WIS(f) .at = PARAM_AT(struct wis_opts, f)
+
+static const char *const wis_modes[] = {"process", "thread", "both", NULL};
+
+static const struct program_option will_it_scale_opts[] = {
+	{"runtime", OPT_SECONDS, '-', 0, 0, MAX_SECONDS, "300", .help = "seconds per mode: a warm-up (5 s), then the measured window (0: LKP's 300)", WIS(runtime)},
+	{"test", OPT_ENUM, '-', OPTF_REQUIRED, .known = wis_case_known,
+	 .what = "a testcase of will-it-scale (the testcases: docs/lkp-compat.md)",
+	 .help = "the testcase to run; required", WIS(test)},
+	{"mode", OPT_ENUM, '-', 0, .dflt = "both", .choices = wis_modes,
+	 .help = "tasks as processes, threads, or both one after the other", WIS(mode)},
+	{"nr_task", OPT_CPUS, '-', 0, .dflt = "100%", .help = "tasks: a count or a share of the CPUs", WIS(nr_task)},
+	{"no_affinity", OPT_BOOL, '-', 0, .dflt = "0", .help = "do not bind task i to the i-th CPU", WIS(no_affinity)},
+	O_BOOL("smt", '-', "0", "LKP's SMT layout switch (not used: tasks go CPU by CPU)"),
+	O_BOOL("numactl", '-', "0", "LKP's numactl binding (not used: one node)"),
+	O_STR("numa_node", '-', NULL, "LKP's node for numactl (not used)"),
+	END,
+};
+
+extern const struct bench_ops bench_will_it_scale;
+
 extern const struct bench_ops bench_vm_scalability;
 
 /* one line per program; sorted by name (strcmp order): searched by halves */
@@ -252,7 +265,7 @@ static const struct program programs[] = {
 	MON("latency_stats", interval_opts, parse_latency_stats, &sampling_latency_stats, "/proc/latency_stats, at the end"),
 	LKP_MON("lock_stat", NULL, "/proc/lock_stat"),
 	MON("meminfo", interval_opts, parse_meminfo, &sampling_meminfo, "/proc/meminfo"),
-	LKP_MON("mpstat", interval_opts, "mpstat(1)"),
+	MON("mpstat", interval_opts, parse_mpstat, &sampling_mpstat, "mpstat -P ALL -o JSON (sysstat)"),
 	{"mytest", PROG_TEST, mytest_opts, &mytest_value, .mon = {"mytest", parse_mytest, NULL},
 	 .help = "an external command as the benchmark; `key: value` lines it prints are stats"},
 	LKP_MON("nfsstat", interval_opts, "nfsstat(8)"),
@@ -283,6 +296,9 @@ static const struct program programs[] = {
 	 .bench = &bench_vm_scalability, .help = "LKP's vm-scalability suite, built in",
 	 .params_size = sizeof(struct vmscal_opts)},
 	MON("vmstat", interval_opts, parse_vmstat, &sampling_vmstat, "vmstat(8)"),
+	{"will-it-scale", PROG_TEST, will_it_scale_opts, .mon = {"will-it-scale", parse_will_it_scale, NULL},
+	 .bench = &bench_will_it_scale, .help = "LKP's will-it-scale suite, built in",
+	 .params_size = sizeof(struct wis_opts)},
 };
 
 static int program_cmp(const void *key, const void *elem)
@@ -290,10 +306,21 @@ static int program_cmp(const void *key, const void *elem)
 	return strcmp(key, ((const struct program *)elem)->name);
 }
 
-const struct program *program_find(const char *name)
+/* an entry of either block by name, PROG_OUTPUT too */
+static const struct program *program_any(const char *name)
 {
 	const struct program *p = bsearch(name, programs, ARRAY_SIZE(programs),
 					  sizeof(programs[0]), program_cmp);
+
+	if (!p)
+		p = bsearch(name, external_programs, external_program_count,
+			    sizeof(external_programs[0]), program_cmp);
+	return p;
+}
+
+const struct program *program_find(const char *name)
+{
+	const struct program *p = program_any(name);
 
 	return p && p->kind != PROG_OUTPUT ? p : NULL;
 }
@@ -315,12 +342,25 @@ const struct program_option *program_option(const struct program *p,
 
 size_t program_count(void)
 {
-	return ARRAY_SIZE(programs);
+	return ARRAY_SIZE(programs) + external_program_count;
 }
 
+/* the i-th entry in name order: the two sorted blocks merged */
 const struct program *program_at(size_t i)
 {
-	return i < ARRAY_SIZE(programs) ? &programs[i] : NULL;
+	size_t a = 0, b = 0;
+
+	if (i >= program_count())
+		return NULL;
+	for (;;) {
+		bool take_a = b == external_program_count ||
+			      (a < ARRAY_SIZE(programs) &&
+			       strcmp(programs[a].name, external_programs[b].name) < 0);
+		const struct program *p = take_a ? &programs[a++] : &external_programs[b++];
+
+		if (!i--)
+			return p;
+	}
 }
 
 const char *program_kind_name(enum program_kind kind)
@@ -345,12 +385,6 @@ const char *program_kind_name(enum program_kind kind)
  * entry with a parser or a sampler, in name order) and as built-in
  * benchmarks.
  */
-static const struct program *program_any(const char *name)
-{
-	return bsearch(name, programs, ARRAY_SIZE(programs),
-		       sizeof(programs[0]), program_cmp);
-}
-
 static bool is_monitor_entry(const struct program *p)
 {
 	return p->mon.parse || p->mon.sampling;
@@ -367,8 +401,8 @@ size_t monitor_count(void)
 {
 	size_t i, n = 0;
 
-	for (i = 0; i < ARRAY_SIZE(programs); i++)
-		n += is_monitor_entry(&programs[i]);
+	for (i = 0; i < program_count(); i++)
+		n += is_monitor_entry(program_at(i));
 	return n;
 }
 
@@ -376,9 +410,9 @@ const struct monitor_ops *monitor_at(size_t i)
 {
 	size_t k;
 
-	for (k = 0; k < ARRAY_SIZE(programs); k++)
-		if (is_monitor_entry(&programs[k]) && !i--)
-			return &programs[k].mon;
+	for (k = 0; k < program_count(); k++)
+		if (is_monitor_entry(program_at(k)) && !i--)
+			return &program_at(k)->mon;
 	return NULL;
 }
 
@@ -717,11 +751,11 @@ int program_help(const char *name, struct strbuf *out, struct strbuf *err)
 	help_header(out);
 	for (i = 0; i < ARRAY_SIZE(job_keys); i++)
 		help_line(out, &job_keys[i], NULL);
-	for (i = 0; i < ARRAY_SIZE(programs); i++) {
-		if (programs[i].kind == PROG_OUTPUT)
+	for (i = 0; i < program_count(); i++) {
+		if (program_at(i)->kind == PROG_OUTPUT)
 			continue;
 		strbuf_addch(out, '\n');
-		help_program(out, &programs[i]);
+		help_program(out, program_at(i));
 	}
 	return 0;
 }

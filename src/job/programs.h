@@ -104,6 +104,11 @@ struct program {
 	program_apply_fn setup;        /* a setup program's knobs */
 	program_check_fn check;        /* more checks, before anything runs */
 	const char *help;              /* one line */
+	/* an external benchmark's command and the Debian package it comes
+	 * from (`perfsift install` gets it; `run` names it when missing) */
+	const char *command, *package;
+	/* LKP's benchmark perfsift only parses (not packaged): run says so */
+	bool parse_only;
 	size_t params_size; /* its parameter struct, filled by param_fill() */
 };
 

@@ -7,6 +7,7 @@
  * hits.max, sum.max, avg.max and max.max.
  */
 #include "util/compat.h"
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "monitors/monutil.h"
@@ -64,7 +65,11 @@ DECLARE_PARSER(parse_latency_stats)
 	for (i = 0; i < hits.n; i++) {
 		v[0] = hits.vals[i];
 		v[1] = sum.vals[i];
-		v[2] = v[0] > 0 ? (double)(long long)(v[1] / v[0]) : 0;
+		/*
+		 * LKP's average is an integer division; trunc(), not a cast
+		 * to an integer type, keeps a huge sum (a corrupt file) defined
+		 */
+		v[2] = v[0] > 0 ? trunc(v[1] / v[0]) : 0;
 		v[3] = mx.vals[i];
 		for (k = 0; k < 4; k++) {
 			strbuf_addf(out, "%s.%s: %.0f\n", kind[k], hits.keys[i], v[k]);

@@ -125,6 +125,22 @@ void mon_fields_release(struct mon_fields *f)
  * Ruby prints the shortest digit string that reads back as the same
  * double; fixed notation for 1e-4 <= |v| < 1e16, else d.ddde+XX.
  */
+double mon_ruby_sum(const double *v, size_t n)
+{
+	double f = 0.0, c = 0.0, t;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		t = f + v[i];
+		if (fabs(f) >= fabs(v[i]))
+			c += (f - t) + v[i];
+		else
+			c += (v[i] - t) + f;
+		f = t;
+	}
+	return f + c;
+}
+
 void mon_ruby_float(struct strbuf *sb, double v)
 {
 	char buf[64], digits[32];

@@ -71,6 +71,10 @@ struct mon_colon {
 void mon_each_colon_line(const char *raw, size_t len, struct strbuf *out,
 			 void (*fn)(struct mon_colon *c), void *data);
 
+/* Ruby's Array#sum over floats (Kahan-Babuska compensated), so that
+ * means and averages match LKP's to the last digit */
+double mon_ruby_sum(const double *v, size_t n);
+
 /* Ruby's Float#to_s: shortest round-trip digits, ".0", e-notation rules */
 void mon_ruby_float(struct strbuf *sb, double v);
 

@@ -1,5 +1,5 @@
 /*
- * parsers.h: the parse functions of monitors/ and bench/ (monitor_parse_fn
+ * parsers.h: the parse functions of monitors/, benchmarks/ and external/ (monitor_parse_fn
  * in monitor.h), one declaration per parser.
  */
 #ifndef PERFSIFT_PARSERS_H
@@ -33,5 +33,21 @@ DECLARE_PARSER(parse_time);
 DECLARE_PARSER(parse_turbostat);
 DECLARE_PARSER(parse_vm_scalability);
 DECLARE_PARSER(parse_vmstat);
+/* will-it-scale (src/benchmarks/wis_parse.c) */
+DECLARE_PARSER(parse_will_it_scale);
+
+/* src/monitors/mpstat.c and the external benchmarks (src/external/) */
+DECLARE_PARSER(parse_mpstat);
+DECLARE_PARSER(parse_aim9);
+DECLARE_PARSER(parse_fio);
+DECLARE_PARSER(parse_hackbench);
+DECLARE_PARSER(parse_netperf);
+DECLARE_PARSER(parse_perf_futex);
+DECLARE_PARSER(parse_perf_mem);
+DECLARE_PARSER(parse_perf_sched_messaging);
+DECLARE_PARSER(parse_perf_sched_pipe);
+DECLARE_PARSER(parse_stress_ng);
+DECLARE_PARSER(parse_sysbench);
+DECLARE_PARSER(parse_unixbench);
 
 #endif

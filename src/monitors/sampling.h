@@ -114,6 +114,7 @@ extern const struct monitor_sampling sampling_interrupts;
 extern const struct monitor_sampling sampling_kmsg;
 extern const struct monitor_sampling sampling_latency_stats;
 extern const struct monitor_sampling sampling_meminfo;
+extern const struct monitor_sampling sampling_mpstat;
 extern const struct monitor_sampling sampling_numa_meminfo;
 extern const struct monitor_sampling sampling_numa_numastat;
 extern const struct monitor_sampling sampling_numa_vmstat;

@@ -34,23 +34,6 @@ struct sd_sample {
 	size_t alloc;
 };
 
-/* Ruby's Array#sum for floats (Kahan-Babuska), so means match to the bit */
-static double kb_sum(const double *v, size_t n)
-{
-	double f = 0, c = 0, t;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		t = f + v[i];
-		if (fabs(f) >= fabs(v[i]))
-			c += (f - t) + v[i];
-		else
-			c += (v[i] - t) + f;
-		f = t;
-	}
-	return f + c;
-}
-
 static void add_stat(struct strbuf *out, const char *key, const char *what,
 		     double v)
 {
@@ -76,7 +59,7 @@ static void flush_sample(struct sd_sample *s, struct strbuf *out)
 			if (vec->v[j] < mn)
 				mn = vec->v[j];
 		}
-		mean = kb_sum(vec->v, vec->n) / (double)vec->n;
+		mean = mon_ruby_sum(vec->v, vec->n) / (double)vec->n;
 		dev = xcalloc(vec->n, sizeof(*dev));
 		for (j = 0; j < vec->n; j++)
 			dev[j] = (vec->v[j] - mean) * (vec->v[j] - mean);
@@ -84,7 +67,7 @@ static void flush_sample(struct sd_sample *s, struct strbuf *out)
 		add_stat(out, s->keys.keys[i], "min", mn);
 		add_stat(out, s->keys.keys[i], "avg", mean);
 		add_stat(out, s->keys.keys[i], "stddev",
-			 sqrt(kb_sum(dev, vec->n) / (double)vec->n));
+			 sqrt(mon_ruby_sum(dev, vec->n) / (double)vec->n));
 		free(dev);
 		vec->n = 0;
 	}

@@ -15,12 +15,12 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "compare/rules.h"
 #include "job/job.h"
 #include "result/matrix.h"
 #include "report/build.h"
 #include "report/bundle.h"
 #include "select/select.h"
-#include "result/stats.h"
 #include "util/xalloc.h"
 
 /*

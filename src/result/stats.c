@@ -1,682 +1,24 @@
 /*
- * stats.c: LKP's selection rules driven by its own tables, the display
- * numbers, and the statistics perfsift adds (see stats.h).  Pure
- * computation: no I/O, no globals; the compiled tables live in the
- * caller's struct stat_rules.
+ * stats.c: the statistics perfsift adds beyond LKP's rules (stats.h):
+ * display mean and stddev, Welch's t, Mann-Whitney U, the bootstrap
+ * interval, the moderated t of the noise guard, Benjamini-Hochberg
+ * q-values and the verdicts.
  *
- * Speed matters (50,000 stats in a fraction of a second), so every
- * pattern carries a literal prefilter -- an anchored prefix, a required
- * substring or a set of required alternatives -- checked before regexec.
+ * Why it stays in result/: it knows numbers, not stat names or LKP's
+ * tables, and every stage that reads results uses it (compare, bisect,
+ * history); LKP's rules and change test are compare-stage logic and live
+ * in compare/rules.c and compare/lkp_change.c.  Pure computation: no
+ * I/O, no globals; per-stat buffers live in the caller's scratch.
  */
 #include "util/compat.h"
-#include <ctype.h>
-#include <fnmatch.h>
 #include <math.h>
-#include <regex.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_sf_psi.h>
-#include "compare/lkp_tables.h"
-#include "result/matrix.h"
 #include "result/stats.h"
-#include "util/strbuf.h"
-#include "util/usage.h"
+#include "util/hash.h"
 #include "util/xalloc.h"
-
-struct stat_regex {
-	regex_t re;
-	char *full;    /* the POSIX pattern, compiled on first use */
-	bool compiled;
-	char *prefix;  /* the name must start with it */
-	char *substr;  /* the name must contain it */
-	char **set;    /* the name must contain one of these */
-	size_t nset;
-	double value;  /* weight / floor of table entries */
-	int is_int;
-};
-
-enum anchor { ANCHOR_NONE, ANCHOR_START, ANCHOR_WHOLE };
-
-/* ---- literal prefilters ---- */
-
-static bool is_meta(int c)
-{
-	return c && strchr(".[]()*+?{}|^$\\", c) != NULL;
-}
-
-/* index just past the bracket expression starting at re[i] == '[' */
-static size_t skip_bracket(const char *re, size_t i)
-{
-	i++;
-	if (re[i] == '^')
-		i++;
-	if (re[i] == ']')
-		i++;
-	while (re[i] && re[i] != ']')
-		i++;
-	return re[i] ? i + 1 : i;
-}
-
-/* index of the ')' matching the '(' at re[i], or strlen */
-static size_t match_paren(const char *re, size_t i)
-{
-	int depth = 0;
-
-	while (re[i]) {
-		if (re[i] == '\\' && re[i + 1]) {
-			i += 2;
-			continue;
-		}
-		if (re[i] == '[') {
-			i = skip_bracket(re, i);
-			continue;
-		}
-		if (re[i] == '(')
-			depth++;
-		else if (re[i] == ')' && --depth == 0)
-			return i;
-		i++;
-	}
-	return i;
-}
-
-/*
- * If re[from, to) is "lit|lit|..." of plain literals, split it into set
- * (returns true); else false.
- */
-static bool literal_alternatives(const char *re, size_t from, size_t to,
-				 char ***set, size_t *nset)
-{
-	size_t i, alloc = 0, n = 0;
-	char **out = NULL;
-	char buf[256];
-	size_t len = 0;
-
-	for (i = from; i <= to; i++) {
-		if (i == to || re[i] == '|') {
-			if (!len || n >= 32)
-				goto fail;
-			ALLOC_GROW(out, n + 1, alloc);
-			out[n++] = xstrndup(buf, len);
-			len = 0;
-			continue;
-		}
-		if (len + 1 >= sizeof(buf))
-			goto fail;
-		if (re[i] == '\\' && i + 1 < to && !isalnum((unsigned char)re[i + 1])) {
-			buf[len++] = re[++i];
-			continue;
-		}
-		if (is_meta(re[i]))
-			goto fail;
-		buf[len++] = re[i];
-	}
-	*set = out;
-	*nset = n;
-	return true;
-fail:
-	while (n)
-		free(out[--n]);
-	free(out);
-	return false;
-}
-
-/*
- * Walk the top level of re and keep the literal facts every match must
- * satisfy: a prefix (when anchored), the longest required literal run and
- * a required alternative set.  A top-level '|' gives no prefilter.
- */
-static void make_prefilter(struct stat_regex *sr, const char *re,
-			   bool anchored)
-{
-	char run[256], best[256];
-	size_t rlen = 0, blen = 0, i = 0;
-	bool at_start;
-
-	if (re[0] == '^') {
-		anchored = true;
-		i = 1;
-	}
-	at_start = anchored;
-	while (re[i]) {
-		size_t atom_end, group_from = 0, group_to = 0;
-		int lit = -1; /* literal char of this atom, or -1 */
-		bool is_group = false, optional = false, repeated = false;
-
-		if (re[i] == '|')
-			goto none;
-		if (re[i] == '\\' && re[i + 1]) {
-			if (!isalnum((unsigned char)re[i + 1]))
-				lit = (unsigned char)re[i + 1];
-			atom_end = i + 2;
-		} else if (re[i] == '[') {
-			atom_end = skip_bracket(re, i);
-		} else if (re[i] == '(') {
-			size_t close = match_paren(re, i);
-
-			if (!re[close])
-				goto none;
-			is_group = true;
-			group_from = i + 1;
-			group_to = close;
-			atom_end = close + 1;
-		} else if (is_meta(re[i])) {
-			atom_end = i + 1; /* '.', anchors: not literal */
-		} else {
-			lit = (unsigned char)re[i];
-			atom_end = i + 1;
-		}
-		i = atom_end;
-		if (re[i] == '*' || re[i] == '?') {
-			optional = true;
-			i++;
-		} else if (re[i] == '{') {
-			optional = true; /* conservatively: may be {0,n} */
-			while (re[i] && re[i] != '}')
-				i++;
-			if (re[i])
-				i++;
-		} else if (re[i] == '+') {
-			repeated = true;
-			i++;
-		}
-		if (lit >= 0 && !optional && rlen + 1 < sizeof(run)) {
-			run[rlen++] = (char)lit;
-			if (!repeated)
-				continue;
-		}
-		/* the literal run ends here */
-		if (at_start && rlen && !sr->prefix)
-			sr->prefix = xstrndup(run, rlen);
-		if (rlen > blen) {
-			memcpy(best, run, rlen);
-			blen = rlen;
-		}
-		rlen = 0;
-		at_start = false;
-		if (is_group && !optional && !sr->set) {
-			char **set;
-			size_t nset, k, minlen = SIZE_MAX;
-
-			if (literal_alternatives(re, group_from, group_to,
-						 &set, &nset)) {
-				for (k = 0; k < nset; k++)
-					if (strlen(set[k]) < minlen)
-						minlen = strlen(set[k]);
-				if (minlen >= 2) {
-					sr->set = set;
-					sr->nset = nset;
-				} else {
-					while (nset)
-						free(set[--nset]);
-					free(set);
-				}
-			}
-		}
-	}
-	if (at_start && rlen && !sr->prefix)
-		sr->prefix = xstrndup(run, rlen);
-	if (rlen > blen) {
-		memcpy(best, run, rlen);
-		blen = rlen;
-	}
-	if (blen >= 2 && !(sr->prefix && strlen(sr->prefix) >= blen))
-		sr->substr = xstrndup(best, blen);
-	return;
-none:
-	FREE_AND_NULL(sr->prefix);
-	FREE_AND_NULL(sr->substr);
-	while (sr->nset)
-		free(sr->set[--sr->nset]);
-	FREE_AND_NULL(sr->set);
-}
-
-/* does re[i] == '{' start a POSIX interval "{n}", "{n,}" or "{n,m}"? */
-static size_t interval_len(const char *re, size_t i)
-{
-	size_t j = i + 1;
-
-	if (!isdigit((unsigned char)re[j]))
-		return 0;
-	while (isdigit((unsigned char)re[j]))
-		j++;
-	if (re[j] == ',')
-		for (j++; isdigit((unsigned char)re[j]); j++)
-			;
-	return re[j] == '}' ? j + 1 - i : 0;
-}
-
-/*
- * Ruby reads a brace that starts no interval as a literal ("{#:#}" in
- * etc/stat-denylist); POSIX calls it an error.  Escape those braces.
- */
-static char *ruby_to_posix(const char *re)
-{
-	struct strbuf out = STRBUF_INIT;
-	size_t i = 0;
-
-	while (re[i]) {
-		if (re[i] == '\\' && re[i + 1]) {
-			strbuf_add(&out, re + i, 2);
-			i += 2;
-		} else if (re[i] == '[') {
-			size_t end = skip_bracket(re, i);
-
-			strbuf_add(&out, re + i, end - i);
-			i = end;
-		} else if (re[i] == '{') {
-			size_t n = interval_len(re, i);
-
-			if (n) {
-				strbuf_add(&out, re + i, n);
-				i += n;
-			} else {
-				strbuf_addstr(&out, "\\{");
-				i++;
-			}
-		} else if (re[i] == '}') {
-			strbuf_addstr(&out, "\\}");
-			i++;
-		} else {
-			strbuf_addch(&out, re[i++]);
-		}
-	}
-	return strbuf_detach(&out, NULL);
-}
-
-static void regex_compile(struct stat_regex *sr, const char *ruby_pattern,
-			  enum anchor anchor)
-{
-	char *full, *pattern = ruby_to_posix(ruby_pattern);
-
-	memset(sr, 0, sizeof(*sr));
-	if (anchor == ANCHOR_START)
-		full = xasprintf("^(%s)", pattern);
-	else if (anchor == ANCHOR_WHOLE)
-		full = xasprintf("^(%s)$", pattern);
-	else
-		full = xstrdup(pattern);
-	sr->full = full;
-	make_prefilter(sr, pattern, anchor != ANCHOR_NONE);
-	free(pattern);
-}
-
-/*
- * regcomp on first use: most of LKP's ~900 patterns never get past their
- * literal prefilter, and compiling them all was a fifth of a small
- * comparison's time.  stat_rules_compile_all() checks every one.
- */
-static void regex_need(struct stat_regex *sr)
-{
-	int rc;
-
-	if (sr->compiled)
-		return;
-	rc = regcomp(&sr->re, sr->full, REG_EXTENDED | REG_NOSUB);
-	if (rc)
-		BUG("cannot compile LKP pattern '%s' (%d)", sr->full, rc);
-	sr->compiled = true;
-}
-
-static bool regex_match(struct stat_regex *sr, const char *name)
-{
-	if (sr->prefix && strncmp(name, sr->prefix, strlen(sr->prefix)))
-		return false;
-	if (sr->substr && !strstr(name, sr->substr))
-		return false;
-	if (sr->set) {
-		size_t k;
-
-		for (k = 0; k < sr->nset; k++)
-			if (strstr(name, sr->set[k]))
-				break;
-		if (k == sr->nset)
-			return false;
-	}
-	regex_need(sr);
-	return regexec(&sr->re, name, 0, NULL, 0) == 0;
-}
-
-static void regex_release(struct stat_regex *sr)
-{
-	if (sr->compiled)
-		regfree(&sr->re);
-	free(sr->full);
-	free(sr->prefix);
-	free(sr->substr);
-	while (sr->nset)
-		free(sr->set[--sr->nset]);
-	free(sr->set);
-}
-
-static struct stat_regex *compile_list(const char *const *list,
-				       enum anchor anchor, size_t *n)
-{
-	struct stat_regex *out;
-	size_t i, cnt = 0;
-
-	while (list[cnt])
-		cnt++;
-	out = xcalloc(cnt ? cnt : 1, sizeof(*out));
-	for (i = 0; i < cnt; i++)
-		regex_compile(&out[i], list[i], anchor);
-	*n = cnt;
-	return out;
-}
-
-static struct stat_regex *compile_table(const struct lkp_weight *t,
-					enum anchor anchor, size_t *n)
-{
-	struct stat_regex *out;
-	size_t i, cnt = 0;
-
-	while (t[cnt].pattern)
-		cnt++;
-	out = xcalloc(cnt ? cnt : 1, sizeof(*out));
-	for (i = 0; i < cnt; i++) {
-		regex_compile(&out[i], t[i].pattern, anchor);
-		out[i].value = t[i].value;
-		out[i].is_int = t[i].is_int;
-	}
-	*n = cnt;
-	return out;
-}
-
-static const struct stat_regex *first_match(struct stat_regex *list,
-					    size_t n, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (regex_match(&list[i], name))
-			return &list[i];
-	return NULL;
-}
-
-void stat_rules_init(struct stat_rules *r)
-{
-	memset(r, 0, sizeof(*r));
-	/* LKP matches etc/failure and etc/pass from the start of the name */
-	r->failure = compile_list(lkp_failure, ANCHOR_START, &r->nfailure);
-	r->pass = compile_list(lkp_pass, ANCHOR_START, &r->npass);
-	r->perf_patterns = compile_list(lkp_perf_metrics_patterns, ANCHOR_NONE,
-					&r->nperf_patterns);
-	r->report_allow = compile_list(lkp_report_allowlist, ANCHOR_NONE,
-				       &r->nreport_allow);
-	r->stat_allow = compile_list(lkp_stat_allowlist, ANCHOR_NONE,
-				     &r->nstat_allow);
-	r->stat_deny = compile_list(lkp_stat_denylist, ANCHOR_NONE,
-				    &r->nstat_deny);
-	/* the YAML tables' keys must match the whole name */
-	r->threshold = compile_table(lkp_perf_metrics_threshold, ANCHOR_WHOLE,
-				     &r->nthreshold);
-	r->index_perf = compile_table(lkp_index_perf, ANCHOR_WHOLE,
-				      &r->nindex_perf);
-	r->index_latency = compile_table(lkp_index_latency, ANCHOR_WHOLE,
-					 &r->nindex_latency);
-	r->time_floor_scale = 1.0;
-	/* LKP's mytest runs any command: its stats are the job's own */
-	stat_rules_add_benchmark(r, "mytest");
-}
-
-static void compile_all(struct stat_regex *list, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		regex_need(&list[i]);
-}
-
-void stat_rules_compile_all(struct stat_rules *r)
-{
-	compile_all(r->failure, r->nfailure);
-	compile_all(r->pass, r->npass);
-	compile_all(r->perf_patterns, r->nperf_patterns);
-	compile_all(r->report_allow, r->nreport_allow);
-	compile_all(r->stat_allow, r->nstat_allow);
-	compile_all(r->stat_deny, r->nstat_deny);
-	compile_all(r->threshold, r->nthreshold);
-	compile_all(r->index_perf, r->nindex_perf);
-	compile_all(r->index_latency, r->nindex_latency);
-}
-
-static void release_list(struct stat_regex *list, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		regex_release(&list[i]);
-	free(list);
-}
-
-void stat_rules_release(struct stat_rules *r)
-{
-	size_t i;
-
-	release_list(r->failure, r->nfailure);
-	release_list(r->pass, r->npass);
-	release_list(r->perf_patterns, r->nperf_patterns);
-	release_list(r->report_allow, r->nreport_allow);
-	release_list(r->stat_allow, r->nstat_allow);
-	release_list(r->stat_deny, r->nstat_deny);
-	release_list(r->threshold, r->nthreshold);
-	release_list(r->index_perf, r->nindex_perf);
-	release_list(r->index_latency, r->nindex_latency);
-	for (i = 0; i < r->nbenchmarks; i++)
-		free(r->benchmarks[i]);
-	free(r->benchmarks);
-	for (i = 0; i < r->nkpis; i++)
-		free(r->kpis[i].pattern);
-	free(r->kpis);
-	memset(r, 0, sizeof(*r));
-}
-
-void stat_rules_add_kpi(struct stat_rules *r, const char *pattern,
-			int direction, double threshold)
-{
-	size_t i;
-
-	for (i = 0; i < r->nkpis; i++)
-		if (!strcmp(r->kpis[i].pattern, pattern))
-			return;
-	ALLOC_GROW(r->kpis, r->nkpis + 1, r->alloc_kpis);
-	r->kpis[r->nkpis].pattern = xstrdup(pattern);
-	r->kpis[r->nkpis].direction = direction;
-	r->kpis[r->nkpis].threshold = threshold;
-	r->nkpis++;
-}
-
-const struct stat_kpi *stat_kpi_decl(const struct stat_rules *r,
-				     const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < r->nkpis; i++)
-		if (!fnmatch(r->kpis[i].pattern, name, 0))
-			return &r->kpis[i];
-	return NULL;
-}
-
-void stat_rules_add_benchmark(struct stat_rules *r, const char *name)
-{
-	size_t i;
-
-	if (!name || !*name)
-		return;
-	for (i = 0; i < r->nbenchmarks; i++)
-		if (!strcmp(r->benchmarks[i], name))
-			return;
-	ALLOC_GROW(r->benchmarks, r->nbenchmarks + 1, r->alloc_benchmarks);
-	r->benchmarks[r->nbenchmarks++] = xstrdup(name);
-}
-
-void stat_rules_set_runtime(struct stat_rules *r, double runtime_s)
-{
-	if (runtime_s > 0)
-		r->time_floor_scale = runtime_s < 300.0 ? runtime_s / 300.0 : 1.0;
-}
-
-static bool has_prefix(const char *s, const char *prefix)
-{
-	return !strncmp(s, prefix, strlen(prefix));
-}
-
-static bool has_suffix(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-
-	return n >= m && !memcmp(s + n - m, suffix, m);
-}
-
-bool stat_is_function(const struct stat_rules *r, const char *name)
-{
-	if (strstr(name, ".time.") || strstr(name, ".timestamp:") ||
-	    strstr(name, ".bootstage:"))
-		return false;
-	return first_match(r->failure, r->nfailure, name) ||
-	       first_match(r->pass, r->npass, name);
-}
-
-/* the benchmark whose stats these are, or NULL */
-static const char *benchmark_of(const struct stat_rules *r, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < r->nbenchmarks; i++) {
-		size_t n = strlen(r->benchmarks[i]);
-
-		if (!strncmp(name, r->benchmarks[i], n) && name[n] == '.')
-			return r->benchmarks[i];
-	}
-	return NULL;
-}
-
-bool stat_is_perf_metric(const struct stat_rules *r, const char *name)
-{
-	const char *const *p;
-
-	for (p = lkp_perf_metrics_prefixes; *p; p++)
-		if (has_prefix(name, *p))
-			return true;
-	if (benchmark_of(r, name))
-		return true;
-	return first_match(r->perf_patterns, r->nperf_patterns, name) != NULL;
-}
-
-bool stat_is_bisectable(const struct stat_rules *r, const char *name)
-{
-	if (first_match(r->stat_allow, r->nstat_allow, name))
-		return true;
-	return !first_match(r->stat_deny, r->nstat_deny, name);
-}
-
-bool stat_in_report_allowlist(const struct stat_rules *r, const char *name)
-{
-	return first_match(r->report_allow, r->nreport_allow, name) != NULL;
-}
-
-bool stat_is_kpi(const struct stat_rules *r, const char *name)
-{
-	/* a declaration replaces the implicit KPIs */
-	if (r->nkpis)
-		return stat_kpi_decl(r, name) != NULL;
-	return benchmark_of(r, name) != NULL;
-}
-
-/* a component "time" followed by one ending in "_time": *.time.*_time */
-static bool is_time_time(const char *name)
-{
-	const char *p = name;
-
-	for (;;) {
-		const char *t = strstr(p, "time.");
-
-		if (!t)
-			return false;
-		if (t == name || t[-1] == '.') {
-			const char *comp = t + 5, *end = strchrnul(comp, '.');
-
-			if (end - comp >= 5 && !memcmp(end - 5, "_time", 5))
-				return true;
-		}
-		p = t + 1;
-	}
-}
-
-bool stat_is_time_valued(const char *name)
-{
-	return is_time_time(name) || strstr(name, "elapsed_time") != NULL;
-}
-
-int stat_index_direction(const struct stat_rules *r, const char *name)
-{
-	const struct stat_regex *m;
-
-	m = first_match(r->index_perf, r->nindex_perf, name);
-	if (!m)
-		m = first_match(r->index_latency, r->nindex_latency, name);
-	if (!m)
-		return 0;
-	return m->value > 0 ? 1 : m->value < 0 ? -1 : 0;
-}
-
-int stat_direction(const struct stat_rules *r, const char *name)
-{
-	static const char *const lower_suffixes[] = {
-		"seconds", "_ms", "_us", "_ns", "_msec", "_usec", "_nsec",
-		".ms", ".us", ".ns", "_secs",
-	};
-	const struct stat_kpi *k = stat_kpi_decl(r, name);
-	size_t i;
-	int d;
-
-	if (k && k->direction)
-		return k->direction;
-	d = stat_index_direction(r, name);
-	if (d)
-		return d;
-	/* perfsift's additions: times and latencies are lower-is-better */
-	if (is_time_time(name) || strstr(name, "latency") ||
-	    strstr(name, "elapsed_time"))
-		return -1;
-	for (i = 0; i < ARRAY_SIZE(lower_suffixes); i++)
-		if (has_suffix(name, lower_suffixes[i]))
-			return -1;
-	return 0;
-}
-
-bool stat_reasonable_change(const struct stat_rules *r, const char *name,
-			    double delta, double max)
-{
-	const struct stat_regex *m;
-
-	m = first_match(r->threshold, r->nthreshold, name);
-	if (m) {
-		double t = m->value;
-
-		if (stat_is_time_valued(name))
-			t *= r->time_floor_scale;
-		if (max < t)
-			return false;
-		if (m->is_int && delta < t / 2)
-			return false;
-		return true;
-	}
-	if (has_prefix(name, "iostat"))
-		return max > 1;
-	if (has_prefix(name, "pagetypeinfo") || has_prefix(name, "buddyinfo") ||
-	    has_prefix(name, "slabinfo"))
-		return delta > 100;
-	if (has_prefix(name, "proc-vmstat") || strstr(name, "meminfo"))
-		return max > 1000;
-	if (has_prefix(name, "lock_stat"))
-		return delta > (strstr(name, "time") ? 1000 : 10000);
-	if (has_prefix(name, "interrupts") || has_prefix(name, "softirqs"))
-		return max > 10000;
-	return true;
-}
 
 /* ---- display numbers ---- */
 
@@ -692,6 +34,10 @@ double stats_mean(const double *v, size_t n)
 	return sum / (double)n;
 }
 
+/*
+ * The population stddev (divided by n, not n - 1): LKP's table shows it,
+ * and the table must read the same as LKP's for the same runs.
+ */
 double stats_stddev(const double *v, size_t n, double mean)
 {
 	double ss = 0;
@@ -702,341 +48,6 @@ double stats_stddev(const double *v, size_t n, double mean)
 	for (i = 0; i < n; i++)
 		ss += (v[i] - mean) * (v[i] - mean);
 	return sqrt(ss / (double)n);
-}
-
-/* ---- LKP's changed-stat test ---- */
-
-void lkp_options_init(struct lkp_options *o)
-{
-	memset(o, 0, sizeof(*o));
-	o->perf_profile = true;
-}
-
-const char *lkp_outcome_name(enum lkp_outcome o)
-{
-	switch (o) {
-	case LKP_CHANGED: return "changed";
-	case LKP_NOT_CHANGED: return "not-changed";
-	case LKP_SKIP_FILTER: return "skip-filter";
-	case LKP_SKIP_FUNCTION: return "skip-function";
-	case LKP_SKIP_FEW_RUNS: return "skip-few-runs";
-	case LKP_SKIP_NO_BASE: return "skip-no-base";
-	case LKP_SKIP_SMALL: return "skip-small-change";
-	case LKP_SKIP_PERF: return "skip-not-perf";
-	case LKP_SKIP_MISSING: return "skip-missing";
-	}
-	return "?";
-}
-
-static int cmp_double(const void *pa, const void *pb)
-{
-	double a = *(const double *)pa, b = *(const double *)pb;
-
-	return (a > b) - (a < b);
-}
-
-/* insertion sort: LKP's samples are a handful of runs */
-static void sort_small(double *v, size_t n)
-{
-	size_t i, j;
-
-	if (n > 32) {
-		qsort(v, n, sizeof(*v), cmp_double);
-		return;
-	}
-	for (i = 1; i < n; i++) {
-		double x = v[i];
-
-		for (j = i; j > 0 && v[j - 1] > x; j--)
-			v[j] = v[j - 1];
-		v[j] = x;
-	}
-}
-
-size_t lkp_trim(double *v, size_t n, size_t cap)
-{
-	size_t margin = n >> 5, skip = 0;
-
-	if (margin > cap)
-		margin = cap;
-	sort_small(v, n);
-	/* LKP's sort drops leading -1 ("empty data point") values */
-	while (skip < n && v[skip] == -1)
-		skip++;
-	if (skip)
-		memmove(v, v + skip, (n - skip) * sizeof(*v));
-	n -= skip;
-	if (n <= 2 * margin)
-		return n;
-	memmove(v, v + margin, (n - 2 * margin) * sizeof(*v));
-	return n - 2 * margin;
-}
-
-/* v sorted and trimmed from n0 to n: trim more to min_margin a side */
-static size_t trim_min_margin(double *v, size_t n0, size_t n,
-			      size_t min_margin)
-{
-	size_t done = (n0 - n) / 2, more;
-
-	if (n0 < 6 || done >= min_margin)
-		return n;
-	more = min_margin - done;
-	if (n <= 2 * more)
-		return n;
-	memmove(v, v + more, (n - 2 * more) * sizeof(*v));
-	return n - 2 * more;
-}
-
-void lkp_summarize(const double *v, size_t n, size_t min_margin,
-		   struct lkp_summary *out)
-{
-	double buf[128], *s = n > ARRAY_SIZE(buf) ? xmalloc(n * sizeof(*s)) : buf;
-
-	memset(out, 0, sizeof(*out));
-	if (n) {
-		memcpy(s, v, n * sizeof(*s));
-		out->n = trim_min_margin(s, n, lkp_trim(s, n, 3), min_margin);
-		if (out->n) {
-			out->min = s[0];
-			out->max = s[out->n - 1];
-			out->median = s[out->n / 2];
-		}
-	}
-	if (s != buf)
-		free(s);
-}
-
-static bool all_integral(const double *v, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (v[i] != floor(v[i]))
-			return false;
-	return true;
-}
-
-/* the part of name before a trailing .error/.warn/.fail/.pass */
-static size_t function_stem(const char *name, const char *const *suffixes,
-			    size_t nsuffixes)
-{
-	size_t i, n = strlen(name);
-
-	for (i = 0; i < nsuffixes; i++)
-		if (has_suffix(name, suffixes[i]))
-			return n - strlen(suffixes[i]);
-	return 0;
-}
-
-static bool base_has_variant(const struct matrix *base, const char *name,
-			     size_t stem, const char *const *suffixes,
-			     size_t nsuffixes)
-{
-	char buf[4096];
-	size_t i;
-
-	if (stem + 8 >= sizeof(buf))
-		return true;
-	memcpy(buf, name, stem);
-	for (i = 0; i < nsuffixes; i++) {
-		strcpy(buf + stem, suffixes[i]);
-		if (matrix_find(base, buf) >= 0)
-			return true;
-	}
-	return false;
-}
-
-/* error/pass stats need their counterpart in the base (stats.rb:572-584) */
-static bool skip_function_stat(const struct lkp_options *o, const char *name)
-{
-	static const char *const bad[] = { ".error", ".warn", ".fail" };
-	static const char *const good[] = { ".pass" };
-	size_t stem;
-
-	if (!o->base || has_prefix(name, "dmesg.") || has_prefix(name, "kmsg.") ||
-	    has_prefix(name, "last_state.") || has_prefix(name, "stderr."))
-		return false;
-	stem = function_stem(name, bad, ARRAY_SIZE(bad));
-	if (stem)
-		return !base_has_variant(o->base, name, stem, good, 1);
-	stem = function_stem(name, good, 1);
-	if (stem)
-		return !base_has_variant(o->base, name, stem, bad,
-					 ARRAY_SIZE(bad));
-	return false;
-}
-
-/* LKP::ChangedStat#change? (changed_stat.rb:43-85) */
-static bool changed_stat(const struct lkp_record *s, bool integral,
-			 const struct lkp_options *o)
-{
-	double len_a = s->max_a - s->min_a, len_b = s->max_b - s->min_b;
-
-	if (o->distance > 0) {
-		double gap = fmax(s->min_a - s->max_b, s->min_b - s->max_a);
-		double gd = o->gap_distance > 0 ? o->gap_distance : 2;
-
-		if (integral && (s->min_a - s->max_b == 1 ||
-				 s->min_b - s->max_a == 1))
-			return false;
-		if (s->na < 3 || s->nb < 3)
-			return gap > o->distance * fmax(len_a, len_b);
-		return gap > 0 &&
-		       gap > fabs(s->median_b - s->median_a) / gd;
-	}
-	return (s->min_b > s->median_a && s->median_b > s->max_a) ||
-	       (s->min_a > s->median_b && s->median_a > s->max_b);
-}
-
-enum lkp_outcome lkp_changed(const struct stat_rules *r, const char *name,
-			     const double *a, size_t na, const double *b,
-			     size_t nb, bool base_has,
-			     const struct lkp_options *o,
-			     struct lkp_record *rec)
-{
-	struct lkp_record local;
-	struct lkp_record *s = rec ? rec : &local;
-	double abuf[128], bbuf[128], *sa = abuf, *sb = bbuf;
-	size_t cap_a, cap_b, i;
-	bool is_func, is_profile, integral;
-	enum lkp_outcome ret;
-
-	memset(s, 0, sizeof(*s));
-	is_func = stat_is_function(r, name);
-	s->is_function = is_func;
-	s->nr_run = na;
-	if (o->perf_only && !is_func && !stat_is_perf_metric(r, name))
-		return LKP_SKIP_PERF;
-	/*
-	 * A perf stat one side has no value of is not a change: a missing
-	 * value is missing (LKP compares zeros: -100%, or +5e+101% vs 0).
-	 * A failure stat's absence is "did not happen", its zeros are real.
-	 */
-	if (!is_func && (!na || !nb))
-		return nb ? LKP_SKIP_MISSING : LKP_SKIP_NO_BASE;
-	/* the bisectable / allow-list filter (step 2) is checked after the
-	 * change test: same decision, but 300 patterns only for candidates */
-	if (is_func) {
-		if (skip_function_stat(o, name))
-			return LKP_SKIP_FUNCTION;
-	} else if (!o->force && na < 3 && nb < 3) {
-		return LKP_SKIP_FEW_RUNS;
-	}
-	is_profile = has_prefix(name, "perf-profile.");
-	if (!base_has && !is_func &&
-	    !(is_profile && o->base_has_perf_profile) &&
-	    !(has_prefix(name, "lock_stat.") && o->base_has_lock_stat))
-		return LKP_SKIP_NO_BASE;
-	if (!na)
-		return LKP_NOT_CHANGED;
-
-	if (na > ARRAY_SIZE(abuf))
-		sa = xmalloc(na * sizeof(*sa));
-	if (nb > ARRAY_SIZE(bbuf))
-		sb = xmalloc(nb * sizeof(*sb));
-	memcpy(sa, a, na * sizeof(*sa));
-	if (b)
-		memcpy(sb, b, nb * sizeof(*sb));
-	else
-		for (i = 0; i < nb; i++)
-			sb[i] = 0; /* a missing stat is zeros (stats.rb:698) */
-	integral = all_integral(sa, na) && all_integral(sb, nb);
-
-	/* margins: n/32 capped at 3 (perf) or 0 (function); a at 1 when b <= 3 */
-	cap_b = is_func ? 0 : 3;
-	cap_a = cap_b;
-	if (nb <= 3 && cap_a > 1)
-		cap_a = 1;
-	s->na = lkp_trim(sa, na, cap_a);
-	s->nb = lkp_trim(sb, nb, cap_b);
-	if (!is_func) {
-		s->na = trim_min_margin(sa, na, s->na, o->min_margin);
-		s->nb = trim_min_margin(sb, nb, s->nb, o->min_margin);
-	}
-	if (!s->na || !s->nb) {
-		ret = LKP_NOT_CHANGED;
-		goto out;
-	}
-	s->min_a = sa[0];
-	s->max_a = sa[s->na - 1];
-	s->median_a = sa[s->na / 2];
-	s->min_b = sb[0];
-	s->max_b = sb[s->nb - 1];
-	s->median_b = sb[s->nb / 2];
-	/* the change test, first matching branch (stats.rb:521-531) */
-	{
-		double len_a = s->max_a - s->min_a, len_b = s->max_b - s->min_b;
-		bool changed;
-
-		if (is_func) {
-			changed = s->max_a != s->max_b;
-		} else if (o->variance > 0 && s->na >= 10 && s->nb >= 10) {
-			changed = len_a * s->median_b >
-					  o->variance * len_b * s->median_a ||
-				  len_b * s->median_a >
-					  o->variance * len_a * s->median_b;
-		} else if (o->gap > 0) {
-			double gap = fmax(s->min_a - s->max_b,
-					  s->min_b - s->max_a);
-
-			changed = gap > 0 &&
-				  gap > o->gap *
-						fabs(s->median_a - s->median_b);
-		} else {
-			s->used_changed_stat = true;
-			changed = changed_stat(s, integral, o);
-		}
-		if (!changed) {
-			ret = LKP_NOT_CHANGED;
-			goto out;
-		}
-		/* formatted only for candidates: four %g per stat were a
-		 * tenth of compare's time on 50,000 stats */
-		snprintf(s->interval, sizeof(s->interval),
-			 "[ %-10.5g - %-10.5g ] -- [ %-10.5g - %-10.5g ]",
-			 s->min_a, s->max_a, s->min_b, s->max_b);
-		if (!o->more && !o->force &&
-		    !stat_in_report_allowlist(r, name) &&
-		    !stat_is_bisectable(r, name)) {
-			ret = LKP_SKIP_FILTER;
-			goto out;
-		}
-
-		/* metrics (calc_stats_metrics, stats.rb:657-682) */
-		{
-			bool a_high = s->median_a > s->median_b;
-			double med_hi = a_high ? s->median_a : s->median_b;
-			double med_lo = a_high ? s->median_b : s->median_a;
-			double min_hi = a_high ? s->min_a : s->min_b;
-			double max_lo = a_high ? s->max_b : s->max_a;
-
-			s->ratio = med_lo <= 0 ? 5 : med_hi / med_lo;
-			if (s->ratio > 5)
-				s->ratio = 5;
-			s->delta = med_hi - med_lo;
-			s->y = fmax(0, min_hi - max_lo);
-			s->x = (s->na <= 2 && len_a < len_b) ? len_b : len_a;
-			s->z = len_b;
-			s->max = fmax(s->max_a, s->max_b);
-		}
-	}
-
-	/* the small-change filter (skip_small_change?, stats.rb:599-608) */
-	if (!is_func && !o->force && !(is_profile && o->perf_profile)) {
-		if (!(s->ratio > 1.01) ||
-		    (!(s->ratio > 1.05) && !stat_is_perf_metric(r, name)) ||
-		    !stat_reasonable_change(r, name, s->delta, s->max)) {
-			ret = LKP_SKIP_SMALL;
-			goto out;
-		}
-	}
-	ret = LKP_CHANGED;
-out:
-	if (sa != abuf)
-		free(sa);
-	if (sb != bbuf)
-		free(sb);
-	return ret;
 }
 
 /* ---- beyond LKP ---- */
@@ -1053,12 +64,14 @@ void stats_scratch_release(struct stats_scratch *s)
 	memset(s, 0, sizeof(*s));
 }
 
+/* grown, never shrunk: the next stat of a comparison needs as much */
 static double *scratch_buf(struct stats_scratch *s, size_t n)
 {
 	ALLOC_GROW(s->buf, n, s->alloc);
 	return s->buf;
 }
 
+/* mean and sample variance (n - 1): the tests' estimate, not LKP's */
 static void mean_var(const double *v, size_t n, double *mean, double *var)
 {
 	double m = stats_mean(v, n), ss = 0;
@@ -1070,6 +83,10 @@ static void mean_var(const double *v, size_t n, double *mean, double *var)
 	*var = n > 1 ? ss / (double)(n - 1) : 0;
 }
 
+/*
+ * Welch, not Student: the base and the head are different kernels whose
+ * noise need not be the same, and the test must not assume it is.
+ */
 double stats_welch_p(const double *a, size_t na, const double *b, size_t nb)
 {
 	double ma, va, mb, vb, sa, sb, se2, t, df, scale;
@@ -1182,8 +199,11 @@ double stats_moderated_p(const struct stats_noise_prior *np, const double *a,
 	double ma = stats_mean(a, np->na), mb = stats_mean(b, np->nb);
 	double s2 = stats_rel_var(a, np->na, b, np->nb), post, t, df;
 
+	/* no relative variance (a zero base mean): nothing to shrink */
 	if (s2 < 0)
 		return stats_welch_p(a, np->na, b, np->nb);
+	/* the posterior variance: the prior's d0 "runs" of s0^2 pooled with
+	 * the stat's own d; an infinite d0 means all stats share s0^2 */
 	if (isinf(np->d0))
 		post = np->s02;
 	else
@@ -1193,6 +213,7 @@ double stats_moderated_p(const struct stats_noise_prior *np, const double *a,
 	t = (ma - mb) / fabs(mb) /
 	    sqrt(post * (1 / (double)np->na + 1 / (double)np->nb));
 	df = np->d + np->d0;
+	/* GSL's t takes no infinite df: that limit is the normal */
 	if (isinf(df))
 		return fmin(1, 2 * gsl_cdf_ugaussian_Q(fabs(t)));
 	return fmin(1, 2 * gsl_cdf_tdist_Q(fabs(t), df));
@@ -1310,7 +331,11 @@ double stats_mwu_p(struct stats_scratch *s, const double *a, size_t na,
 		all[na + i].from_a = 0;
 	}
 	qsort(all, N, sizeof(*all), cmp_ranked);
-	/* doubled midranks: ranks i+1 .. j share (i+1 + j) */
+	/*
+	 * Doubled midranks: ranks i+1 .. j share (i+1 + j).  Doubling keeps
+	 * a tied rank an integer, so the exact distribution with ties can
+	 * count rank sums in an integer-indexed table.
+	 */
 	for (i = 0; i < N; i = j) {
 		size_t t;
 
@@ -1371,15 +396,7 @@ uint64_t stats_splitmix64(uint64_t *x)
 	return z ^ (z >> 31);
 }
 
-static uint64_t fnv1a(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
-	return h;
-}
-
+/* a constant side resamples to itself: the bootstrap skips drawing it */
 static bool constant(const double *v, size_t n)
 {
 	size_t i;
@@ -1454,6 +471,10 @@ static bool select_tails(const double *v, size_t n, size_t lo, size_t hi,
 	return true;
 }
 
+/*
+ * Hoare's quickselect: the bootstrap needs two order statistics of
+ * 1000 values per stat, and a full sort of each was most of its time.
+ */
 double stats_select_kth(double *v, size_t n, size_t k)
 {
 	size_t lo = 0, hi = n - 1;
@@ -1492,7 +513,7 @@ void stats_bootstrap_ci(struct stats_scratch *s, const double *a, size_t na,
 			const double *b, size_t nb, const char *name,
 			uint64_t seed, unsigned iters, double *lo, double *hi)
 {
-	uint64_t state = seed ^ fnv1a(name);
+	uint64_t state = seed ^ fnv1a64(FNV1A64_INIT, name, strlen(name));
 	double ma = stats_mean(a, na), mb = stats_mean(b, nb);
 	bool ca = constant(a, na), cb = constant(b, nb);
 	double *v;
@@ -1544,6 +565,12 @@ static int cmp_pidx(const void *pa, const void *pb)
 	return (a->i > b->i) - (a->i < b->i);
 }
 
+/*
+ * Benjamini-Hochberg step-up: q of the k-th smallest p is the least
+ * p_j n / j over j >= k, so q is monotone in p.  A NaN p (no test) is
+ * 1: it takes part in n but never looks significant.  Ties keep their
+ * input order (cmp_pidx) so the q-values do not depend on qsort.
+ */
 void stats_bh_qvalues(const double *p, size_t n, double *q)
 {
 	struct pidx *v;

@@ -1,13 +1,10 @@
 /*
- * stats.h: the numbers behind `perfsift compare` -- pure computation, no
- * I/O.  Two halves:
- *
- *  - LKP's rules (spec/lkp-compare.md §2): stat classes from LKP's own
- *    tables (compiled once into a struct stat_rules), the display mean and
- *    population stddev, and the "changed stat" test with its margin
- *    trimming, median/range separation, ratio floors and per-stat floors;
- *  - beyond LKP: Welch's t-test, Mann-Whitney U, a bootstrap interval for
- *    the %change, Benjamini-Hochberg q-values and a verdict per stat.
+ * stats.h: the statistics behind `perfsift compare`, bisect and history
+ * beyond LKP's rules -- pure computation, no I/O: display mean and
+ * population stddev, Welch's t-test, Mann-Whitney U, a bootstrap interval
+ * for the %change, the noise guard's moderated t, Benjamini-Hochberg
+ * q-values and a verdict per stat.  LKP's rules are compare/rules.h, its
+ * change test compare/lkp_change.h.
  *
  * Throughout, `a` is the new (head) sample and `b` the base, as in LKP.
  */
@@ -15,106 +12,6 @@
 #define PERFSIFT_STATS_H
 
 #include "util/compat.h"
-
-struct strbuf;
-struct matrix;
-
-/* ---- LKP's tables, compiled ---- */
-
-struct stat_regex; /* a compiled pattern with its literal prefilter */
-
-/*
- * A declared KPI (a job's `kpi:` key, kpi.h): a shell glob over stat
- * names, the better direction (+1 higher, -1 lower, 0 none given) and the
- * smallest change that matters, in percent (0: none given).
- */
-struct stat_kpi {
-	char *pattern;
-	int direction;
-	double threshold;
-};
-
-struct stat_rules {
-	struct stat_regex *failure, *pass, *perf_patterns, *report_allow,
-		*stat_allow, *stat_deny, *threshold, *index_perf,
-		*index_latency;
-	size_t nfailure, npass, nperf_patterns, nreport_allow, nstat_allow,
-		nstat_deny, nthreshold, nindex_perf, nindex_latency;
-	/* the benchmarks of the comparison (testcases): `<name>.` is a perf
-	 * metric and a KPI; set with stat_rules_add_benchmark() */
-	char **benchmarks;
-	size_t nbenchmarks, alloc_benchmarks;
-	/*
-	 * Declared KPIs (stat_rules_add_kpi()): when there is any, they are
-	 * the KPIs, instead of the benchmarks' own stats.
-	 */
-	struct stat_kpi *kpis;
-	size_t nkpis, alloc_kpis;
-	/*
-	 * LKP's floors assume 300 s runs: the floors of time-valued stats
-	 * (`*.time.*_time`, `*elapsed_time*`) are multiplied by this factor,
-	 * runtime / 300 s, never above 1.  1 by default.
-	 */
-	double time_floor_scale;
-};
-
-/*
- * LKP's tables; each pattern is compiled on its first use (a pattern that
- * does not compile is a BUG then); stat_rules_compile_all() compiles
- * every one now, for the tests.
- */
-void stat_rules_init(struct stat_rules *r);
-void stat_rules_compile_all(struct stat_rules *r);
-void stat_rules_release(struct stat_rules *r);
-/* `mytest` is always one: a mytest job's stats are its own, whatever its testcase */
-void stat_rules_add_benchmark(struct stat_rules *r, const char *name);
-/* declare a KPI (a pattern declared twice keeps its first declaration) */
-void stat_rules_add_kpi(struct stat_rules *r, const char *pattern,
-			int direction, double threshold);
-/* runtime_s / 300, capped at 1 (ignored when runtime_s <= 0) */
-void stat_rules_set_runtime(struct stat_rules *r, double runtime_s);
-
-/* failure ("function") stat: etc/failure or etc/pass, not .time. etc. */
-bool stat_is_function(const struct stat_rules *r, const char *name);
-/* perf metric: etc/perf-metrics-{patterns,prefixes} or a benchmark's */
-bool stat_is_perf_metric(const struct stat_rules *r, const char *name);
-/* bisectable: in etc/stat-allowlist, or not in etc/stat-denylist */
-bool stat_is_bisectable(const struct stat_rules *r, const char *name);
-bool stat_in_report_allowlist(const struct stat_rules *r, const char *name);
-/*
- * KPI: a declared KPI's pattern matches (when any is declared), else one
- * of the benchmark's own stats, `<testcase>.*` (mytest.* among them)
- */
-bool stat_is_kpi(const struct stat_rules *r, const char *name);
-/* the declaration matching name (first declared first), or NULL */
-const struct stat_kpi *stat_kpi_decl(const struct stat_rules *r,
-				     const char *name);
-/*
- * LKP's index tables alone (index-perf-all.yaml, then
- * index-latency-all.yaml, first whole-name match): the sign of the
- * weight, 0 when neither names the stat.  What built-in benchmarks
- * declare their KPIs from.
- */
-int stat_index_direction(const struct stat_rules *r, const char *name);
-/* the time-valued stats whose floors are scaled by the runtime */
-bool stat_is_time_valued(const char *name);
-
-/*
- * Direction: +1 higher is better, -1 lower is better, 0 undefined.  A
- * declared KPI's direction when it gives one; else LKP's
- * index-perf-all.yaml, then index-latency-all.yaml (first whole-name
- * match, the sign of its weight), then perfsift's lower-is-better rules
- * (`*.time.*_time`, latencies, `*seconds`, `*_ms`, `*_us`, `*_ns`).
- */
-int stat_direction(const struct stat_rules *r, const char *name);
-
-/*
- * LKP's reasonable_perf_change?: the first etc/perf-metrics-threshold.yaml
- * pattern matching the whole name decides (reject when max < T, or when
- * T is an integer and delta < T/2), else the built-in fallbacks.
- */
-bool stat_reasonable_change(const struct stat_rules *r, const char *name,
-			    double delta, double max);
 
 /* ---- display numbers (LKP's compare table) ---- */
 
@@ -130,93 +27,6 @@ double stats_mean(const double *v, size_t n);
 /* population stddev; -1 when n <= 1, as LKP */
 double stats_stddev(const double *v, size_t n, double mean);
 
-/* ---- LKP's changed-stat test ---- */
-
-struct lkp_options {
-	bool more;           /* -m: skip the bisectable / report-allowlist filter */
-	bool force;          /* forced stat: no small-change filter, no run minimum */
-	bool perf_only;      /* options['perf']: perf metrics only */
-	double gap;          /* > 0: the gap test */
-	double variance;     /* > 0: the variance test (>= 10 runs each) */
-	double distance;     /* > 0: bisect's distance mode */
-	double gap_distance; /* 0 means LKP's default 2 */
-	/* ncompare passes 'perf-profile' => 5, which turns the small-change
-	 * filter off for perf-profile.* stats */
-	bool perf_profile;
-	/* the base has some `perf-profile.` / `lock_stat.` stat ("newly
-	 * added monitor" rule) */
-	bool base_has_perf_profile, base_has_lock_stat;
-	/* the base's stats, for the error/pass counterpart rule (NULL: the
-	 * rule is not applied) */
-	const struct matrix *base;
-	/*
-	 * 0 for LKP.  Bisect sets 1: once a side has 6 samples or more, at
-	 * least this many are trimmed at each end, so that one hiccup of
-	 * the machine does not keep a re-measured commit unclear forever.
-	 */
-	size_t min_margin;
-};
-void lkp_options_init(struct lkp_options *o); /* ncompare's defaults */
-
-enum lkp_outcome {
-	LKP_CHANGED,
-	LKP_NOT_CHANGED,  /* the change test said no */
-	LKP_SKIP_FILTER,  /* not bisectable and not in the report allow-list */
-	LKP_SKIP_FUNCTION, /* error/pass stat without its counterpart in base */
-	LKP_SKIP_FEW_RUNS, /* both sides < 3 runs */
-	LKP_SKIP_NO_BASE, /* base lacks the stat */
-	LKP_SKIP_SMALL,   /* the small-change filter (ratio floors, floors) */
-	LKP_SKIP_PERF,    /* options.perf_only and not a perf metric */
-	LKP_SKIP_MISSING, /* a perf stat the head has no value of */
-};
-const char *lkp_outcome_name(enum lkp_outcome o);
-
-/* the record LKP keeps per changed stat (spec §2.2.2 step 11) */
-struct lkp_record {
-	bool is_function;
-	double ratio, delta, median_a, median_b;
-	double x, y, z, min_a, max_a, min_b, max_b, max;
-	size_t nr_run;        /* runs of a */
-	size_t na, nb;        /* trimmed sample sizes */
-	bool used_changed_stat; /* the default LKP::ChangedStat test ran
-				 * (its gap_distance is part of the record) */
-	char interval[80];    /* "[ %-10.5g - %-10.5g ] -- [ ... ]" */
-};
-
-/*
- * LKP's test for one stat.  The decision is LKP's; the outcome names the
- * first check that failed in perfsift's cheap-first order (the pattern
- * filter of step 2 runs after the numeric test).  a / b are the runs of
- * new and base that have the stat (b may be NULL with nb == 0 when the
- * base lacks it); a perf stat with no value on a side is never a change
- * (LKP_SKIP_NO_BASE, LKP_SKIP_MISSING: perfsift's deviation, LKP
- * compares zeros), a failure stat is passed with 0 for the runs without
- * it.  `base_has` tells whether the base holds the stat at all.  Fills
- * rec (when not NULL) as far as the test got.
- */
-enum lkp_outcome lkp_changed(const struct stat_rules *r, const char *name,
-			     const double *a, size_t na, const double *b,
-			     size_t nb, bool base_has,
-			     const struct lkp_options *o,
-			     struct lkp_record *rec);
-
-/* sort v (n values) and drop LKP's margin at each end; returns new n */
-size_t lkp_trim(double *v, size_t n, size_t cap);
-
-/* LKP's summary of one side of the change test */
-struct lkp_summary {
-	size_t n;      /* samples left after trimming */
-	double min, median, max; /* median = sorted[n / 2], as LKP */
-};
-/*
- * Summarise v[0..n) as lkp_changed() summarises a perf stat's side:
- * lkp_trim() with the cap 3, at least min_margin trimmed once n >= 6
- * (struct lkp_options), then min / median / max.  All zero for n == 0.
- */
-void lkp_summarize(const double *v, size_t n, size_t min_margin,
-		   struct lkp_summary *out);
-
-/* ---- beyond LKP ---- */
 
 /*
  * Caller-owned scratch space for the per-stat tests below: buffers that

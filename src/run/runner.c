@@ -145,39 +145,49 @@ static struct timespec ns_to_ts(uint64_t ns)
 	return ts;
 }
 
-int runner_run(const struct runner_cmd *cmd, struct runner_result *res,
-	       struct strbuf *err)
-{
-	const uint64_t sec = 1000000000u;
-	uint64_t start, now, next_tick, deadline = 0, kill_at = 0;
-	double grace = cmd->kill_grace_s > 0 ? cmd->kill_grace_s : 3.0;
-	int out_fd = -1, err_fd = -1, ret = -1, go[2] = {-1, -1};
-	bool term_sent = false, kill_sent = false;
-	long long oom_before;
-	sigset_t set;
+/* a run's clock and what has been sent to its process group */
+struct wait_state {
 	pid_t pid;
+	uint64_t start;    /* fork, CLOCK_MONOTONIC ns */
+	uint64_t deadline; /* the timeout's end, 0: none */
+	uint64_t kill_at;  /* SIGKILL after SIGTERM's grace */
+	uint64_t next_tick;
+	double grace;
+	bool term_sent, kill_sent;
+};
 
-	memset(res, 0, sizeof(*res));
-	if (runner_stop_signal()) {
-		res->stop_signal = stop_signal;
-		return 0;
-	}
-	if (cmd->stdout_path && (out_fd = open_out(cmd->stdout_path, err)) < 0)
-		goto out;
-	if (cmd->stderr_path && (err_fd = open_out(cmd->stderr_path, err)) < 0)
-		goto out;
-	oom_before = oom_kill_count();
-	fflush(NULL); /* nothing buffered twice */
+/* SIGTERM to the group now; SIGKILL follows after the grace time */
+static void end_group(struct wait_state *w, uint64_t now)
+{
+	kill(-w->pid, SIGTERM);
+	w->term_sent = true;
+	w->kill_at = now + (uint64_t)llround(w->grace * 1e9);
+}
+
+/*
+ * Fork the child; it waits for the go (a byte on a pipe) while
+ * before_go() starts perfsift's threads, so that it was forked from a
+ * single-threaded process.  0 with w->pid, or -1 with err.
+ */
+static int fork_child(const struct runner_cmd *cmd, int out_fd, int err_fd,
+		      struct wait_state *w, struct strbuf *err)
+{
+	int go[2] = {-1, -1};
+	pid_t pid;
 
 	if (cmd->before_go && pipe2(go, O_CLOEXEC) < 0) {
 		strbuf_addf(err, "cannot make a pipe: %s", strerror(errno));
-		goto out;
+		return -1;
 	}
-	start = time_mono_ns();
+	w->start = time_mono_ns();
 	pid = fork();
 	if (pid < 0) {
 		strbuf_addf(err, "cannot fork: %s", strerror(errno));
-		goto out;
+		if (go[0] >= 0) {
+			close(go[0]);
+			close(go[1]);
+		}
+		return -1;
 	}
 	if (!pid) {
 		if (go[0] >= 0) {
@@ -191,108 +201,144 @@ int runner_run(const struct runner_cmd *cmd, struct runner_result *res,
 		}
 		child(cmd, out_fd, err_fd);
 	}
+	w->pid = pid;
 	setpgid(pid, pid); /* both sides: whichever runs first */
 	if (go[0] >= 0) {
 		close(go[0]);
-		go[0] = -1;
 		cmd->before_go(cmd->before_go_arg);
 		/* a failed write means the child died already: the wait
-		 * loop below sees that */
+		 * loop sees that */
 		(void)!write(go[1], "g", 1);
 		close(go[1]);
-		go[1] = -1;
 	}
+	return 0;
+}
 
-	if (cmd->timeout_s > 0)
-		deadline = start + (uint64_t)llround(cmd->timeout_s * 1e9);
-	next_tick = start + sec;
+/*
+ * Wait until the child ends (without reaping it), ticking, ending its
+ * group on the timeout or a stop signal.  0, or -1 with err when the
+ * child was reaped by someone else.
+ */
+static int wait_child(const struct runner_cmd *cmd, struct runner_result *res,
+		      struct wait_state *w, struct strbuf *err)
+{
+	const uint64_t sec = 1000000000u;
+	sigset_t set;
+
 	wait_set(&set, true);
 	for (;;) {
 		siginfo_t si;
 		struct timespec ts;
-		uint64_t until = next_tick;
+		uint64_t now, until;
 		int sig;
 
 		/* has the child ended?  look without reaping it */
 		memset(&si, 0, sizeof(si));
-		if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0) {
+		if (waitid(P_PID, (id_t)w->pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0) {
 			if (errno == EINTR)
 				continue;
 			/* reaped by someone else: nothing to measure */
 			strbuf_addf(err, "lost the benchmark process: %s", strerror(errno));
-			kill(-pid, SIGKILL);
-			goto out;
+			kill(-w->pid, SIGKILL);
+			return -1;
 		}
-		if (si.si_pid == pid)
-			break;
+		if (si.si_pid == w->pid)
+			return 0;
 
 		now = time_mono_ns();
-		if (deadline && now >= deadline && !term_sent) {
+		if (w->deadline && now >= w->deadline && !w->term_sent) {
 			res->timed_out = true;
-			kill(-pid, SIGTERM);
-			term_sent = true;
-			kill_at = now + (uint64_t)llround(grace * 1e9);
+			end_group(w, now);
 		}
-		if (term_sent && !kill_sent && now >= kill_at) {
-			kill(-pid, SIGKILL);
-			kill_sent = true;
+		if (w->term_sent && !w->kill_sent && now >= w->kill_at) {
+			kill(-w->pid, SIGKILL);
+			w->kill_sent = true;
 		}
-		if (now >= next_tick) {
+		if (now >= w->next_tick) {
 			if (cmd->tick)
-				cmd->tick(cmd->tick_arg, (double)(now - start) / 1e9);
-			next_tick += sec * ((now - next_tick) / sec + 1);
+				cmd->tick(cmd->tick_arg, (double)(now - w->start) / 1e9);
+			w->next_tick += sec * ((now - w->next_tick) / sec + 1);
 		}
-		until = next_tick;
-		if (deadline && !term_sent && deadline < until)
-			until = deadline;
-		if (term_sent && !kill_sent && kill_at < until)
-			until = kill_at;
+		/* sleep until the next thing to do: a tick, the deadline, SIGKILL */
+		until = w->next_tick;
+		if (w->deadline && !w->term_sent && w->deadline < until)
+			until = w->deadline;
+		if (w->term_sent && !w->kill_sent && w->kill_at < until)
+			until = w->kill_at;
 		/* wake at least every 100 ms: SIGCHLD from a grandchild is not ours */
 		if (until > now + sec / 10)
 			until = now + sec / 10;
 		ts = ns_to_ts(until > now ? until - now : 0);
 		sig = sigtimedwait(&set, NULL, &ts);
-		if ((sig == SIGINT || sig == SIGTERM) && !term_sent) {
+		if ((sig == SIGINT || sig == SIGTERM) && !w->term_sent) {
 			if (!stop_signal)
 				stop_signal = sig;
 			res->stop_signal = sig;
-			now = time_mono_ns();
-			kill(-pid, SIGTERM);
-			term_sent = true;
-			kill_at = now + (uint64_t)llround(grace * 1e9);
+			end_group(w, time_mono_ns());
 		} else if (sig == SIGINT || sig == SIGTERM) {
 			/* a second ^C: no more grace */
-			kill(-pid, SIGKILL);
-			kill_sent = true;
+			kill(-w->pid, SIGKILL);
+			w->kill_sent = true;
 		}
 	}
-	/* the leader is a zombie: end whatever it left in its group, then reap */
-	kill(-pid, SIGKILL);
-	while (wait4(pid, &res->wait_status, 0, &res->ru) < 0 && errno == EINTR)
-		;
-	res->elapsed_s = (double)(time_mono_ns() - start) / 1e9;
-	if (!res->stop_signal && stop_signal && term_sent && !res->timed_out)
-		res->stop_signal = stop_signal;
-	{
-		long long oom_after = oom_kill_count();
+}
 
-		res->oom_during = oom_before >= 0 && oom_after > oom_before;
-	}
+/* the child ended: end what it left in its group, reap it, say how it died */
+static void reap(struct runner_result *res, const struct wait_state *w,
+		 long long oom_before)
+{
+	long long oom_after;
+
+	/* the leader is a zombie: its group id is still ours to kill */
+	kill(-w->pid, SIGKILL);
+	while (wait4(w->pid, &res->wait_status, 0, &res->ru) < 0 && errno == EINTR)
+		;
+	res->elapsed_s = (double)(time_mono_ns() - w->start) / 1e9;
+	if (!res->stop_signal && stop_signal && w->term_sent && !res->timed_out)
+		res->stop_signal = stop_signal;
+	oom_after = oom_kill_count();
+	res->oom_during = oom_before >= 0 && oom_after > oom_before;
 	if (WIFSIGNALED(res->wait_status) && WTERMSIG(res->wait_status) == SIGKILL &&
-	    !kill_sent) {
+	    !w->kill_sent) {
 		res->killed = true;
 		res->oom_kill = res->oom_during;
 	}
+}
+
+int runner_run(const struct runner_cmd *cmd, struct runner_result *res,
+	       struct strbuf *err)
+{
+	struct wait_state w = {0};
+	int out_fd = -1, err_fd = -1, ret = -1;
+	long long oom_before;
+
+	memset(res, 0, sizeof(*res));
+	if (runner_stop_signal()) {
+		res->stop_signal = stop_signal;
+		return 0; /* started nothing: res->started stays false */
+	}
+	if (cmd->stdout_path && (out_fd = open_out(cmd->stdout_path, err)) < 0)
+		goto out;
+	if (cmd->stderr_path && (err_fd = open_out(cmd->stderr_path, err)) < 0)
+		goto out;
+	oom_before = oom_kill_count();
+	fflush(NULL); /* nothing buffered twice */
+	w.grace = cmd->kill_grace_s > 0 ? cmd->kill_grace_s : 3.0;
+	if (fork_child(cmd, out_fd, err_fd, &w, err) < 0)
+		goto out;
+	res->started = true;
+	if (cmd->timeout_s > 0)
+		w.deadline = w.start + (uint64_t)llround(cmd->timeout_s * 1e9);
+	w.next_tick = w.start + 1000000000u;
+	if (wait_child(cmd, res, &w, err) < 0)
+		goto out;
+	reap(res, &w, oom_before);
 	ret = 0;
 out:
 	if (out_fd >= 0)
 		close(out_fd);
 	if (err_fd >= 0)
 		close(err_fd);
-	if (go[0] >= 0)
-		close(go[0]);
-	if (go[1] >= 0)
-		close(go[1]);
 	return ret;
 }
 

@@ -45,6 +45,12 @@ struct runner_cmd {
 };
 
 struct runner_result {
+	/*
+	 * The child was forked: false only when a stop request came first
+	 * (or the fork failed).  Recorded here, so that no caller guesses it
+	 * from the other fields.
+	 */
+	bool started;
 	int wait_status;   /* as from wait4() */
 	struct rusage ru;  /* the child and the children it waited for */
 	double elapsed_s;  /* fork to reap, CLOCK_MONOTONIC */
@@ -74,9 +80,9 @@ int runner_stop_signal(void);
  * signal the whole group gets SIGTERM, then SIGKILL after the grace time;
  * when the child ends, whatever it left running in its group is killed.
  * Returns 0 when the child was started and reaped (whatever its status;
- * see res), -1 with err when it could not be started.  When a stop was
- * already requested it starts nothing: returns 0 with res->stop_signal
- * set and wait_status 0.
+ * see res), -1 with err when it could not be started (or was lost).
+ * When a stop was already requested it starts nothing: returns 0 with
+ * res->stop_signal set and res->started false.
  */
 int runner_run(const struct runner_cmd *cmd, struct runner_result *res,
 	       struct strbuf *err);

@@ -259,8 +259,7 @@ static void not_available(struct sampler_notes *notes, struct strbuf *log,
 }
 
 struct sampler *sampler_start(const struct job *job, const char *out_dir,
-			      const char *sysroot, struct sampler_notes *notes,
-			      struct strbuf *err)
+			      const char *sysroot, struct sampler_notes *notes)
 {
 	struct sampler *s = xcalloc(1, sizeof(*s));
 	struct strbuf why = STRBUF_INIT, path = STRBUF_INIT, log = STRBUF_INIT;
@@ -271,7 +270,6 @@ struct sampler *sampler_start(const struct job *job, const char *out_dir,
 	size_t i, alloc = 0;
 	bool named;
 
-	(void)err;
 	strbuf_init(&s->buf, 64 * 1024);
 	atomic_init(&s->stop, false);
 	pthread_mutex_init(&s->lock, NULL);

@@ -31,13 +31,14 @@ void sampler_notes_release(struct sampler_notes *notes);
  * jobs), reading sources under sysroot ("/" normally).  A monitor whose
  * source is missing is skipped, never fatal: `<m>: not available: <why>`
  * goes to stderr unless notes show it was said before (notes NULL: always
- * said), and into <out_dir>/monitors.log, so every run records it.  NULL
- * with err only when nothing can be started for a reason the user must
- * hear about.
+ * said), and into <out_dir>/monitors.log, so every run records it.
+ * Never fails and never returns NULL: a monitor that cannot be sampled
+ * is left out (said as above), a raw file that cannot be created is a
+ * warning, and a sampler thread that cannot start leaves the start and
+ * stop samples -- a run is never lost for its monitors' sake.
  */
 struct sampler *sampler_start(const struct job *job, const char *out_dir,
-			      const char *sysroot, struct sampler_notes *notes,
-			      struct strbuf *err);
+			      const char *sysroot, struct sampler_notes *notes);
 /* the sampler's own cost so far, per monitor (bench/monitor-overhead) */
 struct sampler_stat {
 	const char *name;

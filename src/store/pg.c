@@ -10,6 +10,7 @@
  * Built when libpq is found (HAVE_LIBPQ).
  */
 #include "util/compat.h"
+#include <limits.h>
 
 #ifdef HAVE_LIBPQ
 #include <endian.h>
@@ -23,6 +24,7 @@
 #include "result/unite.h"
 #include "util/fileutil.h"
 #include "util/strbuf.h"
+#include "util/strnum.h"
 #include "util/xalloc.h"
 
 #define SCHEMA_VERSION "2"
@@ -207,21 +209,21 @@ static int put_names(struct store *st, const struct reduce_stats *stats,
 	return ret;
 }
 
-static int pg_index_run(struct store *st, const struct store_index *ix,
-			struct strbuf *err)
+/*
+ * The group's row, inserted or updated in place (its id into gid, so
+ * that its runs keep pointing at it), and its parameters replaced by the
+ * run's: one statement each, the lists sent as arrays.
+ */
+static int put_group(struct store *st, const struct store_index *ix,
+		     char gid[32], struct strbuf *err)
 {
 	const struct store_run_record *rec = ix->rec;
 	struct strbuf keys = STRBUF_INIT, vals = STRBUF_INIT, kinds = STRBUF_INIT;
-	struct strbuf present = STRBUF_INIT, snames = STRBUF_INIT;
-	struct strbuf svals = STRBUF_INIT, sints = STRBUF_INIT;
-	char num[32], gid[32], rid[32], comp[8];
 	const char *p[9];
-	PGresult *res = NULL;
+	PGresult *res;
 	size_t i;
 	int a, ret = -1;
 
-	if (put_names(st, rec->stats, err) || run_ok(st, "BEGIN", 0, NULL, err))
-		goto out;
 	p[0] = ix->group_rel;
 	for (a = 0; a < STORE_NAXES; a++)
 		p[a + 1] = rec->axes[a] ? rec->axes[a] : "";
@@ -231,10 +233,9 @@ static int pg_index_run(struct store *st, const struct store_index *ix,
 		  " path_params = $3, tbox_group = $4, rootfs = $5, kconfig = $6,"
 		  " compiler = $7, commit_id = $8 RETURNING id", 8, p, false, err);
 	if (!res)
-		goto fail;
-	snprintf(gid, sizeof(gid), "%s", PQgetvalue(res, 0, 0));
+		return -1;
+	snprintf(gid, 32, "%s", PQgetvalue(res, 0, 0));
 	PQclear(res);
-	res = NULL;
 
 	for (i = 0; i < ix->nparams; i++) {
 		add_array_str(&keys, ix->params[i].key);
@@ -249,14 +250,78 @@ static int pg_index_run(struct store *st, const struct store_index *ix,
 	p[1] = keys.buf;
 	p[2] = vals.buf;
 	p[3] = kinds.buf;
-	if (run_ok(st, "DELETE FROM params WHERE group_id = $1", 1, p, err) ||
-	    run_ok(st, "INSERT INTO params (group_id, key, value, kind)"
-		   " SELECT $1, k, v, kd FROM unnest($2::text[], $3::text[],"
-		   " $4::int[]) AS t(k, v, kd)", 4, p, err))
+	if (!run_ok(st, "DELETE FROM params WHERE group_id = $1", 1, p, err) &&
+	    !run_ok(st, "INSERT INTO params (group_id, key, value, kind)"
+		    " SELECT $1, k, v, kd FROM unnest($2::text[], $3::text[],"
+		    " $4::int[]) AS t(k, v, kd)", 4, p, err))
+		ret = 0;
+	strbuf_release(&keys);
+	strbuf_release(&vals);
+	strbuf_release(&kinds);
+	return ret;
+}
+
+/*
+ * The run's stat values, one statement: the names joined to their ids
+ * in the server, not one round trip a stat (a run has thousands).
+ */
+static int put_stats(struct store *st, const struct store_run_record *rec,
+		     const char *rid, struct strbuf *err)
+{
+	struct strbuf snames = STRBUF_INIT;
+	struct strbuf svals = STRBUF_INIT, sints = STRBUF_INIT;
+	const char *p[4];
+	size_t i;
+	int ret;
+
+	for (i = 0; rec->stats && i < rec->stats->n; i++) {
+		const struct reduce_stat *s = &rec->stats->items[i];
+
+		add_array_str(&snames, s->name);
+		strbuf_addf(&svals, "%s%.17g", svals.len ? "," : "{", s->value);
+		strbuf_addf(&sints, "%s%d", sints.len ? "," : "{", s->is_int);
+	}
+	end_array(&snames);
+	end_array(&svals);
+	end_array(&sints);
+	p[0] = rid;
+	p[1] = snames.buf;
+	p[2] = svals.buf;
+	p[3] = sints.buf;
+	ret = run_ok(st, "INSERT INTO stat_values (run_id, stat_id, value, is_int)"
+		     " SELECT $1, n.id, t.v, t.i FROM unnest($2::text[],"
+		     " $3::float8[], $4::int2[]) AS t(name, v, i)"
+		     " JOIN stat_names n ON n.name = t.name", 4, p, err);
+	strbuf_release(&snames);
+	strbuf_release(&svals);
+	strbuf_release(&sints);
+	return ret;
+}
+
+/*
+ * One run in one transaction: its group and parameters, the run replacing
+ * its old self (and the group's runs gone from disk forgotten), its
+ * packed stats and its values.  A failure rolls all of it back.
+ */
+static int pg_index_run(struct store *st, const struct store_index *ix,
+			struct strbuf *err)
+{
+	const struct store_run_record *rec = ix->rec;
+	struct strbuf present = STRBUF_INIT;
+	char num[32], gid[32], rid[32], comp[8];
+	const char *p[2];
+	PGresult *res = NULL;
+	size_t i;
+	int ret = -1;
+
+	if (put_names(st, rec->stats, err) || run_ok(st, "BEGIN", 0, NULL, err))
+		goto out;
+	if (put_group(st, ix, gid, err))
 		goto fail;
 
 	/* this run replaces its old self; runs gone from disk go */
 	snprintf(num, sizeof(num), "%d", rec->number);
+	p[0] = gid;
 	p[1] = num;
 	if (run_ok(st, "DELETE FROM stat_values WHERE run_id IN (SELECT id FROM"
 		   " runs WHERE group_id = $1 AND number = $2)", 2, p, err) ||
@@ -298,25 +363,7 @@ static int pg_index_run(struct store *st, const struct store_index *ix,
 		PQclear(res);
 		res = NULL;
 	}
-	for (i = 0; rec->stats && i < rec->stats->n; i++) {
-		const struct reduce_stat *s = &rec->stats->items[i];
-
-		add_array_str(&snames, s->name);
-		strbuf_addf(&svals, "%s%.17g", svals.len ? "," : "{", s->value);
-		strbuf_addf(&sints, "%s%d", sints.len ? "," : "{", s->is_int);
-	}
-	end_array(&snames);
-	end_array(&svals);
-	end_array(&sints);
-	p[0] = rid;
-	p[1] = snames.buf;
-	p[2] = svals.buf;
-	p[3] = sints.buf;
-	if (run_ok(st, "INSERT INTO stat_values (run_id, stat_id, value, is_int)"
-		   " SELECT $1, n.id, t.v, t.i FROM unnest($2::text[],"
-		   " $3::float8[], $4::int2[]) AS t(name, v, i)"
-		   " JOIN stat_names n ON n.name = t.name", 4, p, err) ||
-	    run_ok(st, "COMMIT", 0, NULL, err))
+	if (put_stats(st, rec, rid, err) || run_ok(st, "COMMIT", 0, NULL, err))
 		goto fail;
 	ret = 0;
 	goto out;
@@ -324,13 +371,7 @@ fail:
 	PQclear(res);
 	PQclear(PQexec(conn_of(st), "ROLLBACK"));
 out:
-	strbuf_release(&keys);
-	strbuf_release(&vals);
-	strbuf_release(&kinds);
 	strbuf_release(&present);
-	strbuf_release(&snames);
-	strbuf_release(&svals);
-	strbuf_release(&sints);
 	return ret;
 }
 
@@ -423,28 +464,54 @@ static PGresult *run_id(struct store *st, const char *sql, int64_t id,
 	return run(st, sql, 1, p, binary, err);
 }
 
-/* every row of sql (one parameter: id) through row(); 0 or -1 */
-static int each_row(struct store *st, const char *sql, int64_t id,
-		    void (*row)(struct store *st, PGresult *res, int i,
-				void *out),
-		    void *out, struct strbuf *err)
+/*
+ * An integer column of a row, through strnum rather than atoi's silent 0:
+ * PostgreSQL prints its integer types in plain decimal, so a value that
+ * does not parse means a table perfsift did not make -- an error naming
+ * the column, not a wrong answer.
+ */
+static int col_int(PGresult *res, int row, int col, const char *name,
+		   int *out, struct strbuf *err)
 {
-	PGresult *res = run_id(st, sql, id, false, err);
-	int i;
+	const char *text = PQgetvalue(res, row, col), *why;
+	long long v;
 
-	if (!res)
+	if (strnum_ll(text, INT_MIN, INT_MAX, &v, &why)) {
+		strbuf_addf(err, "index: %s: '%s' is %s", name, text, why);
 		return -1;
-	for (i = 0; i < PQntuples(res); i++)
-		row(st, res, i, out);
-	PQclear(res);
+	}
+	*out = (int)v;
 	return 0;
 }
 
-static void param_row(struct store *st, PGresult *res, int i, void *out)
+/* every row of sql (one parameter: id) through row(); 0 or -1 */
+static int each_row(struct store *st, const char *sql, int64_t id,
+		    int (*row)(struct store *st, PGresult *res, int i,
+			       void *out, struct strbuf *err),
+		    void *out, struct strbuf *err)
 {
+	PGresult *res = run_id(st, sql, id, false, err);
+	int i, ret = 0;
+
+	if (!res)
+		return -1;
+	for (i = 0; i < PQntuples(res) && !ret; i++)
+		ret = row(st, res, i, out, err);
+	PQclear(res);
+	return ret;
+}
+
+static int param_row(struct store *st, PGresult *res, int i, void *out,
+		     struct strbuf *err)
+{
+	int kind;
+
 	(void)st;
+	if (col_int(res, i, 2, "params.kind", &kind, err))
+		return -1;
 	store_param_list_add(out, PQgetvalue(res, i, 0), PQgetvalue(res, i, 1),
-			     (enum store_param_kind)atoi(PQgetvalue(res, i, 2)));
+			     (enum store_param_kind)kind);
+	return 0;
 }
 
 static int pg_group_params(struct store *st, int64_t group_id,
@@ -455,12 +522,17 @@ static int pg_group_params(struct store *st, int64_t group_id,
 			param_row, out, err);
 }
 
-static void run_row(struct store *st, PGresult *res, int i, void *out)
+static int run_row(struct store *st, PGresult *res, int i, void *out,
+		   struct strbuf *err)
 {
+	int number, complete;
+
+	if (col_int(res, i, 1, "runs.number", &number, err) ||
+	    col_int(res, i, 2, "runs.complete", &complete, err))
+		return -1;
 	store_run_list_add(out, st, strtoll(PQgetvalue(res, i, 0), NULL, 10),
-			   atoi(PQgetvalue(res, i, 1)),
-			   atoi(PQgetvalue(res, i, 2)) != 0,
-			   PQgetvalue(res, i, 3));
+			   number, complete != 0, PQgetvalue(res, i, 3));
+	return 0;
 }
 
 static int pg_group_runs(struct store *st, int64_t group_id,
@@ -471,12 +543,18 @@ static int pg_group_runs(struct store *st, int64_t group_id,
 			run_row, out, err);
 }
 
-static void stat_row(struct store *st, PGresult *res, int i, void *out)
+static int stat_row(struct store *st, PGresult *res, int i, void *out,
+		    struct strbuf *err)
 {
+	int is_int;
+
 	(void)st;
+	if (col_int(res, i, 2, "stat_values.is_int", &is_int, err))
+		return -1;
+	/* strtod: float8 prints NaN and Infinity too, which strnum refuses */
 	reduce_stats_add(out, PQgetvalue(res, i, 0),
-			 strtod(PQgetvalue(res, i, 1), NULL),
-			 atoi(PQgetvalue(res, i, 2)) != 0);
+			 strtod(PQgetvalue(res, i, 1), NULL), is_int != 0);
+	return 0;
 }
 
 static int pg_run_stats(struct store *st, int64_t run_id_,
@@ -586,7 +664,10 @@ static int pg_stat_values(struct store *st, const int64_t *group_ids,
 		struct store_value v;
 
 		v.group_id = strtoll(PQgetvalue(res, row, 0), NULL, 10);
-		v.run = atoi(PQgetvalue(res, row, 1));
+		if (col_int(res, row, 1, "runs.number", &v.run, err)) {
+			PQclear(res);
+			return -1;
+		}
 		v.time = strtoll(PQgetvalue(res, row, 2), NULL, 10);
 		v.stat = (size_t)strtoull(PQgetvalue(res, row, 3), NULL, 10) - 1;
 		v.value = strtod(PQgetvalue(res, row, 4), NULL);

@@ -28,6 +28,20 @@ test_expect_success 'split: one warning per typo, the key kept' '
 	test_grep "^runtme: 300$" atoms/typo-true.yaml
 '
 
+# The suggestion list grows past its first allocation; a program name in
+# the grown part had no "PROGRAM." prefix slot set (garbage: a crash under
+# ASan, found by fuzz_job once will-it-scale joined the table).
+test_expect_success 'a typo of a program late in the table: its name, no prefix' '
+	for kw in vmstatt:vmstat will-it-scal:will-it-scale split-jobb:split-job turbostatt:turbostat; do
+		k=${kw%:*} && w=${kw#*:} &&
+		printf "suite: x\n%s: 1\nmytest:\n  cmdline: \"true\"\n" "$k" >late.yaml &&
+		rm -rf late &&
+		perfsift split -o late late.yaml >stdout 2>err &&
+		test "$(wc -l <err)" = 1 &&
+		test_grep "late.yaml:2: $k: unknown key; did you mean .$w.?$" err || return 1
+	done
+'
+
 test_expect_success 'install and run: the same one warning' '
 	perfsift install typo.yaml >stdout 2>err;
 	test "$(grep -c "$W" err)" = 1 &&

@@ -30,6 +30,16 @@ for m in vmstat turbostat perf-stat perf-profile; do
 	done
 done
 
+# will-it-scale: the built-in benchmark's parser (src/benchmarks/wis_parse.c)
+for want in "$TESTDATA/lkp/stats/will-it-scale"/*.yaml; do
+	raw=${want%.yaml}
+	n=$(basename "$raw")
+	test_expect_success "will-it-scale/$n (LKP spec fixture) matches LKP" "
+		perfsift parse will-it-scale '$raw' >out &&
+		test_cmp '$want' out
+	"
+done
+
 test_expect_success 'stdin is read when no FILE is given' '
 	perfsift parse proc-vmstat <"$TESTDATA/lkp-generated/proc-vmstat/1" >out &&
 	test_cmp "$TESTDATA/lkp-generated/proc-vmstat/1.yaml" out

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "history/load.h"
-#include "result/stats.h"
+#include "compare/rules.h"
 #include "util/strbuf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

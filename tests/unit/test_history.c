@@ -16,6 +16,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "history/history.h"
+#include "compare/rules.h"
 #include "result/stats.h"
 
 #define NC 300

@@ -9,9 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <malloc.h>
 #include <unistd.h>
 #include <cmocka.h>
 #include "benchmarks/vmscal_cases.h"
+#include "job/internal.h"
 #include "job/job.h"
 #include "job/kpi.h"
 #include "job/params.h"
@@ -807,6 +809,37 @@ static void test_help_keys(void **state)
 	strbuf_release(&err);
 }
 
+/*
+ * A typo of a program that stands late in the table: its name sits past
+ * the first allocation of the candidate list, in memory realloc grew.
+ * The hint is the program's name alone -- the old list left that entry's
+ * program unset (garbage, not NULL) and printed it as "GARBAGE.name", or
+ * crashed (found by fuzz_job).  Freed memory is filled with a non-zero
+ * byte (glibc's M_PERTURB) so that the grown part cannot be zero by luck.
+ */
+static void test_typo_of_late_program(void **state)
+{
+	struct strbuf hint = STRBUF_INIT, key = STRBUF_INIT;
+	const struct program *last = NULL;
+	size_t i;
+	void *junk;
+
+	(void)state;
+	mallopt(M_PERTURB, 0xa5);
+	junk = malloc(64 << 10);
+	free(junk);
+	for (i = 0; i < program_count(); i++)
+		if (program_at(i)->kind != PROG_OUTPUT)
+			last = program_at(i);
+	assert_non_null(last);
+	strbuf_addf(&key, "%sq", last->name);
+	assert_true(job_closest_known_key(key.buf, &hint));
+	assert_string_equal(hint.buf, last->name);
+	mallopt(M_PERTURB, 0);
+	strbuf_release(&hint);
+	strbuf_release(&key);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -826,6 +859,7 @@ int main(void)
 		cmocka_unit_test(test_identity_diff),
 		cmocka_unit_test(test_params),
 		cmocka_unit_test(test_programs),
+		cmocka_unit_test(test_typo_of_late_program),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

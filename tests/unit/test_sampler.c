@@ -170,13 +170,12 @@ static void wait_samples(const struct fixture *f, const char *name, int n)
 static void test_periodic_and_snapshots(void **state)
 {
 	struct fixture *f = *state;
-	struct strbuf err = STRBUF_INIT;
 	struct job *job = load(
 		"monitors: proc-vmstat, meminfo, vmstat, interrupts, cpuidle, numa-vmstat, kmsg, proc-stat, sched_debug\n"
 		"proc-vmstat:\n  interval: 0.05\n"
 		"vmstat:\n  interval: 0.05\n");
 	uint64_t t0 = time_mono_ns(), t1;
-	struct sampler *s = sampler_start(job, f->out, f->sys, NULL, &err);
+	struct sampler *s = sampler_start(job, f->out, f->sys, NULL);
 	char *t, *p;
 	int n;
 
@@ -257,7 +256,6 @@ static void test_periodic_and_snapshots(void **state)
 	/* a monitor the job did not ask for */
 	assert_null(raw(f, "slabinfo"));
 	job_free(job);
-	strbuf_release(&err);
 }
 
 /*
@@ -270,13 +268,12 @@ static void test_sub_interval_run(void **state)
 	static const char *const two[] = {"proc-vmstat", "meminfo", "proc-stat",
 					  "interrupts"};
 	struct fixture *f = *state;
-	struct strbuf err = STRBUF_INIT;
 	struct job *job = load(
 		"monitors: proc-vmstat, meminfo, proc-stat, interrupts, vmstat, perf-stat\n"
 		"proc-vmstat:\n  interval: 3600\nmeminfo:\n  interval: 3600\n"
 		"proc-stat:\n  interval: 3600\nvmstat:\n  interval: 3600\n"
 		"perf-stat:\n  interval: 3600\n");
-	struct sampler *s = sampler_start(job, f->out, f->sys, NULL, &err);
+	struct sampler *s = sampler_start(job, f->out, f->sys, NULL);
 	size_t i;
 	char *t, *p;
 
@@ -317,7 +314,6 @@ static void test_sub_interval_run(void **state)
 		free(t);
 	}
 	job_free(job);
-	strbuf_release(&err);
 }
 
 static void test_kill_leaves_whole_samples(void **state)
@@ -338,10 +334,9 @@ static void test_kill_leaves_whole_samples(void **state)
 	pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
-		struct strbuf err = STRBUF_INIT;
 		struct job *job = load("monitors: proc-vmstat\nproc-vmstat:\n  interval: 0.01\n");
 
-		sampler_start(job, f->out, f->sys, NULL, &err);
+		sampler_start(job, f->out, f->sys, NULL);
 		for (;;)
 			pause();
 	}
@@ -372,9 +367,8 @@ static void test_kill_leaves_whole_samples(void **state)
 static void test_default_set(void **state)
 {
 	struct fixture *f = *state;
-	struct strbuf err = STRBUF_INIT;
 	struct job *job = load("category: benchmark\ndisable_monitors: perf-profile, perf-stat\n");
-	struct sampler *s = sampler_start(job, f->out, f->sys, NULL, &err);
+	struct sampler *s = sampler_start(job, f->out, f->sys, NULL);
 	char *t;
 
 	assert_int_equal(sampler_stop(s), 0);
@@ -386,7 +380,6 @@ static void test_default_set(void **state)
 	assert_null(raw(f, "perf-profile"));
 	assert_null(raw(f, "buddyinfo")); /* opt-in */
 	job_free(job);
-	strbuf_release(&err);
 }
 
 static void put_msr(const struct fixture *f, uint32_t reg, uint64_t v)
@@ -408,7 +401,6 @@ static void put_msr(const struct fixture *f, uint32_t reg, uint64_t v)
 static void test_turbostat_msr(void **state)
 {
 	struct fixture *f = *state;
-	struct strbuf err = STRBUF_INIT;
 	struct job *job = load("monitors: turbostat\n");
 	struct sampler *s;
 	char *t, *p;
@@ -422,7 +414,7 @@ static void test_turbostat_msr(void **state)
 	put_msr(f, 0x10, 0);  /* TSC */
 	put_msr(f, 0xe8, 0);  /* APERF, and byte 0xef */
 	put_msr(f, 0xe7, 0);  /* MPERF */
-	s = sampler_start(job, f->out, f->sys, NULL, &err);
+	s = sampler_start(job, f->out, f->sys, NULL);
 	assert_non_null(s);
 	/* busy a quarter of the TSC's cycles */
 	put_msr(f, 0x10, 1ull << 34);
@@ -437,7 +429,6 @@ static void test_turbostat_msr(void **state)
 	free(p);
 	free(t);
 	job_free(job);
-	strbuf_release(&err);
 }
 
 /*

@@ -15,6 +15,8 @@
 #include <cmocka.h>
 #include <yaml.h>
 #include "benchmarks/bench.h"
+#include "compare/lkp_change.h"
+#include "compare/rules.h"
 #include "job/kpi.h"
 #include "result/stats.h"
 #include "util/strbuf.h"
@@ -645,22 +647,29 @@ static void test_kpi_rules(void **state)
 /* the built-in benchmarks' declarations are what LKP's index tables say */
 static void test_kpi_builtin_from_index(void **state)
 {
-	const struct bench_ops *b = bench_find("vm-scalability");
+	static const struct {
+		const char *bench;
+		size_t n;
+	} builtin[] = {{"vm-scalability", 3}, {"will-it-scale", 3}};
 	struct strbuf err = STRBUF_INIT;
 	struct kpi_set s;
-	size_t i;
+	size_t i, k;
 
 	(void)state;
-	assert_non_null(b);
-	assert_non_null(b->kpi);
-	assert_int_equal(kpi_parse_text(b->kpi, &s, &err), 0);
-	assert_int_equal(s.n, 3);
-	for (i = 0; i < s.n; i++) {
-		assert_int_not_equal(s.v[i].direction, 0);
-		assert_int_equal(stat_index_direction(&rules, s.v[i].pattern),
-				 s.v[i].direction);
+	for (k = 0; k < ARRAY_SIZE(builtin); k++) {
+		const struct bench_ops *b = bench_find(builtin[k].bench);
+
+		assert_non_null(b);
+		assert_non_null(b->kpi);
+		assert_int_equal(kpi_parse_text(b->kpi, &s, &err), 0);
+		assert_int_equal(s.n, builtin[k].n);
+		for (i = 0; i < s.n; i++) {
+			assert_int_not_equal(s.v[i].direction, 0);
+			assert_int_equal(stat_index_direction(&rules, s.v[i].pattern),
+					 s.v[i].direction);
+		}
+		kpi_set_release(&s);
 	}
-	kpi_set_release(&s);
 	strbuf_release(&err);
 }
 

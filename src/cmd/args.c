@@ -1,0 +1,26 @@
+/*
+ * args.c: option arguments that several commands take and must read the
+ * same way (builtin.h).  One parser per option, so that `compare --seed`
+ * and `history --seed` accept the same numbers and word their errors the
+ * same: a second copy would drift the first time one of them changed.
+ */
+#include "util/compat.h"
+#include <limits.h>
+#include "builtin.h"
+#include "util/strnum.h"
+#include "util/usage.h"
+
+uint64_t cmd_seed_arg(const char *arg)
+{
+	long long v;
+	const char *why;
+
+	/*
+	 * Non-negative and at most LLONG_MAX: the seed is written back in
+	 * JSON output, where a signed 64-bit integer is what readers (and
+	 * jansson) agree on.
+	 */
+	if (strnum_ll(arg, 0, LLONG_MAX, &v, &why))
+		die_status(EXIT_USAGE, "--seed '%s': %s", arg, why);
+	return (uint64_t)v;
+}

@@ -1,0 +1,268 @@
+/*
+ * judge.c: the judgements of a comparison that need the whole union walk
+ * first (internal.h): the noise guard of LKP mode, which fits a prior to
+ * every stat's variance before it can test one; the q-values, which need
+ * every stat's p; and the KPIs' three-way verdicts, which come after the
+ * method's selection because that selection is what "changed" means.
+ */
+#include "util/compat.h"
+#include <math.h>
+#include <stdlib.h>
+#include "compare/internal.h"
+#include "select/select.h"
+#include "util/xalloc.h"
+
+/* the pooled relative noise and the change of the means, in % of b's */
+static void noise_and_change(const double *a, size_t na, const double *b,
+			     size_t nb, double *noise, double *change)
+{
+	double ma = stats_mean(a, na), mb = stats_mean(b, nb);
+	double va = 0, vb = 0;
+	size_t i;
+
+	for (i = 0; i < na; i++)
+		va += (a[i] - ma) * (a[i] - ma);
+	for (i = 0; i < nb; i++)
+		vb += (b[i] - mb) * (b[i] - mb);
+	va = na > 1 ? va / (double)(na - 1) : 0;
+	vb = nb > 1 ? vb / (double)(nb - 1) : 0;
+	*noise = mb != 0 ? 100 * sqrt((va + vb) / 2) / fabs(mb) : INFINITY;
+	*change = mb != 0 ? 100 * (ma - mb) / fabs(mb) : INFINITY;
+}
+
+/* the sample standard deviation of v in % of ref's mean */
+static double rel_sd(const double *v, size_t n, const double *ref, size_t nref)
+{
+	double m = stats_mean(v, n), mr = stats_mean(ref, nref), ss = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		ss += (v[i] - m) * (v[i] - m);
+	if (n < 2 || mr == 0)
+		return n < 2 ? 0 : INFINITY;
+	return 100 * sqrt(ss / (double)(n - 1)) / fabs(mr);
+}
+
+/* the bootstrap interval and the verdict, once q is known */
+static void cell_verdict(struct walk *w, struct compare_cell *cell,
+			 const char *name, const double *a, size_t na,
+			 const double *b, size_t nb)
+{
+	struct verdict_params vp = { w->o->alpha, w->o->margin };
+	double noise, change;
+
+	if (w->o->boot_iters)
+		stats_bootstrap_ci(&w->scratch, a, na, b, nb, name, w->o->seed,
+				   w->o->boot_iters, &cell->ci_lo, &cell->ci_hi);
+	noise_and_change(a, na, b, nb, &noise, &change);
+	cell->verdict = stats_verdict(cell->q, cell->ci_lo, cell->ci_hi,
+				      change, noise, na < nb ? na : nb, &vp,
+				      &cell->more_runs);
+}
+
+/*
+ * Phase 3: Benjamini-Hochberg over every stat of the comparison, per
+ * column -- every stat, not only the rows kept, or a comparison of
+ * 50,000 stats would look as significant as one of 50.  Then, for the
+ * rows kept, Mann-Whitney's p and (where it can matter) the bootstrap
+ * interval and the verdict; stats mode selects by that verdict.
+ */
+void walk_qvalues(struct walk *w, struct compare_result *res)
+{
+	const struct compare_options *o = w->o;
+	size_t ncmp = w->n - 1, nunion = w->nunion, c, i;
+	double *p, *q;
+
+	if (!w->need_stats || !nunion)
+		return;
+	p = xcalloc(nunion, sizeof(double));
+	q = xcalloc(nunion, sizeof(double));
+	for (c = 1; c < w->n; c++) {
+		for (i = 0; i < nunion; i++)
+			p[i] = w->p_all[i * ncmp + c - 1];
+		stats_bh_qvalues(p, nunion, q);
+		for (i = 0; i < res->nrows; i++) {
+			struct compare_row *row = &res->rows[i];
+			struct compare_cell *cell = &row->cells[c];
+			const double *a, *b;
+			size_t na, nb;
+			ssize_t ia = w->row_idx[i * w->n + c];
+			ssize_t ib = w->row_idx[i * w->n];
+
+			a = walk_side(w, c, ia, row->is_function, &na);
+			b = walk_side(w, 0, ib, row->is_function, &nb);
+			cell->q = q[w->row_union[i]];
+			cell->p_welch = p[w->row_union[i]];
+			if (!na || !nb)
+				continue; /* one side has no value */
+			cell->p_mwu = stats_mwu_p(&w->scratch, a, na, b, nb,
+						  NULL);
+			/*
+			 * The interval only where it can matter: stats
+			 * mode drops rows with q > alpha unless --all.
+			 */
+			if (o->method != COMPARE_STATS || o->all ||
+			    cell->q <= o->alpha)
+				cell_verdict(w, cell, row->name, a, na, b, nb);
+			if (o->method == COMPARE_STATS && !row->is_function)
+				cell->changed = cell->verdict == VERDICT_CHANGED;
+		}
+	}
+	free(p);
+	free(q);
+}
+
+/* ---- KPIs: judged three ways, never withheld ---- */
+
+/* stat idx of group c: its values and their count */
+static const double *kpi_side(const struct walk *w, size_t c, ssize_t idx,
+			      size_t *n)
+{
+	/* a KPI is a perf stat: only the runs that have it (side_values) */
+	return walk_side(w, c, idx, false, n);
+}
+
+/*
+ * Each KPI cell's verdict (stats_kpi_verdict), for the KPIs declared or
+ * with a direction: the method's selection
+ * decides "changed" (and a declared threshold must be reached, else the
+ * cell is no longer selected); the bootstrap interval, computed here
+ * when the method did not, decides "same"; the rest is undecided, with
+ * the runs a side that would likely decide it.
+ */
+void kpi_judge(struct walk *w, struct compare_result *res)
+{
+	size_t i, c;
+
+	for (i = 0; i < res->nrows; i++) {
+		struct compare_row *row = &res->rows[i];
+		const struct stat_kpi *decl;
+		struct kpi_verdict_params kp;
+
+		if (!row->is_kpi || row->is_function)
+			continue;
+		decl = stat_kpi_decl(&w->rules, row->name);
+		/*
+		 * An implicit KPI without a direction (a command's resident
+		 * set size) decides nothing: not judged, so not shown
+		 * undecided either.  A declared one always is.
+		 */
+		if (!decl && !stat_direction(&w->rules, row->name))
+			continue;
+		kp.threshold = decl ? decl->threshold : 0;
+		kp.margin = w->o->margin;
+		kp.level = w->o->method == COMPARE_STATS ? w->o->alpha
+							 : w->o->guard_level;
+		for (c = 1; c < w->n; c++) {
+			struct compare_cell *cell = &row->cells[c];
+			ssize_t ia = w->row_idx[i * w->n + c];
+			ssize_t ib = w->row_idx[i * w->n];
+			const double *a, *b;
+			double noise, change;
+			size_t na, nb;
+
+			a = kpi_side(w, c, ia, &na);
+			b = kpi_side(w, 0, ib, &nb);
+			if (!na || !nb)
+				continue; /* a side lacks it: nothing to judge */
+			if (isnan(cell->ci_lo) && w->o->boot_iters)
+				stats_bootstrap_ci(&w->scratch, a, na, b, nb,
+						   row->name, w->o->seed,
+						   w->o->boot_iters,
+						   &cell->ci_lo, &cell->ci_hi);
+			noise_and_change(a, na, b, nb, &noise, &change);
+			cell->kpi_judged = true;
+			cell->kpi_verdict = stats_kpi_verdict(
+				cell->changed, cell->ci_lo, cell->ci_hi, change,
+				noise, na < nb ? na : nb, &kp,
+				&cell->kpi_more_runs);
+			if (cell->kpi_verdict == VERDICT_UNKNOWN)
+				cell->kpi_base_limited = !stats_head_can_decide(
+					change, rel_sd(b, nb, b, nb), nb,
+					rel_sd(a, na, b, nb), na, &kp);
+			if (cell->kpi_verdict != VERDICT_CHANGED)
+				cell->changed = false;
+		}
+	}
+}
+
+/* the noise guard: which columns it covers, and their priors */
+void guard_init(struct walk *w)
+{
+	size_t c, nb = w->g[0]->matrix.nruns;
+
+	if (w->o->lkp_exact || w->o->guard_level <= 0)
+		return;
+	w->prior = xcalloc(w->n, sizeof(*w->prior));
+	for (c = 1; c < w->n; c++) {
+		size_t na = w->g[c]->matrix.nruns;
+
+		stats_noise_prior_init(&w->prior[c], na, nb);
+		if (na >= w->o->guard_runs && nb >= w->o->guard_runs)
+			w->prior[c].d = 0; /* enough runs: no guard */
+	}
+}
+
+bool guard_on(const struct walk *w, size_t c)
+{
+	return w->prior && w->prior[c].d > 0;
+}
+
+/*
+ * Fit each column's prior, then test the rows LKP's rules selected:
+ * those whose guard p (the smaller of the moderated t's and Welch's) is
+ * not below the level are no longer changed in LKP mode (the p is
+ * reported in every mode).
+ */
+void guard_apply(struct walk *w, struct compare_result *res)
+{
+	size_t c, i;
+
+	if (!w->prior)
+		return;
+	for (c = 1; c < w->n; c++)
+		if (guard_on(w, c))
+			stats_noise_prior_fit(&w->prior[c]);
+	for (i = 0; i < res->nrows; i++) {
+		struct compare_row *row = &res->rows[i];
+		ssize_t ib;
+
+		if (row->is_function)
+			continue;
+		ib = w->row_idx[i * w->n];
+		for (c = 1; c < w->n; c++) {
+			struct compare_cell *cell = &row->cells[c];
+			struct stats_noise_prior prior;
+			const double *a, *b;
+			size_t na, nb;
+			ssize_t ia;
+
+			if (!guard_on(w, c) || cell->lkp != LKP_CHANGED || ib < 0)
+				continue;
+			ia = w->row_idx[i * w->n + c];
+			if (ia < 0)
+				continue;
+			a = walk_side(w, c, ia, false, &na);
+			b = walk_side(w, 0, ib, false, &nb);
+			/* a stat some runs lack: the runs that have it */
+			prior = w->prior[c];
+			if (na != prior.na || nb != prior.nb) {
+				prior.na = na;
+				prior.nb = nb;
+				prior.d = na + nb >= 2 ? (double)(na + nb - 2) : 0;
+			}
+			/*
+			 * Significant against the comparison's pooled noise
+			 * (moderated t) or against the stat's own (Welch): a
+			 * steady KPI among noisy monitors is not shrunk
+			 * towards their noise, nor a stat constant on each
+			 * side.
+			 */
+			cell->p_guard = fmin(stats_moderated_p(&prior, a, b),
+					     stats_welch_p(a, na, b, nb));
+			if (w->o->method == COMPARE_LKP &&
+			    !(cell->p_guard < w->o->guard_level))
+				cell->changed = false;
+		}
+	}
+}

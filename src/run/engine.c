@@ -1,0 +1,766 @@
+/*
+ * engine.c: one run of one atomic job (engine.h has the contract).  The
+ * run is a struct one_run carried through named phases -- begin (the run
+ * directory), knobs (setup programs), prepare (the built-in benchmark),
+ * start (monitors and benchmark), undo (cleanup and knobs back), judge
+ * (how the benchmark ended, into last_state) and publish (finish the
+ * run) -- so that each promise of the contract sits in one place: undo()
+ * is reached on every path once the directory exists, which is what makes
+ * "knobs restored" and "cleanup always" true.
+ */
+#include "util/compat.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "benchmarks/bench.h"
+#include "external/external.h"
+#include "job/job.h"
+#include "job/kpi.h"
+#include "job/params.h"
+#include "job/programs.h"
+#include "monitors/time.h"
+#include "result/result.h"
+#include "run/engine.h"
+#include "run/knob.h"
+#include "run/runner.h"
+#include "setup/setup.h"
+#include "util/fileutil.h"
+#include "util/usage.h"
+#include "util/xalloc.h"
+
+/* ---- the plan: what an atomic job runs ----------------------------------- */
+
+void engine_plan_release(struct engine_plan *p)
+{
+	free(p->argv); /* its strings are argv's, literals or cmdline */
+	free(p->cmdline);
+	free(p->params);
+	memset(p, 0, sizeof(*p));
+}
+
+/* a shell word that reads back as arg: mytest.cmdline must rerun as given */
+static void add_shell_word(struct strbuf *sb, const char *arg)
+{
+	const char *p;
+
+	for (p = arg; *p; p++)
+		if (!strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+			    "0123456789_@%+=:,./-", *p))
+			break;
+	if (*arg && !*p) {
+		strbuf_addstr(sb, arg);
+		return;
+	}
+	strbuf_addch(sb, '\'');
+	for (p = arg; *p; p++) {
+		if (*p == '\'')
+			strbuf_addstr(sb, "'\\''");
+		else
+			strbuf_addch(sb, *p);
+	}
+	strbuf_addch(sb, '\'');
+}
+
+/* the job loader only lets table programs through: a miss is our bug */
+static const struct program *prog_of(const char *name)
+{
+	const struct program *p = program_find(name);
+
+	if (!p)
+		BUG("'%s' is not in the program table", name);
+	return p;
+}
+
+/* the job's one test program (PROG_TEST), or -1 with err */
+static int find_test_program(const struct job *job, struct engine_plan *p,
+			     const struct jnode **node, struct strbuf *err)
+{
+	const struct jnode *root = job->root;
+	size_t i;
+
+	for (i = 0; i < root->n; i++) {
+		const struct program *prog = program_find(root->keys[i]);
+
+		if (prog && prog->kind == PROG_TEST) {
+			if (p->prog) {
+				strbuf_addf(err, "%s:%d: %s: a job runs one benchmark (it already has '%s')",
+					    job->file, root->kids[i]->line,
+					    root->keys[i], p->prog);
+				return -1;
+			}
+			p->prog = root->keys[i];
+			*node = root->kids[i];
+		}
+	}
+	if (!p->prog) {
+		strbuf_addf(err, "%s: no benchmark: the job names no test program "
+			    "(e.g. `mytest:` with a command, or `vm-scalability:`)",
+			    job->file);
+		return -1;
+	}
+	return 0;
+}
+
+/* mytest: the command after `--`, else mytest.cmdline (or mytest's scalar) */
+static int plan_mytest(struct job *job, const struct jnode *node,
+		       char **cmd_argv, struct engine_plan *p, struct strbuf *err)
+{
+	const char *cmd;
+
+	if (cmd_argv) {
+		struct strbuf sb = STRBUF_INIT;
+		size_t n;
+
+		for (n = 0; cmd_argv[n]; n++) {
+			if (n)
+				strbuf_addch(&sb, ' ');
+			add_shell_word(&sb, cmd_argv[n]);
+		}
+		p->cmdline = strbuf_detach(&sb, NULL);
+		p->argv = xcalloc(n + 1, sizeof(char *));
+		memcpy(p->argv, cmd_argv, n * sizeof(char *));
+		/* the run's job.yaml says what ran, so the run can be repeated */
+		job_set_opt(job, "mytest", "cmdline", p->cmdline);
+		return 0;
+	}
+	cmd = job_get_opt(job, "mytest", "cmdline");
+	if (!cmd && node->type == JNODE_SCALAR)
+		cmd = node->text;
+	if (!cmd || !*cmd) {
+		strbuf_addf(err, "%s:%d: mytest: no command: give it after `--` "
+			    "or as `mytest: {cmdline: \"...\"}`",
+			    job->file, node->line);
+		return -1;
+	}
+	/* through a shell, as LKP's own test scripts are run */
+	p->cmdline = xstrdup(cmd);
+	p->argv = xcalloc(4, sizeof(char *));
+	p->argv[0] = (char *)"/bin/sh";
+	p->argv[1] = (char *)"-c";
+	p->argv[2] = p->cmdline;
+	return 0;
+}
+
+int engine_plan_make(struct job *job, char **cmd_argv, struct engine_plan *p,
+		     struct strbuf *err)
+{
+	const struct jnode *node = NULL;
+	struct opt_value v;
+
+	memset(p, 0, sizeof(*p));
+	if (find_test_program(job, p, &node, err) < 0)
+		return -1;
+	if (strcmp(p->prog, "mytest")) {
+		const struct program *prog = prog_of(p->prog);
+
+		p->ops = bench_find(p->prog);
+		if (prog->parse_only) {
+			strbuf_addf(err, "%s:%d: %s: perfsift parses its output (`perfsift parse %s FILE`) "
+				    "but cannot run it: it is not in Debian's main archive",
+				    job->file, node->line, p->prog, p->prog);
+			return -1;
+		}
+		/* an external program not installed: say what brings it, run nothing */
+		if (prog->command && ext_need(prog->command, prog->package, err) < 0)
+			return -1;
+		if (!p->ops) {
+			strbuf_addf(err, "%s:%d: %s: not a built-in benchmark of this perfsift",
+				    job->file, node->line, p->prog);
+			return -1;
+		}
+		/* the options, typed by the table (checked when the job was read) */
+		p->params = xcalloc(1, prog_of(p->prog)->params_size);
+		if (param_fill(prog_of(p->prog), job, p->params, err) < 0)
+			return -1;
+		if (cmd_argv) {
+			strbuf_addf(err, "a command after `--` is for a `mytest` job; '%s' runs %s",
+				    job->file, p->prog);
+			return -1;
+		}
+	} else if (plan_mytest(job, node, cmd_argv, p, err) < 0) {
+		return -1;
+	}
+	/* the program's runtime option, else the top-level key; the timeout */
+	if (param_value(job, prog_of(p->prog), "runtime", &v, err) < 0)
+		return -1;
+	p->runtime_s = v.num;
+	if (param_value(job, NULL, "timeout", &v, err) < 0)
+		return -1;
+	p->timeout_s = v.num;
+	return 0;
+}
+
+/* ---- the engine's lifetime and progress ---------------------------------- */
+
+void engine_init(struct engine *e, const char *result_root,
+		 const char *store_url, const char *commit)
+{
+	/* a fake /proc and /sys tree for the knobs, for tests */
+	const char *env = getenv("PERFSIFT_SYSROOT");
+
+	memset(e, 0, sizeof(*e));
+	e->result_root = result_root;
+	e->store_url = store_url;
+	e->commit = commit;
+	e->sysroot = env && *env ? env : "/";
+	e->tty = isatty(1);
+	strbuf_init(&e->monitor_notes.said, 0);
+	/* the machine's facts, read once: they do not change between runs */
+	machine_probe(&e->machine, "/");
+}
+
+void engine_release(struct engine *e)
+{
+	machine_release(&e->machine);
+	sampler_notes_release(&e->monitor_notes);
+}
+
+void engine_run_release(struct engine_run *r)
+{
+	strbuf_release(&r->group_dir);
+	strbuf_release(&r->dir);
+}
+
+/*
+ * Progress goes to stdout, which may be a pipe whose reader has gone
+ * (`perfsift run ... | head`) or a terminal that hung up.  SIGPIPE is
+ * ignored while a job runs (engine_signals), so a write fails instead of
+ * killing perfsift halfway through a run; the rest of the progress then
+ * goes to /dev/null and the job goes on to its end.
+ */
+void engine_flush_progress(void)
+{
+	int fd;
+
+	/* EIO: the terminal hung up */
+	if (!fflush(stdout) || (errno != EPIPE && errno != EIO))
+		return;
+	fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		dup2(fd, STDOUT_FILENO);
+		close(fd);
+	}
+	clearerr(stdout);
+}
+
+/*
+ * A closed pipe or a hung-up terminal is not a reason to stop a job:
+ * SIGPIPE is ignored (writes fail with EPIPE, see engine_flush_progress)
+ * and SIGHUP blocked, so it never arrives, as under nohup.  The benchmark
+ * does not inherit either: the runner gives it the default SIGPIPE and an
+ * empty signal mask, and it runs in its own process group, which a
+ * terminal's hangup does not reach.
+ */
+void engine_signals(void)
+{
+	sigset_t hup;
+
+	/* no signal may kill us halfway through writing a run */
+	runner_block_signals();
+	signal(SIGPIPE, SIG_IGN);
+	sigemptyset(&hup);
+	sigaddset(&hup, SIGHUP);
+	sigprocmask(SIG_BLOCK, &hup, NULL);
+}
+
+/* ---- one run ------------------------------------------------------------- */
+
+#define SCRATCH_TEMPLATE "/tmp/perfsift-scratch.XXXXXX"
+
+/* everything one run carries from phase to phase */
+struct one_run {
+	struct engine *e;
+	const struct engine_plan *p;
+	struct engine_run *r;
+	struct job *job;              /* the atomic job with the machine's facts */
+	struct result_run run;        /* its directory, reserved by begin() */
+	struct runner_result res;     /* how the benchmark ended */
+	struct bench_ctx bctx;        /* the built-in benchmark's context */
+	struct strbuf state;          /* last_state's lines */
+	struct strbuf err, skip;
+	char scratch[sizeof(SCRATCH_TEMPLATE)];
+	bool prepare_called;          /* cleanup() is owed */
+	bool have_scratch;
+	bool ran;                     /* the benchmark was started and reaped */
+	bool complete;                /* the benchmark ended well */
+	enum engine_outcome outcome;
+};
+
+/* the tty's progress line, about once a second while the benchmark runs */
+static void progress_tick(void *arg, double elapsed_s)
+{
+	struct one_run *o = arg;
+
+	if (!o->e->tty)
+		return;
+	if (o->p->runtime_s > 0)
+		printf("\r%s: run %d of %d: %.0f s of %.0f s\033[K", o->r->name,
+		       o->r->index, o->r->total, elapsed_s, o->p->runtime_s);
+	else
+		printf("\r%s: run %d of %d: %.0f s\033[K", o->r->name,
+		       o->r->index, o->r->total, elapsed_s);
+	engine_flush_progress();
+}
+
+static void progress_end(const struct one_run *o)
+{
+	if (o->e->tty) {
+		printf("\r\033[K");
+		engine_flush_progress();
+	}
+}
+
+static int write_tmp_file(const char *dir, const char *name,
+			  const struct strbuf *text, struct strbuf *err)
+{
+	struct strbuf path = STRBUF_INIT;
+	int ret;
+
+	path_join(&path, dir, name);
+	ret = write_file_atomic(path.buf, text->buf, text->len);
+	if (ret < 0)
+		strbuf_addf(err, "cannot write '%s': %s", path.buf, strerror(errno));
+	strbuf_release(&path);
+	return ret;
+}
+
+/* write name into the run's directory; a failure is said, not fatal */
+static void write_or_say(struct one_run *o, const char *name,
+			 const struct strbuf *text)
+{
+	if (write_tmp_file(o->run.tmp_dir, name, text, &o->err) < 0) {
+		error("%s", o->err.buf);
+		strbuf_reset(&o->err);
+	}
+}
+
+/* an empty raw file says nothing: LKP's run-stats deletes it too */
+static void drop_if_empty(const char *dir, const char *name)
+{
+	struct strbuf path = STRBUF_INIT;
+	struct stat st;
+
+	path_join(&path, dir, name);
+	if (!stat(path.buf, &st) && st.st_size == 0)
+		unlink(path.buf);
+	strbuf_release(&path);
+}
+
+/* show the tail of the benchmark's stderr when it failed */
+static void show_stderr_tail(const char *dir)
+{
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	const char *p;
+	int lines = 0;
+
+	path_join(&path, dir, "stderr");
+	if (strbuf_read_file(&text, path.buf, 1 << 20) >= 0 && text.len) {
+		strbuf_rtrim(&text);
+		for (p = text.buf + text.len; p > text.buf; p--)
+			if (p[-1] == '\n' && ++lines == 5)
+				break;
+		fprintf(stderr, "%s\n", p);
+	}
+	strbuf_release(&path);
+	strbuf_release(&text);
+}
+
+/* a name the shell can take as a variable: others are not exported */
+static bool env_name_ok(const char *k)
+{
+	const char *p;
+
+	if (!*k || (*k >= '0' && *k <= '9'))
+		return false;
+	for (p = k; *p; p++)
+		if (!(*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9')))
+			return false;
+	return true;
+}
+
+static void env_push(char ***env, size_t *n, size_t *alloc, char *kv)
+{
+	ALLOC_GROW(*env, *n + 2, *alloc);
+	(*env)[(*n)++] = kv;
+	(*env)[*n] = NULL;
+}
+
+/*
+ * What LKP hands a test program: the job's plain keys and the program's
+ * options as environment variables (`nr_threads=4`, `test=anon-r-seq`),
+ * and where its results go (RESULT_ROOT, TMP_RESULT_ROOT: the run's
+ * directory while it runs).  Caller frees with free_env().
+ */
+static char **job_env(const struct job *job, const char *prog,
+		      const struct result_run *run)
+{
+	const struct jnode *root = job->root, *opts = job_program(job, prog);
+	char **env = NULL;
+	size_t n = 0, alloc = 0, i;
+
+	for (i = 0; i < root->n; i++)
+		if (root->kids[i]->type == JNODE_SCALAR && env_name_ok(root->keys[i]))
+			env_push(&env, &n, &alloc, xasprintf("%s=%s", root->keys[i],
+							     root->kids[i]->text));
+	for (i = 0; opts && opts->type == JNODE_MAP && i < opts->n; i++)
+		if (opts->kids[i]->type == JNODE_SCALAR && env_name_ok(opts->keys[i]) &&
+		    strcmp(opts->keys[i], "cmdline"))
+			env_push(&env, &n, &alloc, xasprintf("%s=%s", opts->keys[i],
+							     opts->kids[i]->text));
+	env_push(&env, &n, &alloc, xasprintf("RESULT_ROOT=%s", run->dir));
+	env_push(&env, &n, &alloc, xasprintf("TMP_RESULT_ROOT=%s", run->tmp_dir));
+	return env;
+}
+
+static void free_env(char **env)
+{
+	char **e;
+
+	for (e = env; e && *e; e++)
+		free(*e);
+	free(env);
+}
+
+/*
+ * The monitors, started by the runner once the benchmark is forked and
+ * before it may go (runner.h before_go: the sampler thread must not exist
+ * at fork time).
+ */
+struct monitors_start {
+	struct one_run *o;
+	struct sampler *sampler;
+};
+
+static void start_monitors(void *arg)
+{
+	struct monitors_start *ms = arg;
+	struct one_run *o = ms->o;
+
+	ms->sampler = sampler_start(o->job, o->run.tmp_dir, o->e->sysroot,
+				    &o->e->monitor_notes);
+}
+
+/* the built-in benchmark's run(), in the runner's child */
+static int bench_child_run(void *arg)
+{
+	struct one_run *o = arg;
+
+	return o->p->ops->run(&o->bctx);
+}
+
+/*
+ * Reserve the run directory and write its job.yaml.  -1: nothing to
+ * publish (said on stderr); the run is not counted as made.
+ */
+static int begin(struct one_run *o)
+{
+	struct strbuf text = STRBUF_INIT;
+	int ret = -1;
+
+	machine_fill_job(&o->e->machine, o->job, o->e->commit);
+	kpi_fill_job(o->job); /* the run records what it is judged by */
+	if (result_group_dir(o->job, o->e->result_root, &o->r->group_dir,
+			     &o->err) < 0 ||
+	    result_run_begin(&o->run, o->r->group_dir.buf, &o->err) < 0) {
+		error("%s", o->err.buf);
+		strbuf_reset(&o->r->group_dir);
+		goto out;
+	}
+	strbuf_addstr(&o->r->dir, o->run.dir);
+	job_to_yaml(o->job, &text);
+	if (write_tmp_file(o->run.tmp_dir, "job.yaml", &text, &o->err) < 0) {
+		error("%s", o->err.buf);
+		result_run_abort(&o->run);
+		strbuf_reset(&o->r->dir); /* nothing of it is left */
+		goto out;
+	}
+	if (!o->e->tty)
+		printf("%s: run %d of %d -> %s\n", o->r->name, o->r->index,
+		       o->r->total, o->run.dir);
+	engine_flush_progress();
+	ret = 0;
+out:
+	strbuf_release(&text);
+	return ret;
+}
+
+/* setup programs' knobs: journaled before each change, undone by undo() */
+static int set_knobs(struct one_run *o)
+{
+	struct strbuf log = STRBUF_INIT;
+	int ret = 0;
+
+	knob_init(o->e->sysroot);
+	if (setup_apply_at(o->job, o->e->sysroot, &log, &o->err) < 0) {
+		error("%s", o->err.buf);
+		strbuf_reset(&o->err);
+		strbuf_addstr(&o->state, "setup_failed: 1\n");
+		ret = -1;
+	} else if (log.len) {
+		/* kept with the run (what was set, what could not be here) */
+		write_or_say(o, "setup.log", &log);
+		if (o->r->index == 1)
+			fputs(log.buf, stdout); /* the same for every run: say it once */
+		engine_flush_progress();
+	}
+	strbuf_release(&log);
+	return ret;
+}
+
+/*
+ * The built-in benchmark's prepare() in a private scratch directory.
+ * 0 to go on; -1 when the run ends here (skipped or failed: state says).
+ */
+static int prepare(struct one_run *o)
+{
+	struct bench_ctx *b = &o->bctx;
+
+	memcpy(o->scratch, SCRATCH_TEMPLATE, sizeof(o->scratch));
+	if (!mkdtemp(o->scratch)) {
+		error_errno("cannot create a scratch directory");
+		strbuf_addstr(&o->state, "prepare_failed: 1\n");
+		return -1;
+	}
+	o->have_scratch = true;
+	b->job = o->job;
+	b->scratch = o->scratch;
+	b->sysroot = o->e->sysroot;
+	b->nr_cpu = o->e->machine.nr_cpu;
+	b->mem_total = o->e->machine.mem_total;
+	b->params = o->p->params;
+	b->skip_reason = &o->skip;
+	/* from here cleanup() is owed, whatever prepare() returns (bench.h) */
+	o->prepare_called = true;
+	switch (o->p->ops->prepare(b, &o->err)) {
+	case BENCH_OK:
+		return 0;
+	case BENCH_SKIP:
+		printf("%s: skipped: %s\n", o->r->name, o->skip.buf);
+		strbuf_addf(&o->state, "skipped: %s\n", o->skip.buf);
+		o->outcome = ENGINE_SKIPPED;
+		return -1;
+	default:
+		error("%s: %s", o->p->prog, o->err.buf);
+		strbuf_reset(&o->err);
+		strbuf_addstr(&o->state, "prepare_failed: 1\n");
+		return -1;
+	}
+}
+
+/* the monitors and the benchmark, in its own process group, until it ends */
+static void start(struct one_run *o)
+{
+	struct strbuf out_path = STRBUF_INIT, err_path = STRBUF_INIT;
+	struct runner_cmd cmd = {0};
+	struct monitors_start ms = { o, NULL };
+
+	if (o->p->ops) {
+		cmd.fn = bench_child_run;
+		cmd.arg = o;
+	} else {
+		cmd.argv = o->p->argv;
+	}
+	path_join(&out_path, o->run.tmp_dir, o->p->prog);
+	path_join(&err_path, o->run.tmp_dir, "stderr");
+	cmd.stdout_path = out_path.buf;
+	cmd.stderr_path = err_path.buf;
+	cmd.timeout_s = o->p->timeout_s;
+	cmd.tick = progress_tick;
+	cmd.tick_arg = o;
+	cmd.env = job_env(o->job, o->p->prog, &o->run);
+	cmd.before_go = start_monitors;
+	cmd.before_go_arg = &ms;
+	progress_tick(o, 0);
+	if (runner_run(&cmd, &o->res, &o->err) < 0) {
+		error("%s", o->err.buf);
+		strbuf_reset(&o->err);
+		strbuf_addstr(&o->state, "start_failed: 1\n");
+	} else {
+		/* measured: started (the runner says so) and reaped */
+		o->ran = o->res.started;
+	}
+	if (ms.sampler && sampler_stop(ms.sampler) < 0)
+		warning("monitors: could not stop cleanly");
+	progress_end(o);
+	free_env(cmd.env);
+	strbuf_release(&out_path);
+	strbuf_release(&err_path);
+}
+
+/*
+ * Reached on every path once the run directory exists: the benchmark's
+ * cleanup(), the scratch directory, the knobs recorded and put back.
+ */
+static void undo(struct one_run *o)
+{
+	struct strbuf text = STRBUF_INIT;
+
+	if (o->prepare_called && o->p->ops->cleanup)
+		o->p->ops->cleanup(&o->bctx);
+	o->prepare_called = false;
+	if (o->have_scratch && remove_tree(o->scratch) < 0)
+		warning("cannot remove the scratch directory '%s'", o->scratch);
+	o->have_scratch = false;
+	/* the run's record of every knob it ran under (setup's and the benchmark's) */
+	knob_applied(&text);
+	if (text.len)
+		write_or_say(o, "knobs", &text);
+	if (knob_restore_all() < 0)
+		strbuf_addstr(&o->state, "knob_restore_failed: 1\n");
+	strbuf_release(&text);
+}
+
+/* how a started benchmark ended, in last_state's words; sets complete */
+static void state_of_end(struct one_run *o)
+{
+	const struct runner_result *res = &o->res;
+	int st = res->wait_status;
+
+	if (res->timed_out) {
+		strbuf_addstr(&o->state, "timeout: 1\n");
+	} else if (res->stop_signal) {
+		strbuf_addf(&o->state, "interrupted: %d\n", res->stop_signal);
+	} else if (res->killed) {
+		strbuf_addstr(&o->state, "killed_by_sigkill: 1\n");
+		if (res->oom_kill)
+			strbuf_addstr(&o->state, "oom_killed: 1\n");
+	} else if (WIFSIGNALED(st)) {
+		strbuf_addf(&o->state, "killed_by_signal.%d: 1\n", WTERMSIG(st));
+	} else if (WIFEXITED(st) && WEXITSTATUS(st)) {
+		strbuf_addf(&o->state, "exit_code.%d: 1\n", WEXITSTATUS(st));
+		/* a built-in benchmark's worker (a grandchild) died of it */
+		if (res->oom_during)
+			strbuf_addstr(&o->state, "oom_killed: 1\n");
+	} else {
+		o->complete = true;
+	}
+}
+
+/* after undo(): the time files, last_state's lines and the outcome */
+static void judge(struct one_run *o)
+{
+	const struct engine_plan *p = o->p;
+	struct strbuf text = STRBUF_INIT, name = STRBUF_INIT;
+
+	if (!o->ran) {
+		/* never started: stopped before it, or it could not start */
+		if (runner_stop_signal()) {
+			strbuf_addf(&o->state, "interrupted: %d\n", runner_stop_signal());
+			o->outcome = ENGINE_STOPPED;
+		} else if (o->outcome != ENGINE_SKIPPED) {
+			o->outcome = ENGINE_FAILED;
+		}
+		return;
+	}
+	o->r->started = true;
+	o->r->elapsed_s = o->res.elapsed_s;
+	time_format_verbose(&text, p->cmdline ? p->cmdline : p->prog, &o->res.ru,
+			    o->res.elapsed_s, o->res.wait_status);
+	/* LKP's `time` is every test's <prog>.time appended: one test here */
+	strbuf_addf(&name, "%s.time", p->prog);
+	if (write_tmp_file(o->run.tmp_dir, name.buf, &text, &o->err) < 0 ||
+	    write_tmp_file(o->run.tmp_dir, "time", &text, &o->err) < 0) {
+		error("%s", o->err.buf);
+		strbuf_reset(&o->err);
+	}
+	state_of_end(o);
+	if (!o->complete) {
+		strbuf_reset(&text);
+		runner_describe(&o->res, &text);
+		printf("%s: run %d of %d: %s (%.2f s)\n", o->r->name, o->r->index,
+		       o->r->total, text.buf, o->res.elapsed_s);
+		if (!o->res.stop_signal && !o->res.timed_out)
+			show_stderr_tail(o->run.tmp_dir);
+	}
+	if (o->res.stop_signal)
+		o->outcome = ENGINE_STOPPED;
+	else
+		o->outcome = o->complete ? ENGINE_OK : ENGINE_FAILED;
+	strbuf_release(&text);
+	strbuf_release(&name);
+}
+
+/* last_state, then the run parsed, renamed into place and indexed */
+static void publish(struct one_run *o)
+{
+	const char *root = o->e->result_root, *store = o->e->store_url;
+	int r;
+
+	engine_flush_progress();
+	drop_if_empty(o->run.tmp_dir, "stderr");
+	drop_if_empty(o->run.tmp_dir, o->p->prog);
+	if (o->state.len &&
+	    write_tmp_file(o->run.tmp_dir, "last_state", &o->state, &o->err) < 0) {
+		/*
+		 * A run that cannot be marked cannot be published (a full
+		 * disk): it stays in its temporary directory, which the next
+		 * run in this group sets aside as .stale-*, and the job stops.
+		 */
+		error("%s", o->err.buf);
+		o->outcome = ENGINE_ERROR;
+		return;
+	}
+	r = result_run_finish(&o->run, root, store, o->complete, &o->err);
+	if (r == -2 && o->complete) {
+		/*
+		 * A raw file of a finished run cannot be parsed: keep the run,
+		 * marked incomplete (its files are there to look at), rather
+		 * than leave a .tmp-<n> for the next run to sweep away.
+		 */
+		error("%s (the run is kept, marked incomplete)", o->err.buf);
+		strbuf_reset(&o->err);
+		o->outcome = ENGINE_FAILED;
+		r = result_run_finish(&o->run, root, store, false, &o->err);
+	}
+	if (r < 0) {
+		error("%s", o->err.buf);
+		o->outcome = ENGINE_ERROR;
+	} else if (o->outcome == ENGINE_OK) {
+		/* only now: a "done" run is on disk and in the index */
+		printf("%s: run %d of %d: done in %.2f s\n", o->r->name,
+		       o->r->index, o->r->total, o->res.elapsed_s);
+		engine_flush_progress();
+	}
+}
+
+enum engine_outcome engine_run_once(struct engine *e, const struct job *atomic,
+				    const struct engine_plan *p,
+				    struct engine_run *r)
+{
+	struct one_run o = { .e = e, .p = p, .r = r, .outcome = ENGINE_ERROR };
+
+	strbuf_reset(&r->group_dir);
+	strbuf_reset(&r->dir);
+	r->elapsed_s = 0;
+	r->started = false;
+	/* a stop already requested: no run is begun, none is cut */
+	if (runner_stop_signal())
+		return ENGINE_STOPPED;
+	o.job = job_dup(atomic);
+	strbuf_init(&o.state, 0);
+	strbuf_init(&o.err, 0);
+	strbuf_init(&o.skip, 0);
+	if (begin(&o) < 0)
+		goto out;
+	/* each step runs only if the one before went well and no stop came */
+	if (!set_knobs(&o) && !runner_stop_signal() &&
+	    (!p->ops || !prepare(&o)) && !runner_stop_signal())
+		start(&o);
+	undo(&o);
+	judge(&o);
+	publish(&o);
+out:
+	result_run_release(&o.run);
+	job_free(o.job);
+	strbuf_release(&o.state);
+	strbuf_release(&o.err);
+	strbuf_release(&o.skip);
+	return o.outcome;
+}

@@ -193,10 +193,10 @@ int cmd_robot(int argc, char **argv, struct options *opts)
 		error_errno("cannot create result root '%s'", opts->result_root);
 		goto out;
 	}
-	if (opts->store_url && strncmp(opts->store_url, "sqlite:", 7)) {
-		/* the lab's queue (issue 16) is where a shared store's runs go */
-		error("the robot runs with the result root's SQLite store only; "
-		      "the lab mode (a PostgreSQL store and its queue) is not built yet");
+	if (opts->store_url && strncmp(opts->store_url, "sqlite:", 7) &&
+	    strncmp(opts->store_url, "postgres", 8)) {
+		error("--store: the robot takes a SQLite store (local runs) or a "
+		      "PostgreSQL one (the lab mode, docs/robot.md)");
 		status = EXIT_USAGE;
 		goto out;
 	}
@@ -217,6 +217,9 @@ int cmd_robot(int argc, char **argv, struct options *opts)
 	p.cfg = &cfg;
 	p.state = &st;
 	p.root = root;
+	/* a PostgreSQL store is a lab: its workers run the jobs */
+	if (opts->store_url && strncmp(opts->store_url, "sqlite:", 7))
+		p.store_url = opts->store_url;
 	p.dry_run = a.dry_run;
 	for (;;) {
 		strbuf_reset(&err);

@@ -23,7 +23,7 @@
 struct strbuf;
 
 /* the lab's tables' version: perfsift_meta's 'lab_schema' row */
-#define LAB_SCHEMA_VERSION 1
+#define LAB_SCHEMA_VERSION 2
 /* the channel of LISTEN/NOTIFY: a task of the payload's group changed */
 #define LAB_CHANNEL "perfsift_lab"
 
@@ -70,6 +70,9 @@ struct lab_task {
 	enum lab_state state;
 	char *group, *job_name, *job_yaml, *commit, *kernel;
 	char *worker, *last_error;
+	/* where the job runs on the box (the robot's built worktree), or NULL:
+	 * the worker's own working directory */
+	char *workdir;
 	int runs, runs_done, priority, attempts, max_attempts, lease_s;
 	int install_attempt; /* the attempt whose install hook ran, or 0 */
 };
@@ -80,9 +83,10 @@ struct lab_task_list {
 void lab_task_release(struct lab_task *t);
 void lab_task_list_release(struct lab_task_list *l);
 
-/* one task to enqueue (borrowed strings; commit and kernel may be NULL) */
+/* one task to enqueue (borrowed strings; commit, kernel, workdir may be NULL) */
 struct lab_new_task {
 	const char *group, *job_name, *job_yaml, *commit, *kernel;
+	const char *workdir;
 	int runs, priority, max_attempts;
 };
 /* all of them in one transaction (ids[i] the new ids), then NOTIFY */

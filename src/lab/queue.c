@@ -53,6 +53,7 @@ void lab_task_release(struct lab_task *t)
 	free(t->job_name);
 	free(t->job_yaml);
 	free(t->commit);
+	free(t->workdir);
 	free(t->kernel);
 	free(t->worker);
 	free(t->last_error);
@@ -72,7 +73,7 @@ void lab_task_list_release(struct lab_task_list *l)
 /* the columns lab_task_of() reads, in its order */
 #define TASK_COLS "id, state, tbox_group, job_name, job_yaml, commit_id," \
 	" kernel, worker, last_error, runs, runs_done, priority, attempts," \
-	" max_attempts, coalesce(lease_s, 0), install_attempt"
+	" max_attempts, coalesce(lease_s, 0), install_attempt, workdir"
 
 /* NULL stays NULL: an unset commit or kernel is not an empty one */
 static char *dup_or_null(const struct lab_rows *r, int row, int col)
@@ -94,6 +95,7 @@ static void lab_task_of(const struct lab_rows *r, int row, struct lab_task *t)
 	t->job_name = xstrdup(lab_get(r, row, 3));
 	t->job_yaml = xstrdup(lab_get(r, row, 4));
 	t->commit = dup_or_null(r, row, 5);
+	t->workdir = dup_or_null(r, row, 16);
 	t->kernel = dup_or_null(r, row, 6);
 	t->worker = dup_or_null(r, row, 7);
 	t->last_error = dup_or_null(r, row, 8);
@@ -127,7 +129,8 @@ int lab_add_tasks(struct lab *lab, const struct lab_new_task *t, size_t n,
 	for (i = 0; i < n; i++) {
 		char runs[16], prio[16], maxa[16];
 		const char *p[9] = {t[i].group, t[i].job_name, t[i].job_yaml,
-				    t[i].commit, t[i].kernel, runs, prio, maxa};
+				    t[i].commit, t[i].kernel, runs, prio, maxa,
+				    t[i].workdir};
 		struct lab_rows r;
 
 		snprintf(runs, sizeof(runs), "%d", t[i].runs);
@@ -135,8 +138,9 @@ int lab_add_tasks(struct lab *lab, const struct lab_new_task *t, size_t n,
 		snprintf(maxa, sizeof(maxa), "%d", t[i].max_attempts);
 		if (lab_query(lab, "INSERT INTO lab_tasks (tbox_group, job_name,"
 			      " job_yaml, commit_id, kernel, runs, priority,"
-			      " max_attempts) VALUES ($1, $2, $3, $4, $5, $6,"
-			      " $7, $8) RETURNING id", 8, p, &r, err) < 0)
+			      " max_attempts, workdir) VALUES ($1, $2, $3, $4,"
+			      " $5, $6, $7, $8, $9) RETURNING id", 9, p, &r,
+			      err) < 0)
 			return rollback(lab);
 		ids[i] = strtoll(lab_get(&r, 0, 0), NULL, 10);
 		lab_rows_release(&r);

@@ -65,6 +65,12 @@ static const char *const steps[LAB_SCHEMA_VERSION] = {
 	"  group_dir TEXT NOT NULL, number INTEGER NOT NULL,"
 	"  name TEXT NOT NULL, data BYTEA NOT NULL,"
 	"  PRIMARY KEY (group_dir, number, name));",
+	/*
+	 * 1 -> 2: where a task's job runs on the box.  The robot's lab mode
+	 * (docs/robot.md) builds a commit's worktree on a path its workers
+	 * share and queues the job to run there, as a local run would.
+	 */
+	"ALTER TABLE lab_tasks ADD COLUMN workdir TEXT;",
 };
 
 /* warnings of the server (a notice) are not the user's business */

@@ -143,7 +143,7 @@ static void last_state(const char *root, struct strbuf *out)
  * The child is stopped (SIGTERM) by the kernel if the worker dies.
  */
 static pid_t spawn(struct worker *w, const char *exe, const char *const *argv,
-		   const char *log, const char *const *env,
+		   const char *log, const char *const *env, const char *cwd,
 		   struct strbuf *reason)
 {
 	pid_t pid, ppid = getpid();
@@ -165,6 +165,14 @@ static pid_t spawn(struct worker *w, const char *exe, const char *const *argv,
 	if (fd >= 0) {
 		dup2(fd, 1);
 		dup2(fd, 2);
+	}
+	/* the task's workdir (the robot's worktree of the commit): the job's
+	 * commands run there as they would in a local run; a workdir that is
+	 * gone fails the attempt (exit 127 and its message in the log) */
+	if (cwd && chdir(cwd) < 0) {
+		fprintf(stderr, "cannot enter the task's workdir '%s': %s\n", cwd,
+			strerror(errno));
+		_exit(127);
 	}
 	/* a child run indexes into its private root only: the worker stores */
 	unsetenv("PERFSIFT_STORE");
@@ -229,7 +237,7 @@ static bool wait_child(struct worker *w, const struct lab_lease *l, pid_t pid,
  */
 static int engine_run(struct worker *w, const struct lab_lease *l,
 		      const char *job_path, const char *commit,
-		      struct strbuf *reason)
+		      const char *workdir, struct strbuf *reason)
 {
 	struct strbuf log = STRBUF_INIT;
 	const char *argv[10];
@@ -251,7 +259,7 @@ static int engine_run(struct worker *w, const struct lab_lease *l,
 	}
 	argv[argc] = NULL;
 	/* this very binary: the same engine, monitors and knobs */
-	pid = spawn(w, "/proc/self/exe", argv, log.buf, NULL, reason);
+	pid = spawn(w, "/proc/self/exe", argv, log.buf, NULL, workdir, reason);
 	if (pid < 0) {
 		strbuf_release(&log);
 		return -1;
@@ -440,7 +448,8 @@ static enum run_end do_run(struct worker *w, const struct lab_task *t,
 	       t->job_name);
 	fflush(stdout);
 	/* a kernel task's runs are of that kernel unless a commit is named */
-	r = engine_run(w, l, job.buf, t->commit ? t->commit : t->kernel, reason);
+	r = engine_run(w, l, job.buf, t->commit ? t->commit : t->kernel,
+		       t->workdir, reason);
 	if (r == 2 || r < 0) {
 		end = r == 2 ? RUN_LOST : RUN_BAD;
 		goto out;
@@ -536,7 +545,7 @@ static enum boot_end boot_kernel(struct worker *w, const struct lab_task *t,
 	env[0] = kv.buf;
 	env[1] = tv.buf;
 	env[2] = NULL;
-	pid = spawn(w, "/bin/sh", argv, log.buf, env, reason);
+	pid = spawn(w, "/bin/sh", argv, log.buf, env, NULL, reason);
 	if (pid < 0)
 		goto out;
 	if (wait_child(w, l, pid, &status)) {
@@ -795,7 +804,13 @@ int worker_main(const struct worker_opts *o)
 		return EXIT_RUNTIME;
 	}
 	sweep_stale(o->root);
-	path_join(&w.tmp, o->root, ".lab");
+	/* absolute: a task's run may start in its own workdir */
+	{
+		char *abs = realpath(o->root, NULL);
+
+		path_join(&w.tmp, abs ? abs : o->root, ".lab");
+		free(abs);
+	}
 	strbuf_addf(&w.tmp, "/%ld", (long)getpid());
 	box_facts(&facts);
 	if (lab_open(&w.lab, o->root, o->url, &err) < 0 ||

@@ -179,7 +179,10 @@ static int run_bisect(struct robot_judge *j, const char *base,
 	     j->repo->name, j->branch, v->stat, n - 2, base, head);
 	outcome = bisect_run(&st, &bo, &ops, &why);
 	if (outcome == BISECT_INTERRUPTED) {
-		ret = ROBOT_JUDGE_STOPPED;
+		/* stopped for a step queued in the lab: the next pass goes on */
+		ret = j->res->pending && j->res->pending(j->res) &&
+		      !bisect_exec_interrupted() ? ROBOT_JUDGE_PENDING :
+		      ROBOT_JUDGE_STOPPED;
 		goto out;
 	}
 	fault_point("robot-bisect-done");
@@ -221,14 +224,19 @@ int robot_judge_head(struct robot_judge *j, const char *base, const char *head,
 	struct strbuf why = STRBUF_INIT;
 	bool regression = false;
 	char *stat = NULL;
-	int r;
+	int r, r2;
 
 	set_str(&v->base, base);
 	set_str(&v->verdict, NULL);
-	if ((r = need(j, base, v)) || v->verdict)
+	/* both asked before either is waited for: in the lab they run together */
+	r = need(j, base, v);
+	if (r == ROBOT_JUDGE_STOPPED || v->verdict)
 		return r;
-	if ((r = need(j, head, v)) || v->verdict)
-		return r;
+	r2 = need(j, head, v);
+	if (r2 == ROBOT_JUDGE_STOPPED || v->verdict)
+		return r2;
+	if (r || r2)
+		return ROBOT_JUDGE_PENDING;
 	if (kpi_change(j, base, head, &stat, &v->change, &regression, &why) < 0) {
 		verdict_error(v, why.buf);
 		strbuf_release(&why);

@@ -191,7 +191,10 @@ static int test_job(struct head_test *h, const struct robot_job *job,
 	strbuf_addstr(&dir, job->name);
 	robot_repo_dir(p->root, h->repo->name, "work/", &work);
 	strbuf_addstr(&work, job->name);
-	if (robot_results_local(&res, h->repo, job, h->mirror, work.buf,
+	if (p->store_url ?
+	    robot_results_lab(&res, h->repo, job, h->mirror, work.buf, dir.buf,
+			      p->store_url, err) < 0 :
+	    robot_results_local(&res, h->repo, job, h->mirror, work.buf,
 				dir.buf, err) < 0)
 		goto out;
 	memset(&j, 0, sizeof(j));

@@ -19,6 +19,8 @@ struct robot_pass {
 	const struct robot_config *cfg;
 	struct robot_state *state;
 	const char *root;  /* the result root (absolute): the state's store */
+	/* a PostgreSQL store: the lab mode (robot/lab.c); NULL: local runs */
+	const char *store_url;
 	bool dry_run;      /* fetch and say what would be tested, no more */
 	/* out */
 	size_t mailed;     /* mails sent by this pass */

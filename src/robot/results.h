@@ -8,10 +8,10 @@
  *
  * The local implementation (robot/local.c) checks the commit out in a
  * worktree of the robot's mirror, builds and installs it and runs the job
- * there through `perfsift run`, as `perfsift bisect` does.  A lab
- * implementation (queue the job for the lab's workers, answer
- * ROBOT_PENDING, find the results in the shared store at a later pass)
- * plugs in here once the lab's queue (issue 16) has landed.
+ * there through `perfsift run`, as `perfsift bisect` does.  The lab's
+ * (robot/lab.c, a PostgreSQL store) queues the job for the lab's
+ * workers, answers ROBOT_PENDING, and finds the results in the shared
+ * store at a later pass.
  */
 #ifndef PERFSIFT_ROBOT_RESULTS_H
 #define PERFSIFT_ROBOT_RESULTS_H
@@ -47,6 +47,12 @@ struct robot_results {
 	/* the bisect of bisect_ops() is over: drop its worktrees and notes */
 	void (*bisect_done)(struct robot_results *r);
 	void (*release)(struct robot_results *r);
+	/*
+	 * true when this pass queued work (or found it queued) and must come
+	 * back later: a bisect that stopped for it is pending, not
+	 * interrupted.  NULL: never (the local implementation).
+	 */
+	bool (*pending)(struct robot_results *r);
 
 	const char *result_root; /* where this job's results are read */
 	const char *store_url;   /* NULL: that root's SQLite */
@@ -62,5 +68,16 @@ int robot_results_local(struct robot_results *r, const struct robot_repo *repo,
 			const struct robot_job *job, const char *mirror,
 			const char *work, const char *result_root,
 			struct strbuf *err);
+
+/*
+ * The lab's implementation (robot/lab.c) for a PostgreSQL store_url: as
+ * the local one, but the runs are queued for the workers of the job's
+ * testbox_group and read from the store; work must be on a path the
+ * workers share (the task's job runs in the worktree built there).
+ */
+int robot_results_lab(struct robot_results *r, const struct robot_repo *repo,
+		      const struct robot_job *job, const char *mirror,
+		      const char *work, const char *result_root,
+		      const char *store_url, struct strbuf *err);
 
 #endif

@@ -34,11 +34,19 @@ test_expect_success 'a store of the current schema gains the lab tables' '
 	perfsift --store "$URL" stats -q "$G/0" &&
 	test "$(has_table lab_tasks)" = f &&
 	perfsift --store "$URL" queue list >out &&
-	test "$(meta lab_schema)" = 1 &&
+	test "$(meta lab_schema)" = 2 &&
 	test "$(meta schema)" = 2 &&
 	test "$(q "SELECT count(*) FROM lab_tasks")" = 0 &&
 	perfsift --store "$URL" results >out &&
 	test_grep "abc123  1 run" out
+'
+
+test_expect_success 'lab tables of version 1 gain the tasks'"'"' workdir (version 2)' '
+	q "ALTER TABLE lab_tasks DROP COLUMN workdir" &&
+	q "UPDATE perfsift_meta SET value = \$\$1\$\$ WHERE key = \$\$lab_schema\$\$" &&
+	perfsift --store "$URL" queue list >out &&
+	test "$(meta lab_schema)" = 2 &&
+	test "$(q "SELECT count(*) FROM information_schema.columns WHERE table_name = \$\$lab_tasks\$\$ AND column_name = \$\$workdir\$\$")" = 1
 '
 
 cat >job.yaml <<'EOF'

@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "monitors/monutil.h"
 #include "monitors/parsers.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -45,31 +46,10 @@ static void dvec_push(struct dvec *a, double x)
 	a->v[a->n++] = x;
 }
 
-/*
- * Array#sum of Floats: Kahan-Babuska compensated summation (Ruby's own,
- * which the mean LKP prints goes through); non-finite values as Ruby's:
- * the plain sum.
- */
+/* Array#sum of Floats, as LKP's mean goes through it (monutil's) */
 static double ruby_float_sum(const struct dvec *a)
 {
-	double f = 0, c = 0, t;
-	size_t i;
-
-	for (i = 0; i < a->n; i++) {
-		double x = a->v[i];
-
-		if (!isfinite(x) || !isfinite(f)) {
-			f += x;
-			continue;
-		}
-		t = f + x;
-		if (fabs(f) >= fabs(x))
-			c += (f - t) + x;
-		else
-			c += (x - t) + f;
-		f = t;
-	}
-	return isfinite(f) ? f + c : f;
+	return mon_ruby_sum(a->v, a->n);
 }
 
 /* String#to_i of a field of digits, dots and commas: the leading digits */

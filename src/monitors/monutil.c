@@ -158,6 +158,12 @@ double mon_ruby_sum(const double *v, size_t n)
 	size_t i;
 
 	for (i = 0; i < n; i++) {
+		/* a non-finite value or sum: Ruby adds plainly from there on
+		 * (the compensation of an infinity would be NaN) */
+		if (!isfinite(v[i]) || !isfinite(f)) {
+			f += v[i];
+			continue;
+		}
 		t = f + v[i];
 		if (fabs(f) >= fabs(v[i]))
 			c += (f - t) + v[i];
@@ -165,7 +171,7 @@ double mon_ruby_sum(const double *v, size_t n)
 			c += (v[i] - t) + f;
 		f = t;
 	}
-	return f + c;
+	return isfinite(f) ? f + c : f;
 }
 
 void mon_ruby_float(struct strbuf *sb, double v)

@@ -54,5 +54,11 @@ int cmd_not_built(const char *name, int argc, char **argv);
 
 /* --seed N of compare and history (cmd/args.c): dies with EXIT_USAGE */
 uint64_t cmd_seed_arg(const char *arg);
+/*
+ * A number option in [min, max], or exit 2 naming opt and arg.  One
+ * double for every numeric option: an integer option is cast by its
+ * caller after the range check, so "1e3" is accepted wherever 1000 is.
+ */
+double cmd_double_arg(const char *opt, const char *arg, double min, double max);
 
 #endif

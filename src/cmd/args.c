@@ -24,3 +24,15 @@ uint64_t cmd_seed_arg(const char *arg)
 		die_status(EXIT_USAGE, "--seed '%s': %s", arg, why);
 	return (uint64_t)v;
 }
+
+double cmd_double_arg(const char *opt, const char *arg, double min, double max)
+{
+	const char *why;
+	double v;
+
+	/* written so that a NaN fails the range too */
+	if (strnum_double(arg, &v, &why) || !(v >= min && v <= max))
+		die_status(EXIT_USAGE, "%s '%s': expected a number in [%g, %g]",
+			   opt, arg, min, max);
+	return v;
+}

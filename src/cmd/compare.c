@@ -62,19 +62,6 @@ static const char usage_text[] =
 enum { OPT_METHOD = 256, OPT_JSON, OPT_CSV, OPT_ALPHA, OPT_MARGIN,
        OPT_BOOT, OPT_SEED, OPT_LKP_EXACT, OPT_WITH_KPIS };
 
-/* a numeric option in [min, max], or exit 2 naming the option */
-static double parse_double(const char *opt, const char *arg, double min,
-			   double max)
-{
-	const char *why;
-	double v;
-
-	if (strnum_double(arg, &v, &why) || v < min || v > max)
-		die_status(EXIT_USAGE, "%s '%s': expected a number in [%g, %g]",
-			   opt, arg, min, max);
-	return v;
-}
-
 int cmd_compare(int argc, char **argv, struct options *opts)
 {
 	static const struct option longopts[] = {
@@ -124,13 +111,13 @@ int cmd_compare(int argc, char **argv, struct options *opts)
 		case OPT_WITH_KPIS: co.kpi_rows = true; break;
 		case OPT_CSV: csv = true; break;
 		case OPT_ALPHA:
-			co.alpha = parse_double("--alpha", optarg, 0, 1);
+			co.alpha = cmd_double_arg("--alpha", optarg, 0, 1);
 			break;
 		case OPT_MARGIN:
-			co.margin = parse_double("--margin", optarg, 0, 1e6);
+			co.margin = cmd_double_arg("--margin", optarg, 0, 1e6);
 			break;
 		case OPT_BOOT:
-			co.boot_iters = (unsigned)parse_double("--bootstrap",
+			co.boot_iters = (unsigned)cmd_double_arg("--bootstrap",
 							       optarg, 0, 1e6);
 			break;
 		case OPT_SEED: co.seed = cmd_seed_arg(optarg); break;

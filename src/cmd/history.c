@@ -66,23 +66,6 @@ enum { OPT_REPO = 256, OPT_CSV, OPT_STAT, OPT_JSON, OPT_FORMAT, OPT_TEST,
 
 enum format { FMT_TEXT, FMT_JSON, FMT_CSV };
 
-/*
- * A numeric option's value, or exit 2 naming the option and its range.
- * One double for all of them: the integer options (--window,
- * --min-segment, --permutations) are cast by the caller after the range check, which is in doubles
- * too, so "1e3" is accepted wherever 1000 is.
- */
-static double num_arg(const char *opt, const char *arg, double min, double max)
-{
-	const char *why;
-	double v;
-
-	if (strnum_double(arg, &v, &why) || !(v >= min && v <= max))
-		die_status(EXIT_USAGE, "%s '%s': expected a number in [%g, %g]",
-			   opt, arg, min, max);
-	return v;
-}
-
 /* a stat's better direction as the JSON's "better" field spells it */
 static const char *direction_name(int d)
 {
@@ -466,23 +449,23 @@ static int parse_args(int argc, char **argv, struct history_args *a,
 		case OPT_FORMAT: a->fmt = parse_format(optarg); break;
 		case OPT_TEST: parse_test(hp, optarg); break;
 		case OPT_PMAX:
-			pmax = num_arg("--p-max", optarg, 0, 1);
+			pmax = cmd_double_arg("--p-max", optarg, 0, 1);
 			have_pmax = true;
 			break;
 		case OPT_MINSEG:
-			hp->min_segment = (size_t)num_arg("--min-segment", optarg, 1, 1e6);
+			hp->min_segment = (size_t)cmd_double_arg("--min-segment", optarg, 1, 1e6);
 			break;
 		case OPT_WINDOW:
-			hp->window = (size_t)num_arg("--window", optarg, 2, 1e9);
+			hp->window = (size_t)cmd_double_arg("--window", optarg, 2, 1e9);
 			break;
 		case OPT_OUTLIER:
-			hp->outlier_sd = num_arg("--outlier-sd", optarg, 0, 1e300);
+			hp->outlier_sd = cmd_double_arg("--outlier-sd", optarg, 0, 1e300);
 			break;
 		case OPT_MINCHG:
-			hp->min_change_pct = num_arg("--min-change", optarg, 0, 1e300);
+			hp->min_change_pct = cmd_double_arg("--min-change", optarg, 0, 1e300);
 			break;
 		case OPT_PERMS:
-			hp->permutations = (unsigned)num_arg("--permutations", optarg,
+			hp->permutations = (unsigned)cmd_double_arg("--permutations", optarg,
 							     1, 1e6);
 			break;
 		case OPT_SEED: hp->seed = cmd_seed_arg(optarg); break;

@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include "compare/rules.h"
 #include "job/job.h"
+#include "job/kpi.h"
 #include "job/programs.h"
 #include "result/matrix.h"
 #include "report/build.h"
@@ -236,36 +237,127 @@ static size_t pick_explain(struct report_data *d,
 	return picked;
 }
 
-/* the headline: a changed KPI with a direction first, then the largest */
-static bool better_kpi(const struct report_stat *c, const struct compare_row *cr,
-		       const struct report_stat *best,
-		       const struct compare_row *br)
-{
-	bool cc = cr->changed, bc = br->changed;
+/*
+ * ---- The headline KPI (docs/lkp-compat.md "report") ----
+ *
+ * It is the answer the reader (and the mail's subject) gets first, so it
+ * follows the table, whose selection sets the exit status: a KPI that
+ * moved the wrong way leads, the one with the largest rank score
+ * (report_rank_score: size of the change weighted by its significance);
+ * else the best-ranked improvement; else the best-ranked change without
+ * a direction; else, when nothing moved, the first declared KPI (in
+ * declaration order, marked undecided or unchanged as the table judged
+ * it) or, without declarations, the best-ranked implicit one.  Only KPIs
+ * compete: a declaration replaces the implicit ones (stat_is_kpi), and a
+ * monitor stat never leads.  Runs with no KPI at all (an LKP result root
+ * of a benchmark whose own metric is not in the stats) lead with the
+ * benchmark's time, `<testcase>.time.*`, as LKP's e-mails do, saying so.
+ */
+enum headline_class { HL_REGRESSION, HL_IMPROVEMENT, HL_CHANGE, HL_NONE };
 
-	if (cc != bc)
-		return cc;
-	if (!c->effect != !best->effect)
-		return c->effect != NULL;
-	return report_rank_score(c) > report_rank_score(best);
-}
+struct headline {
+	const struct report_stat *stat;
+	enum headline_class cls;
+	size_t decl;  /* declaration index, SIZE_MAX: not declared */
+	double score; /* report_rank_score() */
+};
 
 /*
- * The headline KPI is undecided when the table (whose selection sets the
- * exit status) says so, whatever the statistics over every stat chose.
+ * c beats best: a better class; then, when nothing moved, the earlier
+ * declaration and (implicit KPIs) a direction before none; then the score
  */
-static void headline_undecided(struct report_data *d)
+static bool better_headline(const struct headline *c, const struct headline *best)
 {
-	size_t i, k;
+	if (!best->stat || c->cls != best->cls)
+		return !best->stat || c->cls < best->cls;
+	if (c->cls == HL_NONE && c->decl != best->decl)
+		return c->decl < best->decl;
+	if (c->cls == HL_NONE && !c->stat->effect != !best->stat->effect)
+		return c->stat->effect != NULL;
+	return c->score > best->score;
+}
+
+static enum headline_class headline_class(bool changed, enum compare_effect e)
+{
+	if (!changed)
+		return HL_NONE;
+	return e == EFFECT_REGRESSION ? HL_REGRESSION :
+	       e == EFFECT_IMPROVEMENT ? HL_IMPROVEMENT : HL_CHANGE;
+}
+
+/* d->all's stat of that name (the statistics over every stat), or NULL */
+static struct report_stat *all_stat(struct report_data *d, const char *name)
+{
+	size_t k;
 
 	for (k = 0; k < d->nall; k++)
-		if (d->r.kpi == &d->all[k])
-			break;
-	if (k == d->nall)
-		return;
-	for (i = 0; i < d->table_res.nrows; i++)
-		if (!strcmp(d->rows[i].name, d->all[k].name))
-			d->all[k].undecided = d->rows[i].undecided;
+		if (!strcmp(d->all[k].name, name))
+			return &d->all[k];
+	return NULL;
+}
+
+/* the benchmark's own time stats: `<testcase>.time.*`, `mytest.time.*` */
+static bool is_bench_time(const char *name, const char *testcase)
+{
+	size_t n = testcase ? strlen(testcase) : 0;
+
+	if (n && !strncmp(name, testcase, n) && !strncmp(name + n, ".time.", 6))
+		return true;
+	return !strncmp(name, "mytest.time.", 12);
+}
+
+static void pick_headline(struct report_data *d, const struct result_group *base,
+			  const struct result_group *head)
+{
+	struct headline best = { NULL, HL_NONE, SIZE_MAX, 0 };
+	struct stat_rules decl;
+	size_t i;
+
+	/* the declarations in compare's order: the head's, then the base's */
+	stat_rules_init(&decl);
+	if (head->kpi)
+		kpi_declare(&decl, head->kpi);
+	if (base->kpi)
+		kpi_declare(&decl, base->kpi);
+	for (i = 0; i < d->table_res.nrows; i++) {
+		const struct compare_row *row = &d->table_res.rows[i];
+		const struct compare_cell *cell = &row->cells[1];
+		const struct stat_kpi *k = stat_kpi_decl(&decl, row->name);
+		struct report_stat *s;
+		struct headline c;
+
+		if (!row->is_kpi || row->is_function || !row->cells[0].present ||
+		    !cell->present || !(s = all_stat(d, row->name)))
+			continue;
+		/* the table's verdict, which the exit status follows */
+		s->changed = cell->changed;
+		s->undecided = d->rows[i].undecided;
+		c.stat = s;
+		c.cls = headline_class(cell->changed, cell->effect);
+		c.decl = k ? (size_t)(k - decl.kpis) : SIZE_MAX;
+		c.score = report_rank_score(s);
+		if (better_headline(&c, &best))
+			best = c;
+	}
+	stat_rules_release(&decl);
+	if (!best.stat) {
+		const char *tc = result_group_axis(head, "testcase");
+
+		for (i = 0; i < d->nall; i++) {
+			const struct compare_row *row = &d->all_res.rows[i];
+			struct headline c = { &d->all[i], HL_NONE, SIZE_MAX, 0 };
+
+			if (!is_bench_time(row->name, tc) ||
+			    !row->cells[0].present || !row->cells[1].present)
+				continue;
+			c.cls = headline_class(row->changed, row->cells[1].effect);
+			c.score = report_rank_score(c.stat);
+			if (better_headline(&c, &best))
+				best = c;
+		}
+		d->r.kpi_fallback = best.stat != NULL;
+	}
+	d->r.kpi = best.stat;
 }
 
 /* machine facts and fingerprint: shown with the test box, not as parameters */
@@ -432,7 +524,6 @@ int report_build(struct report_data *d, const struct result_group *base,
 	const struct report_stat *cand[REPORT_MAX_EXPLAIN + 1];
 	const struct report_stat **ranked;
 	struct compare_options o;
-	const struct compare_row *kpi_row = NULL;
 	struct stat_rules rules;
 	size_t i, n = 0;
 
@@ -482,19 +573,13 @@ int report_build(struct report_data *d, const struct result_group *base,
 		const struct compare_row *row = &d->all_res.rows[i];
 
 		fill_stat(d, &d->all[i], row, base, head);
-		/* a KPI one side has no value of has no change to head with */
-		if (row->is_kpi && !row->is_function &&
-		    row->cells[0].present && row->cells[1].present &&
-		    (!d->r.kpi || better_kpi(&d->all[i], row, d->r.kpi, kpi_row))) {
-			d->r.kpi = &d->all[i];
-			kpi_row = row;
-		}
 		if (!row->is_kpi && explains(row, &d->all[i]) &&
 		    worth_explaining(&rules, &d->all[i]))
 			ranked[n++] = &d->all[i];
 	}
 	stat_rules_release(&rules);
-	headline_undecided(d);
+	/* a KPI one side has no value of has no change to head with */
+	pick_headline(d, base, head);
 	qsort(ranked, n, sizeof(*ranked), cmp_explain);
 	d->r.nexplain = pick_explain(d, ranked, n, cand);
 	free(ranked);

@@ -210,8 +210,10 @@ static int add_kpi(struct strbuf *out, const struct report *r,
 
 	if (!s)
 		return 0;
-	strbuf_addstr(out, "<section id=\"kpi\">\n<h2>The KPI</h2>\n"
-			   "<table class=\"rows\" id=\"kpi-row\">\n<thead><tr><th class=\"num\">");
+	strbuf_addf(out, "<section id=\"kpi\">\n<h2>%s</h2>\n"
+		    "<table class=\"rows\" id=\"kpi-row\">\n<thead><tr><th class=\"num\">",
+		    r->kpi_fallback ? "The benchmark&#39;s time (these runs have no KPI)"
+				    : "The KPI");
 	add_heading(out, r->base_heading, "base");
 	strbuf_addstr(out, "</th><th class=\"num\">%change</th><th class=\"num\">");
 	add_heading(out, r->head_heading, "head");

@@ -84,6 +84,11 @@ struct report {
 	const struct report_param *params; /* common axes but commit, env_* */
 	size_t nparams;
 	const struct report_stat *kpi;        /* the headline stat, or NULL */
+	/*
+	 * the runs have no KPI: the headline is the benchmark's time
+	 * (`<testcase>.time.*`), not a KPI, and the report says so
+	 */
+	bool kpi_fallback;
 	const struct report_stat *const *explain; /* ranked, <= 10 */
 	size_t nexplain;
 	const struct report_stat *const *charts;  /* KPI first */
@@ -107,7 +112,7 @@ void report_short_commit(struct strbuf *out, const char *commit);
 void report_format_value(struct strbuf *out, double v);
 /* "-51.0%" / "+0.12" as the headline writes a change */
 void report_format_change(struct strbuf *out, const struct report_stat *s);
-/* the headline's word: "undecided", "improvement", "regression", "change" */
+/* the headline's word: "undecided", "unchanged", "improvement", "regression", "change" */
 const char *report_effect_word(const struct report_stat *s);
 /* "[perfsift] <short sha>: <stat> <change> <word>" (no newline) */
 void report_subject(struct strbuf *out, const struct report *r);

@@ -62,6 +62,8 @@ const char *report_effect_word(const struct report_stat *s)
 {
 	if (s->undecided)
 		return "undecided"; /* never "improvement" before it is one */
+	if (!s->changed && !s->is_function)
+		return "unchanged"; /* its sign alone is no regression */
 	return s->effect ? s->effect : "change";
 }
 
@@ -147,7 +149,11 @@ static int add_kpi(struct strbuf *out, const struct report *r,
 		return 0;
 	report_heading(&bh, r->base_heading);
 	report_heading(&hh, r->head_heading);
-	strbuf_addf(out, "The KPI, %s:\n\n", s->name);
+	if (r->kpi_fallback)
+		strbuf_addf(out, "The benchmark's time, %s (these runs have no KPI):\n\n",
+			    s->name);
+	else
+		strbuf_addf(out, "The KPI, %s:\n\n", s->name);
 	strbuf_addf(out, "%20s %14s %20s\n", bh.buf, "%change", hh.buf);
 	strbuf_release(&bh);
 	strbuf_release(&hh);

@@ -517,6 +517,106 @@ static void add_box(struct report_data *d, const struct result_group *head)
 		b->host = result_group_axis(head, "tbox_group");
 }
 
+/*
+ * A mytest job's command: its cmdline (*is_opt), or mytest's scalar
+ * value (`mytest: CMD`, a parameter of another name: `-- CMD` would not
+ * give the same group), else NULL.
+ */
+static const char *mytest_cmd(const struct job *j, bool *is_opt)
+{
+	const char *c = job_get_opt(j, "mytest", "cmdline");
+	const struct jnode *v;
+
+	*is_opt = c && *c;
+	if (*is_opt)
+		return c;
+	v = jnode_get(j->root, "mytest");
+	return v && v->type == JNODE_SCALAR && *v->text ? v->text : NULL;
+}
+
+/*
+ * Plain shell words, single blanks between them: `-- CMD` typed into a
+ * shell gives the run back the very same mytest.cmdline (run/engine.c
+ * quotes every other word, with these same safe characters).  Anything
+ * else (quotes, pipes, redirections) is left to the job file's cmdline.
+ */
+static bool plain_words(const char *s)
+{
+	static const char safe[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+				   "0123456789_@%+=:,./-";
+	const char *p;
+
+	if (!*s || *s == ' ')
+		return false;
+	for (p = s; *p; p++) {
+		if (*p == ' ' ? p[1] == ' ' || !p[1] : !strchr(safe, *p))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * One side's `compare` selector: its commit when the commits differ,
+ * its setting when the settings do (both: commit=C,SETTING), else the
+ * group's directory.
+ */
+static void add_selector(struct strbuf *out, const char *commit,
+			 const char *setting, bool commits_differ,
+			 const struct result_group *g)
+{
+	if (commits_differ && commit && setting)
+		strbuf_addf(out, "commit=%s,%s", commit, setting);
+	else if (commits_differ && commit)
+		strbuf_addstr(out, commit);
+	else if (setting)
+		strbuf_addstr(out, setting);
+	else
+		strbuf_addstr(out, g->dir ? g->dir : g->spec);
+}
+
+/*
+ * What "To reproduce" says (report.h struct report_repro): the jobs the
+ * runs recorded (the head's attached, the base's too when it differs),
+ * a mytest job's command, the commits, how they were built (the runs'
+ * env_build / env_install), the run counts and the selectors.
+ */
+static void add_repro(struct report_data *d, const struct result_group *base,
+		      const struct result_group *head)
+{
+	struct report_repro *rp = &d->r.repro;
+	const struct job *j = d->head_job;
+	bool commits_differ, is_opt;
+
+	rp->base_commit = result_group_axis(base, "commit");
+	rp->head_commit = result_group_axis(head, "commit");
+	rp->base_runs = base->matrix.nruns;
+	rp->head_runs = head->matrix.nruns;
+	commits_differ = !rp->base_commit || !rp->head_commit ||
+			 strcmp(rp->base_commit, rp->head_commit);
+	add_selector(&d->base_sel, rp->base_commit, d->r.base_setting,
+		     commits_differ, base);
+	add_selector(&d->head_sel, rp->head_commit, d->r.head_setting,
+		     commits_differ, head);
+	rp->base_sel = d->base_sel.buf;
+	rp->head_sel = d->head_sel.buf;
+	if (!j) {
+		rp->no_job = true;
+		return;
+	}
+	report_repro_job(j, &d->head_job_yaml);
+	if (d->base_job) {
+		report_repro_job(d->base_job, &d->base_job_yaml);
+		if (strcmp(d->base_job_yaml.buf, d->head_job_yaml.buf))
+			rp->base_job_file = "base-job.yaml";
+	} else {
+		rp->no_base_job = true;
+	}
+	rp->cmd = mytest_cmd(j, &is_opt);
+	rp->cmd_plain = rp->cmd && is_opt && plain_words(rp->cmd);
+	rp->build = job_get(j, "env_build");
+	rp->install = job_get(j, "env_install");
+}
+
 int report_build(struct report_data *d, const struct result_group *base,
 		 const struct result_group *head, struct strbuf *err)
 {
@@ -535,6 +635,10 @@ int report_build(struct report_data *d, const struct result_group *base,
 	strbuf_init(&d->head_setting, 0);
 	strbuf_init(&d->undecided, 0);
 	strbuf_init(&d->settings, 0);
+	strbuf_init(&d->head_job_yaml, 0);
+	strbuf_init(&d->base_job_yaml, 0);
+	strbuf_init(&d->base_sel, 0);
+	strbuf_init(&d->head_sel, 0);
 
 	/* the table: LKP's rules, as the e-mail shows them, and every KPI */
 	compare_options_init(&o);
@@ -610,6 +714,7 @@ int report_build(struct report_data *d, const struct result_group *base,
 	d->r.job_file = "job.yaml";
 	add_headings(d, base, head);
 	add_box(d, head);
+	add_repro(d, base, head);
 	return 0;
 }
 
@@ -739,6 +844,10 @@ void report_data_release(struct report_data *d)
 	strbuf_release(&d->head_setting);
 	strbuf_release(&d->undecided);
 	strbuf_release(&d->settings);
+	strbuf_release(&d->head_job_yaml);
+	strbuf_release(&d->base_job_yaml);
+	strbuf_release(&d->base_sel);
+	strbuf_release(&d->head_sel);
 	free(d->rows);
 	free(d->all);
 	for (i = 0; i < d->nowned; i++)

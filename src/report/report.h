@@ -59,6 +59,30 @@ struct report_box {
 	const char *settings;
 };
 
+/*
+ * "To reproduce": what the runs say about how they were made, so the
+ * report can give the exact commands (report_repro_text()).  A NULL
+ * field is not known, and the report says so rather than guess.
+ */
+struct report_repro {
+	/* the base's job beside the report when it differs from the head's
+	 * (the settings of a comparison on one commit), else NULL */
+	const char *base_job_file;
+	bool no_job;            /* the head runs have no job.yaml (LKP's root) */
+	bool no_base_job;       /* the base runs have none: the head's is used */
+	/* a mytest job's command: given as `-- CMD` when it is plain words
+	 * (cmd_plain), else only in the job file's mytest.cmdline */
+	const char *cmd;
+	bool cmd_plain;
+	const char *base_commit, *head_commit;
+	/* the runs' env_build / env_install (run --build-cmd), else the
+	 * bisect's or the robot's own, else NULL */
+	const char *build, *install;
+	size_t base_runs, head_runs;
+	/* `perfsift compare BASE HEAD`'s selectors of the two groups */
+	const char *base_sel, *head_sel;
+};
+
 /* a parameter both sides share (the table's header axes, one by one) */
 struct report_param {
 	const char *key, *value;
@@ -104,6 +128,7 @@ struct report {
 	const char *undecided;
 	struct report_box box;
 	const char *job_file;   /* the job file's name beside the report */
+	struct report_repro repro;
 };
 
 /* "5f155ea5ab" for a sha, the label itself for anything else; into out */
@@ -124,6 +149,15 @@ void report_subject(struct strbuf *out, const struct report *r);
 const struct report_stat *report_kpi_chart(const struct report *r);
 /* a column heading, a sha shortened as report_short_commit() does */
 void report_heading(struct strbuf *out, const char *heading);
+
+/*
+ * "To reproduce"'s commands, one a line, each after indent: comments
+ * (`# ...`) say what is attached and what is not known; the rest is
+ * what to type, in order -- per commit its build and its runs (install
+ * after the first build, which may make the job's command), then compare.  Shared by the text and the HTML page.
+ */
+void report_repro_text(const struct report *r, struct strbuf *out,
+		       const char *indent);
 
 /* the e-mail text; -1 with err when a chart cannot be drawn */
 int report_text(const struct report *r, struct strbuf *out,

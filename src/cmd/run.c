@@ -16,6 +16,7 @@
 #include <string.h>
 #include "builtin.h"
 #include "job/job.h"
+#include "job/plugins.h"
 #include "run/engine.h"
 #include "run/runner.h"
 #include "run/schedule.h"
@@ -26,7 +27,7 @@
 
 static const char run_usage[] =
 	"usage: perfsift run JOB.yaml [-n RUNS] [--commit ID] [--set KEY=VALUE]...\n"
-	"                    [-- CMD ARGS...]\n"
+	"                    [--lkp-src DIR] [-- CMD ARGS...]\n"
 	"\n"
 	"  -n, --runs N        run each atomic job N times (default 1); runs are\n"
 	"                      numbered on from those already in the result root\n"
@@ -40,6 +41,9 @@ static const char run_usage[] =
 	"  --interleave        run a matrix's atomic jobs round-robin (A B A B ...),\n"
 	"                      so drift of the machine falls on every setting alike\n"
 	"                      (the default); --sequential: all runs of A, then B\n"
+	"  --lkp-src DIR       an LKP checkout: its programs/<p>/{run,parse} are\n"
+	"                      plug-ins (else $LKP_SRC; also $PERFSIFT_PROGRAMS and\n"
+	"                      programs/ beside the job: docs/programs.md)\n"
 	"  -- CMD ARGS...      the command of a `mytest` job (LKP's external benchmark)\n"
 	"\n"
 	"A job that is not atomic is split into atomic jobs, run round-robin.\n"
@@ -101,6 +105,7 @@ static int parse_options(int argc, char **argv, struct run_args *a,
 		{"max-runs", required_argument, NULL, 'M'},
 		{"interleave", no_argument, NULL, 'I'},
 		{"sequential", no_argument, NULL, 'S'},
+		{"lkp-src", required_argument, NULL, 'L'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -128,6 +133,7 @@ static int parse_options(int argc, char **argv, struct run_args *a,
 		case 'I': s->interleave = true; break;
 		case 'S': s->interleave = false; break;
 		case 'c': a->commit = optarg; break;
+		case 'L': plugin_set_lkp_src(optarg); break;
 		case 's':
 			ALLOC_GROW(a->sets, a->nr_sets + 1, a->alloc_sets);
 			a->sets[a->nr_sets++] = optarg;

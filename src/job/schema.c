@@ -13,6 +13,7 @@
 #include "job/internal.h"
 #include "job/job.h"
 #include "job/kpi.h"
+#include "job/plugins.h"
 #include "job/programs.h"
 #include "setup/setup.h"
 #include "util/strbuf.h"
@@ -255,20 +256,24 @@ static int check_value_key(const char *file, const char *key,
 	return 0;
 }
 
-static void unknown_program(const char *file, const char *key,
-			    const struct jnode *v, struct strbuf *err)
+/* the unknown program's message, naming the plug-in directories searched */
+static void unknown_program(const char *file, const struct jnode *root,
+			    const char *key, const struct jnode *v,
+			    struct strbuf *err)
 {
 	const char *hint = closest_program(key);
+	struct strbuf dirs = STRBUF_INIT;
 
+	plugin_describe_path(key, file, root, &dirs);
 	if (hint)
 		job_err_at(err, file, v->line, key,
-			   "unknown program (did you mean '%s'?)", hint);
-	else if (v->type == JNODE_NULL)
-		job_err_at(err, file, v->line, key,
-			   "unknown program (not a benchmark, monitor or setup program perfsift knows; a plain job key needs a value)");
+			   "unknown program (did you mean '%s'?); %s", hint, dirs.buf);
 	else
 		job_err_at(err, file, v->line, key,
-			   "unknown program (not a benchmark, monitor or setup program perfsift knows)");
+			   "unknown program (not a benchmark, monitor or setup program perfsift knows%s); %s",
+			   v->type == JNODE_NULL ? "; a plain job key needs a value" : "",
+			   dirs.buf);
+	strbuf_release(&dirs);
 }
 
 /*
@@ -357,6 +362,16 @@ int job_check_doc(const char *file, const struct jnode *root, bool strict,
 		const struct program *p = program_find(key);
 		const struct program_option *o;
 
+		/*
+		 * A built-in named by the job: a plug-in of its name on the
+		 * path is not used, and the user is told.  A name perfsift
+		 * has no key for may be a plug-in's (plugins.h): found, it
+		 * is a program from here on.
+		 */
+		if (p && !p->plugin_dir && strict)
+			plugin_warn_shadowed(key, file, root, v->line);
+		if (!p && !job_key_find(key) && strcmp(key, "kpi"))
+			p = plugin_find(key, file, root);
 		if (p) {
 			if (check_program(file, p, v, err))
 				return -1;
@@ -393,7 +408,7 @@ int job_check_doc(const char *file, const struct jnode *root, bool strict,
 		 */
 		if (v->type == JNODE_MAP || (strict && v->type == JNODE_NULL) ||
 		    (v->type == JNODE_SEQ && v->n && !jnode_all_leaves(v))) {
-			unknown_program(file, key, v, err);
+			unknown_program(file, root, key, v, err);
 			return -1;
 		}
 	}

@@ -193,9 +193,11 @@ static void test_errors(void **state)
 	assert_err("runtime: {a: 1}\n",
 		   "bad.yaml:1: runtime: expected a value (or a list of values), not a mapping");
 	assert_err("suite: x\nvm-scalabilty:\n  test: a\n",
-		   "bad.yaml:2: vm-scalabilty: unknown program (did you mean 'vm-scalability'?)");
+		   "bad.yaml:2: vm-scalabilty: unknown program (did you mean 'vm-scalability'?)"
+		   "; no plug-in directory to look in for vm-scalabilty/ ($PERFSIFT_PROGRAMS, programs/ beside the job file, --lkp-src DIR or $LKP_SRC)");
 	assert_err("frobnicate:\n  x: 1\n",
-		   "bad.yaml:1: frobnicate: unknown program (not a benchmark, monitor or setup program perfsift knows)");
+		   "bad.yaml:1: frobnicate: unknown program (not a benchmark, monitor or setup program perfsift knows)"
+		   "; no plug-in directory to look in for frobnicate/ ($PERFSIFT_PROGRAMS, programs/ beside the job file, --lkp-src DIR or $LKP_SRC)");
 	assert_err("suite: x\nruntime: 300s\nsuite: y\n",
 		   "bad.yaml:3: suite: duplicate key (first given at line 1)");
 	assert_err("vm-scalability:\n  test: a\n  size: 1G\n  test: b\n",

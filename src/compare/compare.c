@@ -741,6 +741,8 @@ int compare_groups(const struct result_group *const *groups, size_t ngroups,
 
 	walk_union(&w, res);
 	guard_apply(&w, res);
+	if (!o->lkp_exact)
+		noise_rules_apply(&w, res);
 	walk_qvalues(&w, res);
 	/* after the method's selection, which decides "changed" */
 	if (kpi_judging(o))

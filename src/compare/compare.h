@@ -75,6 +75,9 @@ struct compare_cell {
 	enum lkp_outcome lkp;   /* LKP's test */
 	double p_welch, p_mwu, q; /* NAN when not computed */
 	double p_guard;         /* the noise guard's p, NAN when not applied */
+	/* the default rule (rules.h) that took the cell out of the
+	 * selection, NOISE_RULE_PASS when none did */
+	enum stat_noise_rule noise_rule;
 	double ci_lo, ci_hi;    /* bootstrap 95% interval of %change */
 	enum stats_verdict verdict;
 	unsigned more_runs;     /* for VERDICT_UNKNOWN */

@@ -200,6 +200,10 @@ static json_t *column_json(const struct compare_row *row, size_t c)
 	json_object_set_new(o, "p_mwu", jnum(cell->p_mwu));
 	json_object_set_new(o, "q", jnum(cell->q));
 	json_object_set_new(o, "p_guard", jnum(cell->p_guard));
+	/* only where a default rule took the cell out (rules.h) */
+	if (cell->noise_rule != NOISE_RULE_PASS)
+		json_object_set_new(o, "noise_rule",
+				    jstr(stat_noise_rule_name(cell->noise_rule)));
 	json_object_set_new(o, "verdict",
 			    jstr(stats_verdict_name(cell->verdict)));
 	json_object_set_new(o, "more_runs", jcount(cell->more_runs));

@@ -266,3 +266,42 @@ void guard_apply(struct walk *w, struct compare_result *res)
 		}
 	}
 }
+
+/*
+ * Phase 2b: perfsift's default rules (rules.h, stat_noise_rule) over the
+ * cells LKP's rules and the noise guard left selected, in LKP mode and
+ * not with --lkp-exact: identifiers, perf-profile's small shares, and
+ * machine-state stats that do not stand out of their own spread and
+ * class floor.  A KPI is the job's own figure, never the machine's: it
+ * keeps LKP's and the guard's verdict, and a failure stat LKP's rule.
+ */
+void noise_rules_apply(struct walk *w, struct compare_result *res)
+{
+	size_t c, i;
+
+	if (w->o->method != COMPARE_LKP)
+		return;
+	for (i = 0; i < res->nrows; i++) {
+		struct compare_row *row = &res->rows[i];
+		ssize_t ib = w->row_idx[i * w->n];
+
+		if (row->is_function || row->is_kpi || ib < 0)
+			continue;
+		for (c = 1; c < w->n; c++) {
+			struct compare_cell *cell = &row->cells[c];
+			ssize_t ia = w->row_idx[i * w->n + c];
+			const double *a, *b;
+			size_t na, nb;
+
+			if (!cell->changed || ia < 0)
+				continue;
+			a = walk_side(w, c, ia, false, &na);
+			b = walk_side(w, 0, ib, false, &nb);
+			cell->noise_rule = stat_noise_rule(
+				row->name, a, na, b, nb,
+				STAT_MACHINE_STATE_FLOOR_PCT);
+			if (cell->noise_rule != NOISE_RULE_PASS)
+				cell->changed = false;
+		}
+	}
+}

@@ -112,6 +112,55 @@ bool stat_reasonable_change(const struct stat_rules *r, const char *name,
 			    double delta, double max);
 
 /*
+ * ---- perfsift's default rules beyond LKP's (compare without --lkp-exact) ----
+ *
+ * A real A/A on a shared machine (bench/aa.sh, docs/performance.md)
+ * flags stats that describe the machine rather than the workload: its
+ * idle time and CPU shares, the scheduler's averages and run queues, its
+ * free memory, page cache, slab and other processes' page tables, and
+ * perf-profile's system-wide samples.  They move whenever anything else
+ * on the machine changes, so between two batches of runs they step by
+ * more than the runs of either batch spread.  These rules are applied to
+ * a stat LKP's rules and the noise guard selected (judge.c); a declared
+ * or implicit KPI and a failure stat are never subject to them.  Why each
+ * rule is what it is: docs/lkp-compat.md, "Machine-state stats".
+ */
+enum stat_noise_rule {
+	NOISE_RULE_PASS,        /* no rule objects: the selection stands */
+	NOISE_RULE_IDENTIFIER,  /* not a measurement (a PID) */
+	NOISE_RULE_SMALL_SHARE, /* perf-profile under 1% of samples both sides */
+	NOISE_RULE_FEW_RUNS,    /* machine state: a side with < 3 runs of it */
+	NOISE_RULE_SPREAD,      /* machine state: sides not apart by a spread */
+	NOISE_RULE_FLOOR,       /* machine state: change under the class floor */
+};
+
+/* the default class floor of machine-state stats, in % of the base mean */
+#define STAT_MACHINE_STATE_FLOOR_PCT 10.0
+
+/* the rule's name in the JSON (`noise_rule`), "" for NOISE_RULE_PASS */
+const char *stat_noise_rule_name(enum stat_noise_rule rule);
+/* a number that identifies, not measures: `sched_debug.*curr->pid*` */
+bool stat_is_identifier(const char *name);
+/*
+ * A stat of the whole machine's state (the list and its reasons in
+ * rules.c): a gauge of a /proc monitor that is not one of LKP's event
+ * counters (etc/event-counter-prefixes), the machine's CPU shares and
+ * idle time, the scheduler's state, and perf-profile's system-wide
+ * shares.
+ */
+bool stat_is_machine_state(const char *name);
+/*
+ * Should the change of stat name, a (head) vs b (base), the values of the
+ * runs that have it, stay selected?  floor_pct: the machine-state floor
+ * in % of the base mean (STAT_MACHINE_STATE_FLOOR_PCT, or a floor
+ * measured for this stat).  Checked in the enum's order; the first rule
+ * that objects is returned.
+ */
+enum stat_noise_rule stat_noise_rule(const char *name, const double *a,
+				     size_t na, const double *b, size_t nb,
+				     double floor_pct);
+
+/*
  * Name tests the rules and the change test share (LKP's rules are mostly
  * "starts with" / "ends with" over stat names).
  */

@@ -33,11 +33,19 @@
 struct plugin {
 	struct program prog;
 	char *name, *dir, *run, *parse, *help;
-	bool ruby; /* the parse script's #! names ruby */
+	char *lkp_src; /* the LKP checkout it is part of, or NULL */
+	bool ruby;     /* the parse script's #! names ruby */
 };
 
+/*
+ * The plug-ins found so far.  Each is allocated on its own, so that the
+ * table entry program_find() hands out stays where it is while the list
+ * grows; none is ever freed: like the static table's entries they live as
+ * long as the process, and jobs hold pointers to them.
+ */
 static struct plugin **plugins;
 static size_t nr_plugins, alloc_plugins;
+/* --lkp-src, which beats $LKP_SRC as a command-line option beats the environment */
 static char *lkp_src_opt;
 /* built-in names already warned about, "\nname\n" each: one warning a name */
 static struct strbuf shadow_said = STRBUF_INIT;
@@ -83,6 +91,7 @@ static bool plain_name(const char *name)
 struct search_dir {
 	char *dir;
 	const char *from;
+	const char *lkp; /* DIR is an LKP checkout's programs/: the checkout */
 };
 
 struct search_path {
@@ -104,6 +113,7 @@ static void add_dir(struct search_path *sp, const char *dir, size_t len,
 		}
 	ALLOC_GROW(sp->d, sp->n + 1, sp->alloc);
 	sp->d[sp->n].dir = d;
+	sp->d[sp->n].lkp = NULL;
 	sp->d[sp->n++].from = from;
 }
 
@@ -123,7 +133,12 @@ static void add_job_dir(struct search_path *sp, const char *file,
 	strbuf_release(&dir);
 }
 
-/* the search path, in its order (plugins.h) */
+/*
+ * The search path, in its order (plugins.h): the user's own directories
+ * first (they are the most deliberate choice), then what sits beside the
+ * job, then the LKP checkout, whose ~355 programs would otherwise take
+ * any name first.
+ */
 static void search_path(struct search_path *sp, const char *job_file,
 			const struct jnode *root)
 {
@@ -145,6 +160,8 @@ static void search_path(struct search_path *sp, const char *job_file,
 
 		path_join(&d, lkp, "programs");
 		add_dir(sp, d.buf, d.len, lkp_src_opt ? "--lkp-src" : "LKP_SRC");
+		if (sp->n && !strcmp(sp->d[sp->n - 1].dir, d.buf))
+			sp->d[sp->n - 1].lkp = lkp;
 		strbuf_release(&d);
 	}
 }
@@ -187,6 +204,16 @@ const struct program *plugin_registered(const char *name)
 		if (!strcmp(plugins[i]->name, name))
 			return &plugins[i]->prog;
 	return NULL;
+}
+
+size_t plugin_count(void)
+{
+	return nr_plugins;
+}
+
+const struct program *plugin_at(size_t i)
+{
+	return i < nr_plugins ? &plugins[i]->prog : NULL;
 }
 
 /* the plug-in behind a table entry (p must be one: plugin_dir set) */
@@ -235,7 +262,8 @@ static bool is_file(const char *path)
  * dir/name as a plug-in: a directory holding a run or a parse file.
  * Registered (once: a second find returns the first) and returned.
  */
-static const struct program *try_dir(const char *dir, const char *name)
+static const struct program *try_dir(const char *dir, const char *name,
+				     const char *lkp)
 {
 	struct strbuf base = STRBUF_INIT, run = STRBUF_INIT, parse = STRBUF_INIT;
 	const struct program *known = plugin_registered(name);
@@ -244,6 +272,11 @@ static const struct program *try_dir(const char *dir, const char *name)
 
 	if (known)
 		return known;
+	/*
+	 * realpath: the run records the directory (NAME.plugin) for `stats`
+	 * to find again, so a job's relative programs/ must not depend on
+	 * the directory perfsift was started in
+	 */
 	path_join(&base, dir, name);
 	path_join(&run, base.buf, "run");
 	path_join(&parse, base.buf, "parse");
@@ -256,6 +289,8 @@ static const struct program *try_dir(const char *dir, const char *name)
 	pl->run = xasprintf("%s/run", real);
 	pl->parse = is_file(parse.buf) ? xasprintf("%s/parse", real) : NULL;
 	pl->ruby = pl->parse && script_is_ruby(pl->parse);
+	/* its scripts find LKP's lib/ through LKP_SRC, whoever runs them */
+	pl->lkp_src = lkp && realpath(lkp, real) ? xstrdup(real) : NULL;
 	pl->help = xasprintf("a plug-in: %s", real);
 	pl->prog.name = pl->name;
 	pl->prog.kind = PROG_TEST;
@@ -285,7 +320,7 @@ static const struct program *search(const char *name, const char *job_file,
 		return NULL;
 	search_path(&sp, job_file, root);
 	for (i = 0; i < sp.n && !p; i++)
-		p = try_dir(sp.d[i].dir, name);
+		p = try_dir(sp.d[i].dir, name, sp.d[i].lkp);
 	search_path_release(&sp);
 	return p;
 }
@@ -301,7 +336,8 @@ const struct program *plugin_find(const char *name, const char *job_file,
 	return search(name, job_file, root);
 }
 
-const struct program *plugin_find_at(const char *dir, const char *name)
+const struct program *plugin_find_at(const char *dir, const char *name,
+				     const char *lkp)
 {
 	struct strbuf parent = STRBUF_INIT;
 	const struct program *p = program_find(name);
@@ -311,7 +347,7 @@ const struct program *plugin_find_at(const char *dir, const char *name)
 	if (!plain_name(name) || strcmp(path_basename(dir), name))
 		return NULL;
 	path_dirname(&parent, dir);
-	p = try_dir(parent.buf, name);
+	p = try_dir(parent.buf, name, lkp);
 	strbuf_release(&parent);
 	return p;
 }
@@ -330,6 +366,7 @@ void plugin_warn_shadowed(const char *name, const char *job_file,
 		goto out;
 	search_path(&sp, job_file, root);
 	for (i = 0; i < sp.n; i++) {
+		/* a directory of that name is what its author meant as the program */
 		path_join(&base, sp.d[i].dir, name);
 		if (dir_exists(base.buf)) {
 			warning("%s:%d: %s: perfsift's built-in %s is used, not the plug-in "
@@ -365,7 +402,7 @@ size_t plugin_scan_all(void)
 			p = program_find(de->d_name);
 			if (p && !p->plugin_dir)
 				continue; /* a built-in's name: never a plug-in */
-			if (try_dir(sp.d[i].dir, de->d_name))
+			if (try_dir(sp.d[i].dir, de->d_name, sp.d[i].lkp))
 				n++;
 		}
 		if (d)
@@ -392,6 +429,13 @@ const char *plugin_parse_script(const struct program *p)
 	return p->plugin_dir ? plugin_of(p)->parse : NULL;
 }
 
+const char *plugin_lkp_root(const struct program *p)
+{
+	if (!p->plugin_dir)
+		return NULL;
+	return plugin_of(p)->lkp_src ? plugin_of(p)->lkp_src : plugin_lkp_src();
+}
+
 bool plugin_parse_needs_ruby(const struct program *p)
 {
 	return p->plugin_dir && plugin_of(p)->ruby;
@@ -402,6 +446,11 @@ bool plugin_have_ruby(void)
 	return ext_have("ruby", NULL);
 }
 
+/*
+ * What run needs: an executable run script (LKP's programs/<p>/ may hold
+ * only a parse script: then it can parse, not run), and Ruby for a Ruby
+ * parse script, without which the run's stats would wait for `stats`.
+ */
 bool plugin_can_run(const struct program *p, struct strbuf *why)
 {
 	const struct plugin *pl = plugin_of(p);
@@ -424,11 +473,10 @@ bool plugin_can_run(const struct program *p, struct strbuf *why)
 
 /* the parse script's child: stdin the raw file, stdout the pipe */
 static void NORETURN exec_parse(char **argv, const char *input, int out_fd,
-				const char *result_root)
+				const char *result_root, const char *lkp)
 {
 	int fd = open(input, O_RDONLY);
 	sigset_t none;
-	const char *lkp = plugin_lkp_src();
 
 	if (fd < 0 || dup2(fd, 0) < 0 || dup2(out_fd, 1) < 0) {
 		fprintf(stderr, "cannot set up %s: %s\n", argv[0], strerror(errno));
@@ -436,7 +484,11 @@ static void NORETURN exec_parse(char **argv, const char *input, int out_fd,
 	}
 	close(fd);
 	close(out_fd);
-	/* what perfsift blocks or ignores is the script's to have back */
+	/*
+	 * What perfsift blocks or ignores is the script's to have back: a
+	 * run blocks SIGINT/SIGTERM for its runner, and a script that could
+	 * not be stopped or that wrote on to a closed pipe would hang a run.
+	 */
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	signal(SIGPIPE, SIG_DFL);
@@ -485,6 +537,11 @@ static int input_file(const char *raw, size_t len, const char *path,
 	return 1;
 }
 
+/*
+ * LKP's run-stats: `programs/<p>/parse RAWFILE < RAWFILE`.  1 (not -1)
+ * when the script needs a Ruby that is not here: nothing is wrong with
+ * the raw file, and the caller keeps it for later.
+ */
 static int run_parse_script(const struct plugin *pl, const char *raw,
 			    size_t len, const char *path, struct strbuf *out,
 			    struct strbuf *err)
@@ -514,6 +571,10 @@ static int run_parse_script(const struct plugin *pl, const char *raw,
 	argv[n] = NULL;
 	if (path)
 		path_dirname(&dir, path);
+	/*
+	 * The stream comes back through a pipe; the script's stderr is ours,
+	 * so its own complaints reach the user as they would from LKP.
+	 */
 	if (pipe(pfd) < 0) {
 		strbuf_addf(err, "cannot create a pipe: %s", strerror(errno));
 		goto out;
@@ -528,9 +589,11 @@ static int run_parse_script(const struct plugin *pl, const char *raw,
 	}
 	if (!pid) {
 		close(pfd[0]);
-		exec_parse(argv, in.buf, pfd[1], path ? dir.buf : NULL);
+		exec_parse(argv, in.buf, pfd[1], path ? dir.buf : NULL,
+			   plugin_lkp_root(&pl->prog));
 	}
 	close(pfd[1]);
+	/* read all before waiting: a full pipe would block the script forever */
 	if (strbuf_read_fd(out, pfd[0], STREAM_MAX) < 0)
 		strbuf_addf(err, "%s: cannot read its parse script's output: %s",
 			    pl->name, strerror(errno));
@@ -562,6 +625,7 @@ int monitor_parse(const struct monitor_ops *m, const char *raw, size_t len,
 
 	if (m->parse != plugin_parse_direct)
 		return m->parse(raw, len, path, out, err) ? -1 : 0;
+	/* a job names one plug-in, `help programs` lists a few: a scan is enough */
 	for (i = 0; i < nr_plugins; i++)
 		if (&plugins[i]->prog.mon == m)
 			return run_parse_script(plugins[i], raw, len, path, out, err);

@@ -43,10 +43,12 @@ const struct program *plugin_find(const char *name, const char *job_file,
 				  const struct jnode *root);
 /*
  * The plug-in in directory dir (a run's NAME.plugin names it), which
- * must be called name; registered and returned, or NULL (no plug-in
- * there, or name is a built-in's)
+ * must be called name, part of the LKP checkout lkp (or NULL);
+ * registered and returned, or NULL (no plug-in there, or name is a
+ * built-in's)
  */
-const struct program *plugin_find_at(const char *dir, const char *name);
+const struct program *plugin_find_at(const char *dir, const char *name,
+				     const char *lkp);
 /* a plug-in registered before, by name, or NULL (program_find's second look) */
 const struct program *plugin_registered(const char *name);
 
@@ -67,6 +69,11 @@ void plugin_warn_shadowed(const char *name, const char *job_file,
 const char *plugin_dir(const struct program *p);
 const char *plugin_run_script(const struct program *p);
 const char *plugin_parse_script(const struct program *p);
+/*
+ * The LKP checkout a plug-in's scripts get as LKP_SRC: the one it was
+ * found in, else the one in use (plugin_lkp_src()), else NULL
+ */
+const char *plugin_lkp_root(const struct program *p);
 /* the parse script is a Ruby one (#! naming ruby), as LKP's are */
 bool plugin_parse_needs_ruby(const struct program *p);
 /* Ruby is on PATH */
@@ -76,6 +83,10 @@ bool plugin_have_ruby(void);
  * line) in why.
  */
 bool plugin_can_run(const struct program *p, struct strbuf *why);
+
+/* the plug-ins registered so far: plugin_at(i) for i < plugin_count() */
+size_t plugin_count(void);
+const struct program *plugin_at(size_t i);
 
 /*
  * Register every plug-in on the search path without a job (for `help

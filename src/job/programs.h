@@ -150,6 +150,13 @@ int opt_parse(const struct program_option *o, const char *text,
  */
 int program_help(const char *name, struct strbuf *out, struct strbuf *err);
 
+/*
+ * `perfsift help programs`: every program of the table and every plug-in
+ * on the search path, one line each in name order, with its kind and
+ * whether it can run here (the reason when not).  programs_list.c.
+ */
+void program_list_help(struct strbuf *out);
+
 /* the root a program's check looks under: $PERFSIFT_SYSROOT, else "/" */
 const char *program_sysroot(void);
 

@@ -223,8 +223,9 @@ static void job_window(const struct job *job, struct reduce_window *w)
 
 /*
  * The parser of a plug-in's raw file (job/plugins.h): the plug-in that
- * wrote it (NAME.plugin beside it says where it was), else one of that
- * name on the search path when the run's job names it.  NULL: none.
+ * wrote it (NAME.plugin beside it says where it was: its directory, and
+ * on a second line the LKP checkout it came from), else one of that name
+ * on the search path when the run's job names it.  NULL: none.
  */
 static const struct monitor_ops *plugin_parser(const char *run_dir,
 					       const char *name,
@@ -238,8 +239,16 @@ static const struct monitor_ops *plugin_parser(const char *run_dir,
 	path_join(&path, run_dir, name);
 	strbuf_addstr(&path, ".plugin");
 	if (strbuf_read_file(&dir, path.buf, 4096) >= 0) {
-		strbuf_trim(&dir);
-		p = plugin_find_at(dir.buf, name);
+		char *nl = strchr(dir.buf, '\n'), *lkp = NULL;
+
+		if (nl) {
+			*nl = '\0';
+			lkp = nl + 1;
+			nl = strchr(lkp, '\n');
+			if (nl)
+				*nl = '\0';
+		}
+		p = plugin_find_at(dir.buf, name, lkp && *lkp ? lkp : NULL);
 	}
 	if (!p)
 		p = plugin_find(name, NULL, job->root);

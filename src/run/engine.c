@@ -494,8 +494,9 @@ static char **job_env(const struct job *job, const struct engine_plan *p,
 				    opts->kids[i]->text, p->plugin, nr_cpu);
 	env_push(&env, &n, &alloc, xasprintf("RESULT_ROOT=%s", run->dir));
 	env_push(&env, &n, &alloc, xasprintf("TMP_RESULT_ROOT=%s", run->tmp_dir));
-	if (p->plugin && plugin_lkp_src())
-		env_push(&env, &n, &alloc, xasprintf("LKP_SRC=%s", plugin_lkp_src()));
+	if (p->plugin && plugin_lkp_root(program_find(p->prog)))
+		env_push(&env, &n, &alloc, xasprintf("LKP_SRC=%s",
+						     plugin_lkp_root(program_find(p->prog))));
 	return env;
 }
 
@@ -653,6 +654,8 @@ static void start(struct one_run *o)
 
 		strbuf_addf(&name, "%s.plugin", o->p->prog);
 		strbuf_addf(&dir, "%s\n", plugin_dir(prog_of(o->p->prog)));
+		if (plugin_lkp_root(prog_of(o->p->prog)))
+			strbuf_addf(&dir, "%s\n", plugin_lkp_root(prog_of(o->p->prog)));
 		write_or_say(o, name.buf, &dir);
 		strbuf_release(&name);
 		strbuf_release(&dir);

@@ -760,3 +760,8 @@ const struct wis_case *wis_case_at(size_t i)
 {
 	return i < ARRAY_SIZE(cases) ? &cases[i] : NULL;
 }
+
+const char *wis_case_name(size_t i)
+{
+	return i < ARRAY_SIZE(cases) ? cases[i].name : NULL;
+}

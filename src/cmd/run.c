@@ -1,6 +1,6 @@
 /*
  * run.c: `perfsift run JOB.yaml [-n RUNS] [--commit ID] [--set K=V]...
- * [-- CMD ARGS...]` -- LKP's `lkp run` for a local machine.  The job is
+ * [--list-cases] [-- CMD ARGS...]` -- LKP's `lkp run` for a local machine.  The job is
  * read, --set applied, split into atomic jobs, each given its plan
  * (engine.h: what it runs, found before anything is written), and the
  * runs made in the order run/schedule.h gives, each by the run engine
@@ -17,6 +17,7 @@
 #include "builtin.h"
 #include "job/job.h"
 #include "job/plugins.h"
+#include "run/cases.h"
 #include "run/engine.h"
 #include "run/runner.h"
 #include "run/schedule.h"
@@ -27,7 +28,7 @@
 
 static const char run_usage[] =
 	"usage: perfsift run JOB.yaml [-n RUNS] [--commit ID] [--set KEY=VALUE]...\n"
-	"                    [--lkp-src DIR] [-- CMD ARGS...]\n"
+	"                    [--lkp-src DIR] [--list-cases] [-- CMD ARGS...]\n"
 	"\n"
 	"  -n, --runs N        run each atomic job N times (default 1); runs are\n"
 	"                      numbered on from those already in the result root\n"
@@ -48,6 +49,8 @@ static const char run_usage[] =
 	"  --lkp-src DIR       an LKP checkout: its programs/<p>/{run,parse} are\n"
 	"                      plug-ins (else $LKP_SRC; also $PERFSIFT_PROGRAMS and\n"
 	"                      programs/ beside the job: docs/programs.md)\n"
+	"  --list-cases        list the cases of the job's benchmarks and whether each\n"
+	"                      can run here (and why not); runs and writes nothing\n"
 	"  -- CMD ARGS...      the command of a `mytest` job (LKP's external benchmark)\n"
 	"\n"
 	"A job that is not atomic is split into atomic jobs, run round-robin.\n"
@@ -64,6 +67,7 @@ struct run_args {
 	char **sets;     /* --set KEY=VALUE, in order */
 	size_t nr_sets, alloc_sets;
 	bool runs_given; /* -n was given (--until-decided's default is 3) */
+	bool list_cases; /* --list-cases: list, run nothing */
 };
 
 /* a run count of -n or --max-runs: 1..99 (LKP's limit), else -1 said */
@@ -113,6 +117,7 @@ static int parse_options(int argc, char **argv, struct run_args *a,
 		{"build-cmd", required_argument, NULL, 'B'},
 		{"install-cmd", required_argument, NULL, 'i'},
 		{"lkp-src", required_argument, NULL, 'L'},
+		{"list-cases", no_argument, NULL, 'C'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -139,6 +144,7 @@ static int parse_options(int argc, char **argv, struct run_args *a,
 		case 'u': s->base = optarg; break;
 		case 'I': s->interleave = true; break;
 		case 'S': s->interleave = false; break;
+		case 'C': a->list_cases = true; break;
 		case 'c': a->commit = optarg; break;
 		case 'B': a->build_cmd = optarg; break;
 		case 'i': a->install_cmd = optarg; break;
@@ -183,6 +189,37 @@ static int run_status(enum engine_outcome o, const struct schedule *s)
 	return EXIT_OK;
 }
 
+/*
+ * --list-cases: the job read and --set applied as a run would, then the
+ * cases of its benchmarks listed (run/cases.h); nothing split, run or
+ * written, so a job still lacking its test: lists the cases to pick from.
+ */
+static int list_cases(const struct run_args *a)
+{
+	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
+	struct job **jobs = NULL;
+	size_t njobs = 0, i, j;
+	int status = EXIT_USAGE;
+
+	if (job_load_file(a->job_file, &jobs, &njobs, &err) < 0)
+		goto out;
+	for (i = 0; i < njobs; i++)
+		for (j = 0; j < a->nr_sets; j++)
+			if (job_apply_set(jobs[i], a->sets[j], &err) < 0)
+				goto out;
+	if (cases_list(jobs, njobs, &out, &err) < 0)
+		goto out;
+	fputs(out.buf, stdout);
+	status = EXIT_OK;
+out:
+	if (status != EXIT_OK)
+		fprintf(stderr, "perfsift run: %s\n", err.buf);
+	job_free_all(jobs, njobs);
+	strbuf_release(&err);
+	strbuf_release(&out);
+	return status;
+}
+
 int cmd_run(int argc, char **argv, struct options *opts)
 {
 	struct run_args a = {0};
@@ -202,6 +239,10 @@ int cmd_run(int argc, char **argv, struct options *opts)
 	status = parse_options(argc, argv, &a, &s);
 	if (status >= 0)
 		goto out;
+	if (a.list_cases) {
+		status = list_cases(&a);
+		goto out;
+	}
 	engine_signals();
 	status = EXIT_USAGE;
 	if (schedule_load(a.job_file, a.sets, a.nr_sets, a.cmd_argv, &atomic,

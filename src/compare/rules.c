@@ -853,3 +853,26 @@ enum stat_noise_rule stat_noise_rule(const char *name, const double *a,
 		return NOISE_RULE_FLOOR;
 	return NOISE_RULE_PASS;
 }
+
+/*
+ * The text comes from the job module's kpi_format() (job/kpi.h); the
+ * declaring is here, beside the rules it fills, so that job/ needs
+ * nothing of compare/.
+ */
+int kpi_declare(struct stat_rules *r, const char *text)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct kpi_set s;
+	size_t i;
+
+	if (kpi_parse_text(text, &s, &err)) {
+		strbuf_release(&err);
+		return -1;
+	}
+	for (i = 0; i < s.n; i++)
+		stat_rules_add_kpi(r, s.v[i].pattern, s.v[i].direction,
+				   s.v[i].threshold);
+	kpi_set_release(&s);
+	strbuf_release(&err);
+	return 0;
+}

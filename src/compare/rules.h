@@ -11,21 +11,11 @@
 
 #include "util/compat.h"
 #include <string.h>
+#include "job/kpi.h"
 
 /* ---- LKP's tables, compiled ---- */
 
 struct stat_regex; /* a compiled pattern with its literal prefilter */
-
-/*
- * A declared KPI (a job's `kpi:` key, kpi.h): a shell glob over stat
- * names, the better direction (+1 higher, -1 lower, 0 none given) and the
- * smallest change that matters, in percent (0: none given).
- */
-struct stat_kpi {
-	char *pattern;
-	int direction;
-	double threshold;
-};
 
 struct stat_rules {
 	struct stat_regex *failure, *pass, *perf_patterns, *report_allow,
@@ -64,6 +54,11 @@ void stat_rules_add_benchmark(struct stat_rules *r, const char *name);
 /* declare a KPI (a pattern declared twice keeps its first declaration) */
 void stat_rules_add_kpi(struct stat_rules *r, const char *pattern,
 			int direction, double threshold);
+/*
+ * Every KPI of kpi_format()'s text (job/kpi.h: a group's or a run's
+ * declaration) declared in r; -1 when the text is malformed.
+ */
+int kpi_declare(struct stat_rules *r, const char *text);
 /* runtime_s / 300, capped at 1 (ignored when runtime_s <= 0) */
 void stat_rules_set_runtime(struct stat_rules *r, double runtime_s);
 

@@ -45,6 +45,7 @@ enum opt_flags {
 	OPTF_SINGLE = 1 << 0,   /* one value: a list is an error, not a matrix */
 	OPTF_NONEMPTY = 1 << 1, /* `key: ""` is an error (else: the default) */
 	OPTF_REQUIRED = 1 << 2, /* the program cannot run without it */
+	OPTF_CASE = 1 << 3,     /* picks the benchmark's case: --list-cases lists its values */
 };
 
 /* where an option's value goes in the program's parameter struct (params.h) */
@@ -72,6 +73,8 @@ struct program_option {
 	const char *const *choices; /* OPT_ENUM: NULL-terminated words */
 	/* OPT_ENUM with a set too large to list: membership, and its name */
 	bool (*known)(const char *value);
+	/* ... and its i-th word, NULL past the last (--list-cases lists them) */
+	const char *(*nth)(size_t i);
 	const char *what;  /* "a case of vm-scalability (the cases: ...)" */
 	const char *help;  /* one line */
 	/*

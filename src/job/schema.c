@@ -562,8 +562,9 @@ static int check_required_option(const struct job *job, const struct program *p,
 	if (!want.len)
 		strbuf_addf(&want, "it (%s)", o->help);
 	job_err_at(err, at->file ? at->file : job->file, at->line, key.buf,
-		   "%s: %s needs %s",
-		   at == prog ? "not given" : "is empty", p->name, want.buf);
+		   "%s: %s needs %s%s",
+		   at == prog ? "not given" : "is empty", p->name, want.buf,
+		   o->flags & OPTF_CASE ? "; `perfsift run JOB --list-cases` lists them" : "");
 	strbuf_release(&key);
 	strbuf_release(&want);
 	return -1;

@@ -212,18 +212,6 @@ void store_close(struct store *st)
 	memset(st, 0, sizeof(*st));
 }
 
-/* path relative to the store's root (borrowed); NULL when outside it */
-static const char *below_root(const struct store *st, const char *path)
-{
-	size_t n = strlen(st->root);
-
-	if (!strncmp(path, st->root, n) && path[n] == '/')
-		return path + n + 1;
-	if (!strcmp(st->root, "/") && path[0] == '/')
-		return path + 1;
-	return NULL;
-}
-
 /* the parameters then the axes, one per key (struct store_index) */
 static void index_params(struct store_index *ix)
 {
@@ -261,8 +249,8 @@ int store_index_run(struct store *st, const struct store_run_record *rec,
 
 	memset(&ix, 0, sizeof(ix));
 	ix.rec = rec;
-	ix.group_rel = below_root(st, rec->group_dir);
-	ix.run_rel = below_root(st, rec->run_dir);
+	ix.group_rel = store_rel_dir(st, rec->group_dir);
+	ix.run_rel = store_rel_dir(st, rec->run_dir);
 	if (!ix.group_rel || !ix.run_rel) {
 		strbuf_addf(err, "'%s' is not below the result root '%s'",
 			    ix.group_rel ? rec->run_dir : rec->group_dir,
@@ -594,6 +582,17 @@ char *store_abs_dir(const struct store *st, const char *rel)
 	else
 		strbuf_addstr(&sb, st->root);
 	return strbuf_detach(&sb, NULL);
+}
+
+const char *store_rel_dir(const struct store *st, const char *path)
+{
+	size_t n = strlen(st->root);
+
+	if (!strncmp(path, st->root, n) && path[n] == '/')
+		return path + n + 1;
+	if (!strcmp(st->root, "/") && path[0] == '/')
+		return path + 1;
+	return NULL;
 }
 
 char *store_selector_run_group(const struct store_selector *sel)

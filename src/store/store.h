@@ -351,6 +351,12 @@ void store_packed_release(struct store_packed *p);
 /* <root>/<rel> (the root itself for ""), a new string */
 char *store_abs_dir(const struct store *st, const char *rel);
 /*
+ * The inverse: path relative to the store's root (borrowed from path), as
+ * the index keeps it and a user names a group; NULL when path is outside
+ * the root.
+ */
+const char *store_rel_dir(const struct store *st, const char *path);
+/*
  * The group a DIR selector names when it is a run directory
  * (<group>/<digits>): a new string, or NULL (not a run directory).
  */

@@ -720,7 +720,8 @@ int report_build(struct report_data *d, const struct result_group *base,
 
 int report_focus(struct report_data *d, const char *stat, struct strbuf *err)
 {
-	const struct report_stat *kpi = NULL, *old[REPORT_MAX_CHARTS];
+	const struct report_stat *old[REPORT_MAX_CHARTS];
+	struct report_stat *kpi = NULL;
 	size_t i, n = d->r.ncharts;
 
 	for (i = 0; i < d->nall && !kpi; i++)
@@ -730,6 +731,11 @@ int report_focus(struct report_data *d, const char *stat, struct strbuf *err)
 		strbuf_addf(err, "'%s' is not in the comparison", stat);
 		return -1;
 	}
+	/*
+	 * The bisect (or the robot's judgement) found it moved: its word is
+	 * its effect, whatever the statistics over two groups' few runs say
+	 */
+	kpi->changed = true;
 	memcpy(old, d->charts, sizeof(old));
 	d->r.kpi = kpi;
 	d->charts[0] = kpi;

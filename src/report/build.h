@@ -47,9 +47,10 @@ struct report_data {
 int report_build(struct report_data *d, const struct result_group *base,
 		 const struct result_group *head, struct strbuf *err);
 /*
- * Make stat the headline KPI and the first chart (a bisect's KPI), the
- * other charts following as report_build() ranked them.  -1 with err
- * when the comparison has no such stat.
+ * Make stat the headline KPI and the first chart (a bisect's KPI, which
+ * the bisect found moved: its word is its effect, never "unchanged"),
+ * the other charts following as report_build() ranked them.  -1 with
+ * err when the comparison has no such stat.
  */
 int report_focus(struct report_data *d, const char *stat, struct strbuf *err);
 /*

@@ -18,6 +18,7 @@
 #include "util/compat.h"
 #include <ctype.h>
 #include <fnmatch.h>
+#include <math.h>
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
@@ -631,6 +632,15 @@ static bool is_time_time(const char *name)
 bool stat_is_time_valued(const char *name)
 {
 	return is_time_time(name) || strstr(name, "elapsed_time") != NULL;
+}
+
+/* ---- the calibrated noise floor (perfsift's, not LKP's) ---- */
+
+bool stat_within_noise_floor(double change_pct, double floor_pct, double k)
+{
+	/* written so that a NAN on either side is "no floor to go by" */
+	return isfinite(change_pct) && isfinite(floor_pct) && floor_pct >= 0 &&
+	       fabs(change_pct) <= k * floor_pct;
 }
 
 int stat_index_direction(const struct stat_rules *r, const char *name)

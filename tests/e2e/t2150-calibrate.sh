@@ -8,39 +8,7 @@
 # (CAL picks the list), and for the commits' runs the value in $JITTER /
 # $SCORE -- nothing depends on the machine's speed.
 . "$(dirname "$0")/lib.sh"
-
-# wait_for PATTERN FILE: until a line of FILE matches (20 s at most)
-wait_for() {
-	i=0
-	while ! grep -q -- "$1" "$2" 2>/dev/null; do
-		i=$((i + 1))
-		if [ $i -gt 200 ]; then
-			echo "timed out waiting for '$1' in $2" >&2
-			return 1
-		fi
-		sleep 0.1
-	done
-}
-
-cat >plant.sh <<'SH'
-#!/bin/sh
-# run N (its directory is named N) of an A/A prints list $CAL's Nth value
-n=$(basename "$RESULT_ROOT")
-case "${CAL:-narrow}" in
-narrow) set -- 100 98 102 100 98 102 100 98 102 100 98 102;;
-wide) set -- 100 90 110 100 90 110 100 90 110 100 90 110;;
-esac
-shift "$n"
-if [ -n "${HOLD:-}" ] && [ "$n" -ge 2 ]; then
-	echo $$ >"$HOLD.pid"
-	echo "$n" >"$HOLD.held"
-	exec sleep 60
-fi
-echo "score: ${SCORE:-$1}"
-echo "jitter: ${JITTER:-$1}"
-SH
-chmod +x plant.sh
-printf "testcase: tiny\nkpi: {mytest.score: higher}\nmytest:\n  mytest: plant\nmonitors: none\n" >job.yaml
+. "$SRCDIR/tests/e2e/lib-calibrate.sh"
 
 # the floor of mytest.jitter that `calibrate --show` prints for commit c1
 jitter_floor() {

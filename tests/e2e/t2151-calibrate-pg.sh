@@ -15,20 +15,10 @@ if ! pg_available; then
 	test_done
 fi
 
-cat >plant.sh <<'SH'
-#!/bin/sh
-n=$(basename "$RESULT_ROOT")
-case "${CAL:-narrow}" in
-narrow) set -- 100 98 102 100 98 102 100 98 102 100 98 102;;
-wide) set -- 100 90 110 100 90 110 100 90 110 100 90 110;;
-esac
-shift "$n"
-echo "jitter: ${JITTER:-$1}"
-echo "score: 1"
-SH
-chmod +x plant.sh
 # the KPI is a constant: the exit status never depends on the timing stats
-printf "testcase: tiny\nkpi: {mytest.score: higher}\nmytest:\n  mytest: plant\nmonitors: none\n" >job.yaml
+SCORE=1
+export SCORE
+. "$SRCDIR/tests/e2e/lib-calibrate.sh"
 
 q() { psql -qtA -h "$PGDIR" -U postgres -d ps -c "$1"; }
 

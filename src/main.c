@@ -32,6 +32,7 @@ static const struct cmd commands[] = {
 	{"split", cmd_split, "expand a job's matrix into atomic job files", 0},
 	{"install", cmd_install, "check and install what a job needs", 0},
 	{"run", cmd_run, "run a job with its monitors; store the results", 0},
+	{"calibrate", cmd_calibrate, "an A/A run of a job: each stat's noise floor", 0},
 	{"restore", cmd_restore, "put back kernel knobs a killed perfsift left",
 	 CMD_OWN_KNOB_RESTORE},
 	{"parse", cmd_parse, "raw monitor output -> LKP's key: value stream", 0},

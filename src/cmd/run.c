@@ -83,25 +83,6 @@ static int parse_runs(const char *opt, const char *arg, const char *limit,
 	return 0;
 }
 
-/* the commit id names a directory of the result root: one plain name */
-static int check_commit(const char *commit)
-{
-	size_t i;
-
-	if (!commit)
-		return 0;
-	if (!*commit)
-		return error("--commit: empty commit id");
-	for (i = 0; commit[i]; i++) {
-		unsigned char b = (unsigned char)commit[i];
-
-		if (b < 0x20 || b == 0x7f || b == '/')
-			return error("--commit: a commit id has no '/', newline or "
-				     "other control character");
-	}
-	return 0;
-}
-
 /* the options: -1 to go on, else the status to exit with */
 static int parse_options(int argc, char **argv, struct run_args *a,
 			 struct schedule *s)
@@ -160,7 +141,7 @@ static int parse_options(int argc, char **argv, struct run_args *a,
 	if (optind + 1 != argc_opts || (a->cmd_argv && !a->cmd_argv[0]))
 		return cmd_usage(run_usage, true);
 	a->job_file = argv[optind];
-	if (check_commit(a->commit) < 0 ||
+	if (cmd_check_commit(a->commit) < 0 ||
 	    (s->base && schedule_check_base(s, a->runs_given) < 0))
 		return EXIT_USAGE;
 	return -1;

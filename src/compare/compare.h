@@ -14,6 +14,7 @@
 #include "compare/lkp_change.h"
 #include "result/stats.h"
 
+struct noise_floor;
 struct strbuf;
 struct result_group;
 
@@ -54,6 +55,14 @@ struct compare_options {
 	bool lkp_exact;
 	double guard_level;  /* 0.001 */
 	size_t guard_runs;   /* 10 */
+	/*
+	 * The noise floors `perfsift calibrate` stored (result_group.floor):
+	 * a stat whose change is within floor_k x its floor is not flagged
+	 * (stat_within_noise_floor(), rules.h).  no_calibration
+	 * (--no-calibration) and lkp_exact leave the floors unused.
+	 */
+	bool no_calibration;
+	double floor_k;      /* 2 */
 };
 void compare_options_init(struct compare_options *o);
 
@@ -93,6 +102,14 @@ struct compare_cell {
 	/* undecided, and more runs of this column alone would not decide it
 	 * (stats_head_can_decide): the base's runs limit it */
 	bool kpi_base_limited;
+	/*
+	 * The stat's calibrated noise floor for this column (% of its
+	 * median; the larger of the base's and this group's), NAN when none
+	 * is used; within_floor: the change was within floor_k x it, so the
+	 * floor kept the cell from being flagged.
+	 */
+	double floor_pct;
+	bool within_floor;
 };
 
 struct compare_row {
@@ -118,6 +135,13 @@ struct compare_result {
 	bool kpi_regressed;
 	size_t nundecided;        /* undecided KPI cells shown */
 	double guard_level;       /* the noise guard's level, 0: off */
+	/*
+	 * The calibration the comparison used (the base's floor, else the
+	 * first column's with one; borrowed from the group), NULL when none
+	 * did: the text header's "noise floor:" line.
+	 */
+	const struct noise_floor *floor;
+	double floor_k;
 	char *header_keys;        /* common axes: "k1/k2/..." or NULL */
 	char *header_values;
 	char *compare_keys;       /* the axes that differ ("commit") */

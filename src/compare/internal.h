@@ -66,6 +66,14 @@ void guard_apply(struct walk *w, struct compare_result *res);
 void noise_rules_apply(struct walk *w, struct compare_result *res);
 /* phase 3: q-values over every stat, per column, and the verdicts */
 void walk_qvalues(struct walk *w, struct compare_result *res);
+/*
+ * The calibrated noise floors (compare_options.no_calibration): a cell
+ * whose change is within floor_k x its stat's floor is no longer
+ * changed; every cell with a floor records it.  After the method's
+ * selection and before the KPIs' verdicts, which then judge such a KPI
+ * as "same" or undecided -- never leave it out.
+ */
+void floor_apply(struct walk *w, struct compare_result *res);
 /* each KPI cell's three-way verdict, after the method's selection */
 void kpi_judge(struct walk *w, struct compare_result *res);
 

@@ -645,6 +645,15 @@ bool stat_is_time_valued(const char *name)
 	return is_time_time(name) || strstr(name, "elapsed_time") != NULL;
 }
 
+/* ---- the calibrated noise floor (perfsift's, not LKP's) ---- */
+
+bool stat_within_noise_floor(double change_pct, double floor_pct, double k)
+{
+	/* written so that a NAN on either side is "no floor to go by" */
+	return isfinite(change_pct) && isfinite(floor_pct) && floor_pct >= 0 &&
+	       fabs(change_pct) <= k * floor_pct;
+}
+
 int stat_index_direction(const struct stat_rules *r, const char *name)
 {
 	const struct stat_regex *m;

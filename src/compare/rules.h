@@ -156,6 +156,16 @@ enum stat_noise_rule stat_noise_rule(const char *name, const double *a,
 				     double floor_pct);
 
 /*
+ * perfsift's calibrated noise floor (`perfsift calibrate`, result/floor.h):
+ * a change of change_pct % is within the stat's run-to-run noise when
+ * |change_pct| <= k x floor_pct, the floor its A/A measured on this job
+ * and machine.  Such a change is not flagged, whatever LKP's rules say:
+ * they know only stat classes, not how noisy this stat is here.  False
+ * when there is no floor (NAN) or no change to judge.
+ */
+bool stat_within_noise_floor(double change_pct, double floor_pct, double k);
+
+/*
  * Name tests the rules and the change test share (LKP's rules are mostly
  * "starts with" / "ends with" over stat names).
  */

@@ -455,6 +455,25 @@ int store_group_rows(struct store *st, store_group_row_fn fn, void *ctx,
 	return st->ops->group_rows(st, fn, ctx, err);
 }
 
+int store_put_floor(struct store *st, const struct noise_floor *f,
+		    struct strbuf *err)
+{
+	if (!st->ops->put_floor) {
+		strbuf_addf(err, "the %s index keeps no noise floors", st->ops->name);
+		return -1;
+	}
+	return st->ops->put_floor(st, f, err);
+}
+
+int store_get_floor(struct store *st, const char *series,
+		    struct noise_floor *out, bool *found, struct strbuf *err)
+{
+	*found = false;
+	if (!st->ops->get_floor)
+		return 0; /* a backend without floors: none calibrated */
+	return st->ops->get_floor(st, series, out, found, err);
+}
+
 void store_name_list_release(struct store_name_list *l)
 {
 	size_t i;

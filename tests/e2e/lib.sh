@@ -102,6 +102,21 @@ test_grep() {
 	fi
 }
 
+# wait_for PATTERN FILE: until a line of FILE matches (20 s at most): a
+# test waits for what a benchmark it holds has written, however slow the
+# machine, and fails rather than hangs when it never comes
+wait_for() {
+	i=0
+	while ! grep -q -- "$1" "$2" 2>/dev/null; do
+		i=$((i + 1))
+		if [ $i -gt 200 ]; then
+			echo "timed out waiting for '$1' in $2" >&2
+			return 1
+		fi
+		sleep 0.1
+	done
+}
+
 # test_exclusive: hold the machine-wide test lock until the script ends.
 # Scripts that change real kernel knobs, mounts or sysctls call it first,
 # so that two of them never run at once under `prove -j` (each would see

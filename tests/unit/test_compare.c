@@ -13,6 +13,7 @@
 #include <cmocka.h>
 #include "compare/compare.h"
 #include "compare/rules.h"
+#include "result/floor.h"
 #include "result/matrix.h"
 #include "result/reduce.h"
 #include "select/select.h"
@@ -755,6 +756,83 @@ static void test_noise_rule(void **state)
 			    "machine-state-spread");
 }
 
+/* a floor of pct for every stat of g's matrix, as select_group attaches it */
+static void give_floor(struct result_group *g, double pct)
+{
+	size_t s;
+
+	g->floor = xcalloc(1, sizeof(*g->floor));
+	noise_floor_init(g->floor);
+	g->floor->series = xstrdup("vm-scalability/x/box/debian/def/gcc");
+	g->floor->machine = xstrdup("box");
+	g->floor->commit = xstrdup("k");
+	g->floor->runs = 5;
+	for (s = 0; s < g->matrix.nstats; s++)
+		noise_floor_add(g->floor, g->matrix.names[s], pct);
+	noise_floor_sort(g->floor);
+}
+
+/*
+ * The calibrated floor: 40 of 400 stats shifted 5% (1% noise, 5 runs)
+ * are all flagged without a floor; with a floor of 4% (2 x 4 = 8%, where
+ * a 5% shift measured at 5 runs a side is 5 +- 0.63%) none is, every cell records the floor and that it was within it; a
+ * 1% floor (2% < 5%) unflags none; --no-calibration and --lkp-exact
+ * leave the floor unused.  Either group's floor counts (the larger).
+ */
+static void test_noise_floor(void **state)
+{
+	struct result_group g[2];
+	size_t hit, false_hit;
+
+	(void)state;
+	make_groups(g, 400, 5, 40, 0.05, NORMAL, 81);
+	count_flags(g, LKP, 40, &hit, &false_hit, NULL);
+	assert_int_equal(hit, 40);
+	give_floor(&g[0], 4);
+	count_flags(g, LKP, 40, &hit, &false_hit, NULL);
+	assert_int_equal(hit, 0);
+	assert_int_equal(false_hit, 0);
+	count_flags(g, STATS, 40, &hit, &false_hit, NULL);
+	assert_int_equal(hit, 0);
+	count_flags(g, LKP_EXACT, 40, &hit, &false_hit, NULL);
+	assert_int_equal(hit, 40);
+	{
+		const struct result_group *gp[2] = { &g[0], &g[1] };
+		struct compare_options o;
+		struct compare_result res;
+		struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
+		size_t i, within = 0;
+
+		compare_options_init(&o);
+		o.all = true;
+		assert_int_equal(compare_groups(gp, 2, &o, &res, &err), 0);
+		assert_ptr_equal(res.floor, g[0].floor);
+		for (i = 0; i < res.nrows; i++) {
+			assert_float_equal(res.rows[i].cells[1].floor_pct, 4, 0);
+			within += res.rows[i].cells[1].within_floor;
+		}
+		assert_int_equal(within, 400);
+		compare_render_text(&res, &out);
+		assert_non_null(strstr(out.buf, "\nnoise floor: calibrated 1970-01-01 00:00 UTC, 2 x 5 runs"));
+		compare_result_release(&res);
+		o.no_calibration = true;
+		assert_int_equal(compare_groups(gp, 2, &o, &res, &err), 0);
+		assert_null(res.floor);
+		assert_true(isnan(res.rows[0].cells[1].floor_pct));
+		compare_result_release(&res);
+		strbuf_release(&out);
+		strbuf_release(&err);
+	}
+	/* the head's floor alone counts too; a smaller floor unflags nothing */
+	noise_floor_release(g[0].floor);
+	free(g[0].floor);
+	g[0].floor = NULL;
+	give_floor(&g[1], 1);
+	count_flags(g, LKP, 40, &hit, &false_hit, NULL);
+	assert_int_equal(hit, 40);
+	release_groups(g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -768,6 +846,7 @@ int main(void)
 		cmocka_unit_test(test_aa),
 		cmocka_unit_test(test_machine_state),
 		cmocka_unit_test(test_noise_rule),
+		cmocka_unit_test(test_noise_floor),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

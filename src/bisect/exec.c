@@ -394,8 +394,10 @@ static bool x_recall(void *data, const char *sha, const char *stat,
 		if (!tab)
 			continue;
 		*tab = '\0';
-		for (k = BISECT_GOOD; k <= BISECT_SKIP; k++)
-			if (!strcmp(line + key.len, bisect_verdict_name(k))) {
+		/* every verdict a commit can end with (not "unclear") */
+		for (k = BISECT_GOOD; k <= BISECT_UNDECIDED; k++)
+			if (k != BISECT_UNCLEAR &&
+			    !strcmp(line + key.len, bisect_verdict_name(k))) {
 				*v = k;
 				free(*why);
 				*why = *(tab + 1) ? xstrdup(tab + 1) : NULL;

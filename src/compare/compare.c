@@ -522,6 +522,7 @@ static int walk_init(struct walk *w, const struct result_group *const *groups,
 	stat_rules_set_runtime(&w->rules, group_runtime(groups[0]));
 	lkp_options_init(&w->lkp);
 	w->lkp.more = o->more;
+	w->lkp.force = o->force;
 	w->lkp.base = &groups[0]->matrix;
 	/* LKP's "newly added monitor" rule asks whether the base ran it */
 	w->lkp.base_has_perf_profile =

@@ -53,6 +53,13 @@ struct compare_options {
 	 * turns the guard off: LKP's rules alone, as its own reports.
 	 */
 	bool lkp_exact;
+	/*
+	 * LKP's test forced for every stat (lkp_change.h): no small-change
+	 * filter and no run minimum.  Bisect's verdicts (bisect/decide.c):
+	 * its good and bad already differ, and a 100 ms program's 5% step
+	 * must count as a 300 s benchmark's does.
+	 */
+	bool force;
 	double guard_level;  /* 0.001 */
 	size_t guard_runs;   /* 10 */
 	/*

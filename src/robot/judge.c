@@ -129,6 +129,9 @@ static void bisect_verdict(const struct bisect_state *st,
 	case BISECT_FOUND:
 		if (st->confirm == BISECT_NOT_REPRODUCIBLE) {
 			set_str(&v->verdict, "not reproducible");
+		} else if (st->confirm == BISECT_CONFIRM_UNDECIDED) {
+			/* named but not confirmed: no mail blames it */
+			set_str(&v->verdict, "undecided");
 		} else {
 			set_str(&v->culprit, st->commits[st->first_bad].sha);
 		}

@@ -1,35 +1,54 @@
 /*
  * monitor-overhead.c: what the monitors cost a benchmark.
  *
- *   build/bench/monitor-overhead [ROUNDS] [MIB] [TICKS]    (defaults 30 64 1000)
+ *   build/bench/monitor-overhead [--attribute] [--with 'JOB TEXT']...
+ *       [--case anon-r-seq|anon-w-seq]... [PAIRS [SECONDS [TICKS]]]
+ *                                              (defaults 100 4 1000)
  *
- * 1. The sampler's own CPU per tick, no workload: TICKS ticks, 5 ms apart,
- *    each sampling every default periodic /proc monitor (the sampler's own
- *    code, sampler_tick_now()), so every monitor is due on every tick.
- *    Per tick: median and spread of the thread's CPU time (user + system),
- *    and the user/system split; per monitor: the same, and its split
- *    measured in a loop of its own; per source file: the kernel's cost of
- *    generating it (pread to end of file), which no user space can save.
- * 2. The cost to a benchmark: vm-scalability's anon-r-seq (its usemem
- *    options -- read-only private /dev/zero mapping, one process per CPU --
- *    with MIB MiB per process instead of its runtime limit, so the work is
- *    fixed) with no monitor, the default monitors of a benchmark job
- *    without perf-profile, perf-profile alone, and every default monitor;
- *    ROUNDS rounds, the configurations interleaved (the order rotates).
- *    Per configuration: throughput (bytes touched / elapsed) and system
- *    time, median and spread; against "none", the mean of the per-round
- *    ratios with its 95% confidence interval, and whether 1% is resolved.
+ * 1. The sampler's own CPU per tick, no workload (TICKS 0 skips it):
+ *    TICKS ticks, 5 ms apart, each sampling every default periodic /proc
+ *    monitor (the sampler's own code, sampler_tick_now()), so every
+ *    monitor is due on every tick.  Per tick: median and spread of the
+ *    thread's CPU time (user + system), and the user/system split; per
+ *    monitor: the same, and its split measured in a loop of its own; per
+ *    source file: the kernel's cost of generating it (pread to end of
+ *    file), which no user space can save.
+ * 2. The cost to a benchmark, per case (vm-scalability's anon-r-seq and
+ *    anon-w-seq: their usemem options, one process per CPU): a run is a
+ *    fixed amount of work sized once, before the pairs, so that a run
+ *    without monitors takes SECONDS -- K back-to-back usemem passes of a
+ *    fixed size, so the work stays fault-bound without holding much
+ *    memory -- run the way `perfsift run` runs a benchmark: forked first,
+ *    the sampler started, then the workload let go, the sampler stopped
+ *    after it is reaped.  The monitors are those of a real benchmark job
+ *    (`category: benchmark`, `runtime: SECONDS`, so perf-profile's window
+ *    is the real one: from half the runtime on, 10 s); "none" is
+ *    `monitors: none`.  The configurations are interleaved, a pair (or
+ *    round, with --attribute or --with) at a time, the order alternating;
+ *    --attribute adds "default - perf-profile" and "perf-profile only",
+ *    --with TEXT a configuration of the default job plus TEXT (e.g. an
+ *    older default, to compare side by side).  Per case and measure
+ *    (throughput = bytes touched / wall time of the run; system time of
+ *    the workload, from wait4): the median and p10-p90 of each
+ *    configuration, and against "none" the mean of the per-pair ratios
+ *    with its 95% confidence interval (Student's t), the median ratio and
+ *    the pair count; whether the cost is under 1% (the centre) and under
+ *    2% (the interval's upper end), and how many pairs would resolve 1%.
  */
 #include "util/compat.h"
+#include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <gsl/gsl_cdf.h>
 #include "benchmarks/vmscal_cases.h"
 #include "job/job.h"
 #include "monitors/monitor.h"
@@ -294,206 +313,408 @@ static void tick_costs(const char *dir, struct sampler_notes *notes, int nticks)
 	strbuf_release(&names);
 }
 
+
 /* ------------------------------------------------------------- workload */
 
+#define MAX_CONF 8
+
+/*
+ * SIGINT or SIGTERM: finish the pair under way and report the pairs
+ * measured so far (a long measurement cut short still says something).
+ */
+static volatile sig_atomic_t interrupted;
+
+static void on_interrupt(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+#define MAX_WITH (MAX_CONF - 4)
+
+/* one measured run: wall and system seconds of the workload, MiB/s */
 struct result {
-	double elapsed, sys, tput; /* s, s, MiB/s */
+	double elapsed, sys, tput;
 };
 
-static struct result run_anon_r_seq(const struct usemem_opts *o)
-{
-	struct result r = {0, 0, 0};
-	struct strbuf err = STRBUF_INIT;
-	struct rusage ru;
-	uint64_t t0 = time_mono_ns();
-	int status;
-	pid_t pid = fork();
+/* a case: its vm-scalability name and the MiB per process of one pass */
+struct wcase {
+	const char *name;
+	uint64_t mib;
+};
 
-	if (pid == 0)
-		_exit(usemem_run(o, &err));
-	if (pid < 0 || wait4(pid, &status, 0, &ru) < 0 ||
-	    !WIFEXITED(status) || WEXITSTATUS(status))
-		return r;
-	r.elapsed = (double)(time_mono_ns() - t0) / 1e9;
-	r.sys = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
-	r.tput = (double)(o->size >> 20) * o->nproc / r.elapsed;
+static const struct wcase cases[] = {
+	/* read faults map the zero page: only the page tables are held */
+	{"anon-r-seq", 4096},
+	/* write faults allocate: 2 x 1 GiB held at once, freed every pass */
+	{"anon-w-seq", 1024},
+};
+
+/* a configuration of the monitors: a name and the job that starts them */
+struct conf {
+	char name[48];
+	struct job *job;
+};
+
+struct overhead {
+	const char *dir; /* scratch: one run directory at a time */
+	struct sampler_notes *notes;
+	int pairs;
+	double seconds;
+	uint64_t mib; /* --mib: the MiB per process of a pass, 0: the case's */
+	struct conf conf[MAX_CONF]; /* conf[0] is "none", conf[1] "all default" */
+	int nconf;
+};
+
+/*
+ * One run as `perfsift run` makes it (run/engine.c): the workload forked
+ * first and held on a pipe, so no sampler thread exists at fork time;
+ * the sampler started; the workload let go (the clock starts); reaped;
+ * the sampler stopped (its final sample and perf-profile's report fall
+ * after the workload, as in a real run).  ticks, when not NULL, gets
+ * the sampler's clock ticks during the run.  0, or -1 if it failed.
+ */
+static int run_once(const struct overhead *ov, const struct usemem_opts *um,
+		    unsigned passes, const struct job *job,
+		    struct sampler_ticks *ticks, struct result *r)
+{
+	struct strbuf err = STRBUF_INIT, rundir = STRBUF_INIT;
+	struct sampler_stat *st;
+	struct sampler_ticks tk;
+	struct sampler *s;
+	struct rusage ru;
+	uint64_t t0;
+	size_t n;
+	int go[2], status = -1;
+	unsigned k;
+	char c = 1;
+	pid_t pid;
+
+	strbuf_addf(&rundir, "%s/run", ov->dir);
+	if (mkdir(rundir.buf, 0700) < 0 || pipe(go) < 0) {
+		perror(rundir.buf);
+		exit(1);
+	}
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		for (k = 0; k < passes; k++)
+			if (usemem_run(um, &err)) {
+				fprintf(stderr, "monitor-overhead: usemem: %s\n", err.buf);
+				_exit(1);
+			}
+		_exit(0);
+	}
+	close(go[0]);
+	s = sampler_start(job, rundir.buf, "/", ov->notes);
+	t0 = time_mono_ns();
+	if (pid > 0 && write(go[1], &c, 1) == 1 && wait4(pid, &status, 0, &ru) == pid &&
+	    WIFEXITED(status) && !WEXITSTATUS(status)) {
+		r->elapsed = (double)(time_mono_ns() - t0) / 1e9;
+		r->sys = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+		r->tput = (double)passes * um->nproc * (double)(um->size >> 20) /
+			  r->elapsed;
+		status = 0;
+	} else {
+		status = -1;
+	}
+	close(go[1]);
+	if (ticks) {
+		sampler_stats(s, &st, &n, &tk);
+		free(st);
+		*ticks = tk;
+	}
+	sampler_stop(s);
+	remove_tree(rundir.buf);
+	strbuf_release(&rundir);
+	strbuf_release(&err);
+	return status;
+}
+
+/* the mean of the per-pair ratios x/base - 1 (%), its 95% CI, the median */
+struct ratio {
+	double mean, lo, hi, median;
+};
+
+static struct ratio pair_ratio(const double *x, const double *base, int n)
+{
+	double *d = calloc((size_t)n, sizeof(*d)), s = 0, ss = 0, half = 0;
+	struct ratio r;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		d[i] = (x[i] / base[i] - 1) * 100;
+		s += d[i];
+	}
+	r.mean = s / n;
+	for (i = 0; i < n; i++)
+		ss += (d[i] - r.mean) * (d[i] - r.mean);
+	if (n > 1)
+		half = gsl_cdf_tdist_Pinv(0.975, n - 1) * sqrt(ss / (n - 1) / n);
+	r.lo = r.mean - half;
+	r.hi = r.mean + half;
+	r.median = quantile(d, (size_t)n, 0.5);
+	free(d);
 	return r;
 }
 
-/* Student's t 0.975 quantile for df degrees of freedom */
-static double t975(int df)
+/* "yes"/"no": is the cost's centre under 1% and its upper end under 2% */
+static void verdict(const char *what, double centre, double upper, double half,
+		    int n)
 {
-	static const double t[] = {0, 12.71, 4.30, 3.18, 2.78, 2.57, 2.45, 2.36,
-				   2.31, 2.26, 2.23, 2.20, 2.18, 2.16, 2.14,
-				   2.13, 2.12, 2.11, 2.10, 2.09, 2.09};
-
-	if (df < 1)
-		return 0;
-	if (df <= 20)
-		return t[df];
-	return df <= 30 ? 2.05 : df <= 60 ? 2.01 : 1.98;
+	printf("      %s cost %+.2f%% (upper end %+.2f%%): centre %s 1%%, upper end %s 2%%",
+	       what, centre, upper, centre < 1 ? "under" : "NOT under",
+	       upper < 2 ? "under" : "NOT under");
+	if (half < 1)
+		printf("; 1%% resolved\n");
+	else /* the half-width shrinks as 1/sqrt(pairs) */
+		printf("; 1%% not resolved: about %.0f pairs would\n",
+		       ceil(n * half * half));
 }
 
-/* mean and 95% CI half-width of the per-round ratios x/base - 1, in % */
-static void ratio_ci(const double *x, const double *base, int n, double *mean,
-		     double *half)
+static void print_spread(double *v, int n, const char *fmt)
 {
-	double s = 0, ss = 0, d;
-	int i;
+	char buf[96];
 
-	for (i = 0; i < n; i++)
-		s += x[i] / base[i] - 1;
-	*mean = s / n;
-	for (i = 0; i < n; i++) {
-		d = x[i] / base[i] - 1 - *mean;
-		ss += d * d;
+	snprintf(buf, sizeof(buf), fmt, quantile(v, (size_t)n, 0.5),
+		 quantile(v, (size_t)n, 0.1), quantile(v, (size_t)n, 0.9));
+	printf(" %-28s", buf);
+}
+
+static void report_case(const struct overhead *ov, double *tp[], double *sy[],
+			double *el[], int n)
+{
+	double *tmp = calloc((size_t)n, sizeof(*tmp));
+	int c;
+
+	printf("  %-26s %-28s %-28s %s\n", "", "throughput MiB/s (p10-p90)",
+	       "system s (p10-p90)", "elapsed s (p10-p90)");
+	for (c = 0; c < ov->nconf; c++) {
+		printf("  %-26s", ov->conf[c].name);
+		memcpy(tmp, tp[c], (size_t)n * sizeof(*tmp));
+		print_spread(tmp, n, "%.0f (%.0f-%.0f)");
+		memcpy(tmp, sy[c], (size_t)n * sizeof(*tmp));
+		print_spread(tmp, n, "%.3f (%.3f-%.3f)");
+		memcpy(tmp, el[c], (size_t)n * sizeof(*tmp));
+		print_spread(tmp, n, "%.2f (%.2f-%.2f)");
+		printf("\n");
 	}
-	*half = n > 1 ? t975(n - 1) * sqrt(ss / (n - 1) / n) : 0;
-	*mean *= 100;
-	*half *= 100;
+	printf("  against none: mean of the %d per-pair ratios, 95%% CI, median ratio:\n", n);
+	for (c = 1; c < ov->nconf; c++) {
+		struct ratio t = pair_ratio(tp[c], tp[0], n);
+		struct ratio s = pair_ratio(sy[c], sy[0], n);
+
+		printf("    %-26s throughput %+.2f%% [%+.2f, %+.2f] (median %+.2f%%), "
+		       "system time %+.2f%% [%+.2f, %+.2f] (median %+.2f%%), %d pairs\n",
+		       ov->conf[c].name, t.mean, t.lo, t.hi, t.median, s.mean,
+		       s.lo, s.hi, s.median, n);
+		/* a fall in throughput is the cost; its upper end is -lo */
+		verdict("throughput", -t.mean, -t.lo, (t.hi - t.lo) / 2, n);
+		verdict("system time", s.mean, s.hi, (s.hi - s.lo) / 2, n);
+	}
+	free(tmp);
 }
 
-static void overhead(const char *dir, struct sampler_notes *notes, int rounds,
-		     size_t mib)
+static void print_load(const char *when)
 {
-	static const char *const name[] = {
-		"none", "default - perf-profile", "perf-profile only", "all default",
-	};
-	static const char *const text[] = {
-		"monitors: none\n",
-		"category: benchmark\ndisable_monitors: perf-profile\n",
-		"monitors: perf-profile\n",
-		"category: benchmark\n",
-	};
-	enum { NC = 4 };
+	double la[3];
+
+	if (getloadavg(la, 3) == 3)
+		printf("  load average %.2f %.2f %.2f %s\n", la[0], la[1], la[2], when);
+}
+
+/* the case's usemem options on this machine, a pass of c->mib per process */
+static void plan_case(const struct wcase *wc, uint64_t mib, int out_fd,
+		      struct usemem_opts *um)
+{
 	struct vmscal_hw hw = {0};
 	struct vmscal_params p = {0};
 	struct vmscal_plan plan;
 	struct strbuf err = STRBUF_INIT;
-	double *tp[NC], *sy[NC], *tmp, mean, half, tick_med = 0;
-	int tick_runs = 0;
-	struct job *job[NC];
-	int r, c, k, fd;
 
 	hw.nr_cpu = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
 	hw.nr_node = 1;
 	hw.mem = hw.mem_avail = hw.mem_free = 1ull << 34;
-	p.test = "anon-r-seq";
+	p.test = wc->name;
 	if (vmscal_plan(&hw, &p, &plan, &err)) {
 		fprintf(stderr, "monitor-overhead: %s\n", err.buf);
 		exit(1);
 	}
-	plan.um.size = (uint64_t)mib << 20;
-	plan.um.runtime = 0;
-	fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
-	plan.um.out_fd = fd;
-	tmp = calloc((size_t)rounds, sizeof(*tmp));
-	for (c = 0; c < NC; c++) {
-		tp[c] = calloc((size_t)rounds, sizeof(double));
-		sy[c] = calloc((size_t)rounds, sizeof(double));
-		job[c] = load_job(text[c]);
-	}
-	printf("anon-r-seq (usemem --readonly, %u processes x %zu MiB, private /dev/zero), "
-	       "%d rounds, configurations interleaved:\n", plan.um.nproc, mib, rounds);
-	run_anon_r_seq(&plan.um); /* warm up */
-	for (r = 0; r < rounds; r++) {
-		for (k = 0; k < NC; k++) {
-			struct sampler *s;
-			struct result res;
-			struct sampler_stat *st;
-			struct sampler_ticks tk;
-			size_t n;
+	*um = plan.um;
+	um->size = mib << 20;
+	um->runtime = 0;
+	um->out_fd = out_fd;
+	strbuf_release(&err);
+}
 
-			c = (k + r) % NC;
-			s = sampler_start(job[c], dir, "/", notes);
-			res = run_anon_r_seq(&plan.um);
-			if (c == 1 && s) {
-				sampler_stats(s, &st, &n, &tk);
-				if (tk.n) {
-					tick_med += (double)tk.median_ns / 1e3;
-					tick_runs++;
-				}
-				free(st);
-			}
-			sampler_stop(s);
-			if (!res.elapsed) {
-				fprintf(stderr, "monitor-overhead: anon-r-seq failed\n");
+static void one_case(const struct overhead *ov, const struct wcase *wc, int out_fd)
+{
+	struct usemem_opts um;
+	struct result res;
+	struct sampler_ticks tk;
+	double *tp[MAX_CONF], *sy[MAX_CONF], *el[MAX_CONF], *cpu[MAX_CONF];
+	double *ticks, t0 = time_mono_s(), least = 1e30;
+	unsigned passes;
+	int p, k, c, n = ov->pairs;
+
+	plan_case(wc, ov->mib ? ov->mib : wc->mib, out_fd, &um);
+	/* size the work: the quickest of three runs without monitors */
+	for (k = 0; k < 3; k++) {
+		if (run_once(ov, &um, 1, ov->conf[0].job, NULL, &res) < 0)
+			exit(1);
+		least = res.elapsed < least ? res.elapsed : least;
+	}
+	passes = (unsigned)ceil(ov->seconds / least);
+	passes = passes < 1 ? 1 : passes > 10000 ? 10000 : passes;
+	printf("%s (usemem %s%u processes x %" PRIu64 " MiB, %u passes a run: "
+	       "%.1f s without monitors; job runtime %g s), %d pairs:\n",
+	       wc->name, um.readonly ? "--readonly, " : "", um.nproc, um.size >> 20,
+	       passes, passes * least, ov->seconds, n);
+	print_load("at start");
+	for (c = 0; c < ov->nconf; c++) {
+		tp[c] = calloc((size_t)n, sizeof(double));
+		sy[c] = calloc((size_t)n, sizeof(double));
+		el[c] = calloc((size_t)n, sizeof(double));
+		cpu[c] = calloc((size_t)n, sizeof(double));
+	}
+	ticks = calloc((size_t)n, sizeof(double));
+	for (p = 0; p < n && !interrupted; p++) {
+		/* forward, then backward: a drift falls on every side alike */
+		for (k = 0; k < ov->nconf; k++) {
+			c = p % 2 ? ov->nconf - 1 - k : k;
+			if (run_once(ov, &um, passes, ov->conf[c].job, &tk,
+				     &res) < 0) {
+				fprintf(stderr, "monitor-overhead: %s failed\n", wc->name);
 				exit(1);
 			}
-			tp[c][r] = res.tput;
-			sy[c][r] = res.sys;
+			tp[c][p] = res.tput;
+			sy[c][p] = res.sys;
+			el[c][p] = res.elapsed;
+			cpu[c][p] = (double)tk.cpu_ns / 1e6;
+			if (c == 1)
+				ticks[p] = (double)tk.n;
 		}
+		if (p % 10 == 9)
+			fprintf(stderr, "monitor-overhead: %s: %d of %d pairs\n",
+				wc->name, p + 1, n);
 	}
-	printf("  %-24s %-34s %-30s\n", "", "throughput MiB/s median (min-max)",
-	       "system s median (min-max)");
-	for (c = 0; c < NC; c++) {
-		double a, b, e, f, g, h;
-
-		memcpy(tmp, tp[c], (size_t)rounds * sizeof(*tmp));
-		a = quantile(tmp, (size_t)rounds, 0.5);
-		b = tmp[0];
-		e = tmp[rounds - 1];
-		memcpy(tmp, sy[c], (size_t)rounds * sizeof(*tmp));
-		f = quantile(tmp, (size_t)rounds, 0.5);
-		g = tmp[0];
-		h = tmp[rounds - 1];
-		printf("  %-24s %8.0f (%.0f-%.0f)%*s %7.3f (%.3f-%.3f)\n", name[c], a,
-		       b, e, 12, "", f, g, h);
+	if (p < n)
+		printf("  interrupted: %d of %d pairs measured\n", p, n);
+	n = p;
+	/* no interval from fewer than two pairs */
+	if (n >= 2) {
+		report_case(ov, tp, sy, el, n);
+		printf("  the sampler's own CPU during a run (its ticks, median ms):");
+		for (c = 1; c < ov->nconf; c++)
+			printf("%s %s %.1f", c > 1 ? "," : "", ov->conf[c].name,
+			       quantile(cpu[c], (size_t)n, 0.5));
+		printf("\n  the sampler's clock ticked %.0f times a run with all default monitors (median; 1 s monitors: every tick)\n",
+		       quantile(ticks, (size_t)n, 0.5));
 	}
-	printf("  against none, mean of the per-round ratios, 95%% confidence interval:\n");
-	for (c = 1; c < NC; c++) {
-		double tm, th;
-
-		ratio_ci(tp[c], tp[0], rounds, &tm, &th);
-		ratio_ci(sy[c], sy[0], rounds, &mean, &half);
-		printf("    %-24s throughput %+6.2f%% +- %.2f%%, system time %+6.2f%% +- %.2f%%",
-		       name[c], tm, th, mean, half);
-		if (th < 1)
-			printf("  (1%% resolved)\n");
-		else /* the half-width shrinks as 1/sqrt(rounds) */
-			printf("  (1%% not resolved: about %.0f rounds would)\n",
-			       ceil(rounds * th * th));
-	}
-	if (tick_runs)
-		printf("  sampler tick median during the default-monitor runs: %.1f us (%d runs with a tick)\n",
-		       tick_med / tick_runs, tick_runs);
-	else
-		printf("  sampler ticks during the default-monitor runs: none (each run is shorter than the 1 s interval; the per-tick cost is measured above)\n");
-	for (c = 0; c < NC; c++) {
+	print_load("at end");
+	printf("  %.1f minutes\n", (time_mono_s() - t0) / 60);
+	for (c = 0; c < ov->nconf; c++) {
 		free(tp[c]);
 		free(sy[c]);
-		job_free(job[c]);
+		free(el[c]);
+		free(cpu[c]);
 	}
-	free(tmp);
-	close(fd);
-	strbuf_release(&err);
+	free(ticks);
+}
+
+static void add_conf(struct overhead *ov, const char *name, const char *extra)
+{
+	struct strbuf text = STRBUF_INIT;
+	struct conf *c = &ov->conf[ov->nconf++];
+
+	/* a benchmark job of this runtime: the default set, perf-profile's window */
+	strbuf_addf(&text, "category: benchmark\nruntime: %g\n%s", ov->seconds, extra);
+	if (text.buf[text.len - 1] != '\n')
+		strbuf_addch(&text, '\n');
+	snprintf(c->name, sizeof(c->name), "%s", name);
+	c->job = load_job(text.buf);
+	strbuf_release(&text);
+}
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: monitor-overhead [--attribute] [--with 'JOB TEXT']... "
+		"[--case NAME]... [--mib N] [PAIRS [SECONDS [TICKS]]]\n");
+	return 2;
 }
 
 int main(int argc, char **argv)
 {
-	int rounds = argc > 1 ? (int)strtol(argv[1], NULL, 10) : 30;
-	size_t mib = argc > 2 ? (size_t)strtoul(argv[2], NULL, 10) : 64;
-	int ticks = argc > 3 ? (int)strtol(argv[3], NULL, 10) : 1000;
 	char dir[] = "/tmp/perfsift-monbench.XXXXXX";
 	struct sampler_notes notes = SAMPLER_NOTES_INIT;
-	double la[3];
+	struct overhead ov = {0};
+	const char *withs[MAX_WITH];
+	bool attribute = false, want[ARRAY_SIZE(cases)] = {false}, any = false;
+	int i = 1, k, nwith = 0, ticks, fd;
+	size_t c;
 
-	if (rounds < 0 || rounds > 1000 || !mib || ticks < 10 || ticks > 100000) {
-		fprintf(stderr, "usage: monitor-overhead [ROUNDS] [MIB] [TICKS]\n");
-		return 2;
+	for (; i < argc && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "--attribute")) {
+			attribute = true;
+		} else if (!strcmp(argv[i], "--with") && i + 1 < argc && nwith < MAX_WITH) {
+			withs[nwith++] = argv[++i];
+		} else if (!strcmp(argv[i], "--case") && i + 1 < argc) {
+			for (c = 0; c < ARRAY_SIZE(cases) && strcmp(cases[c].name, argv[i + 1]); c++)
+				;
+			if (c == ARRAY_SIZE(cases))
+				return usage();
+			want[c] = any = true;
+			i++;
+		} else if (!strcmp(argv[i], "--mib") && i + 1 < argc) {
+			ov.mib = strtoull(argv[++i], NULL, 10);
+			if (!ov.mib || ov.mib > (1u << 20))
+				return usage();
+		} else {
+			return usage();
+		}
 	}
+	ov.pairs = i < argc ? (int)strtol(argv[i++], NULL, 10) : 100;
+	ov.seconds = i < argc ? strtod(argv[i++], NULL) : 4;
+	ticks = i < argc ? (int)strtol(argv[i++], NULL, 10) : 1000;
+	if (i < argc || ov.pairs < 0 || ov.pairs > 100000 || !(ov.seconds > 0) ||
+	    ov.seconds > 3600 || (ticks && (ticks < 10 || ticks > 100000)))
+		return usage();
 	if (!mkdtemp(dir)) {
 		perror("mkdtemp");
 		return 1;
 	}
-	if (getloadavg(la, 3) == 3)
-		printf("monitor-overhead: load average %.2f %.2f %.2f at start\n",
-		       la[0], la[1], la[2]);
-	tick_costs(dir, &notes, ticks);
-	if (rounds)
-		overhead(dir, &notes, rounds, mib);
-	if (getloadavg(la, 3) == 3)
-		printf("load average %.2f %.2f %.2f at end\n", la[0], la[1], la[2]);
+	ov.dir = dir;
+	ov.notes = &notes;
+	add_conf(&ov, "none", "monitors: none\n");
+	add_conf(&ov, "all default", "");
+	if (attribute) {
+		add_conf(&ov, "default - perf-profile", "disable_monitors: perf-profile\n");
+		add_conf(&ov, "perf-profile only", "monitors: perf-profile\n");
+	}
+	for (k = 0; k < nwith; k++) {
+		char name[48];
+
+		snprintf(name, sizeof(name), "with %s", withs[k]);
+		for (c = 0; name[c]; c++)
+			if (name[c] == '\n')
+				name[c] = ' ';
+		add_conf(&ov, name, withs[k]);
+	}
+	signal(SIGINT, on_interrupt);
+	signal(SIGTERM, on_interrupt);
+	print_load("at start");
+	if (ticks)
+		tick_costs(dir, &notes, ticks);
+	fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	for (c = 0; ov.pairs && c < ARRAY_SIZE(cases) && !interrupted; c++)
+		if (!any || want[c])
+			one_case(&ov, &cases[c], fd);
+	close(fd);
+	print_load("at end");
+	for (k = 0; k < ov.nconf; k++)
+		job_free(ov.conf[k].job);
 	remove_tree(dir);
 	sampler_notes_release(&notes);
 	return 0;

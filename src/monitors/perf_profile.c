@@ -208,6 +208,7 @@ struct pp_src {
 	size_t nsyms;
 	struct mon_kv chains; /* "sym;caller;..." -> samples */
 	uint64_t samples, lost, period;
+	uint64_t sample_period; /* as opened: events (cycles) or ns (cpu-clock) */
 	char event[32];       /* "cpu-clock:pp" */
 	bool legacy;
 	bool on;              /* the events are enabled */
@@ -354,6 +355,7 @@ static int pp_open_cpu(struct pp_src *s, int cpu, double freq, int *kind)
 		}
 		if (fd >= 0) {
 			*kind = k;
+			s->sample_period = attr.sample_period;
 			return fd;
 		}
 	}
@@ -565,7 +567,7 @@ static void pp_report(struct pp_src *s, struct strbuf *out)
 	long at;
 	time_t now = time(NULL);
 	struct tm tm;
-	char date[64], window[64];
+	char date[64], window[64], rate[64];
 	const char *p;
 
 	mon_kv_init(&syms);
@@ -574,15 +576,22 @@ static void pp_report(struct pp_src *s, struct strbuf *out)
 		snprintf(window, sizeof(window), "%g s", s->duration);
 	else
 		snprintf(window, sizeof(window), "the rest of the run");
+	/* the rate, so a reader knows what the sample counts stand for */
+	if (!strncmp(s->event, "cpu-clock", 9))
+		snprintf(rate, sizeof(rate), "%g Hz per CPU",
+			 s->sample_period ? 1e9 / (double)s->sample_period : 0);
+	else
+		snprintf(rate, sizeof(rate), "every %" PRIu64 " events", s->sample_period);
 	strftime(date, sizeof(date), "%a %b %e %H:%M:%S %Y", gmtime_r(&now, &tm));
 	strbuf_addf(out, "# ========\n# captured on: %s\n"
 		    "# perfsift perf-profile: perf_event_open, system wide, kernel call chains, from %g s for %s\n"
+		    "# perfsift sampling: %s\n"
 		    "# legacy_keys: %d\n# ========\n#\n#\n"
 		    "# Total Lost Samples: %" PRIu64 "\n#\n"
 		    "# Samples: %" PRIu64 " of event '%s'\n#\n"
 		    "# Children      Self  Shared Object        Symbol\n"
 		    "# ........  ........  ...................  ..............................................\n#\n",
-		    date, s->delay, window, s->legacy ? 1 : 0, s->lost, s->samples,
+		    date, s->delay, window, rate, s->legacy ? 1 : 0, s->lost, s->samples,
 		    s->event);
 	if (!s->samples)
 		goto out;

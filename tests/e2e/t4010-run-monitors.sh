@@ -17,7 +17,8 @@ fi
 
 # fixed work, not a fixed number of passes: passes until the workload's
 # CPU time (its children's, from /proc/PID/stat) reaches one second, so
-# perf-profile has ~1000 samples of it on a fast machine or a loaded one
+# perf-profile has ~100 samples of it (cpu-clock's default 100 Hz) on a
+# fast machine or a loaded one
 cat >faults.sh <<'SH'
 hz=$(getconf CLK_TCK)
 while :; do
@@ -51,7 +52,7 @@ test_expect_success 'a benchmark job runs with the default monitors' '
 
 cat >indexed.sql <<'SQL'
 SELECT count(*) FROM stat_values v JOIN stat_names n ON n.id = v.stat_id
- WHERE n.name IN ('proc-vmstat.pgfault', 'perf-stat.ps.page-faults');
+ WHERE n.name IN ('proc-vmstat.pgfault', 'perf-stat.ps.context-switches');
 SQL
 
 test_expect_success 'parsed monitors have their json and reduced stats' '
@@ -64,7 +65,10 @@ test_expect_success 'parsed monitors have their json and reduced stats' '
 	test_grep "\"proc-vmstat.pgfault\"" "$run/stats.json" &&
 	test_grep "\"interrupts.LOC:Local_timer_interrupts\"" "$run/stats.json" &&
 	test_grep "\"proc-stat.ctxt\"" "$run/stats.json" &&
-	test_grep "\"perf-stat.ps.page-faults\"" "$run/stats.json" &&
+	test_grep "\"perf-stat.ps.context-switches\"" "$run/stats.json" &&
+	# the fault events are counted only when named (each costs the
+	# kernel an update on every fault); proc-vmstat.pgfault has them
+	! grep -q "\"perf-stat.ps.page-faults\"" "$run/stats.json" &&
 	test_grep "\"proc-vmstat.pgfault\"" "$run/../matrix.json" &&
 	test_grep "\"slabinfo\.[^\"]*\.active_objs\"" "$run/../matrix.json" &&
 	if command -v sqlite3 >/dev/null; then
@@ -117,18 +121,41 @@ test_expect_success 'perf-profile samples only its window (delay, duration)' '
 	n=$(sed -n "s/^# Samples: \([0-9]*\) of event.*/\1/p" "$raw") &&
 	test "$n" -gt 0 &&
 	# the samples are cut by their stamps, not by the (late, on a loaded
-	# machine) ticks: cpu-clock samples once a ms, so 500 a CPU at most;
-	# the whole run would be 4000 a CPU
+	# machine) ticks: cpu-clock samples at 100 Hz by default (1000 cost
+	# a fault-bound workload ~7%), so 50 a CPU at most in the window; the
+	# whole run would be 400 a CPU
 	if grep -q "of event .cpu-clock" "$raw"; then
-		test "$n" -le $(($(getconf _NPROCESSORS_ONLN) * 505))
+		test_grep "^# perfsift sampling: 100 Hz per CPU$" "$raw" &&
+		test "$n" -le $(($(getconf _NPROCESSORS_ONLN) * 55))
 	fi
 '
 
-test_expect_success 'a 0.3 s run has perf-stat rates over its real duration' '
+test_expect_success 'perf-profile: {freq: N} sets the cpu-clock rate' '
+	cat >freq.yaml <<-\JOB &&
+	suite: freq
+	testcase: freq
+	monitors: perf-profile
+	perf-profile:
+	  freq: 400
+	mytest:
+	  cmdline: sleep 0.5
+	JOB
+	perfsift run freq.yaml >/dev/null 2>&1 &&
+	raw=$(find "$PERFSIFT_RESULT_ROOT/freq" -name perf-profile) &&
+	if grep -q "of event .cpu-clock" "$raw"; then
+		test_grep "^# perfsift sampling: 400 Hz per CPU$" "$raw"
+	else
+		test_grep "^# perfsift sampling: every 1000003 events$" "$raw"
+	fi
+'
+
+test_expect_success 'a 0.3 s run has perf-stat rates over its real duration, a named fault event too' '
 	cat >short.yaml <<-\JOB &&
 	suite: short
 	testcase: short
 	monitors: perf-stat
+	perf-stat:
+	  events: cpu-clock,page-faults
 	mytest:
 	  cmdline: sleep 0.3
 	JOB

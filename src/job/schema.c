@@ -520,6 +520,71 @@ int job_check_values(const struct jnode *root, struct strbuf *err)
 	return 0;
 }
 
+/* ------------------------------------------------------ required options */
+
+/* a scalar with text: what param_text() (params.c) takes for a value */
+static bool has_text(const struct jnode *n)
+{
+	return n && n->type == JNODE_SCALAR && n->text[0];
+}
+
+/*
+ * The required option o of program p (stood at root[i]) in an atomic
+ * job: as param_text() finds it -- the program's option, else, for a
+ * benchmark or setup program (LKP flattens the two levels), the
+ * top-level key.  Reported where the job leaves it empty, else at the
+ * program's own line.
+ */
+static int check_required_option(const struct job *job, const struct program *p,
+				 const struct jnode *prog,
+				 const struct program_option *o,
+				 struct strbuf *err)
+{
+	const struct jnode *opt = prog->type == JNODE_MAP ? jnode_get(prog, o->name) : NULL;
+	const struct jnode *top = p->kind == PROG_MONITOR ? NULL :
+				  jnode_get(job->root, o->name);
+	const struct jnode *at = opt ? opt : prog;
+	struct strbuf key = STRBUF_INIT, want = STRBUF_INIT;
+	const char *const *w;
+
+	if (has_text(opt) || (!opt && has_text(top)))
+		return 0;
+	if (!opt && top)
+		at = top; /* `test: ""` at the top level */
+	if (at != top)
+		strbuf_addf(&key, "%s.", p->name);
+	strbuf_addstr(&key, o->name);
+	/* what a value is: the table's words for it */
+	if (o->what)
+		strbuf_addstr(&want, o->what);
+	for (w = o->what ? NULL : o->choices; w && *w; w++)
+		strbuf_addf(&want, "%s%s", w == o->choices ? "one of " : ", ", *w);
+	if (!want.len)
+		strbuf_addf(&want, "it (%s)", o->help);
+	job_err_at(err, at->file ? at->file : job->file, at->line, key.buf,
+		   "%s: %s needs %s",
+		   at == prog ? "not given" : "is empty", p->name, want.buf);
+	strbuf_release(&key);
+	strbuf_release(&want);
+	return -1;
+}
+
+int job_check_required(const struct job *job, struct strbuf *err)
+{
+	size_t i;
+
+	for (i = 0; i < job->root->n; i++) {
+		const struct program *p = program_find(job->root->keys[i]);
+		const struct program_option *o;
+
+		for (o = p ? p->options : NULL; o && o->name; o++)
+			if ((o->flags & OPTF_REQUIRED) &&
+			    check_required_option(job, p, job->root->kids[i], o, err))
+				return -1;
+	}
+	return 0;
+}
+
 int job_check(const struct job *job, struct strbuf *err)
 {
 	return job_check_doc(job->file, job->root, true, err) ||

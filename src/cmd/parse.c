@@ -28,7 +28,7 @@ static const char usage_text[] =
 	"LKP checkout's programs/PROGRAM/parse): its script is run, with Ruby\n"
 	"when it is a Ruby script (docs/programs.md).\n"
 	"\n"
-	"  -l, --list       list the monitors and outputs that have a parser\n"
+	"  -l, --list       list the programs that have a parser (plug-ins too)\n"
 	"  --lkp-src DIR    an LKP checkout: DIR/programs/PROGRAM/parse (else $LKP_SRC)\n"
 	"  -h, --help       this text\n";
 
@@ -55,6 +55,7 @@ int cmd_parse(int argc, char **argv, struct options *opts)
 	const struct monitor_ops *m;
 	const char *file = NULL;
 	int c, r, ret = EXIT_OK;
+	bool list = false;
 	size_t i;
 
 	(void)opts;
@@ -63,16 +64,25 @@ int cmd_parse(int argc, char **argv, struct options *opts)
 		case 'h':
 			return cmd_usage(usage_text, false);
 		case 'l':
-			for (i = 0; i < monitor_count(); i++)
-				if (monitor_at(i)->parse)
-					printf("%s\n", monitor_at(i)->name);
-			return EXIT_OK;
+			list = true; /* after every option: --lkp-src may follow */
+			break;
 		case 'L':
 			plugin_set_lkp_src(optarg);
 			break;
 		default:
 			return cmd_usage(usage_text, true);
 		}
+	}
+	if (list) {
+		for (i = 0; i < monitor_count(); i++)
+			if (monitor_at(i)->parse)
+				printf("%s\n", monitor_at(i)->name);
+		/* and the plug-ins on the search path that have a parse script */
+		plugin_scan_all();
+		for (i = 0; i < plugin_count(); i++)
+			if (plugin_parse_script(plugin_at(i)))
+				printf("%s\n", plugin_at(i)->name);
+		return EXIT_OK;
 	}
 	if (optind >= argc || argc - optind > 2)
 		return cmd_usage(usage_text, true);

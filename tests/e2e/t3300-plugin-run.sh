@@ -83,7 +83,9 @@ test_expect_success 'perfsift parse PROGRAM FILE runs the plug-in parse script' 
 	printf "score: 100\nscore: 102\nlines: 3\n" >expect &&
 	test_cmp expect parsed &&
 	perfsift parse plug <"$d/plug" >parsed2 &&
-	test_cmp expect parsed2
+	test_cmp expect parsed2 &&
+	perfsift parse --list >parsers &&
+	grep -qx plug parsers && grep -qx vmstat parsers
 '
 
 test_expect_success 'perfsift stats rebuilds the plug-in stats from its raw file' '

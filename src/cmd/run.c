@@ -16,6 +16,7 @@
 #include <string.h>
 #include "builtin.h"
 #include "job/job.h"
+#include "job/plugins.h"
 #include "run/engine.h"
 #include "run/runner.h"
 #include "run/schedule.h"
@@ -26,7 +27,7 @@
 
 static const char run_usage[] =
 	"usage: perfsift run JOB.yaml [-n RUNS] [--commit ID] [--set KEY=VALUE]...\n"
-	"                    [-- CMD ARGS...]\n"
+	"                    [--lkp-src DIR] [-- CMD ARGS...]\n"
 	"\n"
 	"  -n, --runs N        run each atomic job N times (default 1); runs are\n"
 	"                      numbered on from those already in the result root\n"
@@ -44,6 +45,9 @@ static const char run_usage[] =
 	"                      not run it): kept in the run as env_build, so the\n"
 	"                      report's \"To reproduce\" can give it\n"
 	"  --install-cmd CMD   how it was installed (booted), kept as env_install\n"
+	"  --lkp-src DIR       an LKP checkout: its programs/<p>/{run,parse} are\n"
+	"                      plug-ins (else $LKP_SRC; also $PERFSIFT_PROGRAMS and\n"
+	"                      programs/ beside the job: docs/programs.md)\n"
 	"  -- CMD ARGS...      the command of a `mytest` job (LKP's external benchmark)\n"
 	"\n"
 	"A job that is not atomic is split into atomic jobs, run round-robin.\n"
@@ -108,6 +112,7 @@ static int parse_options(int argc, char **argv, struct run_args *a,
 		{"sequential", no_argument, NULL, 'S'},
 		{"build-cmd", required_argument, NULL, 'B'},
 		{"install-cmd", required_argument, NULL, 'i'},
+		{"lkp-src", required_argument, NULL, 'L'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -137,6 +142,7 @@ static int parse_options(int argc, char **argv, struct run_args *a,
 		case 'c': a->commit = optarg; break;
 		case 'B': a->build_cmd = optarg; break;
 		case 'i': a->install_cmd = optarg; break;
+		case 'L': plugin_set_lkp_src(optarg); break;
 		case 's':
 			ALLOC_GROW(a->sets, a->nr_sets + 1, a->alloc_sets);
 			a->sets[a->nr_sets++] = optarg;

@@ -41,6 +41,10 @@ struct result_group {
 	double runtime_s;        /* the job's runtime, 0 when unknown */
 	/* the job's declared KPIs, kpi_format()'s line (kpi.h); NULL: none */
 	char *kpi;
+	/* a run's job.yaml (absolute), which `perfsift run` runs again into
+	 * this group (the command that would decide an undecided KPI);
+	 * NULL when the group's runs are not on this disk */
+	char *job_file;
 };
 
 void result_group_init(struct result_group *g);

@@ -322,6 +322,18 @@ out:
 	return ret;
 }
 
+int bisect_exec_count_runs(struct bisect_exec *x, const char *sha, size_t *n,
+			   struct strbuf *err)
+{
+	struct matrix m;
+
+	if (bisect_exec_samples(x, sha, &m, err) < 0)
+		return -1;
+	*n = m.nruns;
+	matrix_release(&m);
+	return 0;
+}
+
 static int x_samples(void *data, const char *sha, struct matrix *m,
 		     struct strbuf *err)
 {

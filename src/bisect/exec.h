@@ -51,6 +51,10 @@ int bisect_exec_measure(struct bisect_exec *x, int slot, const char *sha,
 int bisect_exec_samples(struct bisect_exec *x, const char *sha,
 			struct matrix *m, struct strbuf *err);
 
+/* the complete runs the index holds for sha under x's job (*n) */
+int bisect_exec_count_runs(struct bisect_exec *x, const char *sha, size_t *n,
+			   struct strbuf *err);
+
 /*
  * SIGINT / SIGTERM set a flag instead of killing perfsift: the run in
  * progress finishes (and is stored), then bisect stops, resumable.

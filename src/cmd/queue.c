@@ -121,8 +121,8 @@ static int queue_add(const struct options *opts, const char *path,
 {
 	struct strbuf err = STRBUF_INIT;
 	struct job **atoms = NULL;
-	struct lab_new_task *t = NULL;
-	struct strbuf *names = NULL, *yaml = NULL;
+	struct lab_new_task tmpl;
+	struct lab_task_batch b;
 	struct lab lab;
 	int64_t *ids = NULL;
 	size_t n = 0, i;
@@ -140,40 +140,24 @@ static int queue_add(const struct options *opts, const char *path,
 		job_free_all(atoms, n);
 		return EXIT_RUNTIME;
 	}
-	t = xcalloc(n + 1, sizeof(*t));
-	names = xcalloc(n + 1, sizeof(*names));
-	yaml = xcalloc(n + 1, sizeof(*yaml));
+	memset(&tmpl, 0, sizeof(tmpl));
+	tmpl.commit = o->commit;
+	tmpl.kernel = o->kernel;
+	tmpl.runs = o->runs;
+	tmpl.priority = o->priority;
+	tmpl.max_attempts = o->max_attempts;
+	lab_task_batch_init(&b, atoms, n, &tmpl);
 	ids = xcalloc(n + 1, sizeof(*ids));
-	for (i = 0; i < n; i++) {
-		strbuf_init(&names[i], 0);
-		strbuf_init(&yaml[i], 0);
-		split_job_filename(atoms[i], &names[i]);
-		job_to_yaml(atoms[i], &yaml[i]);
-		t[i].group = job_get(atoms[i], "tbox_group");
-		t[i].job_name = names[i].buf;
-		t[i].job_yaml = yaml[i].buf;
-		t[i].commit = o->commit;
-		t[i].kernel = o->kernel;
-		t[i].runs = o->runs;
-		t[i].priority = o->priority;
-		t[i].max_attempts = o->max_attempts;
-	}
-	if (lab_add_tasks(&lab, t, n, ids, &err) < 0) {
+	if (lab_add_tasks(&lab, b.t, n, ids, &err) < 0) {
 		error("%s", err.buf);
 	} else {
 		for (i = 0; i < n; i++)
 			printf("%" PRId64 "\t%s\t%s\t%d run%s\n", ids[i],
-			       t[i].group, t[i].job_name, o->runs,
+			       b.t[i].group, b.t[i].job_name, o->runs,
 			       o->runs == 1 ? "" : "s");
 		ret = EXIT_OK;
 	}
-	for (i = 0; i < n; i++) {
-		strbuf_release(&names[i]);
-		strbuf_release(&yaml[i]);
-	}
-	free(names);
-	free(yaml);
-	free(t);
+	lab_task_batch_release(&b);
 	free(ids);
 	job_free_all(atoms, n);
 	lab_close(&lab);

@@ -204,6 +204,22 @@ void compare_undecided_line(const struct compare_result *res,
 			    const struct compare_row *row, size_t c,
 			    struct strbuf *out);
 
+/*
+ * The command that would decide column c's undecided KPIs (those more
+ * runs of the head can decide): `perfsift --result-root ROOT run JOB
+ * --until-decided BASE --max-runs N` -- JOB the head group's run
+ * job.yaml (select.h's job_file), ROOT its result root, BASE the base
+ * group's directory, N the most runs a side any of them asks for (3 to
+ * 99).  Appended to out; false (nothing appended) when none is undecided,
+ * the base's runs are what limits them, or the head's runs are not on
+ * this disk.
+ */
+bool compare_decide_command(const struct compare_result *res, size_t c,
+			    struct strbuf *out);
+/* "<prefix>to decide: <the command>\n", when there is one */
+void compare_decide_line(const struct compare_result *res, size_t c,
+			 const char *prefix, struct strbuf *out);
+
 /* the table's number formats, exposed for tests and the report */
 void compare_format_mean(struct strbuf *out, double mean);
 void compare_format_stddev(struct strbuf *out, double mean, double stddev);

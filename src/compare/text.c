@@ -202,14 +202,80 @@ void compare_undecided_line(const struct compare_result *res,
 	strbuf_addch(out, ')');
 }
 
-/* one line under the table per undecided KPI cell, marked as its row */
+/*
+ * The result root of an LKP-layout group directory: seven components up
+ * (<root>/<testcase>/<path_params>/<tbox_group>/<rootfs>/<kconfig>/
+ * <compiler>/<commit>), so that the runs land in this very group.
+ */
+static bool group_root(const char *dir, struct strbuf *root)
+{
+	const char *end = dir + strlen(dir);
+	int k;
+
+	for (k = 0; k < 7; k++) {
+		while (end > dir && end[-1] != '/')
+			end--;
+		while (end > dir && end[-1] == '/')
+			end--;
+		if (end == dir)
+			return false;
+	}
+	strbuf_reset(root);
+	strbuf_add(root, dir, (size_t)(end - dir));
+	return true;
+}
+
+bool compare_decide_command(const struct compare_result *res, size_t c,
+			    struct strbuf *out)
+{
+	const struct result_group *base = res->groups[0], *head = res->groups[c];
+	struct strbuf root = STRBUF_INIT;
+	unsigned need = 0;
+	bool any = false, head_helps = false;
+	size_t i;
+
+	for (i = 0; i < res->nrows; i++) {
+		const struct compare_cell *cell = &res->rows[i].cells[c];
+
+		if (!cell_undecided(cell))
+			continue;
+		any = true;
+		/* runs of the head alone cannot decide a base-limited cell */
+		if (!cell->kpi_base_limited) {
+			head_helps = true;
+			if (cell->kpi_more_runs > need)
+				need = cell->kpi_more_runs;
+		}
+	}
+	if (!any || !head_helps || !head->job_file || !head->dir ||
+	    !group_root(head->dir, &root)) {
+		strbuf_release(&root);
+		return false;
+	}
+	/* run's own bounds: -n 3 first, at most 99 runs (LKP's limit) */
+	need = need < 3 ? 3 : need > 99 ? 99 : need;
+	strbuf_addstr(out, "perfsift --result-root ");
+	strbuf_add_shell_word(out, root.buf);
+	strbuf_addstr(out, " run ");
+	strbuf_add_shell_word(out, head->job_file);
+	strbuf_addstr(out, " --until-decided ");
+	strbuf_add_shell_word(out, base->dir ? base->dir : base->spec);
+	strbuf_addf(out, " --max-runs %u", need);
+	strbuf_release(&root);
+	return true;
+}
+
+/*
+ * One line under the table per undecided KPI cell, marked as its row,
+ * then per column the command that would decide them.
+ */
 static void render_undecided(const struct compare_result *res,
 			     struct strbuf *out)
 {
 	size_t i, c;
 
-	for (i = 0; i < res->nrows; i++)
-		for (c = 1; c < res->ncols; c++) {
+	for (c = 1; c < res->ncols; c++) {
+		for (i = 0; i < res->nrows; i++) {
 			const struct compare_row *row = &res->rows[i];
 
 			if (!cell_undecided(&row->cells[c]))
@@ -218,6 +284,18 @@ static void render_undecided(const struct compare_result *res,
 			compare_undecided_line(res, row, c, out);
 			strbuf_addch(out, '\n');
 		}
+		compare_decide_line(res, c, "? ", out);
+	}
+}
+
+void compare_decide_line(const struct compare_result *res, size_t c,
+			 const char *prefix, struct strbuf *out)
+{
+	struct strbuf cmd = STRBUF_INIT;
+
+	if (compare_decide_command(res, c, &cmd))
+		strbuf_addf(out, "%sto decide: %s\n", prefix, cmd.buf);
+	strbuf_release(&cmd);
 }
 
 /*

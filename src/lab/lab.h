@@ -89,6 +89,21 @@ struct lab_new_task {
 	const char *workdir;
 	int runs, priority, max_attempts;
 };
+/*
+ * The tasks of n atomic jobs: each a copy of tmpl (commit, kernel,
+ * workdir, runs, priority, max_attempts) with the job's own tbox_group
+ * (NULL when it has none), file name and YAML, owned by the batch.
+ */
+struct job;
+struct lab_task_batch {
+	struct lab_new_task *t; /* n */
+	struct strbuf *names, *yaml;
+	size_t n;
+};
+void lab_task_batch_init(struct lab_task_batch *b, struct job *const *atoms,
+			 size_t n, const struct lab_new_task *tmpl);
+void lab_task_batch_release(struct lab_task_batch *b);
+
 /* all of them in one transaction (ids[i] the new ids), then NOTIFY */
 int lab_add_tasks(struct lab *lab, const struct lab_new_task *t, size_t n,
 		  int64_t *ids, struct strbuf *err);

@@ -660,6 +660,8 @@ int report_build(struct report_data *d, const struct result_group *base,
 			strbuf_addch(&d->undecided, '\n');
 		}
 	}
+	/* and the command that would decide them (compare's line) */
+	compare_decide_line(&d->table_res, 1, "", &d->undecided);
 	if (d->undecided.len)
 		d->r.undecided = d->undecided.buf;
 

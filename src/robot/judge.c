@@ -40,17 +40,26 @@ static void verdict_error(struct robot_verdict *v, const char *why)
 	set_str(&v->detail, why);
 }
 
+/* what kpi_change() found besides the KPI that moved */
+struct kpi_look {
+	struct compare_kpi_tally t; /* run --until-decided's tally */
+	size_t head_runs;           /* the head's complete runs */
+	struct strbuf line;         /* the worst undecided KPI's line */
+};
+
 /*
  * The KPI to bisect and mail about, by compare's own judgement: the one
  * that moved the wrong way most, else the largest improvement, as the
  * report's headline is chosen (docs/lkp-compat.md "report"); *stat NULL
  * when none moved.  A KPI cell compare judged (its three-way verdict)
  * counts when "changed"; one it could not judge (too few runs for the
- * statistics) when LKP's rules selected it.
+ * statistics) when LKP's rules selected it.  look gets the tally `run
+ * --until-decided` stops on.
  */
 static int kpi_change(struct robot_judge *j, const char *base,
 		      const char *head, char **stat, double *change,
-		      bool *regression, struct strbuf *err)
+		      bool *regression, struct kpi_look *look,
+		      struct strbuf *err)
 {
 	struct select_ctx ctx = { j->res->result_root, j->res->store_url };
 	struct result_group g[2];
@@ -72,12 +81,16 @@ static int kpi_change(struct robot_judge *j, const char *base,
 	    select_group(&ctx, head, &g[1], err) ||
 	    compare_groups(gp, 2, &co, &res, err))
 		goto out;
+	compare_kpi_tally(&res, &look->t);
+	look->head_runs = g[1].matrix.nruns;
+	strbuf_reset(&look->line);
+	if (look->t.undecided)
+		compare_undecided_line(&res, look->t.worst, 1, &look->line);
 	for (i = 0; i < res.nrows; i++) {
 		const struct compare_row *row = &res.rows[i];
 		const struct compare_cell *c = &row->cells[1];
 		bool moved = c->kpi_judged ? c->kpi_verdict == VERDICT_CHANGED :
 					     c->changed;
-
 		bool worse = c->effect == EFFECT_REGRESSION;
 
 		if (!row->is_kpi || !moved || isnan(c->change))
@@ -184,6 +197,7 @@ static int run_bisect(struct robot_judge *j, const char *base,
 	memset(&bo, 0, sizeof(bo));
 	bo.runs = j->job->runs;
 	bo.max_runs = 3 * j->job->runs;
+	/* bo.no_until_decided stays false: each step judged until decided */
 	bo.stat = v->stat;
 	bo.testcase = j->job->testcase;
 	bo.kpi = j->job->kpi;
@@ -230,10 +244,69 @@ static int need(struct robot_judge *j, const char *sha, struct robot_verdict *v)
 	return r < 0 ? ROBOT_JUDGED : r;
 }
 
+/*
+ * Head against base until decided, as `perfsift run --until-decided
+ * BASE` on the head: while a KPI is undecided (and more runs of the head
+ * can decide it: compare_kpi_tally's base_limited), one more run of the
+ * head, up to 3 x the job's runs -- here at once, in the lab queued (a
+ * later pass judges again).  ROBOT_JUDGED with *stat (NULL: no KPI
+ * changed; v's verdict "undecided" when one still is), or PENDING /
+ * STOPPED.
+ */
+static int judge_until_decided(struct robot_judge *j, const char *base,
+			       const char *head, char **stat,
+			       bool *regression, struct robot_verdict *v)
+{
+	struct strbuf why = STRBUF_INIT;
+	struct kpi_look look;
+	size_t max = 3 * j->job->runs;
+	int r = ROBOT_JUDGED;
+
+	strbuf_init(&look.line, 0);
+	for (;;) {
+		free(*stat);
+		*stat = NULL;
+		if (kpi_change(j, base, head, stat, &v->change, regression,
+			       &look, &why) < 0) {
+			verdict_error(v, why.buf);
+			break;
+		}
+		if (!look.t.undecided || look.t.base_limited == look.t.undecided)
+			break;
+		if (look.head_runs >= max) {
+			if (!*stat) {
+				/* never "same": said as undecided, with why */
+				set_str(&v->verdict, "undecided");
+				strbuf_addf(&look.line, " after %zu runs",
+					    look.head_runs);
+				set_str(&v->detail, look.line.buf);
+			}
+			break;
+		}
+		note("%s/%s %.12s: %s; one more run", j->repo->name, j->branch,
+		     head, look.line.buf);
+		r = j->res->ensure(j->res, head, look.head_runs + 1, &why);
+		if (r == ROBOT_PENDING) {
+			r = ROBOT_JUDGE_PENDING;
+			break;
+		}
+		if (r < 0) {
+			r = bisect_exec_interrupted() ? ROBOT_JUDGE_STOPPED :
+							ROBOT_JUDGED;
+			if (r == ROBOT_JUDGED)
+				verdict_error(v, why.buf);
+			break;
+		}
+		strbuf_reset(&why);
+	}
+	strbuf_release(&look.line);
+	strbuf_release(&why);
+	return r;
+}
+
 int robot_judge_head(struct robot_judge *j, const char *base, const char *head,
 		     struct robot_verdict *v, struct strbuf *err)
 {
-	struct strbuf why = STRBUF_INIT;
 	bool regression = false;
 	char *stat = NULL;
 	int r, r2;
@@ -249,12 +322,11 @@ int robot_judge_head(struct robot_judge *j, const char *base, const char *head,
 		return r2;
 	if (r || r2)
 		return ROBOT_JUDGE_PENDING;
-	if (kpi_change(j, base, head, &stat, &v->change, &regression, &why) < 0) {
-		verdict_error(v, why.buf);
-		strbuf_release(&why);
-		return ROBOT_JUDGED;
+	r = judge_until_decided(j, base, head, &stat, &regression, v);
+	if (r != ROBOT_JUDGED || v->verdict) {
+		free(stat);
+		return r;
 	}
-	strbuf_release(&why);
 	if (!stat) {
 		set_str(&v->verdict, "same");
 		return ROBOT_JUDGED;

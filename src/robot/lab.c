@@ -60,25 +60,8 @@ struct labres {
 
 static void setup_exec(struct labres *l, struct bisect_exec *x)
 {
-	memset(x, 0, sizeof(*x));
-	x->repo = l->mirror;
-	x->job = l->job->job;
-	x->build = l->repo->build;
-	x->install = NULL; /* the worker's boot hook installs (see above) */
-	x->result_root = l->root;
-	x->store_url = l->url;
-}
-
-static int count_runs(struct labres *l, const char *sha, size_t *n,
-		      struct strbuf *err)
-{
-	struct matrix m;
-
-	if (bisect_exec_samples(&l->x, sha, &m, err) < 0)
-		return -1;
-	*n = m.nruns;
-	matrix_release(&m);
-	return 0;
+	/* the worker's boot hook installs (see above) */
+	robot_exec_setup(x, l->repo, l->job, l->mirror, l->root, l->url, false);
 }
 
 /* the commit's worktree: <work>/<sha>/ (slot 0 of an exec of its own) */
@@ -127,9 +110,9 @@ static int queue_tasks(struct labres *l, const char *sha, const char *wd,
 {
 	struct job **jobs = NULL, **atoms = NULL;
 	size_t njobs = 0, natoms = 0, i;
-	struct lab_new_task *t;
-	struct strbuf *names, *yaml;
-	int64_t *ids;
+	struct lab_new_task tmpl;
+	struct lab_task_batch b = { NULL, NULL, NULL, 0 };
+	int64_t *ids = NULL;
 	int ret = -1;
 
 	if (job_load_file(l->job->job, &jobs, &njobs, err) < 0)
@@ -140,44 +123,32 @@ static int queue_tasks(struct labres *l, const char *sha, const char *wd,
 		job_free_all(jobs, njobs);
 		return -1;
 	}
-	t = xcalloc(natoms, sizeof(*t));
-	names = xcalloc(natoms, sizeof(*names));
-	yaml = xcalloc(natoms, sizeof(*yaml));
-	ids = xcalloc(natoms, sizeof(*ids));
-	for (i = 0; i < natoms; i++) {
-		if (l->job->testbox_group)
-			job_set(atoms[i], "tbox_group", l->job->testbox_group);
-		split_job_filename(atoms[i], &names[i]);
-		job_to_yaml(atoms[i], &yaml[i]);
-		t[i].group = job_get(atoms[i], "tbox_group");
-		t[i].job_name = names[i].buf;
-		t[i].job_yaml = yaml[i].buf;
-		t[i].commit = sha;
-		t[i].workdir = wd;
-		t[i].runs = nruns;
-		t[i].max_attempts = 3;
-		if (!t[i].group) {
+	/* the robot's testbox_group, when it names one, is the task's */
+	for (i = 0; i < natoms && l->job->testbox_group; i++)
+		job_set(atoms[i], "tbox_group", l->job->testbox_group);
+	memset(&tmpl, 0, sizeof(tmpl));
+	tmpl.commit = sha;
+	tmpl.workdir = wd;
+	tmpl.runs = nruns;
+	tmpl.max_attempts = 3;
+	lab_task_batch_init(&b, atoms, natoms, &tmpl);
+	for (i = 0; i < natoms; i++)
+		if (!b.t[i].group) {
 			strbuf_addf(err, "%s: no testbox_group for the lab queue "
 				    "(testbox_group: in the robot's jobs, or "
 				    "tbox_group: in the job)", l->job->job);
 			goto out;
 		}
-	}
-	if (lab_add_tasks(&l->lab, t, natoms, ids, err) < 0)
+	ids = xcalloc(natoms + 1, sizeof(*ids));
+	if (lab_add_tasks(&l->lab, b.t, natoms, ids, err) < 0)
 		goto out;
 	for (i = 0; i < natoms; i++)
 		note("%.12s: queued lab task %" PRId64 " (%s, group %s, %d run%s)",
-		     sha, ids[i], t[i].job_name, t[i].group, nruns,
+		     sha, ids[i], b.t[i].job_name, b.t[i].group, nruns,
 		     nruns == 1 ? "" : "s");
 	ret = 0;
 out:
-	for (i = 0; i < natoms; i++) {
-		strbuf_release(&names[i]);
-		strbuf_release(&yaml[i]);
-	}
-	free(names);
-	free(yaml);
-	free(t);
+	lab_task_batch_release(&b);
 	free(ids);
 	job_free_all(atoms, natoms);
 	job_free_all(jobs, njobs);
@@ -234,7 +205,7 @@ static int lab_ensure(struct robot_results *r, const char *sha, size_t runs,
 	struct labres *l = r->priv;
 	size_t have;
 
-	if (count_runs(l, sha, &have, err) < 0)
+	if (bisect_exec_count_runs(&l->x, sha, &have, err) < 0)
 		return -1;
 	if (have >= runs)
 		return ROBOT_READY;
@@ -265,7 +236,7 @@ static int lab_measure(void *data, int slot, const char *sha, struct strbuf *err
 	int r;
 
 	(void)slot;
-	if (count_runs(l, sha, &have, err) < 0)
+	if (bisect_exec_count_runs(&l->x, sha, &have, err) < 0)
 		return -1;
 	r = ask(l, sha, have < l->job->runs ? (int)(l->job->runs - have) : 1, err);
 	if (r < 0)
@@ -309,22 +280,12 @@ static int lab_bisect_ops(struct robot_results *r, const char *dir,
 			  struct bisect_ops *ops, struct strbuf *err)
 {
 	struct labres *l = r->priv;
+	struct bisect_exec setup;
 
-	if (l->bisecting) {
-		bisect_exec_release(&l->bx);
-		l->bisecting = false;
-	}
-	if (mkdir_p(dir, 0700) < 0) {
-		strbuf_addf(err, "cannot create '%s'", dir);
+	setup_exec(l, &setup);
+	/* no worktrees of its own (ask() builds them): its notes only */
+	if (robot_exec_begin(&l->bx, &l->bisecting, &setup, dir, false, err) < 0)
 		return -1;
-	}
-	setup_exec(l, &l->bx);
-	/* no worktrees of its own (NULL base): its notes only */
-	if (bisect_exec_init(&l->bx, NULL, err) < 0)
-		return -1;
-	free(l->bx.state_dir);
-	l->bx.state_dir = xstrdup(dir);
-	l->bisecting = true;
 	bisect_exec_ops(&l->bx, &l->inner);
 	*ops = l->inner;
 	ops->prepare = lab_prepare;

@@ -30,29 +30,46 @@ struct local {
 	char *mirror, *root;
 };
 
-/* the fields of a bisect_exec that bisect_exec_init() does not fill */
-static void setup_exec(struct local *l, struct bisect_exec *x)
+void robot_exec_setup(struct bisect_exec *x, const struct robot_repo *repo,
+		      const struct robot_job *job, const char *mirror,
+		      const char *result_root, const char *store_url,
+		      bool install)
 {
+	/* the fields bisect_exec_init() does not fill */
 	memset(x, 0, sizeof(*x));
-	x->repo = l->mirror;
-	x->job = l->job->job;
-	x->build = l->repo->build;
-	x->install = l->repo->install;
-	x->result_root = l->root;
-	x->store_url = NULL;
+	x->repo = mirror;
+	x->job = job->job;
+	x->build = repo->build;
+	x->install = install ? repo->install : NULL;
+	x->result_root = result_root;
+	x->store_url = store_url;
 }
 
-/* the complete runs the index holds for sha */
-static int count_runs(struct bisect_exec *x, const char *sha, size_t *n,
-		      struct strbuf *err)
+int robot_exec_begin(struct bisect_exec *bx, bool *bisecting,
+		     const struct bisect_exec *setup, const char *dir,
+		     bool worktrees, struct strbuf *err)
 {
-	struct matrix m;
-
-	if (bisect_exec_samples(x, sha, &m, err) < 0)
+	if (*bisecting) {
+		bisect_exec_release(bx);
+		*bisecting = false;
+	}
+	if (mkdir_p(dir, 0700) < 0) {
+		strbuf_addf(err, "cannot create '%s'", dir);
 		return -1;
-	*n = m.nruns;
-	matrix_release(&m);
+	}
+	*bx = *setup;
+	if (bisect_exec_init(bx, worktrees ? dir : NULL, err) < 0)
+		return -1;
+	/* no worktrees of its own: the notes still go into dir */
+	if (!worktrees)
+		bx->state_dir = xstrdup(dir);
+	*bisecting = true;
 	return 0;
+}
+
+static void setup_exec(struct local *l, struct bisect_exec *x)
+{
+	robot_exec_setup(x, l->repo, l->job, l->mirror, l->root, NULL, true);
 }
 
 static int local_ensure(struct robot_results *r, const char *sha, size_t runs,
@@ -64,13 +81,15 @@ static int local_ensure(struct robot_results *r, const char *sha, size_t runs,
 	size_t have, tries;
 	int st;
 
-	if (count_runs(&l->x, sha, &have, err) < 0)
+	if (bisect_exec_count_runs(&l->x, sha, &have, err) < 0)
 		return -1;
 	/* the index first: a killed robot's runs are not run again */
 	if (have >= runs)
 		return ROBOT_READY;
 	bisect_exec_ops(&l->x, &ops);
-	st = ops.prepare(ops.data, 0, sha, &why);
+	/* built already (an until-decided run more of the same head): run */
+	st = l->x.prepared[0] && !strcmp(l->x.prepared[0], sha) ? 0 :
+		ops.prepare(ops.data, 0, sha, &why);
 	if (st) {
 		strbuf_addf(err, "%.12s: %s", sha,
 			    why.len ? why.buf : "cannot be prepared");
@@ -85,7 +104,7 @@ static int local_ensure(struct robot_results *r, const char *sha, size_t runs,
 	for (tries = 0; have < runs && tries < 2 * runs; tries++) {
 		if (bisect_exec_measure(&l->x, 0, sha, err) < 0)
 			return -1;
-		if (count_runs(&l->x, sha, &have, err) < 0)
+		if (bisect_exec_count_runs(&l->x, sha, &have, err) < 0)
 			return -1;
 	}
 	if (have < runs) {
@@ -101,19 +120,11 @@ static int local_bisect_ops(struct robot_results *r, const char *dir,
 			    struct bisect_ops *ops, struct strbuf *err)
 {
 	struct local *l = r->priv;
+	struct bisect_exec setup;
 
-	if (l->bisecting) {
-		bisect_exec_release(&l->bx);
-		l->bisecting = false;
-	}
-	if (mkdir_p(dir, 0700) < 0) {
-		strbuf_addf(err, "cannot create '%s'", dir);
+	setup_exec(l, &setup);
+	if (robot_exec_begin(&l->bx, &l->bisecting, &setup, dir, true, err) < 0)
 		return -1;
-	}
-	setup_exec(l, &l->bx);
-	if (bisect_exec_init(&l->bx, dir, err) < 0)
-		return -1;
-	l->bisecting = true;
 	bisect_exec_ops(&l->bx, ops);
 	return 0;
 }

@@ -146,6 +146,41 @@ static int save_offset(void *data, long long offset)
 	return r;
 }
 
+/*
+ * The bisect's undecided commits (its summary's "  undecided SHA ..."
+ * lines, v->detail) said in the mail before "To reproduce:": skipped as
+ * git bisect skip, never counted good or bad, and the reader should know.
+ */
+static void add_undecided(const struct robot_verdict *v, struct strbuf *body)
+{
+	struct strbuf note = STRBUF_INIT;
+	const char *p = v->detail ? v->detail : "", *at, *line;
+
+	while ((line = strstr(p, "\n  undecided ")) != NULL) {
+		const char *end = strchrnul(line + 1, '\n');
+
+		strbuf_add(&note, line + 1, (size_t)(end - line - 1));
+		strbuf_addch(&note, '\n');
+		p = end;
+	}
+	if (note.len) {
+		struct strbuf out = STRBUF_INIT;
+
+		at = strstr(body->buf, "\nTo reproduce:");
+		if (!at)
+			at = body->buf + body->len;
+		strbuf_add(&out, body->buf, (size_t)(at - body->buf));
+		strbuf_addstr(&out, "\nThe bisect left these commits undecided after "
+			      "--max-runs and skipped them (as git bisect skip),\n"
+			      "judging them neither good nor bad:\n\n");
+		strbuf_addbuf(&out, &note);
+		strbuf_addstr(&out, at);
+		strbuf_release(body);
+		*body = out; /* the body with the note in place */
+	}
+	strbuf_release(&note);
+}
+
 static int compose(struct robot_judge *j, const struct robot_verdict *v,
 		   const char *from, const char *msgid, time_t now,
 		   struct strbuf *msg, struct strbuf *err)
@@ -162,6 +197,7 @@ static int compose(struct robot_judge *j, const struct robot_verdict *v,
 	    build_report(j, parent.buf, v->culprit, v->stat, &body, &what, &job,
 			 err) < 0)
 		goto out;
+	add_undecided(v, &body);
 	/* 0-day's subject, with the tree and branch in brackets */
 	strbuf_addf(&subject, "[perfsift] [%s/%s] %.12s: %s", j->repo->name,
 		    j->branch, v->culprit, what.buf);

@@ -59,6 +59,28 @@ struct robot_results {
 	void *priv;
 };
 
+struct bisect_exec;
+
+/*
+ * What both implementations share (robot/local.c): x set for job of
+ * repo over the robot's mirror, runs and samples in result_root (and
+ * store_url, NULL: its SQLite), the repo's install step only when
+ * `install` (the lab's workers install themselves).
+ */
+void robot_exec_setup(struct bisect_exec *x, const struct robot_repo *repo,
+		      const struct robot_job *job, const char *mirror,
+		      const char *result_root, const char *store_url,
+		      bool install);
+/*
+ * A bisect's exec of its own, its notes in dir (created): the previous
+ * one released first (*bisecting), worktrees under dir when
+ * `worktrees`.  x's fields are set up as robot_exec_setup's by the
+ * caller's `setup` copy.  0, or -1 with err.
+ */
+int robot_exec_begin(struct bisect_exec *bx, bool *bisecting,
+		     const struct bisect_exec *setup, const char *dir,
+		     bool worktrees, struct strbuf *err);
+
 /*
  * The local implementation for job of repo: mirror is the robot's bare
  * clone, work a directory of its own for the worktrees, result_root the

@@ -45,29 +45,6 @@ void engine_plan_release(struct engine_plan *p)
 	memset(p, 0, sizeof(*p));
 }
 
-/* a shell word that reads back as arg: mytest.cmdline must rerun as given */
-static void add_shell_word(struct strbuf *sb, const char *arg)
-{
-	const char *p;
-
-	for (p = arg; *p; p++)
-		if (!strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-			    "0123456789_@%+=:,./-", *p))
-			break;
-	if (*arg && !*p) {
-		strbuf_addstr(sb, arg);
-		return;
-	}
-	strbuf_addch(sb, '\'');
-	for (p = arg; *p; p++) {
-		if (*p == '\'')
-			strbuf_addstr(sb, "'\\''");
-		else
-			strbuf_addch(sb, *p);
-	}
-	strbuf_addch(sb, '\'');
-}
-
 /* the job loader only lets table programs through: a miss is our bug */
 static const struct program *prog_of(const char *name)
 {
@@ -121,7 +98,7 @@ static int plan_mytest(struct job *job, const struct jnode *node,
 		for (n = 0; cmd_argv[n]; n++) {
 			if (n)
 				strbuf_addch(&sb, ' ');
-			add_shell_word(&sb, cmd_argv[n]);
+			strbuf_add_shell_word(&sb, cmd_argv[n]);
 		}
 		p->cmdline = strbuf_detach(&sb, NULL);
 		p->argv = xcalloc(n + 1, sizeof(char *));

@@ -52,6 +52,7 @@ void result_group_release(struct result_group *g)
 		noise_floor_release(g->floor);
 		free(g->floor);
 	}
+	free(g->job_file);
 	matrix_release(&g->matrix);
 	result_group_init(g);
 }
@@ -359,8 +360,10 @@ int select_group_dir(const char *dir, struct result_group *g,
 	for (i = 0; i < nruns; i++) {
 		strbuf_reset(&path);
 		strbuf_addf(&path, "%s/%d/job.yaml", group.buf, runs[i]);
-		if (!read_job_axes(path.buf, g))
+		if (!read_job_axes(path.buf, g)) {
+			g->job_file = xstrdup(path.buf);
 			break;
+		}
 	}
 	if (i == nruns) {
 		path_join(&path, group.buf, "job.yaml");
@@ -543,6 +546,28 @@ out:
 	return ret;
 }
 
+/*
+ * The job.yaml of the first run of group dir that has one (NULL: none
+ * on this disk): what `perfsift run` runs again into the group.
+ */
+static char *group_job_file(const char *dir)
+{
+	struct strbuf path = STRBUF_INIT;
+	char *found = NULL;
+	int *runs = NULL;
+	size_t n = list_runs(dir, &runs), i;
+
+	for (i = 0; i < n && !found; i++) {
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%d/job.yaml", dir, runs[i]);
+		if (file_exists(path.buf))
+			found = xstrdup(path.buf);
+	}
+	free(runs);
+	strbuf_release(&path);
+	return found;
+}
+
 int select_group_store(struct store *st, const struct store_group *sg,
 		       struct result_group *g, struct strbuf *err)
 {
@@ -574,6 +599,9 @@ int select_group_store(struct store *st, const struct store_group *sg,
 	if (!result_group_axis(g, "commit"))
 		result_group_set_axis(g, "commit", path_basename(sg->dir));
 	g->dir = xstrdup(sg->dir);
+	/* the runs of an index on this disk can be run again */
+	if (sg->dir[0] == '/')
+		g->job_file = group_job_file(sg->dir);
 	g->label = xstrdup(result_group_axis(g, "commit"));
 	set_runtime(g);
 	store_param_list_release(&params);

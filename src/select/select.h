@@ -48,6 +48,10 @@ struct result_group {
 	 * in the root's index; NULL when none was calibrated.
 	 */
 	struct noise_floor *floor;
+	/* a run's job.yaml (absolute), which `perfsift run` runs again into
+	 * this group (the command that would decide an undecided KPI);
+	 * NULL when the group's runs are not on this disk */
+	char *job_file;
 };
 
 void result_group_init(struct result_group *g);

@@ -324,3 +324,30 @@ void strbuf_add_csv_str(struct strbuf *sb, const char *s)
 	}
 	strbuf_addch(sb, '"');
 }
+
+/*
+ * Plain when every character is one a shell leaves alone, else in single
+ * quotes with each quote as '\'' (the one quote a single-quoted word
+ * cannot hold).
+ */
+void strbuf_add_shell_word(struct strbuf *sb, const char *arg)
+{
+	const char *p;
+
+	for (p = arg; *p; p++)
+		if (!strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+			    "0123456789_@%+=:,./-", *p))
+			break;
+	if (*arg && !*p) {
+		strbuf_addstr(sb, arg);
+		return;
+	}
+	strbuf_addch(sb, '\'');
+	for (p = arg; *p; p++) {
+		if (*p == '\'')
+			strbuf_addstr(sb, "'\\''");
+		else
+			strbuf_addch(sb, *p);
+	}
+	strbuf_addch(sb, '\'');
+}

@@ -60,5 +60,8 @@ void strbuf_add_json_str(struct strbuf *sb, const char *s);
 void strbuf_add_json_num(struct strbuf *sb, double v);
 /* a CSV field, quoted (RFC 4180) when it holds a comma, quote or newline */
 void strbuf_add_csv_str(struct strbuf *sb, const char *s);
+/* arg as one shell word that reads back as arg (a command to paste:
+ * mytest.cmdline, the reports' commands) */
+void strbuf_add_shell_word(struct strbuf *sb, const char *arg);
 
 #endif

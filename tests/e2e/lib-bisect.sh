@@ -23,22 +23,39 @@ make_repo() {
 			prog=1 build=3
 			[ "$i" -ge "$k" ] && prog=2
 			[ "$i" -eq "$nobuild" ] && build=4
-			printf 'commit refs/heads/master\nmark :%d\n' $((i + 10)) &&
-			printf 'committer perfsift <bisect@example.com> %d +0000\n' \
-				$((1700000000 + i)) &&
-			printf 'data <<EOM\nchange %d\nEOM\n' "$i" &&
-			if [ "$i" -gt 1 ]; then printf 'from :%d\n' $((i + 9)); fi &&
+			fi_commit "$i" &&
 			printf 'M 100644 :%d prog.c\nM 100644 :%d build.sh\n' \
 				$prog $build &&
 			printf 'M 100644 inline version\ndata <<EOV\n%d\nEOV\n\n' "$i" &&
-			printf 'reset refs/tags/c%d\nfrom :%d\n\n' "$i" $((i + 10)) ||
-				return 1
+			fi_tag "$i" || return 1
 			i=$((i + 1))
 		done
 	} >"$dir/.stream" &&
-	git -C "$dir" fast-import --quiet <"$dir/.stream" &&
-	rm -f "$dir/.stream" "$dir/.prog1.c" "$dir/.prog2.c" "$dir/.build.sh" &&
-	git -C "$dir" checkout -q -f master
+	fi_import "$dir" "$dir/.prog1.c" "$dir/.prog2.c" "$dir/.build.sh"
+}
+
+# fi_tag I: the tag cI of commit cI
+fi_tag() {
+	printf 'reset refs/tags/c%d\nfrom :%d\n\n' "$1" $(($1 + 10))
+}
+
+# fi_import DIR FILE...: DIR/.stream into DIR's repository, the stream and
+# the FILEs (the blobs' sources) removed, master checked out
+fi_import() {
+	git -C "$1" fast-import --quiet <"$1/.stream" &&
+	rm -f "$1/.stream" &&
+	fi_dir=$1 && shift && rm -f "$@" &&
+	git -C "$fi_dir" checkout -q -f master
+}
+
+# fi_commit I: fast-import's header of commit cI on master (mark I + 10,
+# a fixed date, so the same sha at every run; its parent c(I-1))
+fi_commit() {
+	printf 'commit refs/heads/master\nmark :%d\n' $(($1 + 10)) &&
+	printf 'committer perfsift <bisect@example.com> %d +0000\n' \
+		$((1700000000 + $1)) &&
+	printf 'data <<EOM\nchange %d\nEOM\n' "$1" &&
+	if [ "$1" -gt 1 ]; then printf 'from :%d\n' $(($1 + 9)); fi
 }
 
 # blob MARK FILE: a fast-import blob
@@ -76,6 +93,7 @@ write_prog() {
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <time.h>
+$(seeded_draw_c)
 #define WORK $2
 #define NOISE_PCT $3
 #define BASE_MS ${BISECT_MS:-80}
@@ -86,31 +104,12 @@ int main(void)
 	struct timespec ts;
 
 	if (NOISE_PCT) {
-		unsigned long long x;
-		unsigned seq = 0, version = 0;
-		FILE *fp = fopen("version", "r");
+		unsigned seq;
+		double u = seeded_draw(&seq);
 
-		if (!fp || fscanf(fp, "%u", &version) != 1)
+		if (u < 0)
 			return 1;
-		fclose(fp);
-		fp = fopen(".noise-seq", "r");
-		if (fp) {
-			if (fscanf(fp, "%u", &seq) != 1)
-				seq = 0;
-			fclose(fp);
-		}
-		fp = fopen(".noise-seq", "w");
-		if (!fp)
-			return 1;
-		fprintf(fp, "%u\n", seq + 1);
-		fclose(fp);
-		/* splitmix64 of (version, run): uniform in [0, 1) */
-		x = (unsigned long long)version << 32 | seq;
-		x += 0x9e3779b97f4a7c15ULL;
-		x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-		x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-		x ^= x >> 31;
-		f += NOISE_PCT / 100.0 * (2.0 * ((x >> 11) / 9007199254740992.0) - 1);
+		f += NOISE_PCT / 100.0 * (2.0 * u - 1);
 	}
 	ns = (BASE_MS * WORK * f + SETUP_MS) * 1e6;
 	ts.tv_sec = (time_t)(ns / 1e9);
@@ -122,6 +121,43 @@ int main(void)
 	return 0;
 }
 PROG
+}
+
+# seeded_draw_c: the C function the test programs draw their noise with:
+# seeded_draw(&seq) is uniform in [0, 1), splitmix64 of (the commit's
+# `version` file, the run's number in this checkout, counted in
+# .noise-seq, which *seq gets); -1 when a file cannot be read or written
+seeded_draw_c() {
+	cat <<'DRAW'
+static double seeded_draw(unsigned *seqp)
+{
+	unsigned long long x;
+	unsigned seq = 0, version = 0;
+	FILE *fp = fopen("version", "r");
+
+	if (!fp || fscanf(fp, "%u", &version) != 1)
+		return -1;
+	fclose(fp);
+	fp = fopen(".noise-seq", "r");
+	if (fp) {
+		if (fscanf(fp, "%u", &seq) != 1)
+			seq = 0;
+		fclose(fp);
+	}
+	fp = fopen(".noise-seq", "w");
+	if (!fp)
+		return -1;
+	fprintf(fp, "%u\n", seq + 1);
+	fclose(fp);
+	*seqp = seq;
+	x = (unsigned long long)version << 32 | seq;
+	x += 0x9e3779b97f4a7c15ULL;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	x ^= x >> 31;
+	return (x >> 11) / 9007199254740992.0;
+}
+DRAW
 }
 
 # the binaries' cache of write_build, one per test

@@ -24,74 +24,48 @@ make_step_repo() {
 			[ "$i" -ge "$k" ] && work=$((100 + step))
 			[ "$i" -eq "$at" ] && nz=$noise_at
 			[ "$i" -eq "$flip" ] && fl=1
-			printf 'commit refs/heads/master\nmark :%d\n' $((i + 10)) &&
-			printf 'committer perfsift <bisect@example.com> %d +0000\n' \
-				$((1700000000 + i)) &&
-			printf 'data <<EOM\nchange %d\nEOM\n' "$i" &&
-			if [ "$i" -gt 1 ]; then printf 'from :%d\n' $((i + 9)); fi &&
+			fi_commit "$i" &&
 			printf 'M 100644 :1 prog.c\nM 100644 :2 build.sh\n' &&
 			printf 'M 100644 inline version\ndata <<EOV\n%d\nEOV\n' "$i" &&
 			printf 'M 100644 inline params\ndata <<EOV\n%d %s %d %d\nEOV\n\n' \
 				"$work" "$nz" "$fl" $((100 + step)) &&
-			printf 'reset refs/tags/c%d\nfrom :%d\n\n' "$i" $((i + 10)) ||
-				return 1
+			fi_tag "$i" || return 1
 			i=$((i + 1))
 		done
 	} >"$dir/.stream" &&
-	git -C "$dir" fast-import --quiet <"$dir/.stream" &&
-	rm -f "$dir/.stream" "$dir/.prog.c" "$dir/.build.sh" &&
-	git -C "$dir" checkout -q -f master
+	fi_import "$dir" "$dir/.prog.c" "$dir/.build.sh"
 }
 
-# The program: reads `params` (work, noise %, flip, the bad work) and
-# `version`, waits BISECT_MS (10) ms, and prints the figure it was given
-# as `run_ms: N`.  The noise is uniform, from splitmix64 of (version, the
-# run's number in this checkout, counted in .noise-seq): the same
-# samples every time the test runs.
+# The program: reads `params` (work, noise %, flip, the bad work), waits
+# BISECT_MS (10) ms, and prints the figure it was given as `run_ms: N`.
+# The noise is uniform, lib-bisect.sh's seeded_draw(): the same samples
+# every time the test runs.
 write_step_prog() {
 	cat >"$1" <<PROG
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <time.h>
+$(seeded_draw_c)
 #define BASE_MS ${BISECT_MS:-10}
 int main(void)
 {
-	double work, noise, f, ms;
+	double work, noise, u, ms;
 	int flip, badwork;
-	unsigned long long x;
-	unsigned seq = 0, version = 0;
+	unsigned seq;
 	struct timespec ts = { 0, BASE_MS * 1000000L };
 	FILE *fp = fopen("params", "r");
 
 	if (!fp || fscanf(fp, "%lf %lf %d %d", &work, &noise, &flip, &badwork) != 4)
 		return 1;
 	fclose(fp);
-	fp = fopen("version", "r");
-	if (!fp || fscanf(fp, "%u", &version) != 1)
+	u = seeded_draw(&seq);
+	if (u < 0)
 		return 1;
-	fclose(fp);
-	fp = fopen(".noise-seq", "r");
-	if (fp) {
-		if (fscanf(fp, "%u", &seq) != 1)
-			seq = 0;
-		fclose(fp);
-	}
-	fp = fopen(".noise-seq", "w");
-	if (!fp)
-		return 1;
-	fprintf(fp, "%u\n", seq + 1);
-	fclose(fp);
 	if (flip)
 		work = seq % 2 ? badwork : 100;
-	x = (unsigned long long)version << 32 | seq;
-	x += 0x9e3779b97f4a7c15ULL;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-	x ^= x >> 31;
-	f = 1 + noise / 100.0 * (2.0 * ((x >> 11) / 9007199254740992.0) - 1);
 	while (nanosleep(&ts, &ts))
 		;
-	ms = BASE_MS * work / 100.0 * f;
+	ms = BASE_MS * work / 100.0 * (1 + noise / 100.0 * (2.0 * u - 1));
 	printf("run_ms: %.4f\n", ms);
 	return 0;
 }

@@ -6,25 +6,10 @@
 # the other.  The command's figures come from a list by run number, so
 # every verdict is the same on any machine.
 . "$(dirname "$0")/lib.sh"
+. "$SRCDIR/tests/e2e/lib-seq.sh"
 
 test_expect_success 'setup: a command whose score is a fixed list per setting' '
-	cat >seq.sh <<-\EOT &&
-	#!/bin/sh
-	# the score of run N (the run directory is named N)
-	n=$(basename "$RESULT_ROOT")
-	case "$mytest" in
-	fast) set -- 100 101 99 100 101 99 100 101 99 100 101 99;;
-	same) set -- 100.5 99.5 100 100.5 99.5 100 100.5 99.5 100 100 100 100;;
-	slow) set -- 94 99.5 94 94 94.5 94 93.5 94 94 94 94 94;;
-	wild) set -- 80 120 80 120 80 120 80 120 80 120 80 120;;
-	noisy) set -- 95 105 100;;
-	steady) set -- 100 100.1 99.9 100 100.1 99.9;;
-	esac
-	shift "$n"
-	echo "score: $1"
-	EOT
-	chmod +x seq.sh &&
-	printf "testcase: tiny\nkpi: {mytest.score: higher}\nmytest:\n  mytest: fast\nmonitors: none\n" >job.yaml &&
+	write_seq_job &&
 	perfsift run job.yaml -n 5 -- ./seq.sh >out
 '
 

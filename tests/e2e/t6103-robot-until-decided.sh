@@ -1,0 +1,101 @@
+#!/bin/sh
+# shellcheck disable=SC2016
+# t6103: the robot judges head against base until decided, as `perfsift
+# run --until-decided`: a head whose first runs are noisy gets runs
+# beyond the job's 3 until its KPI is the same as the base's (no bisect,
+# no mail); one that stays undecided at 3 x 3 runs is recorded
+# "undecided", never "same", and mails nothing.  The benchmark reports
+# the figure its commit's `vals` file lists for the run's number: the
+# same verdicts on any machine.
+. "$(dirname "$0")/lib.sh"
+. "$SRCDIR/tests/e2e/lib-robot.sh"
+
+# the benchmark: the run's figure from the worktree's vals, by run number
+write_vals_bench() {
+	cat >"$1" <<'BENCH'
+n=$(basename "$RESULT_ROOT")
+set -- $(cat vals)
+shift "$n"
+echo "ms: $1"
+BENCH
+}
+
+test_expect_success 'setup: main steady at 20; feature/settle noisy first' '
+	git init -q -b main up &&
+	write_vals_bench up/bench.sh &&
+	echo "20 20.1 19.9 20 20.1 19.9 20 20.1 19.9 20" >up/vals &&
+	commit up "bench: a benchmark of listed figures" &&
+	git -C up checkout -q -b feature/settle &&
+	echo "19 21 20 20 20 20 20 20 20 20" >up/vals &&
+	commit up "settle: noisy at first" &&
+	git -C up checkout -q main &&
+	write_robot_job job.yaml &&
+	write_config robot.yaml "$PWD/up"
+'
+
+# the complete runs of the head commit $1
+head_runs() {
+	find "$PERFSIFT_RESULT_ROOT/robot" -path "*/$1/[0-9]*" -name stats.json | wc -l
+}
+
+test_expect_success 'the noisy head gets runs beyond 3 and is the same' '
+	robot_once log1 &&
+	head=$(git -C up rev-parse feature/settle) &&
+	test_grep "demo/feature/settle $(echo $head | cut -c1-12): undecided: .*; one more run" log1 &&
+	test_grep "demo/feature/settle [0-9a-f]*: same\$" log1 &&
+	n=$(head_runs "$head") && test "$n" -gt 3 && test "$n" -le 9 &&
+	test "$(mails sent.mbox)" -eq 0 &&
+	! grep "bisecting" log1
+'
+
+test_expect_success 'setup: feature/wild alternates 10 and 30 for ever' '
+	git -C up checkout -q -b feature/wild main &&
+	echo "10 30 10 30 10 30 10 30 10 30" >up/vals &&
+	commit up "wild: never decided" &&
+	git -C up checkout -q main
+'
+
+test_expect_success 'undecided at 9 runs: recorded undecided, not same; no mail' '
+	robot_once log2 &&
+	head=$(git -C up rev-parse feature/wild) &&
+	test "$(head_runs "$head")" -eq 9 &&
+	test_grep "demo/feature/wild [0-9a-f]*: undecided\$" log2 &&
+	test "$(mails sent.mbox)" -eq 0 &&
+	perfsift robot --config robot.yaml --status >status &&
+	test_grep "^demo/feature/wild .* undecided " status
+'
+
+test_expect_success 'a later pass runs nothing more for it' '
+	robot_once log3 &&
+	test "$(head_runs "$(git -C up rev-parse feature/wild)")" -eq 9
+'
+
+# vals V1 V2: twenty figures alternating V1, V2 (V1 V1 for a steady one)
+vals() {
+	k=0
+	while [ $k -lt 10 ]; do printf "%s %s " "$1" "$2"; k=$((k + 1)); done
+	echo
+}
+
+test_expect_success 'setup: feature/slow, 10 commits, +50% from the 7th, the 5th alternating' '
+	git -C up checkout -q -b feature/slow main &&
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		if [ "$i" -eq 5 ]; then vals 20 30; elif [ "$i" -ge 7 ]; then vals 30 30.1; else vals 20 20.1; fi >up/vals &&
+		echo "$i" >up/version &&
+		commit up "slow: step $i" || return 1
+	done &&
+	git -C up checkout -q main
+'
+
+test_expect_success 'the bisect names the 7th, says the 5th undecided, and the mail too' '
+	robot_once log4 &&
+	c5=$(git -C up rev-parse feature/slow~5 | cut -c1-12) &&
+	c7=$(git -C up rev-parse feature/slow~3) &&
+	test_grep "^first bad commit: $c7 slow: step 7\$" log4 &&
+	test_grep "^  undecided $c5 .*\[undecided after 9 runs" log4 &&
+	test "$(mails sent.mbox)" -eq 1 &&
+	test_grep "^The bisect left these commits undecided after --max-runs" sent.mbox &&
+	test_grep "^  undecided $c5 " sent.mbox
+'
+
+test_done

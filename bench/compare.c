@@ -201,22 +201,6 @@ static void report(const char *what, size_t nstats, double *wall, double *cpu,
 	fflush(stdout);
 }
 
-/* the load average, to print next to the figures */
-static void print_load(const char *when)
-{
-	char buf[128] = "";
-	FILE *f = fopen("/proc/loadavg", "r");
-
-	if (f) {
-		if (!fgets(buf, sizeof(buf), f))
-			buf[0] = '\0';
-		fclose(f);
-	}
-	buf[strcspn(buf, "\n")] = '\0';
-	printf("load average %s: %s\n", when, buf);
-	fflush(stdout);
-}
-
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -263,7 +247,7 @@ int main(int argc, char **argv)
 	printf("bench/compare: 2 commits x %zu runs, 5%% of stats shifted, %d repeats, binary %s\n"
 	       "(median and range of the repeats; CPU = user + system of the child)\n",
 	       nruns, repeat, bin);
-	print_load("at start");
+	bench_print_load("at start");
 	for (i = 0; i < nsizes; i++) {
 		struct matrix m0, m1;
 		struct store st;
@@ -345,7 +329,7 @@ int main(int argc, char **argv)
 		strbuf_release(&d1);
 		strbuf_release(&rootarg);
 	}
-	print_load("at end");
+	bench_print_load("at end");
 	if (!keep)
 		remove_tree(root);
 	free(root);

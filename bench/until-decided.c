@@ -4,8 +4,9 @@
  *
  *   build/bench/until-decided [--trials N] [--min R] [--max R] [--shift PCT]
  *                             [--noise PCT] [--monitors M] [--seed S]
+ *                             [--bisect COMMITS [--noisy PCT]]
  *   (defaults: 200 trials, -n 3, --max-runs 20, a 5% shift, 1% noise,
- *    50 monitor stats)
+ *    50 monitor stats; with --bisect, --max-runs 9, bisect's default)
  *
  * Each trial is what `run --until-decided BASE` sees: a base group of R
  * runs, and a head group that starts with R runs and gets one more while
@@ -19,6 +20,18 @@
  * changed / same / undecided at the maximum (the error rates: "same" or
  * "undecided" for the shift, "changed" for A/A), and the runs the head
  * used (median, mean, 90th percentile).
+ *
+ * --bisect COMMITS: the same rule inside `perfsift bisect`.  Each trial
+ * is a first-parent path of COMMITS commits whose KPI is --shift percent
+ * higher from a first bad commit drawn at random (the monitors
+ * unchanged), every run drawn afresh as above; optionally one commit the
+ * search tests first (the middle) with --noisy percent noise instead.
+ * bisect_run() drives it through synthetic ops, once until decided (the
+ * default) and once with LKP's classifier (--no-until-decided), on the
+ * same draws.  Printed per mode: how often the trial named the planted
+ * commit and the confirmation confirmed it (right), named another commit
+ * (wrong commit), left a range of skipped or undecided commits, refused
+ * (good and bad "do not differ") or did not confirm; and the runs spent.
  */
 #include "util/compat.h"
 #include <getopt.h>
@@ -26,6 +39,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "bisect/bisect.h"
 #include "compare/compare.h"
 #include "result/matrix.h"
 #include "select/select.h"
@@ -192,6 +206,183 @@ static void run_case(const char *label, const struct sim *s, size_t trials,
 	free(used);
 }
 
+/* ---- --bisect: the same rule in bisect_run(), over synthetic ops ---- */
+
+#define MAX_RUNS_KEPT 64
+
+struct path_world {
+	const struct sim *s;
+	size_t n, k;          /* commits, first bad */
+	double shift;         /* the KPI's scale from k on */
+	size_t noisy_at;      /* 0 or a commit of noise `noisy` */
+	double noisy;
+	double *v;            /* n x MAX_RUNS_KEPT x nstats, run-major */
+	size_t *nruns;
+	char (*sha)[41];
+};
+
+static int pw_prepare(void *data, int slot, const char *sha, struct strbuf *why)
+{
+	(void)data; (void)slot; (void)sha; (void)why;
+	return 0;
+}
+
+static size_t pw_index(const struct path_world *w, const char *sha)
+{
+	return (size_t)strtoul(sha, NULL, 16) % w->n;
+}
+
+/* one run of commit sha: every stat drawn afresh, the KPI shifted */
+static int pw_measure(void *data, int slot, const char *sha, struct strbuf *err)
+{
+	struct path_world *w = data;
+	size_t i = pw_index(w, sha), r = w->nruns[i], j;
+	double *row = w->v + (i * MAX_RUNS_KEPT + r) * w->s->nstats;
+	double noise = i == w->noisy_at && w->noisy_at ? w->noisy : w->s->noise;
+
+	(void)slot;
+	if (r >= MAX_RUNS_KEPT) {
+		strbuf_addstr(err, "too many runs");
+		return -1;
+	}
+	for (j = 0; j < w->s->nstats; j++)
+		row[j] = w->s->means[j] * (j || i < w->k ? 1 : w->shift) *
+			 (1 + (j ? w->s->noise : noise) * gauss());
+	w->nruns[i]++;
+	return 0;
+}
+
+static int pw_samples(void *data, const char *sha, struct matrix *m,
+		      struct strbuf *err)
+{
+	struct path_world *w = data;
+	size_t i = pw_index(w, sha), n = w->nruns[i], j, r;
+
+	(void)err;
+	matrix_init(m);
+	if (!n)
+		return 0;
+	m->nstats = w->s->nstats;
+	m->nruns = n;
+	m->names = xcalloc(m->nstats, sizeof(char *));
+	m->values = xcalloc(m->nstats * n, sizeof(double));
+	m->is_int = xcalloc(m->nstats, 1);
+	for (j = 0; j < m->nstats; j++) {
+		m->names[j] = xstrdup(w->s->names[j]);
+		for (r = 0; r < n; r++)
+			m->values[j * n + r] =
+				w->v[(i * MAX_RUNS_KEPT + r) * w->s->nstats + j];
+	}
+	return 0;
+}
+
+enum bend { B_RIGHT, B_WRONG, B_RANGE, B_REFUSED, B_UNCONFIRMED, B_ERROR, B_NEND };
+
+/* one bisect of w in a mode; its ending and the runs it spent */
+static enum bend bisect_trial(struct path_world *w, size_t min, size_t max,
+			      bool classic, size_t *runs)
+{
+	struct bisect_ops ops;
+	struct bisect_options bo;
+	struct bisect_state st;
+	struct strbuf err = STRBUF_INIT;
+	enum bisect_outcome o;
+	enum bend end;
+	size_t i;
+
+	memset(&ops, 0, sizeof(ops));
+	ops.prepare = pw_prepare;
+	ops.measure = pw_measure;
+	ops.samples = pw_samples;
+	ops.data = w;
+	memset(&bo, 0, sizeof(bo));
+	bo.runs = min;
+	bo.max_runs = max;
+	bo.stat = "bench.score";
+	bo.testcase = "bench";
+	bo.no_until_decided = classic;
+	memset(w->nruns, 0, w->n * sizeof(*w->nruns));
+	bisect_state_init(&st);
+	for (i = 0; i < w->n; i++)
+		bisect_state_add_commit(&st, w->sha[i], NULL);
+	o = bisect_run(&st, &bo, &ops, &err);
+	*runs = st.runs;
+	if (o == BISECT_NO_CHANGE)
+		end = B_REFUSED;
+	else if (o == BISECT_RANGE)
+		end = B_RANGE;
+	else if (o != BISECT_FOUND)
+		end = B_ERROR;
+	else if (st.first_bad != w->k)
+		end = B_WRONG;
+	else
+		end = st.confirm == BISECT_CONFIRMED ? B_RIGHT : B_UNCONFIRMED;
+	if (end == B_ERROR)
+		fprintf(stderr, "until-decided: bisect: %s\n", err.buf);
+	bisect_state_release(&st);
+	strbuf_release(&err);
+	return end;
+}
+
+/* --bisect: trials paths, both modes on the same draws (seed per trial) */
+static void run_bisect_cases(const struct sim *s, size_t trials, size_t ncommits,
+			     size_t min, size_t max, double shift, double noisy)
+{
+	static const char *const mode[2] = { "until decided (default)",
+					     "--no-until-decided" };
+	struct path_world w;
+	size_t counts[2][B_NEND], *runs[2], t, m, i;
+	double sum[2] = { 0, 0 };
+	uint64_t seed = rng;
+
+	memset(counts, 0, sizeof(counts));
+	memset(&w, 0, sizeof(w));
+	w.s = s;
+	w.n = ncommits;
+	w.shift = 1 + shift / 100;
+	w.noisy = noisy / 100;
+	w.v = xcalloc(ncommits * MAX_RUNS_KEPT * s->nstats, sizeof(double));
+	w.nruns = xcalloc(ncommits, sizeof(size_t));
+	w.sha = xcalloc(ncommits, sizeof(*w.sha));
+	for (i = 0; i < ncommits; i++)
+		snprintf(w.sha[i], sizeof(w.sha[i]), "%040zx", i);
+	runs[0] = xcalloc(trials, sizeof(size_t));
+	runs[1] = xcalloc(trials, sizeof(size_t));
+	for (t = 0; t < trials; t++) {
+		/* the planted commit: anywhere past the good endpoint */
+		rng = seed + t;
+		w.k = 1 + (size_t)(uniform() * (double)(ncommits - 1));
+		if (w.k >= ncommits)
+			w.k = ncommits - 1;
+		/* the noisy commit is the search's first test, the middle */
+		w.noisy_at = noisy > 0 ? (ncommits - 1) / 2 : 0;
+		for (m = 0; m < 2; m++) {
+			rng = seed + 1000003 * (t + 1); /* both modes: one draw */
+			counts[m][bisect_trial(&w, min, max, m == 1, &runs[m][t])]++;
+			sum[m] += (double)runs[m][t];
+		}
+	}
+	printf("| mode | trials | right (confirmed) | wrong commit | range | refused | not confirmed | runs: median | mean | p90 |\n");
+	printf("|---|---|---|---|---|---|---|---|---|---|\n");
+	for (m = 0; m < 2; m++) {
+		qsort(runs[m], trials, sizeof(size_t), cmp_size);
+		printf("| %s | %zu | %.1f%% | %.1f%% | %.1f%% | %.1f%% | %.1f%% | %zu | %.1f | %zu |\n",
+		       mode[m], trials,
+		       100.0 * (double)counts[m][B_RIGHT] / (double)trials,
+		       100.0 * (double)counts[m][B_WRONG] / (double)trials,
+		       100.0 * (double)counts[m][B_RANGE] / (double)trials,
+		       100.0 * (double)counts[m][B_REFUSED] / (double)trials,
+		       100.0 * (double)counts[m][B_UNCONFIRMED] / (double)trials,
+		       runs[m][trials / 2], sum[m] / (double)trials,
+		       runs[m][(trials * 9) / 10 < trials ? (trials * 9) / 10 : trials - 1]);
+	}
+	free(runs[0]);
+	free(runs[1]);
+	free(w.v);
+	free(w.nruns);
+	free(w.sha);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -202,10 +393,12 @@ int main(int argc, char **argv)
 		{ "noise", required_argument, NULL, 'e' },
 		{ "monitors", required_argument, NULL, 'M' },
 		{ "seed", required_argument, NULL, 'S' },
+		{ "bisect", required_argument, NULL, 'b' },
+		{ "noisy", required_argument, NULL, 'N' },
 		{ NULL, 0, NULL, 0 },
 	};
-	size_t trials = 200, min = 3, max = 20, monitors = 50;
-	double shift = 5, noise = 1;
+	size_t trials = 200, min = 3, max = 0, monitors = 50, commits = 0;
+	double shift = 5, noise = 1, noisy = 0;
 	struct sim s;
 	char label[64];
 	int c;
@@ -220,16 +413,30 @@ int main(int argc, char **argv)
 		case 'e': noise = strtod(optarg, NULL); break;
 		case 'M': monitors = strtoul(optarg, NULL, 10); break;
 		case 'S': rng = strtoull(optarg, NULL, 10); break;
+		case 'b': commits = strtoul(optarg, NULL, 10); break;
+		case 'N': noisy = strtod(optarg, NULL); break;
 		default:
-			fprintf(stderr, "usage: bench/until-decided [--trials N] [--min R] [--max R] [--shift PCT] [--noise PCT] [--monitors M] [--seed S]\n");
+			fprintf(stderr, "usage: bench/until-decided [--trials N] [--min R] [--max R] [--shift PCT] [--noise PCT] [--monitors M] [--seed S] [--bisect COMMITS [--noisy PCT]]\n");
 			return 2;
 		}
 	}
-	if (!trials || !min || max < min) {
+	if (!max)
+		max = commits ? 3 * min : 20; /* bisect's default, run's */
+	if (!trials || !min || max < min || commits == 1 || commits == 2) {
 		fprintf(stderr, "until-decided: need trials > 0 and 1 <= min <= max\n");
 		return 2;
 	}
 	sim_init(&s, monitors, noise / 100);
+	if (commits) {
+		printf("until-decided --bisect: %zu trials, %zu commits, a %g%% step, -n %zu, --max-runs %zu, %g%% noise%s, %zu monitor stats\n\n",
+		       trials, commits, shift, min, max, noise,
+		       noisy > 0 ? ", the middle commit noisier" : "", monitors);
+		if (noisy > 0)
+			printf("(the middle commit: %g%% noise)\n\n", noisy);
+		run_bisect_cases(&s, trials, commits, min, max, shift, noisy);
+		sim_release(&s);
+		return 0;
+	}
 	printf("until-decided: %zu trials, -n %zu, --max-runs %zu, %g%% noise, %zu monitor stats\n\n",
 	       trials, min, max, noise, monitors);
 	printf("| case | trials | changed | same | undecided at max | undecided, base-limited | runs used: median | mean | p90 |\n");

@@ -37,23 +37,9 @@
 #include "benchmarks/usemem.h"
 #include "util/strbuf.h"
 #include "util/timeutil.h"
+#include "lib/timing.h"
 
 #define MAX_RUNS 64
-
-/* the load average, printed beside the figures (the machine is shared) */
-static void print_load(const char *when)
-{
-	char buf[128] = "";
-	FILE *f = fopen("/proc/loadavg", "r");
-
-	if (f) {
-		if (!fgets(buf, sizeof(buf), f))
-			buf[0] = 0;
-		fclose(f);
-	}
-	buf[strcspn(buf, "\n")] = 0;
-	printf("load average %s: %s\n", when, buf);
-}
 
 static int cmp_d(const void *a, const void *b)
 {
@@ -377,7 +363,7 @@ int main(int argc, char **argv)
 	}
 	printf("vm-scalability bench: %" PRIu64 " MiB per worker, %u worker(s), %d runs; median [min-max]\n",
 	       mib, workers, runs);
-	print_load("at start");
+	bench_print_load("at start");
 	printf("\n");
 	for (r = 0; r < runs; r++) {
 		v[0][r] = bw_read(size);
@@ -462,6 +448,6 @@ int main(int argc, char **argv)
 	}
 	unlink(file);
 	printf("\n");
-	print_load("at end");
+	bench_print_load("at end");
 	return 0;
 }

@@ -40,6 +40,7 @@
 #include "util/fileutil.h"
 #include "util/strbuf.h"
 #include "util/timeutil.h"
+#include "lib/timing.h"
 
 #define MAX_RUNS 64
 #define WARMUP_S 0.2
@@ -271,20 +272,6 @@ static struct stat3 summarize(const double *in, int n)
 	return s;
 }
 
-static void print_load(const char *when)
-{
-	char buf[128] = "";
-	FILE *f = fopen("/proc/loadavg", "r");
-
-	if (f) {
-		if (!fgets(buf, sizeof(buf), f))
-			buf[0] = 0;
-		fclose(f);
-	}
-	buf[strcspn(buf, "\n")] = 0;
-	printf("load average %s: %s\n", when, buf);
-}
-
 int main(int argc, char **argv)
 {
 	double secs = argc > 1 ? strtod(argv[1], NULL) : 2;
@@ -299,7 +286,7 @@ int main(int argc, char **argv)
 	}
 	printf("will-it-scale: %g s window after %g s warm-up, %d runs, %u task(s), processes\n",
 	       secs, WARMUP_S, runs, tasks);
-	print_load("before");
+	bench_print_load("before");
 	printf("%-16s %12s %21s %12s %21s %6s %6s %7s %6s\n", "testcase", "perfsift",
 	       "(range)", "plain loop", "(range)", "ratio", "cpu", "noise", "rsd");
 	for (k = 0; k < ARRAY_SIZE(cases); k++) {
@@ -344,7 +331,7 @@ int main(int argc, char **argv)
 		       a.med > 0 ? 100 * (a.hi - a.lo) / a.med : 0, a.rsd);
 		fflush(stdout);
 	}
-	print_load("after");
+	bench_print_load("after");
 	remove_tree(dir);
 	return 0;
 }

@@ -43,6 +43,7 @@ int cmd_queue(CMD_ARGS);
 int cmd_worker(CMD_ARGS);
 int cmd_push(CMD_ARGS);
 int cmd_pull(CMD_ARGS);
+int cmd_calibrate(CMD_ARGS);
 
 /*
  * Print a command's usage text; to stdout with status 0 for --help, to
@@ -60,5 +61,11 @@ uint64_t cmd_seed_arg(const char *arg);
  * caller after the range check, so "1e3" is accepted wherever 1000 is.
  */
 double cmd_double_arg(const char *opt, const char *arg, double min, double max);
+/*
+ * --commit ID of run and calibrate: the id names a directory of the
+ * result root, so one plain name (no '/', no control character).  0, or
+ * -1 said on stderr; NULL (not given) is fine.
+ */
+int cmd_check_commit(const char *commit);
 
 #endif

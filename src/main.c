@@ -16,6 +16,7 @@
 #include "util/config.h"
 #include "run/knob.h"
 #include "util/suggest.h"
+#include "job/plugins.h"
 #include "job/programs.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
@@ -31,6 +32,7 @@ static const struct cmd commands[] = {
 	{"split", cmd_split, "expand a job's matrix into atomic job files", 0},
 	{"install", cmd_install, "check and install what a job needs", 0},
 	{"run", cmd_run, "run a job with its monitors; store the results", 0},
+	{"calibrate", cmd_calibrate, "an A/A run of a job: each stat's noise floor", 0},
 	{"restore", cmd_restore, "put back kernel knobs a killed perfsift left",
 	 CMD_OWN_KNOB_RESTORE},
 	{"parse", cmd_parse, "raw monitor output -> LKP's key: value stream", 0},
@@ -54,6 +56,8 @@ static const char main_usage[] =
 	"usage: perfsift [--result-root DIR] [--store URL] COMMAND [ARGS]\n"
 	"       perfsift help COMMAND | perfsift COMMAND --help\n"
 	"       perfsift help keys [PROGRAM]   (the keys a job file can hold)\n"
+	"       perfsift help programs [--lkp-src DIR]   (every program: its kind,\n"
+	"                                        whether it can run here)\n"
 	"       perfsift --version\n";
 
 /*
@@ -96,6 +100,28 @@ static int help_keys(int argc, char **argv)
 	strbuf_release(&out);
 	strbuf_release(&err);
 	return ret;
+}
+
+/*
+ * `perfsift help programs [--lkp-src DIR]`: every program and plug-in,
+ * its kind and whether it can run here (programs_list.c)
+ */
+static int help_programs(int argc, char **argv)
+{
+	struct strbuf out = STRBUF_INIT;
+
+	if (argc == 2 && !strcmp(argv[0], "--lkp-src")) {
+		plugin_set_lkp_src(argv[1]);
+	} else if (argc == 1 && !strncmp(argv[0], "--lkp-src=", 10)) {
+		plugin_set_lkp_src(argv[0] + 10);
+	} else if (argc) {
+		fputs("usage: perfsift help programs [--lkp-src DIR]\n", stderr);
+		return EXIT_USAGE;
+	}
+	program_list_help(&out);
+	fwrite(out.buf, 1, out.len, stdout);
+	strbuf_release(&out);
+	return EXIT_OK;
 }
 
 /* a linear search: the table has a dozen entries and is searched once */
@@ -214,6 +240,9 @@ int main(int argc, char **argv)
 		if (optind + 1 < argc && !strcmp(argv[optind + 1], "keys"))
 			return check_stdout(help_keys(argc - optind - 2,
 						      argv + optind + 2));
+		if (optind + 1 < argc && !strcmp(argv[optind + 1], "programs"))
+			return check_stdout(help_programs(argc - optind - 2,
+							  argv + optind + 2));
 		if (optind + 1 < argc && strcmp(argv[optind + 1], "help") &&
 		    !find_cmd(argv[optind + 1]))
 			return not_a_command(argv[optind + 1]);

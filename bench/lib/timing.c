@@ -1,10 +1,11 @@
 /*
- * bench/lib/timing.c: running and timing a child, and the order statistics
- * of repeated runs (see timing.h).
+ * bench/lib/timing.c: running and timing a child, the order statistics
+ * of repeated runs and the load average beside them (see timing.h).
  */
 #include "util/compat.h"
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -49,4 +50,20 @@ static int cmp_double(const void *a, const void *b)
 void bench_sort(double *v, size_t n)
 {
 	qsort(v, n, sizeof(*v), cmp_double);
+}
+
+void bench_print_load(const char *when)
+{
+	char buf[128] = "";
+	FILE *f = fopen("/proc/loadavg", "r");
+
+	if (f) {
+		if (!fgets(buf, sizeof(buf), f))
+			buf[0] = '\0';
+		fclose(f);
+	}
+	buf[strcspn(buf, "\n")] = '\0';
+	printf("load average %s: %s\n", when, buf);
+	/* before a child's output or a long measurement: in order, at once */
+	fflush(stdout);
 }

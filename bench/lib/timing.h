@@ -27,4 +27,10 @@ int bench_run_child(char *const argv[], struct bench_run *r);
  * the range the bench programs print beside it */
 void bench_sort(double *v, size_t n);
 
+/*
+ * `load average WHEN: <the /proc/loadavg line>` on stdout: the machine
+ * is shared, so every figure is printed with the load it was measured at.
+ */
+void bench_print_load(const char *when);
+
 #endif

@@ -62,6 +62,15 @@ struct bench_ops {
 	int (*prepare)(struct bench_ctx *ctx, struct strbuf *err);
 	int (*run)(struct bench_ctx *ctx); /* in the child: exit status */
 	void (*cleanup)(struct bench_ctx *ctx);
+	/*
+	 * Whether this machine can run the job's case, asked without doing
+	 * anything (`perfsift run JOB --list-cases`): prepare()'s own checks
+	 * of the machine, reading only -- nothing set, made or mounted.
+	 * BENCH_OK, BENCH_SKIP with ctx->skip_reason, BENCH_ERROR with err;
+	 * ctx->priv is left as it was.  NULL: every case runs wherever the
+	 * program does.
+	 */
+	int (*probe)(struct bench_ctx *ctx, struct strbuf *err);
 };
 
 /* the built-in benchmark called name, or NULL */

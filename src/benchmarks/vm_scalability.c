@@ -232,6 +232,15 @@ static int case_knobs(struct bench_ctx *ctx, const char *const knobs[][2],
 	return ret;
 }
 
+/* the hugetlb pool's size into v; BENCH_SKIP when the kernel has none */
+static int read_pool(struct bench_ctx *ctx, struct strbuf *v)
+{
+	if (knob_get("/proc/sys/vm/nr_hugepages", v) == 0)
+		return BENCH_OK;
+	strbuf_addstr(ctx->skip_reason, "no hugetlb pool in this kernel (no /proc/sys/vm/nr_hugepages)");
+	return BENCH_SKIP;
+}
+
 /*
  * The hugetlb case resizes the pool itself (in run()); nr_hugepages is
  * journaled here, at its current value, so that whatever happens to the
@@ -243,8 +252,7 @@ static int hold_pool(struct bench_ctx *ctx, struct vmscal_state *st)
 	const char *knob = "/proc/sys/vm/nr_hugepages";
 	int ret;
 
-	if (knob_get(knob, &v) < 0) {
-		strbuf_addstr(ctx->skip_reason, "no hugetlb pool in this kernel (no /proc/sys/vm/nr_hugepages)");
+	if (read_pool(ctx, &v) != BENCH_OK) {
 		strbuf_release(&v);
 		return BENCH_SKIP;
 	}
@@ -313,30 +321,49 @@ static int mincore_pool(struct bench_ctx *ctx, struct vmscal_state *st)
 }
 
 /*
+ * Where lru-memcg's cgroup goes (into dir) and its limit file: cgroup v1
+ * memory, else v2 with the memory controller enabled for the root's
+ * children.  BENCH_SKIP with the reason when there is neither.
+ */
+static int memcg_parent(struct bench_ctx *ctx, struct strbuf *dir,
+			const char **limit_file)
+{
+	const char *root = ctx->sysroot ? ctx->sysroot : "/";
+	struct strbuf f = STRBUF_INIT, v = STRBUF_INIT;
+	int ret = BENCH_OK;
+
+	*limit_file = "memory.limit_in_bytes";
+	path_join(dir, root, "/sys/fs/cgroup/memory");
+	path_join(&f, dir->buf, *limit_file);
+	if (!file_exists(f.buf)) {
+		/* v2: the root's children get the memory controller */
+		path_join(dir, root, "/sys/fs/cgroup");
+		path_join(&f, dir->buf, "cgroup.subtree_control");
+		*limit_file = "memory.max";
+		if (strbuf_read_file(&v, f.buf, 0) < 0 || !strstr(v.buf, "memory")) {
+			strbuf_addstr(ctx->skip_reason,
+				      "needs a memory cgroup (cgroup v1 memory, or v2 with the memory controller enabled)");
+			ret = BENCH_SKIP;
+		}
+	}
+	strbuf_release(&f);
+	strbuf_release(&v);
+	return ret;
+}
+
+/*
  * lru-memcg: the suite's memory cgroup "vmscale" limited to mem/3, here
  * one of perfsift's own (cgroup v1 memory, else v2 with the memory
  * controller enabled for children); removed at cleanup.
  */
 static int make_memcg(struct bench_ctx *ctx, struct vmscal_state *st)
 {
-	const char *root = ctx->sysroot ? ctx->sysroot : "/";
 	struct strbuf dir = STRBUF_INIT, f = STRBUF_INIT, v = STRBUF_INIT;
-	const char *limit_file = "memory.limit_in_bytes";
+	const char *limit_file;
 	int ret = BENCH_SKIP;
 
-	path_join(&dir, root, "/sys/fs/cgroup/memory");
-	path_join(&f, dir.buf, limit_file);
-	if (!file_exists(f.buf)) {
-		/* v2: the root's children get the memory controller */
-		path_join(&dir, root, "/sys/fs/cgroup");
-		path_join(&f, dir.buf, "cgroup.subtree_control");
-		limit_file = "memory.max";
-		if (strbuf_read_file(&v, f.buf, 0) < 0 || !strstr(v.buf, "memory")) {
-			strbuf_addstr(ctx->skip_reason,
-				      "needs a memory cgroup (cgroup v1 memory, or v2 with the memory controller enabled)");
-			goto out;
-		}
-	}
+	if (memcg_parent(ctx, &dir, &limit_file) != BENCH_OK)
+		goto out;
 	strbuf_addf(&dir, "/perfsift-vmscale.%ld", (long)getpid());
 	if (mkdir(dir.buf, 0755) < 0) {
 		strbuf_addf(ctx->skip_reason, "cannot make the memory cgroup '%s': %s",
@@ -361,19 +388,77 @@ out:
 	return ret;
 }
 
+/* the KSM cases' knobs: KSM on (and for ksm-hugepages, THP and a quick scan) */
+static const char *const ksm_knobs[][2] = {
+	{"/sys/kernel/mm/ksm/run", "1"},
+};
+static const char *const ksm_thp_knobs[][2] = {
+	{"/sys/kernel/mm/transparent_hugepage/enabled", "always"},
+	{"/sys/kernel/mm/ksm/run", "1"},
+	{"/sys/kernel/mm/ksm/pages_to_scan", "1000"},
+	{"/sys/kernel/mm/ksm/sleep_millisecs", "20"},
+	{"/sys/kernel/mm/transparent_hugepage/khugepaged/scan_sleep_millisecs", "0"},
+};
+
+/* shm-lock-unlock's SysV segment must fit kernel.shmmax; BENCH_SKIP if not */
+static int shm_fits(struct bench_ctx *ctx, const struct vmscal_plan *pl)
+{
+	struct strbuf v = STRBUF_INIT;
+	uint64_t shmmax = 0;
+	const char *why;
+	int ret = BENCH_OK;
+
+	if (pl->um.lock_shm && knob_get("/proc/sys/kernel/shmmax", &v) == 0 &&
+	    strnum_size(v.buf, &shmmax, &why) == 0 && shmmax < pl->um.size) {
+		strbuf_addf(ctx->skip_reason,
+			    "needs a SysV segment of %" PRIu64 " bytes, kernel.shmmax is %" PRIu64,
+			    pl->um.size, shmmax);
+		ret = BENCH_SKIP;
+	}
+	strbuf_release(&v);
+	return ret;
+}
+
+/*
+ * What case_setup() will need, asked without setting anything: the
+ * hugetlb pool, the knobs it writes (each there and perfsift's to
+ * touch: knob_check()), the memory cgroup, shmmax.  Whether the kernel
+ * can then provide the pages is only known by asking it (prepare()).
+ */
+static int case_resources(struct bench_ctx *ctx, struct vmscal_state *st)
+{
+	const struct vmscal_plan *pl = &st->plan;
+	struct strbuf v = STRBUF_INIT, why = STRBUF_INIT;
+	const char *const (*knobs)[2] = NULL;
+	const char *limit_file;
+	size_t i, n = 0;
+	int ret = BENCH_OK;
+
+	if (pl->hugepages || pl->kind == VMS_HUGETLB_POOL || pl->kind == VMS_MINCORE_HUGE)
+		ret = read_pool(ctx, &v);
+	if (pl->kind == VMS_KSM) {
+		knobs = pl->ksm_thp ? ksm_thp_knobs : ksm_knobs;
+		n = pl->ksm_thp ? ARRAY_SIZE(ksm_thp_knobs) : ARRAY_SIZE(ksm_knobs);
+	}
+	for (i = 0; i < n && ret == BENCH_OK; i++)
+		if (knob_check(knobs[i][0], &why) < 0) {
+			strbuf_addf(ctx->skip_reason, "cannot set %s: %s", knobs[i][0], why.buf);
+			ret = BENCH_SKIP;
+		}
+	if (ret == BENCH_OK && pl->memcg) {
+		strbuf_reset(&v);
+		ret = memcg_parent(ctx, &v, &limit_file);
+	}
+	if (ret == BENCH_OK)
+		ret = shm_fits(ctx, pl);
+	strbuf_release(&v);
+	strbuf_release(&why);
+	return ret;
+}
+
 /* the knobs and resources a case needs beyond the suite's sysctls */
 static int case_setup(struct bench_ctx *ctx, struct vmscal_state *st)
 {
-	static const char *const ksm[][2] = {
-		{"/sys/kernel/mm/ksm/run", "1"},
-	};
-	static const char *const ksm_thp[][2] = {
-		{"/sys/kernel/mm/transparent_hugepage/enabled", "always"},
-		{"/sys/kernel/mm/ksm/run", "1"},
-		{"/sys/kernel/mm/ksm/pages_to_scan", "1000"},
-		{"/sys/kernel/mm/ksm/sleep_millisecs", "20"},
-		{"/sys/kernel/mm/transparent_hugepage/khugepaged/scan_sleep_millisecs", "0"},
-	};
 	struct vmscal_plan *pl = &st->plan;
 
 	if (pl->hugepages)
@@ -383,26 +468,11 @@ static int case_setup(struct bench_ctx *ctx, struct vmscal_state *st)
 	if (pl->kind == VMS_MINCORE_HUGE)
 		return mincore_pool(ctx, st);
 	if (pl->kind == VMS_KSM)
-		return pl->ksm_thp ? case_knobs(ctx, ksm_thp, ARRAY_SIZE(ksm_thp))
-				   : case_knobs(ctx, ksm, ARRAY_SIZE(ksm));
+		return pl->ksm_thp ? case_knobs(ctx, ksm_thp_knobs, ARRAY_SIZE(ksm_thp_knobs))
+				   : case_knobs(ctx, ksm_knobs, ARRAY_SIZE(ksm_knobs));
 	if (pl->memcg)
 		return make_memcg(ctx, st);
-	if (pl->um.lock_shm) {
-		struct strbuf v = STRBUF_INIT;
-		uint64_t shmmax = 0;
-		const char *why;
-
-		if (knob_get("/proc/sys/kernel/shmmax", &v) == 0 &&
-		    strnum_size(v.buf, &shmmax, &why) == 0 && shmmax < pl->um.size) {
-			strbuf_addf(ctx->skip_reason,
-				    "needs a SysV segment of %" PRIu64 " bytes, kernel.shmmax is %" PRIu64,
-				    pl->um.size, shmmax);
-			strbuf_release(&v);
-			return BENCH_SKIP;
-		}
-		strbuf_release(&v);
-	}
-	return BENCH_OK;
+	return shm_fits(ctx, pl);
 }
 
 /* direct-write fills files on disk: never more than half the free space */
@@ -479,21 +549,25 @@ out:
  * far -- a mount, the scratch trees, a memory cgroup (knobs go back
  * through the journal).
  */
-static int vmscal_prepare(struct bench_ctx *ctx, struct strbuf *err)
+/*
+ * The case planned for this machine (hw_vars, the job's parameters) into
+ * st, the machine's MemAvailable into *avail: what prepare() and probe()
+ * both start with.  BENCH_SKIP with the plan's reason (no swap, one
+ * NUMA node, a size of 0 here).
+ */
+static int plan_case(struct bench_ctx *ctx, struct vmscal_state *st,
+		     uint64_t *avail, struct strbuf *err)
 {
-	struct vmscal_state *st = xcalloc(1, sizeof(*st));
 	const char *zp;
-	uint64_t mem = 0, avail;
+	uint64_t mem = 0;
 
-	strbuf_init(&st->notes, 0);
-	ctx->priv = st; /* first: from here on cleanup() owns it */
 	if (vmscal_hw_probe(&st->hw, ctx->sysroot ? ctx->sysroot : "/",
 			    ctx->nr_cpu, err) < 0)
 		return BENCH_ERROR;
 	read_params(ctx, st, &mem);
 	zp = job_get(ctx->job, "env_zero_page");
 	st->hw.no_zero_page = zp && !strcmp(zp, "no");
-	avail = st->hw.mem_avail;
+	*avail = st->hw.mem_avail;
 	if (mem)
 		vmscal_hw_scale(&st->hw, mem);
 	if (vmscal_plan(&st->hw, &st->p, &st->plan, err) < 0)
@@ -502,6 +576,20 @@ static int vmscal_prepare(struct bench_ctx *ctx, struct strbuf *err)
 		strbuf_addstr(ctx->skip_reason, st->plan.skip);
 		return BENCH_SKIP;
 	}
+	return BENCH_OK;
+}
+
+static int vmscal_prepare(struct bench_ctx *ctx, struct strbuf *err)
+{
+	struct vmscal_state *st = xcalloc(1, sizeof(*st));
+	uint64_t avail;
+	int ret;
+
+	strbuf_init(&st->notes, 0);
+	ctx->priv = st; /* first: from here on cleanup() owns it */
+	ret = plan_case(ctx, st, &avail, err);
+	if (ret != BENCH_OK)
+		return ret;
 	if (cap_footprint(st, avail, err) < 0)
 		return BENCH_ERROR;
 	zero_page_note(st);
@@ -556,6 +644,26 @@ static int vmscal_run(struct bench_ctx *ctx)
 	return status;
 }
 
+static void vmscal_cleanup(struct bench_ctx *ctx);
+
+/* prepare()'s plan and checks of the machine, nothing set or made (bench.h) */
+static int vmscal_probe(struct bench_ctx *ctx, struct strbuf *err)
+{
+	struct vmscal_state *st = xcalloc(1, sizeof(*st));
+	void *priv = ctx->priv;
+	uint64_t avail;
+	int ret;
+
+	strbuf_init(&st->notes, 0);
+	ctx->priv = st;
+	ret = plan_case(ctx, st, &avail, err);
+	if (ret == BENCH_OK)
+		ret = case_resources(ctx, st);
+	vmscal_cleanup(ctx); /* nothing was made: it only frees */
+	ctx->priv = priv;
+	return ret;
+}
+
 static void vmscal_cleanup(struct bench_ctx *ctx)
 {
 	struct vmscal_state *st = ctx->priv;
@@ -594,4 +702,5 @@ const struct bench_ops bench_vm_scalability = {
 	.prepare = vmscal_prepare,
 	.run = vmscal_run,
 	.cleanup = vmscal_cleanup,
+	.probe = vmscal_probe,
 };

@@ -429,28 +429,6 @@ static NORETURN void open_loop(struct wis_task *t, const char *path)
 	}
 }
 
-/* open1: its own file in the directory every task uses */
-static void open1(struct wis_task *t)
-{
-	char path[PATH_MAX];
-
-	close(own_file(t, path, false));
-	open_loop(t, path);
-}
-
-/* open2: its own file in a directory of its own */
-static void open2(struct wis_task *t)
-{
-	char path[PATH_MAX];
-	int fd;
-
-	own_dir(t, path);
-	fd = open(path, O_RDWR | O_CREAT, 0600);
-	WIS_CHECK(t, fd >= 0);
-	close(fd);
-	open_loop(t, path);
-}
-
 /* create, close and unlink the same name again and again */
 static NORETURN void unlink_loop(struct wis_task *t, const char *path)
 {
@@ -464,23 +442,45 @@ static NORETURN void unlink_loop(struct wis_task *t, const char *path)
 	}
 }
 
-/* unlink1: in the directory every task uses */
-static void unlink1(struct wis_task *t)
+/*
+ * The name open1/2 and unlink1/2 work on: a file of the task's own in the
+ * directory every task uses (the 1 cases), or in a directory of its own
+ * (the 2 cases).  made: the file is there on return (open's loop opens
+ * it; unlink's makes it itself).
+ */
+static void loop_path(const struct wis_task *t, char *path, bool own_directory,
+		      bool made)
 {
-	char path[PATH_MAX];
+	int fd;
 
-	close(own_file(t, path, true));
-	unlink_loop(t, path);
-}
-
-/* unlink2: in a directory of its own */
-static void unlink2(struct wis_task *t)
-{
-	char path[PATH_MAX];
-
+	if (!own_directory) {
+		close(own_file(t, path, !made));
+		return;
+	}
 	own_dir(t, path);
-	unlink_loop(t, path);
+	if (!made)
+		return;
+	fd = open(path, O_RDWR | O_CREAT, 0600);
+	WIS_CHECK(t, fd >= 0);
+	close(fd);
 }
+
+/*
+ * open1, open2, unlink1, unlink2: the loop on the name loop_path() gives;
+ * the four differ only in those two choices.
+ */
+#define PATH_CASE(fn, loop, own_directory, made)                               \
+	static void fn(struct wis_task *t)                                     \
+	{                                                                      \
+		char path[PATH_MAX];                                           \
+									       \
+		loop_path(t, path, own_directory, made);                       \
+		loop(t, path);                                                 \
+	}
+PATH_CASE(open1, open_loop, false, true)
+PATH_CASE(open2, open_loop, true, true)
+PATH_CASE(unlink1, unlink_loop, false, false)
+PATH_CASE(unlink2, unlink_loop, true, false)
 
 static void dup1(struct wis_task *t)
 {
@@ -759,4 +759,9 @@ bool wis_case_known(const char *name)
 const struct wis_case *wis_case_at(size_t i)
 {
 	return i < ARRAY_SIZE(cases) ? &cases[i] : NULL;
+}
+
+const char *wis_case_name(size_t i)
+{
+	return i < ARRAY_SIZE(cases) ? cases[i].name : NULL;
 }

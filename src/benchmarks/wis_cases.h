@@ -49,6 +49,8 @@ const struct wis_case *wis_case_find(const char *name);
 bool wis_case_known(const char *name);
 /* testcase i in name order, NULL past the last */
 const struct wis_case *wis_case_at(size_t i);
+/* its name (the program table's list of `test:` values), NULL past the last */
+const char *wis_case_name(size_t i);
 
 /*
  * A failed operation: writes `LABEL: FILE:LINE: Assertion `WHAT' failed.`

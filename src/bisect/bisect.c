@@ -28,6 +28,9 @@ struct driver {
 	struct strbuf *err;
 	double *good, *bad; /* the references: the endpoints' KPI samples */
 	size_t ngood, nbad;
+	/* the endpoints' every stat, for compare's three-way verdict */
+	struct matrix mgood, mbad;
+	bool until_decided; /* !opt->no_until_decided */
 	const char *slot_sha[BISECT_SLOTS]; /* what each slot holds, built */
 	struct stat_rules rules; /* rules.h's classes of stats */
 };
@@ -281,16 +284,6 @@ static char *choose_stat(struct driver *d, const struct matrix *g,
 	return ret;
 }
 
-static void describe(struct strbuf *sb, const char *label,
-		     const struct bisect_commit *c, const double *v, size_t n)
-{
-	struct lkp_summary s;
-
-	bisect_summarize(v, n, &s);
-	strbuf_addf(sb, "  %-5s %.12s: median %.6g [%.6g - %.6g] (%zu runs)",
-		    label, c->sha, s.median, s.min, s.max, n);
-}
-
 static int cmp_change(const void *x, const void *y)
 {
 	const struct candidate *a = x, *b = y;
@@ -311,9 +304,9 @@ static void explain_no_change(struct driver *d, const struct matrix *g,
 		strbuf_addf(d->err,
 			    "good and bad do not differ significantly in '%s':\n",
 			    d->opt->stat);
-		describe(d->err, "good", cg, d->good, d->ngood);
+		bisect_describe(d->err, "good", cg, d->good, d->ngood);
 		strbuf_addch(d->err, '\n');
-		describe(d->err, "bad", cb, d->bad, d->nbad);
+		bisect_describe(d->err, "bad", cb, d->bad, d->nbad);
 		return;
 	}
 	c = candidates(d, g, b, &n);
@@ -411,14 +404,19 @@ static int setup_endpoints(struct driver *d)
 	cb->kpi = xmalloc(st_mult(d->nbad, sizeof(double)));
 	memcpy(cb->kpi, d->bad, d->nbad * sizeof(double));
 	cb->nkpi = d->nbad;
+	/* the references of the three-way verdicts (decide.c) */
+	d->mgood = mg;
+	d->mbad = mb;
+	matrix_init(&mg);
+	matrix_init(&mb);
 	{
 		struct strbuf sb = STRBUF_INIT;
 
 		strbuf_addf(&sb, "KPI %s%s\n", st->stat,
 			    st->stat_chosen ? " (chosen automatically)" : "");
-		describe(&sb, "good", cg, d->good, d->ngood);
+		bisect_describe(&sb, "good", cg, d->good, d->ngood);
 		strbuf_addstr(&sb, cg->reused ? " (from the index)\n" : "\n");
-		describe(&sb, "bad", cb, d->bad, d->nbad);
+		bisect_describe(&sb, "bad", cb, d->bad, d->nbad);
 		strbuf_addstr(&sb, cb->reused ? " (from the index)" : "");
 		progress(d, "%s", sb.buf);
 		strbuf_release(&sb);
@@ -461,6 +459,10 @@ static int verify(struct driver *d, bool bad_side)
 			    st->stat, e->sha);
 		goto out;
 	}
+	/* the reference of the three-way verdicts grows with it */
+	matrix_release(bad_side ? &d->mbad : &d->mgood);
+	*(bad_side ? &d->mbad : &d->mgood) = m;
+	matrix_init(&m);
 	free(e->kpi);
 	e->nkpi = bad_side ? d->nbad : d->ngood;
 	e->kpi = xmalloc(st_mult(e->nkpi, sizeof(double)));
@@ -529,6 +531,34 @@ static void announce(struct driver *d, size_t i, const char *sha)
 }
 
 /*
+ * Commit c's samples m against the references: compare's three-way
+ * verdicts (bisect_decide, how says them) when until decided, else LKP's
+ * classifier (bisect_classify) on the KPI's samples.  0, or -1 with err.
+ */
+static int classify(struct driver *d, const struct matrix *m,
+		    const struct bisect_commit *c, enum bisect_verdict *v,
+		    double *pos, struct strbuf *how)
+{
+	struct bisect_decision dec;
+	int r;
+
+	strbuf_reset(how);
+	if (!d->until_decided) {
+		*v = bisect_classify(&d->rules, d->st->stat, d->good, d->ngood,
+				     d->bad, d->nbad, c->kpi, c->nkpi, pos);
+		return 0;
+	}
+	r = bisect_decide(&d->mgood, &d->mbad, m, d->st->stat,
+			  d->opt->testcase, &dec, d->err);
+	if (r < 0)
+		return -1;
+	*v = (enum bisect_verdict)r;
+	*pos = dec.position;
+	bisect_decision_text(&dec, how);
+	return 0;
+}
+
+/*
  * Test commit i: classify from the index, measuring only what it lacks.
  * A verdict reached on runs made now is checked against one fresh run of
  * the other side (verify()); a verdict from the index alone stands.
@@ -538,6 +568,7 @@ static int test_commit(struct driver *d, size_t i)
 	struct bisect_state *st = d->st;
 	struct bisect_commit *c = &st->commits[i];
 	struct matrix m;
+	struct strbuf how = STRBUF_INIT;
 	size_t target = d->opt->runs, prev;
 	bool verified = false, tried = false;
 	double pos = NAN;
@@ -566,9 +597,8 @@ static int test_commit(struct driver *d, size_t i)
 						   st->stat);
 				break;
 			}
-			v = bisect_classify(&d->rules, st->stat, d->good,
-					    d->ngood, d->bad, d->nbad, c->kpi,
-					    c->nkpi, &pos);
+			if (classify(d, &m, c, &v, &pos, &how) < 0)
+				goto out;
 			if (v != BISECT_UNCLEAR && (!c->runs || verified)) {
 				c->verdict = v;
 				break;
@@ -580,18 +610,25 @@ static int test_commit(struct driver *d, size_t i)
 				continue;
 			}
 			if (m.nruns >= d->opt->max_runs) {
-				c->verdict = BISECT_SKIP;
-				c->why = xasprintf("still unclear after %zu runs",
-						   m.nruns);
+				/* never called good or bad: a skip, said so */
+				c->verdict = d->until_decided ? BISECT_UNDECIDED :
+								BISECT_SKIP;
+				c->why = d->until_decided ?
+						 xasprintf("undecided after %zu runs: %s",
+							   m.nruns, how.buf) :
+						 xasprintf("still unclear after %zu runs",
+							   m.nruns);
 				break;
 			}
-			target = m.nruns + d->opt->runs;
+			/* until decided: one run at a time, as run --until-decided */
+			target = m.nruns + (d->until_decided ? 1 : d->opt->runs);
 			if (target > d->opt->max_runs)
 				target = d->opt->max_runs;
 			verified = false;
-			progress(d, "%s unclear (at %.2f between good and bad), "
+			progress(d, "%s %s (at %.2f between good and bad%s%s), "
 				    "%zu runs",
-				 sha, pos, target);
+				 sha, d->until_decided ? "undecided" : "unclear",
+				 pos, how.len ? "; " : "", how.buf, target);
 		}
 		tried = true;
 		r = slot_for(d, c);
@@ -621,8 +658,57 @@ judged:
 	announce(d, i, sha);
 	ret = 0;
 out:
+	strbuf_release(&how);
 	matrix_release(&m);
 	return ret;
+}
+
+/*
+ * Has the confirmation's runs (parent a's and culprit b's from base_a /
+ * base_b on) shown the change again?  LKP's test: changed in the good ->
+ * bad direction (same_way) is confirmed, else not yet (0).  Until
+ * decided, compare's three-way verdict of the culprit against the parent
+ * with half the good-bad step as the margin: changed the same way,
+ * confirmed; the same, or changed the other way, not reproducible (1,
+ * st->confirm set); undecided, 0.  -1 with err.
+ */
+static int confirm_judge(struct driver *d, const struct matrix *ma,
+			 size_t base_a, const struct matrix *mb, size_t base_b,
+			 bool same_way)
+{
+	struct bisect_state *st = d->st;
+	struct bisect_stat_verdict sv;
+	struct matrix ca, cb;
+	double bad_way;
+	int r;
+
+	if (!d->until_decided) {
+		if (!bisect_lkp_changed(&d->rules, st->stat, st->confirm_b,
+					st->nconfirm_b, st->confirm_a,
+					st->nconfirm_a, 0) || !same_way)
+			return 0;
+		st->confirm = BISECT_CONFIRMED;
+		return 1;
+	}
+	bisect_matrix_columns(ma, base_a, &ca);
+	bisect_matrix_columns(mb, base_b, &cb);
+	r = bisect_stat_verdict(&ca, &cb, st->stat, d->opt->testcase,
+				bisect_half_step(&d->mgood, &d->mbad, st->stat,
+						 false),
+				&sv, d->err);
+	matrix_release(&ca);
+	matrix_release(&cb);
+	if (r < 0)
+		return -1;
+	bad_way = stats_mean(d->bad, d->nbad) - stats_mean(d->good, d->ngood);
+	if (sv.verdict == VERDICT_CHANGED)
+		st->confirm = sv.change * bad_way > 0 ? BISECT_CONFIRMED :
+							BISECT_NOT_REPRODUCIBLE;
+	else if (sv.verdict == VERDICT_SAME)
+		st->confirm = BISECT_NOT_REPRODUCIBLE;
+	else
+		return 0;
+	return 1;
 }
 
 /*
@@ -637,6 +723,8 @@ static int confirm(struct driver *d)
 	struct matrix ma, mb;
 	size_t base_a, base_b, want;
 	struct lkp_summary sa, sb, sg, sbad;
+	/* until decided: one pair more at a time */
+	size_t step = d->until_decided ? 1 : d->opt->runs;
 	int r, ret = -1;
 
 	matrix_init(&ma);
@@ -663,7 +751,7 @@ static int confirm(struct driver *d)
 	 * each, up to --max-runs: a confirmation must not fail on one burst
 	 * of load any more than a verdict may.
 	 */
-	for (want = d->opt->runs;; want += d->opt->runs) {
+	for (want = d->opt->runs;; want += step) {
 		if (want > d->opt->max_runs)
 			want = d->opt->max_runs;
 		r = measure_pair(d, a, 0, &ma, b, 2, &mb, want, base_a,
@@ -691,17 +779,19 @@ static int confirm(struct driver *d)
 		}
 		bisect_summarize(st->confirm_a, st->nconfirm_a, &sa);
 		bisect_summarize(st->confirm_b, st->nconfirm_b, &sb);
-		/* the change must show again, in the good -> bad direction */
-		if (bisect_lkp_changed(&d->rules, st->stat, st->confirm_b,
-				       st->nconfirm_b, st->confirm_a,
-				       st->nconfirm_a, 0) &&
-		    (sb.median - sa.median) * (sbad.median - sg.median) > 0) {
-			st->confirm = BISECT_CONFIRMED;
+		r = confirm_judge(d, &ma, base_a, &mb, base_b,
+				  (sb.median - sa.median) * (sbad.median - sg.median) > 0);
+		if (r < 0)
+			goto out;
+		if (r > 0)
+			break;
+		if (want >= d->opt->max_runs) {
+			/* not reproduced, or (until decided) not known */
+			if (d->until_decided)
+				st->confirm = BISECT_CONFIRM_UNDECIDED;
 			break;
 		}
-		if (want >= d->opt->max_runs)
-			break;
-		progress(d, "not clear yet: %zu runs each", want + d->opt->runs);
+		progress(d, "not clear yet: %zu runs each", want + step);
 	}
 	ret = 0;
 out:
@@ -727,6 +817,9 @@ enum bisect_outcome bisect_run(struct bisect_state *st,
 	d.opt = opt;
 	d.ops = ops;
 	d.err = err;
+	d.until_decided = !opt->no_until_decided;
+	matrix_init(&d.mgood);
+	matrix_init(&d.mbad);
 	stat_rules_init(&d.rules);
 	if (opt->testcase)
 		stat_rules_add_benchmark(&d.rules, opt->testcase);
@@ -763,86 +856,7 @@ out:
 	stat_rules_release(&d.rules);
 	free(d.good);
 	free(d.bad);
+	matrix_release(&d.mgood);
+	matrix_release(&d.mbad);
 	return outcome;
-}
-
-void bisect_format_result(const struct bisect_state *st,
-			  enum bisect_outcome outcome, struct strbuf *out)
-{
-	const struct bisect_commit *fb, *good, *bad;
-	size_t i, runs_measured = 0;
-
-	if (outcome != BISECT_FOUND && outcome != BISECT_RANGE)
-		return;
-	fb = &st->commits[st->first_bad];
-	good = &st->commits[0];
-	bad = &st->commits[st->ncommits - 1];
-	if (outcome == BISECT_FOUND) {
-		strbuf_addf(out, "first bad commit: %s %s\n", fb->sha,
-			    fb->subject);
-	} else {
-		strbuf_addf(out,
-			    "the first bad commit could be any of (%zu skipped):\n",
-			    st->nskipped);
-		for (i = st->lo + 1; i <= st->first_bad; i++)
-			if (st->commits[i].verdict == BISECT_SKIP ||
-			    i == st->first_bad)
-				strbuf_addf(out, "  %s %s\n",
-					    st->commits[i].sha,
-					    st->commits[i].subject);
-	}
-	strbuf_addf(out, "KPI: %s%s\n", st->stat,
-		    st->stat_chosen ? " (chosen automatically)" : "");
-	describe(out, "good", good, good->kpi, good->nkpi);
-	strbuf_addch(out, '\n');
-	describe(out, "bad", bad, bad->kpi, bad->nkpi);
-	strbuf_addch(out, '\n');
-	for (i = 1; i + 1 < st->ncommits; i++)
-		runs_measured += st->commits[i].runs;
-	strbuf_addf(out,
-		    "commits tested: %zu of %zu between good and bad "
-		    "(%zu measured now, %zu from the index)\n",
-		    st->tested, st->ncommits - 2, st->measured, st->reused);
-	strbuf_addf(out,
-		    "runs spent: %zu (%zu on commits between good and bad, "
-		    "the confirmation included)\n",
-		    st->runs, runs_measured);
-	for (i = 1; i + 1 < st->ncommits; i++) {
-		const struct bisect_commit *c = &st->commits[i];
-
-		if (c->verdict == BISECT_UNTESTED)
-			continue;
-		strbuf_addf(out, "  %-4s %.12s", bisect_verdict_name(c->verdict),
-			    c->sha);
-		if (c->nkpi) {
-			struct lkp_summary s;
-
-			bisect_summarize(c->kpi, c->nkpi, &s);
-			strbuf_addf(out, " median %.6g (%zu runs)", s.median,
-				    c->nkpi);
-		}
-		if (c->why)
-			strbuf_addf(out, " [%s]", c->why);
-		strbuf_addf(out, "  %s\n", c->subject);
-	}
-	if (st->confirm != BISECT_CONFIRM_NONE) {
-		struct lkp_summary sa, sb;
-
-		bisect_summarize(st->confirm_a, st->nconfirm_a, &sa);
-		bisect_summarize(st->confirm_b, st->nconfirm_b, &sb);
-		strbuf_addf(out, "confirmation: %s\n",
-			    st->confirm == BISECT_CONFIRMED ? "confirmed" :
-							      "not reproducible");
-		if (st->nconfirm_a && st->nconfirm_b)
-			strbuf_addf(out,
-				    "  parent  %.12s: median %.6g [%.6g - %.6g] (%zu runs)\n"
-				    "  culprit %.12s: median %.6g [%.6g - %.6g] (%zu runs)\n"
-				    "  change: %+.1f%% (interleaved ABAB)\n",
-				    st->commits[st->first_bad - 1].sha, sa.median,
-				    sa.min, sa.max, st->nconfirm_a, fb->sha,
-				    sb.median, sb.min, sb.max, st->nconfirm_b,
-				    sa.median ? 100 * (sb.median - sa.median) /
-							fabs(sa.median) :
-						0);
-	}
 }

@@ -16,6 +16,7 @@
 #include <sys/types.h> /* ssize_t */
 
 #include "compare/lkp_change.h"
+#include "result/stats.h"
 
 struct matrix;
 struct strbuf;
@@ -49,6 +50,9 @@ enum bisect_verdict {
 	BISECT_BAD,
 	BISECT_SKIP,    /* could not build/run, or still unclear at the cap */
 	BISECT_UNCLEAR, /* classifier only: needs more samples */
+	/* still undecided (bisect_decide) at --max-runs: a skip to the
+	 * search, as `git bisect skip`, but never called good or bad */
+	BISECT_UNDECIDED,
 };
 
 const char *bisect_verdict_name(enum bisect_verdict v);
@@ -76,6 +80,62 @@ enum bisect_verdict bisect_classify(const struct stat_rules *r,
  * priority wins, then the largest change.
  */
 int bisect_kpi_priority(const struct stat_rules *r, const char *stat);
+
+/* a verdict the search steps over: skipped, or undecided at the cap */
+static inline bool bisect_verdict_skips(enum bisect_verdict v)
+{
+	return v == BISECT_SKIP || v == BISECT_UNDECIDED;
+}
+
+/* ---- until decided: compare's three-way verdict (decide.c) ---- */
+
+/* one stat of a head's samples against a base's, as compare judges it */
+struct bisect_stat_verdict {
+	bool judged;               /* compare judged the stat (else unknown) */
+	enum stats_verdict verdict; /* changed, same, or VERDICT_UNKNOWN */
+	unsigned more_runs;        /* runs a side that would likely decide */
+	bool base_limited;         /* more head runs alone would not decide */
+	double change;             /* %change of the means */
+};
+
+/*
+ * compare_groups() of base vs head (whole matrices: every stat feeds the
+ * noise guard's prior and the q-values) with stat a declared KPI and
+ * "same" meaning within +-margin_pct: the verdict `compare --kpi` and
+ * `run --until-decided` give.  0, or -1 with err.
+ */
+int bisect_stat_verdict(const struct matrix *base, const struct matrix *head,
+			const char *stat, const char *testcase,
+			double margin_pct, struct bisect_stat_verdict *out,
+			struct strbuf *err);
+
+/* half the good -> bad step of stat's means, in % of good's (of_bad:
+ * bad's) mean; NAN when a side lacks the stat or its mean is 0 */
+double bisect_half_step(const struct matrix *good, const struct matrix *bad,
+			const char *stat, bool of_bad);
+
+struct bisect_decision {
+	struct bisect_stat_verdict vs_good, vs_bad; /* the commit as head */
+	unsigned more_runs; /* the most either asks for */
+	double position;    /* its mean on the good (0) -> bad (1) axis */
+};
+
+/*
+ * Commit samples c against the references (bisect's rule over compare's
+ * verdicts, margin half the step): good when the same as good, bad when
+ * the same as bad, and when changed from both the side of the midpoint;
+ * else BISECT_UNCLEAR (undecided: more runs).  -1 with err.
+ */
+int bisect_decide(const struct matrix *good, const struct matrix *bad,
+		  const struct matrix *c, const char *stat,
+		  const char *testcase, struct bisect_decision *d,
+		  struct strbuf *err);
+/* "vs good same, vs bad changed" */
+void bisect_decision_text(const struct bisect_decision *d, struct strbuf *out);
+
+/* the runs from..nruns-1 of m, as a matrix of their own (out) */
+void bisect_matrix_columns(const struct matrix *m, size_t from,
+			   struct matrix *out);
 
 /* ---- the search over a linear range ---- */
 
@@ -174,6 +234,12 @@ struct bisect_options {
 	/* the job's declared KPIs (kpi_format()'s line, kpi.h), or NULL:
 	 * without --stat, a changed declared KPI is bisected first */
 	const char *kpi;
+	/*
+	 * Judge each commit (and the confirmation) by compare's three-way
+	 * verdict, one more run while undecided (bisect_decide), instead
+	 * of LKP's classifier (bisect_classify) -runs at a time.
+	 */
+	bool no_until_decided;
 };
 
 enum bisect_outcome {
@@ -188,6 +254,7 @@ enum bisect_confirm {
 	BISECT_CONFIRM_NONE,  /* not run */
 	BISECT_CONFIRMED,
 	BISECT_NOT_REPRODUCIBLE,
+	BISECT_CONFIRM_UNDECIDED, /* still undecided at --max-runs each */
 };
 
 struct bisect_state {
@@ -222,6 +289,10 @@ void bisect_state_add_commit(struct bisect_state *st, const char *sha,
 enum bisect_outcome bisect_run(struct bisect_state *st,
 			       const struct bisect_options *opt,
 			       const struct bisect_ops *ops, struct strbuf *err);
+
+/* "  LABEL SHA: median M [MIN - MAX] (N runs)" of samples v (no newline) */
+void bisect_describe(struct strbuf *sb, const char *label,
+		     const struct bisect_commit *c, const double *v, size_t n);
 
 /* the human summary of a finished bisect, appended to out */
 void bisect_format_result(const struct bisect_state *st,

@@ -216,6 +216,15 @@ int bisect_exec_measure(struct bisect_exec *x, int slot, const char *sha,
 	argv[n++] = "1";
 	argv[n++] = "--commit";
 	argv[n++] = sha;
+	/* the run keeps how its commit was made, for the report */
+	if (x->build && *x->build) {
+		argv[n++] = "--build-cmd";
+		argv[n++] = x->build;
+	}
+	if (x->install && *x->install) {
+		argv[n++] = "--install-cmd";
+		argv[n++] = x->install;
+	}
 	argv[n++] = x->job;
 	if (x->cmd) {
 		argv[n++] = "--";
@@ -385,8 +394,10 @@ static bool x_recall(void *data, const char *sha, const char *stat,
 		if (!tab)
 			continue;
 		*tab = '\0';
-		for (k = BISECT_GOOD; k <= BISECT_SKIP; k++)
-			if (!strcmp(line + key.len, bisect_verdict_name(k))) {
+		/* every verdict a commit can end with (not "unclear") */
+		for (k = BISECT_GOOD; k <= BISECT_UNDECIDED; k++)
+			if (k != BISECT_UNCLEAR &&
+			    !strcmp(line + key.len, bisect_verdict_name(k))) {
 				*v = k;
 				free(*why);
 				*why = *(tab + 1) ? xstrdup(tab + 1) : NULL;

@@ -53,6 +53,8 @@ const char *bisect_verdict_name(enum bisect_verdict v)
 		return "skip";
 	case BISECT_UNCLEAR:
 		return "unclear";
+	case BISECT_UNDECIDED:
+		return "undecided";
 	}
 	return "?";
 }
@@ -180,7 +182,7 @@ void bisect_search_result(const struct bisect_search *s, size_t *lo,
 
 	search_bounds(s, &l, &h);
 	for (i = l + 1; i < h; i++)
-		if (s->state[i] == BISECT_SKIP)
+		if (bisect_verdict_skips(s->state[i]))
 			k++;
 	*lo = l;
 	*first_bad = h;

@@ -36,3 +36,21 @@ double cmd_double_arg(const char *opt, const char *arg, double min, double max)
 			   opt, arg, min, max);
 	return v;
 }
+
+int cmd_check_commit(const char *commit)
+{
+	size_t i;
+
+	if (!commit)
+		return 0;
+	if (!*commit)
+		return error("--commit: empty commit id");
+	for (i = 0; commit[i]; i++) {
+		unsigned char b = (unsigned char)commit[i];
+
+		if (b < 0x20 || b == 0x7f || b == '/')
+			return error("--commit: a commit id has no '/', newline or "
+				     "other control character");
+	}
+	return 0;
+}

@@ -34,7 +34,8 @@
 static const char bisect_usage[] =
 	"usage: perfsift bisect --repo DIR --good G --bad B [--build CMD]\n"
 	"         [--install CMD] [--stat KEY] [-n RUNS] [--max-runs N]\n"
-	"         [--no-confirm] [--worktree DIR] [--dry-run] JOB.yaml\n"
+	"         [--no-confirm] [--no-until-decided] [--worktree DIR]\n"
+	"         [--dry-run] JOB.yaml\n"
 	"         [-- CMD ARGS...]\n"
 	"\n"
 	"Find the first commit on the first-parent path from G to B whose\n"
@@ -44,8 +45,12 @@ static const char bisect_usage[] =
 	"git bisect run; any other failure skips it too), installed, and the\n"
 	"job is run RUNS times (default 3) with the worktree as its working\n"
 	"directory; every sample goes into the result root under its commit.\n"
-	"An unclear commit is run again, up to --max-runs (default 3 x RUNS),\n"
-	"then skipped.  Without --stat, the stat that changed most between G\n"
+	"A commit is judged as `perfsift compare --kpi` judges KEY against G\n"
+	"and against B (changed, the same, or undecided; the same means within\n"
+	"half the G-B step); while that is undecided it gets one more run, up\n"
+	"to --max-runs (default 3 x RUNS), and a commit still undecided then\n"
+	"is reported as undecided and skipped, never called good or bad.\n"
+	"Without --stat, the stat that changed most between G\n"
 	"and B is used.  The culprit is confirmed by re-running its parent\n"
 	"and itself interleaved (ABAB).  Interrupted (SIGINT), it stops after\n"
 	"the run in progress; started again with the same arguments it goes\n"
@@ -61,12 +66,16 @@ static const char bisect_usage[] =
 	"  -n, --runs RUNS   runs per commit (default 3)\n"
 	"  --max-runs N      runs at most for an unclear commit\n"
 	"  --no-confirm      leave out the parent-vs-culprit confirmation\n"
+	"  --no-until-decided  judge by LKP's median-and-range classifier,\n"
+	"                    RUNS more runs at a time while unclear (the\n"
+	"                    confirmation too), as before\n"
 	"  --worktree DIR    where perfsift's worktrees go (default: a\n"
 	"                    directory under $TMPDIR named after the bisect)\n"
 	"  --dry-run         print the first-parent path and stop\n"
 	"\n"
 	"exit status: 0 culprit found and confirmed; 1 no single confirmed\n"
-	"culprit (not reproducible, or skipped commits leave a range); 2 bad\n"
+	"culprit (not reproducible, the confirmation undecided, or skipped or\n"
+	"undecided commits leave a range); 2 bad\n"
 	"usage, or good and bad do not differ; 3 runtime error; 130\n"
 	"interrupted (run the same command again to resume)\n";
 
@@ -180,6 +189,9 @@ static int bisect_option(struct bisect_args *a, int c, const char *arg,
 	case 'C':
 		a->no_confirm = true;
 		break;
+	case 'U':
+		a->no_until_decided = true;
+		break;
 	case 'w':
 		a->worktree = arg;
 		break;
@@ -265,6 +277,7 @@ int bisect_parse_args(struct bisect_args *a, int argc, char **argv,
 		{"build", required_argument, NULL, 'B'},
 		{"install", required_argument, NULL, 'I'},
 		{"no-confirm", no_argument, NULL, 'C'},
+		{"no-until-decided", no_argument, NULL, 'U'},
 		{"worktree", required_argument, NULL, 'w'},
 		{"dry-run", no_argument, NULL, 'D'},
 		{"good-value", required_argument, NULL, 'G'},
@@ -273,7 +286,7 @@ int bisect_parse_args(struct bisect_args *a, int argc, char **argv,
 	};
 	/* one table for both commands keeps their shared options spelled
 	 * alike; each refuses the letters that are the other's only */
-	static const char bisect_only[] = "rgbBICwD", step_only[] = "GV";
+	static const char bisect_only[] = "rgbBICUwD", step_only[] = "GV";
 	bool have_good = false, have_bad = false;
 	int c, dashdash = argc, i, bad_usage = a->step ? 255 : EXIT_USAGE;
 
@@ -367,6 +380,11 @@ static int add_report(struct bisect_exec *x, const struct bisect_state *st,
 		strbuf_reset(err);
 	}
 	d.r.job_file = job;
+	/* runs made before --build-cmd was passed on lack it: ours is it */
+	if (!d.r.repro.build && !d.r.repro.install) {
+		d.r.repro.build = x->build; /* "" or NULL: none (report_repro_text) */
+		d.r.repro.install = x->install;
+	}
 	for (i = 0; i < st->ncommits; i++) {
 		const struct bisect_commit *c = &st->commits[i];
 
@@ -560,8 +578,10 @@ static int bisect_finish(struct bisect_exec *x, struct bisect_state *st,
 		}
 		fputs(out.buf, stdout);
 		fflush(stdout);
+		/* 0 only for a culprit confirmed (or not asked to be) */
 		status = outcome == BISECT_FOUND &&
-					 st->confirm != BISECT_NOT_REPRODUCIBLE ?
+					 (st->confirm == BISECT_CONFIRMED ||
+					  st->confirm == BISECT_CONFIRM_NONE) ?
 				 EXIT_OK :
 				 EXIT_REGRESSION;
 		save_report(x, &out);
@@ -614,6 +634,7 @@ int cmd_bisect(int argc, char **argv, struct options *opts)
 	bo.max_runs = a.max_runs;
 	bo.stat = a.stat;
 	bo.no_confirm = a.no_confirm;
+	bo.no_until_decided = a.no_until_decided;
 
 	/* everything up to the path is checked before anything is built:
 	 * a mistake there is a usage error */

@@ -20,6 +20,7 @@ struct bisect_args {
 	/* bisect */
 	const char *repo, *good, *bad, *build, *install, *worktree;
 	bool no_confirm, dry_run;
+	bool no_until_decided; /* LKP's classifier instead (bisect.h) */
 	/* bisect-step */
 	double good_value, bad_value;
 };

@@ -33,6 +33,11 @@ static const char usage_text[] =
 	"      --method M        lkp (LKP's rules, default) or stats (Welch,\n"
 	"                        Benjamini-Hochberg q, bootstrap interval)\n"
 	"      --lkp-exact       LKP's rules alone, without the noise guard\n"
+	"                        or the calibrated noise floor\n"
+	"      --no-calibration  leave the noise floors `perfsift calibrate`\n"
+	"                        stored unused\n"
+	"      --floor-k K       a change within K times a stat's calibrated\n"
+	"                        noise floor is not flagged (default 2)\n"
 	"      --json            JSON (schema perfsift-compare/1) on stdout\n"
 	"      --csv             CSV on stdout\n"
 	"      --alpha Q         q level for stats mode (default 0.05)\n"
@@ -50,6 +55,20 @@ static const char usage_text[] =
 	"8.0% vs 0.7%; a 5% shift 99.99% either way.  --lkp-exact reproduces\n"
 	"LKP's selection (see docs/lkp-compat.md).\n"
 	"\n"
+	"Machine state (lkp method, not --lkp-exact): stats of the whole\n"
+	"machine -- idle time and CPU shares, the scheduler's state, free\n"
+	"memory, page cache, slab, perf-profile's system-wide shares -- move\n"
+	"with everything else on it.  Such a stat is flagged only when both\n"
+	"sides have it in 3 runs or more, they are further apart than either\n"
+	"side spreads, and it changed by 10% or more; perf-profile shares\n"
+	"under 1% and sched_debug's curr->pid never are.  KPIs are exempt.\n"
+	"--json names the rule that left a stat out (noise_rule).\n"
+	"\n"
+	"Noise floor: when `perfsift calibrate JOB` ran an A/A of the job on\n"
+	"this machine, each stat's measured run-to-run noise is its floor, and\n"
+	"a change within K x floor is not flagged; the header says when it was\n"
+	"calibrated.\n"
+	"\n"
 	"KPIs: the job's `kpi:` key (e.g. kpi: {mytest.score: higher}), else\n"
 	"the benchmark's own stats; listed first.  A KPI neither changed nor\n"
 	"shown to be the same is undecided: its %change is marked `?` and a\n"
@@ -60,7 +79,8 @@ static const char usage_text[] =
 	"worse (an undecided KPI never sets it)\n";
 
 enum { OPT_METHOD = 256, OPT_JSON, OPT_CSV, OPT_ALPHA, OPT_MARGIN,
-       OPT_BOOT, OPT_SEED, OPT_LKP_EXACT, OPT_WITH_KPIS };
+       OPT_BOOT, OPT_SEED, OPT_LKP_EXACT, OPT_WITH_KPIS, OPT_NO_CALIB,
+       OPT_FLOOR_K };
 
 int cmd_compare(int argc, char **argv, struct options *opts)
 {
@@ -78,6 +98,8 @@ int cmd_compare(int argc, char **argv, struct options *opts)
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "lkp-exact", no_argument, NULL, OPT_LKP_EXACT },
 		{ "with-kpis", no_argument, NULL, OPT_WITH_KPIS },
+		{ "no-calibration", no_argument, NULL, OPT_NO_CALIB },
+		{ "floor-k", required_argument, NULL, OPT_FLOOR_K },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -109,6 +131,10 @@ int cmd_compare(int argc, char **argv, struct options *opts)
 		case OPT_JSON: json = true; break;
 		case OPT_LKP_EXACT: co.lkp_exact = true; break;
 		case OPT_WITH_KPIS: co.kpi_rows = true; break;
+		case OPT_NO_CALIB: co.no_calibration = true; break;
+		case OPT_FLOOR_K:
+			co.floor_k = cmd_double_arg("--floor-k", optarg, 0, 1e6);
+			break;
 		case OPT_CSV: csv = true; break;
 		case OPT_ALPHA:
 			co.alpha = cmd_double_arg("--alpha", optarg, 0, 1);

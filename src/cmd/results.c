@@ -40,11 +40,9 @@ static const char results_usage[] =
 /* a group's directory below the root, as the user names it to compare */
 static const char *rel_dir(const struct store *st, const char *dir)
 {
-	size_t n = strlen(st->root);
+	const char *rel = store_rel_dir(st, dir);
 
-	if (!strncmp(dir, st->root, n) && dir[n] == '/')
-		return dir + n + 1;
-	return dir;
+	return rel ? rel : dir;
 }
 
 /*

@@ -1,6 +1,6 @@
 /*
  * run.c: `perfsift run JOB.yaml [-n RUNS] [--commit ID] [--set K=V]...
- * [-- CMD ARGS...]` -- LKP's `lkp run` for a local machine.  The job is
+ * [--list-cases] [-- CMD ARGS...]` -- LKP's `lkp run` for a local machine.  The job is
  * read, --set applied, split into atomic jobs, each given its plan
  * (engine.h: what it runs, found before anything is written), and the
  * runs made in the order run/schedule.h gives, each by the run engine
@@ -16,6 +16,8 @@
 #include <string.h>
 #include "builtin.h"
 #include "job/job.h"
+#include "job/plugins.h"
+#include "run/cases.h"
 #include "run/engine.h"
 #include "run/runner.h"
 #include "run/schedule.h"
@@ -26,7 +28,7 @@
 
 static const char run_usage[] =
 	"usage: perfsift run JOB.yaml [-n RUNS] [--commit ID] [--set KEY=VALUE]...\n"
-	"                    [-- CMD ARGS...]\n"
+	"                    [--lkp-src DIR] [--list-cases] [-- CMD ARGS...]\n"
 	"\n"
 	"  -n, --runs N        run each atomic job N times (default 1); runs are\n"
 	"                      numbered on from those already in the result root\n"
@@ -40,6 +42,15 @@ static const char run_usage[] =
 	"  --interleave        run a matrix's atomic jobs round-robin (A B A B ...),\n"
 	"                      so drift of the machine falls on every setting alike\n"
 	"                      (the default); --sequential: all runs of A, then B\n"
+	"  --build-cmd CMD     how the commit under test was built (perfsift does\n"
+	"                      not run it): kept in the run as env_build, so the\n"
+	"                      report's \"To reproduce\" can give it\n"
+	"  --install-cmd CMD   how it was installed (booted), kept as env_install\n"
+	"  --lkp-src DIR       an LKP checkout: its programs/<p>/{run,parse} are\n"
+	"                      plug-ins (else $LKP_SRC; also $PERFSIFT_PROGRAMS and\n"
+	"                      programs/ beside the job: docs/programs.md)\n"
+	"  --list-cases        list the cases of the job's benchmarks and whether each\n"
+	"                      can run here (and why not); runs and writes nothing\n"
 	"  -- CMD ARGS...      the command of a `mytest` job (LKP's external benchmark)\n"
 	"\n"
 	"A job that is not atomic is split into atomic jobs, run round-robin.\n"
@@ -52,9 +63,11 @@ struct run_args {
 	const char *job_file;
 	const char *commit;
 	char **cmd_argv; /* after `--`, NULL-terminated, or NULL */
+	const char *build_cmd, *install_cmd; /* facts for env_build/env_install */
 	char **sets;     /* --set KEY=VALUE, in order */
 	size_t nr_sets, alloc_sets;
 	bool runs_given; /* -n was given (--until-decided's default is 3) */
+	bool list_cases; /* --list-cases: list, run nothing */
 };
 
 /* a run count of -n or --max-runs: 1..99 (LKP's limit), else -1 said */
@@ -70,25 +83,6 @@ static int parse_runs(const char *opt, const char *arg, const char *limit,
 	return 0;
 }
 
-/* the commit id names a directory of the result root: one plain name */
-static int check_commit(const char *commit)
-{
-	size_t i;
-
-	if (!commit)
-		return 0;
-	if (!*commit)
-		return error("--commit: empty commit id");
-	for (i = 0; commit[i]; i++) {
-		unsigned char b = (unsigned char)commit[i];
-
-		if (b < 0x20 || b == 0x7f || b == '/')
-			return error("--commit: a commit id has no '/', newline or "
-				     "other control character");
-	}
-	return 0;
-}
-
 /* the options: -1 to go on, else the status to exit with */
 static int parse_options(int argc, char **argv, struct run_args *a,
 			 struct schedule *s)
@@ -101,6 +95,10 @@ static int parse_options(int argc, char **argv, struct run_args *a,
 		{"max-runs", required_argument, NULL, 'M'},
 		{"interleave", no_argument, NULL, 'I'},
 		{"sequential", no_argument, NULL, 'S'},
+		{"build-cmd", required_argument, NULL, 'B'},
+		{"install-cmd", required_argument, NULL, 'i'},
+		{"lkp-src", required_argument, NULL, 'L'},
+		{"list-cases", no_argument, NULL, 'C'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -127,7 +125,11 @@ static int parse_options(int argc, char **argv, struct run_args *a,
 		case 'u': s->base = optarg; break;
 		case 'I': s->interleave = true; break;
 		case 'S': s->interleave = false; break;
+		case 'C': a->list_cases = true; break;
 		case 'c': a->commit = optarg; break;
+		case 'B': a->build_cmd = optarg; break;
+		case 'i': a->install_cmd = optarg; break;
+		case 'L': plugin_set_lkp_src(optarg); break;
 		case 's':
 			ALLOC_GROW(a->sets, a->nr_sets + 1, a->alloc_sets);
 			a->sets[a->nr_sets++] = optarg;
@@ -139,7 +141,7 @@ static int parse_options(int argc, char **argv, struct run_args *a,
 	if (optind + 1 != argc_opts || (a->cmd_argv && !a->cmd_argv[0]))
 		return cmd_usage(run_usage, true);
 	a->job_file = argv[optind];
-	if (check_commit(a->commit) < 0 ||
+	if (cmd_check_commit(a->commit) < 0 ||
 	    (s->base && schedule_check_base(s, a->runs_given) < 0))
 		return EXIT_USAGE;
 	return -1;
@@ -168,6 +170,37 @@ static int run_status(enum engine_outcome o, const struct schedule *s)
 	return EXIT_OK;
 }
 
+/*
+ * --list-cases: the job read and --set applied as a run would, then the
+ * cases of its benchmarks listed (run/cases.h); nothing split, run or
+ * written, so a job still lacking its test: lists the cases to pick from.
+ */
+static int list_cases(const struct run_args *a)
+{
+	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
+	struct job **jobs = NULL;
+	size_t njobs = 0, i, j;
+	int status = EXIT_USAGE;
+
+	if (job_load_file(a->job_file, &jobs, &njobs, &err) < 0)
+		goto out;
+	for (i = 0; i < njobs; i++)
+		for (j = 0; j < a->nr_sets; j++)
+			if (job_apply_set(jobs[i], a->sets[j], &err) < 0)
+				goto out;
+	if (cases_list(jobs, njobs, &out, &err) < 0)
+		goto out;
+	fputs(out.buf, stdout);
+	status = EXIT_OK;
+out:
+	if (status != EXIT_OK)
+		fprintf(stderr, "perfsift run: %s\n", err.buf);
+	job_free_all(jobs, njobs);
+	strbuf_release(&err);
+	strbuf_release(&out);
+	return status;
+}
+
 int cmd_run(int argc, char **argv, struct options *opts)
 {
 	struct run_args a = {0};
@@ -187,6 +220,10 @@ int cmd_run(int argc, char **argv, struct options *opts)
 	status = parse_options(argc, argv, &a, &s);
 	if (status >= 0)
 		goto out;
+	if (a.list_cases) {
+		status = list_cases(&a);
+		goto out;
+	}
 	engine_signals();
 	status = EXIT_USAGE;
 	if (schedule_load(a.job_file, a.sets, a.nr_sets, a.cmd_argv, &atomic,
@@ -194,6 +231,17 @@ int cmd_run(int argc, char **argv, struct options *opts)
 		/* the job file's error: said before anything was written */
 		fprintf(stderr, "perfsift run: %s\n", err.buf);
 		goto out;
+	}
+	/*
+	 * How the commit was built and installed is a fact of the runs, like
+	 * the machine's (env_*: not a parameter, so not part of the group's
+	 * identity), kept so that a report can say how to reproduce them.
+	 */
+	for (i = 0; i < nr_atomic; i++) {
+		if (a.build_cmd)
+			job_set(atomic[i], "env_build", a.build_cmd);
+		if (a.install_cmd)
+			job_set(atomic[i], "env_install", a.install_cmd);
 	}
 	engine_init(&e, opts->result_root, opts->store_url, a.commit);
 	status = run_status(schedule_run_all(&s, &e, atomic, plans, nr_atomic), &s);

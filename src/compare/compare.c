@@ -42,6 +42,7 @@ void compare_options_init(struct compare_options *o)
 	o->seed = 20160405; /* fixed: the same data give the same interval */
 	o->guard_level = 0.001;
 	o->guard_runs = 10;
+	o->floor_k = 2;
 }
 
 void compare_result_init(struct compare_result *res)
@@ -314,6 +315,7 @@ static void cell_numbers(struct compare_cell *cell, const double *v, size_t n,
 			cell->fails += v[i];
 	cell->p_welch = cell->p_mwu = cell->q = cell->p_guard = NAN;
 	cell->ci_lo = cell->ci_hi = NAN;
+	cell->floor_pct = NAN;
 	cell->verdict = VERDICT_UNKNOWN;
 	cell->more_runs = 0;
 }
@@ -520,6 +522,7 @@ static int walk_init(struct walk *w, const struct result_group *const *groups,
 	stat_rules_set_runtime(&w->rules, group_runtime(groups[0]));
 	lkp_options_init(&w->lkp);
 	w->lkp.more = o->more;
+	w->lkp.force = o->force;
 	w->lkp.base = &groups[0]->matrix;
 	/* LKP's "newly added monitor" rule asks whether the base ran it */
 	w->lkp.base_has_perf_profile =
@@ -741,7 +744,11 @@ int compare_groups(const struct result_group *const *groups, size_t ngroups,
 
 	walk_union(&w, res);
 	guard_apply(&w, res);
+	if (!o->lkp_exact)
+		noise_rules_apply(&w, res);
 	walk_qvalues(&w, res);
+	/* after either method's selection: the floor can only unflag */
+	floor_apply(&w, res);
 	/* after the method's selection, which decides "changed" */
 	if (kpi_judging(o))
 		kpi_judge(&w, res);

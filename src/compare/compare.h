@@ -14,6 +14,7 @@
 #include "compare/lkp_change.h"
 #include "result/stats.h"
 
+struct noise_floor;
 struct strbuf;
 struct result_group;
 
@@ -52,8 +53,23 @@ struct compare_options {
 	 * turns the guard off: LKP's rules alone, as its own reports.
 	 */
 	bool lkp_exact;
+	/*
+	 * LKP's test forced for every stat (lkp_change.h): no small-change
+	 * filter and no run minimum.  Bisect's verdicts (bisect/decide.c):
+	 * its good and bad already differ, and a 100 ms program's 5% step
+	 * must count as a 300 s benchmark's does.
+	 */
+	bool force;
 	double guard_level;  /* 0.001 */
 	size_t guard_runs;   /* 10 */
+	/*
+	 * The noise floors `perfsift calibrate` stored (result_group.floor):
+	 * a stat whose change is within floor_k x its floor is not flagged
+	 * (stat_within_noise_floor(), rules.h).  no_calibration
+	 * (--no-calibration) and lkp_exact leave the floors unused.
+	 */
+	bool no_calibration;
+	double floor_k;      /* 2 */
 };
 void compare_options_init(struct compare_options *o);
 
@@ -75,6 +91,9 @@ struct compare_cell {
 	enum lkp_outcome lkp;   /* LKP's test */
 	double p_welch, p_mwu, q; /* NAN when not computed */
 	double p_guard;         /* the noise guard's p, NAN when not applied */
+	/* the default rule (rules.h) that took the cell out of the
+	 * selection, NOISE_RULE_PASS when none did */
+	enum stat_noise_rule noise_rule;
 	double ci_lo, ci_hi;    /* bootstrap 95% interval of %change */
 	enum stats_verdict verdict;
 	unsigned more_runs;     /* for VERDICT_UNKNOWN */
@@ -90,6 +109,14 @@ struct compare_cell {
 	/* undecided, and more runs of this column alone would not decide it
 	 * (stats_head_can_decide): the base's runs limit it */
 	bool kpi_base_limited;
+	/*
+	 * The stat's calibrated noise floor for this column (% of its
+	 * median; the larger of the base's and this group's), NAN when none
+	 * is used; within_floor: the change was within floor_k x it, so the
+	 * floor kept the cell from being flagged.
+	 */
+	double floor_pct;
+	bool within_floor;
 };
 
 struct compare_row {
@@ -115,6 +142,13 @@ struct compare_result {
 	bool kpi_regressed;
 	size_t nundecided;        /* undecided KPI cells shown */
 	double guard_level;       /* the noise guard's level, 0: off */
+	/*
+	 * The calibration the comparison used (the base's floor, else the
+	 * first column's with one; borrowed from the group), NULL when none
+	 * did: the text header's "noise floor:" line.
+	 */
+	const struct noise_floor *floor;
+	double floor_k;
 	char *header_keys;        /* common axes: "k1/k2/..." or NULL */
 	char *header_values;
 	char *compare_keys;       /* the axes that differ ("commit") */

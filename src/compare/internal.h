@@ -58,8 +58,22 @@ void guard_init(struct walk *w);
 bool guard_on(const struct walk *w, size_t c);
 /* phase 2: fit the priors, then test the rows LKP's rules selected */
 void guard_apply(struct walk *w, struct compare_result *res);
+/*
+ * phase 2b (not --lkp-exact): perfsift's rules for machine-state stats,
+ * perf-profile's small shares and identifiers (rules.h) over the rows
+ * LKP's rules and the guard selected
+ */
+void noise_rules_apply(struct walk *w, struct compare_result *res);
 /* phase 3: q-values over every stat, per column, and the verdicts */
 void walk_qvalues(struct walk *w, struct compare_result *res);
+/*
+ * The calibrated noise floors (compare_options.no_calibration): a cell
+ * whose change is within floor_k x its stat's floor is no longer
+ * changed; every cell with a floor records it.  After the method's
+ * selection and before the KPIs' verdicts, which then judge such a KPI
+ * as "same" or undecided -- never leave it out.
+ */
+void floor_apply(struct walk *w, struct compare_result *res);
 /* each KPI cell's three-way verdict, after the method's selection */
 void kpi_judge(struct walk *w, struct compare_result *res);
 

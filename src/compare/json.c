@@ -18,6 +18,7 @@
 #include <string.h>
 #include <jansson.h>
 #include "compare/internal.h"
+#include "result/floor.h"
 #include "select/select.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -200,6 +201,10 @@ static json_t *column_json(const struct compare_row *row, size_t c)
 	json_object_set_new(o, "p_mwu", jnum(cell->p_mwu));
 	json_object_set_new(o, "q", jnum(cell->q));
 	json_object_set_new(o, "p_guard", jnum(cell->p_guard));
+	/* only where a default rule took the cell out (rules.h) */
+	if (cell->noise_rule != NOISE_RULE_PASS)
+		json_object_set_new(o, "noise_rule",
+				    jstr(stat_noise_rule_name(cell->noise_rule)));
 	json_object_set_new(o, "verdict",
 			    jstr(stats_verdict_name(cell->verdict)));
 	json_object_set_new(o, "more_runs", jcount(cell->more_runs));
@@ -208,6 +213,11 @@ static json_t *column_json(const struct compare_row *row, size_t c)
 	json_object_set_new(o, "effect",
 			    jstr(compare_effect_name(cell->effect)));
 	add_kpi_verdict(o, cell);
+	/* the calibrated floor, and whether it kept the cell unflagged */
+	json_object_set_new(o, "noise_floor_pct", jnum(cell->floor_pct));
+	json_object_set_new(o, "floor_used",
+			    json_boolean(!isnan(cell->floor_pct)));
+	json_object_set_new(o, "within_floor", json_boolean(cell->within_floor));
 	return o;
 }
 
@@ -257,6 +267,28 @@ static json_t *undecided_json(const struct compare_result *res)
 		}
 	strbuf_release(&line);
 	return a;
+}
+
+/* the calibration the comparison used, or null */
+static json_t *floor_json(const struct compare_result *res)
+{
+	struct strbuf date = STRBUF_INIT;
+	json_t *o;
+
+	if (!res->floor)
+		return json_null();
+	o = json_object();
+	noise_floor_date(res->floor->calibrated_at, &date);
+	json_object_set_new(o, "series", jstr(res->floor->series));
+	json_object_set_new(o, "machine", jstr(res->floor->machine));
+	json_object_set_new(o, "commit", jstr(res->floor->commit));
+	json_object_set_new(o, "calibrated_at",
+			    json_integer((json_int_t)res->floor->calibrated_at));
+	json_object_set_new(o, "calibrated", jstr(date.buf));
+	json_object_set_new(o, "runs_a_half", jcount((size_t)res->floor->runs));
+	json_object_set_new(o, "k", jnum(res->floor_k));
+	strbuf_release(&date);
+	return o;
 }
 
 /* the settings the numbers were computed with, for a reader to check */
@@ -314,6 +346,7 @@ void compare_render_json(const struct compare_result *res,
 		json_array_append_new(rows, row_json(res, &res->rows[i]));
 	json_object_set_new(doc, "rows", rows);
 	json_object_set_new(doc, "undecided", undecided_json(res));
+	json_object_set_new(doc, "noise_floor", floor_json(res));
 	write_value(out, doc, 0);
 	strbuf_addch(out, '\n');
 	json_decref(doc);

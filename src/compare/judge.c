@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include "compare/internal.h"
+#include "result/floor.h"
 #include "select/select.h"
 #include "util/xalloc.h"
 
@@ -110,6 +111,74 @@ void walk_qvalues(struct walk *w, struct compare_result *res)
 	}
 	free(p);
 	free(q);
+}
+
+/* ---- the calibrated noise floor ---- */
+
+/* are the floors used at all, and which calibration does the header name */
+static bool floors_on(const struct walk *w, struct compare_result *res)
+{
+	size_t c;
+
+	res->floor = NULL;
+	res->floor_k = w->o->floor_k;
+	if (w->o->no_calibration || w->o->lkp_exact)
+		return false;
+	for (c = 0; c < w->n && !res->floor; c++)
+		res->floor = w->g[c]->floor;
+	return res->floor != NULL;
+}
+
+/*
+ * A stat's floor for column c: the larger of the base's and the head's
+ * (two series, e.g. two settings, each calibrated: the noisier one
+ * bounds what their difference can show by chance); NAN when neither
+ * group's calibration has the stat.
+ */
+static double cell_floor(const struct walk *w, size_t c, const char *name)
+{
+	double fb = noise_floor_find(w->g[0]->floor, name);
+	double fa = noise_floor_find(w->g[c]->floor, name);
+
+	if (isnan(fb))
+		return fa;
+	return isnan(fa) ? fb : fmax(fa, fb);
+}
+
+void floor_apply(struct walk *w, struct compare_result *res)
+{
+	size_t i, c;
+
+	if (!floors_on(w, res))
+		return;
+	for (i = 0; i < res->nrows; i++) {
+		struct compare_row *row = &res->rows[i];
+
+		/* a failure stat's "did it happen" has no noise to floor */
+		if (row->is_function)
+			continue;
+		for (c = 1; c < w->n; c++) {
+			struct compare_cell *cell = &row->cells[c];
+			ssize_t ia = w->row_idx[i * w->n + c];
+			ssize_t ib = w->row_idx[i * w->n];
+			const double *a, *b;
+			double noise, change;
+			size_t na, nb;
+
+			cell->floor_pct = cell_floor(w, c, row->name);
+			if (isnan(cell->floor_pct))
+				continue;
+			a = walk_side(w, c, ia, false, &na);
+			b = walk_side(w, 0, ib, false, &nb);
+			if (!na || !nb)
+				continue; /* a side lacks it: no change to judge */
+			noise_and_change(a, na, b, nb, &noise, &change);
+			cell->within_floor = stat_within_noise_floor(
+				change, cell->floor_pct, w->o->floor_k);
+			if (cell->within_floor)
+				cell->changed = false;
+		}
+	}
 }
 
 /* ---- KPIs: judged three ways, never withheld ---- */
@@ -262,6 +331,45 @@ void guard_apply(struct walk *w, struct compare_result *res)
 					     stats_welch_p(a, na, b, nb));
 			if (w->o->method == COMPARE_LKP &&
 			    !(cell->p_guard < w->o->guard_level))
+				cell->changed = false;
+		}
+	}
+}
+
+/*
+ * Phase 2b: perfsift's default rules (rules.h, stat_noise_rule) over the
+ * cells LKP's rules and the noise guard left selected, in LKP mode and
+ * not with --lkp-exact: identifiers, perf-profile's small shares, and
+ * machine-state stats that do not stand out of their own spread and
+ * class floor.  A KPI is the job's own figure, never the machine's: it
+ * keeps LKP's and the guard's verdict, and a failure stat LKP's rule.
+ */
+void noise_rules_apply(struct walk *w, struct compare_result *res)
+{
+	size_t c, i;
+
+	if (w->o->method != COMPARE_LKP)
+		return;
+	for (i = 0; i < res->nrows; i++) {
+		struct compare_row *row = &res->rows[i];
+		ssize_t ib = w->row_idx[i * w->n];
+
+		if (row->is_function || row->is_kpi || ib < 0)
+			continue;
+		for (c = 1; c < w->n; c++) {
+			struct compare_cell *cell = &row->cells[c];
+			ssize_t ia = w->row_idx[i * w->n + c];
+			const double *a, *b;
+			size_t na, nb;
+
+			if (!cell->changed || ia < 0)
+				continue;
+			a = walk_side(w, c, ia, false, &na);
+			b = walk_side(w, 0, ib, false, &nb);
+			cell->noise_rule = stat_noise_rule(
+				row->name, a, na, b, nb,
+				STAT_MACHINE_STATE_FLOOR_PCT);
+			if (cell->noise_rule != NOISE_RULE_PASS)
 				cell->changed = false;
 		}
 	}

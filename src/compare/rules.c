@@ -18,6 +18,7 @@
 #include "util/compat.h"
 #include <ctype.h>
 #include <fnmatch.h>
+#include <math.h>
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
@@ -602,10 +603,21 @@ bool stat_in_report_allowlist(const struct stat_rules *r, const char *name)
 
 bool stat_is_kpi(const struct stat_rules *r, const char *name)
 {
+	const char *b;
+
 	/* a declaration replaces the implicit KPIs */
 	if (r->nkpis)
 		return stat_kpi_decl(r, name) != NULL;
-	return benchmark_of(r, name) != NULL;
+	b = benchmark_of(r, name);
+	/*
+	 * The time monitor's figures (`time.*`, and `<testcase>.time.*`, its
+	 * per-program copy) say how fast the machine was, not what the
+	 * benchmark measured: as implicit KPIs they made CI's exit status
+	 * depend on machine speed (a slower head exited 1).  They are still
+	 * compared and shown; only a declaration makes one a KPI.
+	 */
+	return b && !stat_has_prefix(name + strlen(b) + 1, "time.") &&
+	       !stat_has_prefix(name, "time.");
 }
 
 /* a component "time" followed by one ending in "_time": *.time.*_time */
@@ -631,6 +643,15 @@ static bool is_time_time(const char *name)
 bool stat_is_time_valued(const char *name)
 {
 	return is_time_time(name) || strstr(name, "elapsed_time") != NULL;
+}
+
+/* ---- the calibrated noise floor (perfsift's, not LKP's) ---- */
+
+bool stat_within_noise_floor(double change_pct, double floor_pct, double k)
+{
+	/* written so that a NAN on either side is "no floor to go by" */
+	return isfinite(change_pct) && isfinite(floor_pct) && floor_pct >= 0 &&
+	       fabs(change_pct) <= k * floor_pct;
 }
 
 int stat_index_direction(const struct stat_rules *r, const char *name)
@@ -705,4 +726,162 @@ bool stat_reasonable_change(const struct stat_rules *r, const char *name,
 	if (stat_has_prefix(name, "interrupts") || stat_has_prefix(name, "softirqs"))
 		return max > 10000;
 	return true;
+}
+
+/* ---- perfsift's default rules beyond LKP's (rules.h) ---- */
+
+const char *stat_noise_rule_name(enum stat_noise_rule rule)
+{
+	switch (rule) {
+	case NOISE_RULE_PASS: return "";
+	case NOISE_RULE_IDENTIFIER: return "identifier";
+	case NOISE_RULE_SMALL_SHARE: return "small-share";
+	case NOISE_RULE_FEW_RUNS: return "machine-state-few-runs";
+	case NOISE_RULE_SPREAD: return "machine-state-spread";
+	case NOISE_RULE_FLOOR: return "machine-state-floor";
+	}
+	return "?";
+}
+
+/*
+ * sched_debug's `curr->pid` is the PID of whatever task ran when the
+ * file was read: PIDs only grow, with every fork on the machine, so two
+ * batches of runs always differ and the difference says nothing.
+ */
+bool stat_is_identifier(const char *name)
+{
+	return stat_has_prefix(name, "sched_debug.") &&
+	       strstr(name, "curr->pid") != NULL;
+}
+
+/*
+ * The monitors whose stats describe the whole machine: what every other
+ * process on it moves.  The CPU's idle time and shares (cpuidle counts
+ * the machine's idle, not the workload's work), the scheduler's averages
+ * and run queues, the load average, the memory state (free, page cache,
+ * slab, page tables of every process) and perf-profile, which samples
+ * every CPU (`perf record -a`), so its shares are of the machine's time.
+ */
+static const char *const machine_state_prefixes[] = {
+	"cpuidle.", "vmstat.cpu.", "vmstat.procs.", "vmstat.memory.",
+	"mpstat.", "proc-stat.cpu.", "proc-stat.procs_",
+	"proc-stat.processes", "sched_debug.", "loadavg.",
+	"meminfo.", "numa-meminfo.", "boot-meminfo.", "proc-vmstat.nr_",
+	"numa-vmstat.", "buddyinfo.", "pagetypeinfo.", "slabinfo.",
+	"perf-profile.",
+};
+
+/*
+ * Among those, LKP's event counters (etc/event-counter-prefixes and
+ * -patterns: proc-vmstat and numa-vmstat): they count what happened
+ * during the run (pages dirtied, written, promoted), which the workload
+ * drives, not a level of the machine.
+ */
+static const char *const vmstat_counters[] = {
+	"nr_dirtied", "nr_written", "nr_vmscan_immediate_reclaim",
+	"nr_promote", ".numa_", ".pg",
+};
+
+bool stat_is_machine_state(const char *name)
+{
+	size_t i;
+	bool found = false;
+
+	for (i = 0; i < ARRAY_SIZE(machine_state_prefixes) && !found; i++)
+		found = stat_has_prefix(name, machine_state_prefixes[i]);
+	if (!found)
+		return false;
+	if (stat_has_prefix(name, "proc-vmstat.") ||
+	    stat_has_prefix(name, "numa-vmstat."))
+		for (i = 0; i < ARRAY_SIZE(vmstat_counters); i++)
+			if (strstr(name, vmstat_counters[i]))
+				return false;
+	return true;
+}
+
+/* min, max and mean of v[0..n), n > 0 */
+static void span_of(const double *v, size_t n, double *lo, double *hi,
+		    double *mean)
+{
+	double sum = 0;
+	size_t i;
+
+	*lo = *hi = v[0];
+	for (i = 0; i < n; i++) {
+		if (v[i] < *lo)
+			*lo = v[i];
+		if (v[i] > *hi)
+			*hi = v[i];
+		sum += v[i];
+	}
+	*mean = sum / (double)n;
+}
+
+enum stat_noise_rule stat_noise_rule(const char *name, const double *a,
+				     size_t na, const double *b, size_t nb,
+				     double floor_pct)
+{
+	double lo_a, hi_a, mean_a, lo_b, hi_b, mean_b, gap, spread;
+
+	if (stat_is_identifier(name))
+		return NOISE_RULE_IDENTIFIER;
+	if (!na || !nb)
+		return NOISE_RULE_PASS; /* nothing to judge: a side lacks it */
+	span_of(a, na, &lo_a, &hi_a, &mean_a);
+	span_of(b, nb, &lo_b, &hi_b, &mean_b);
+	/*
+	 * LKP's own floor for perf-profile.* in perf-metrics-threshold.yaml
+	 * (max < 1: not a change), which ncompare's perf-profile option
+	 * turns off: a symbol under 1% of the samples on both sides is a
+	 * handful of samples, and their count is Poisson noise.
+	 */
+	if (stat_has_prefix(name, "perf-profile.") && fmax(hi_a, hi_b) < 1)
+		return NOISE_RULE_SMALL_SHARE;
+	if (!stat_is_machine_state(name))
+		return NOISE_RULE_PASS;
+	/* the spread of a side is only seen with LKP's 3 runs or more */
+	if (na < 3 || nb < 3)
+		return NOISE_RULE_FEW_RUNS;
+	/*
+	 * The sides must be further apart than either spreads: the gap
+	 * between the nearest values of the two sides larger than the wider
+	 * side's range (LKP's ChangedStat with a distance of 1).  For five
+	 * normal runs a side that is a change of about 4.7 standard
+	 * deviations, where the noise guard asks about 3.5.
+	 */
+	gap = fmax(lo_a - hi_b, lo_b - hi_a);
+	spread = fmax(hi_a - lo_a, hi_b - lo_b);
+	if (!(gap > spread))
+		return NOISE_RULE_SPREAD;
+	/*
+	 * And larger than the class's floor: a level of the machine steps
+	 * between two batches of runs even when each batch is steady (the
+	 * page cache by 3-8% in bench/aa.sh's A/A), which no spread shows.
+	 */
+	if (mean_b != 0 && 100 * fabs(mean_a - mean_b) / fabs(mean_b) < floor_pct)
+		return NOISE_RULE_FLOOR;
+	return NOISE_RULE_PASS;
+}
+
+/*
+ * The text comes from the job module's kpi_format() (job/kpi.h); the
+ * declaring is here, beside the rules it fills, so that job/ needs
+ * nothing of compare/.
+ */
+int kpi_declare(struct stat_rules *r, const char *text)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct kpi_set s;
+	size_t i;
+
+	if (kpi_parse_text(text, &s, &err)) {
+		strbuf_release(&err);
+		return -1;
+	}
+	for (i = 0; i < s.n; i++)
+		stat_rules_add_kpi(r, s.v[i].pattern, s.v[i].direction,
+				   s.v[i].threshold);
+	kpi_set_release(&s);
+	strbuf_release(&err);
+	return 0;
 }

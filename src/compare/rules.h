@@ -11,21 +11,11 @@
 
 #include "util/compat.h"
 #include <string.h>
+#include "job/kpi.h"
 
 /* ---- LKP's tables, compiled ---- */
 
 struct stat_regex; /* a compiled pattern with its literal prefilter */
-
-/*
- * A declared KPI (a job's `kpi:` key, kpi.h): a shell glob over stat
- * names, the better direction (+1 higher, -1 lower, 0 none given) and the
- * smallest change that matters, in percent (0: none given).
- */
-struct stat_kpi {
-	char *pattern;
-	int direction;
-	double threshold;
-};
 
 struct stat_rules {
 	struct stat_regex *failure, *pass, *perf_patterns, *report_allow,
@@ -64,6 +54,11 @@ void stat_rules_add_benchmark(struct stat_rules *r, const char *name);
 /* declare a KPI (a pattern declared twice keeps its first declaration) */
 void stat_rules_add_kpi(struct stat_rules *r, const char *pattern,
 			int direction, double threshold);
+/*
+ * Every KPI of kpi_format()'s text (job/kpi.h: a group's or a run's
+ * declaration) declared in r; -1 when the text is malformed.
+ */
+int kpi_declare(struct stat_rules *r, const char *text);
 /* runtime_s / 300, capped at 1 (ignored when runtime_s <= 0) */
 void stat_rules_set_runtime(struct stat_rules *r, double runtime_s);
 
@@ -76,7 +71,9 @@ bool stat_is_bisectable(const struct stat_rules *r, const char *name);
 bool stat_in_report_allowlist(const struct stat_rules *r, const char *name);
 /*
  * KPI: a declared KPI's pattern matches (when any is declared), else one
- * of the benchmark's own stats, `<testcase>.*` (mytest.* among them)
+ * of the benchmark's own stats, `<testcase>.*` (mytest.* among them),
+ * leaving out the time monitor's `time.*` and `<testcase>.time.*` (how
+ * fast the machine was, which must not gate CI unless declared)
  */
 bool stat_is_kpi(const struct stat_rules *r, const char *name);
 /* the declaration matching name (first declared first), or NULL */
@@ -108,6 +105,65 @@ int stat_direction(const struct stat_rules *r, const char *name);
  */
 bool stat_reasonable_change(const struct stat_rules *r, const char *name,
 			    double delta, double max);
+
+/*
+ * ---- perfsift's default rules beyond LKP's (compare without --lkp-exact) ----
+ *
+ * A real A/A on a shared machine (bench/aa.sh, docs/performance.md)
+ * flags stats that describe the machine rather than the workload: its
+ * idle time and CPU shares, the scheduler's averages and run queues, its
+ * free memory, page cache, slab and other processes' page tables, and
+ * perf-profile's system-wide samples.  They move whenever anything else
+ * on the machine changes, so between two batches of runs they step by
+ * more than the runs of either batch spread.  These rules are applied to
+ * a stat LKP's rules and the noise guard selected (judge.c); a declared
+ * or implicit KPI and a failure stat are never subject to them.  Why each
+ * rule is what it is: docs/lkp-compat.md, "Machine-state stats".
+ */
+enum stat_noise_rule {
+	NOISE_RULE_PASS,        /* no rule objects: the selection stands */
+	NOISE_RULE_IDENTIFIER,  /* not a measurement (a PID) */
+	NOISE_RULE_SMALL_SHARE, /* perf-profile under 1% of samples both sides */
+	NOISE_RULE_FEW_RUNS,    /* machine state: a side with < 3 runs of it */
+	NOISE_RULE_SPREAD,      /* machine state: sides not apart by a spread */
+	NOISE_RULE_FLOOR,       /* machine state: change under the class floor */
+};
+
+/* the default class floor of machine-state stats, in % of the base mean */
+#define STAT_MACHINE_STATE_FLOOR_PCT 10.0
+
+/* the rule's name in the JSON (`noise_rule`), "" for NOISE_RULE_PASS */
+const char *stat_noise_rule_name(enum stat_noise_rule rule);
+/* a number that identifies, not measures: `sched_debug.*curr->pid*` */
+bool stat_is_identifier(const char *name);
+/*
+ * A stat of the whole machine's state (the list and its reasons in
+ * rules.c): a gauge of a /proc monitor that is not one of LKP's event
+ * counters (etc/event-counter-prefixes), the machine's CPU shares and
+ * idle time, the scheduler's state, and perf-profile's system-wide
+ * shares.
+ */
+bool stat_is_machine_state(const char *name);
+/*
+ * Should the change of stat name, a (head) vs b (base), the values of the
+ * runs that have it, stay selected?  floor_pct: the machine-state floor
+ * in % of the base mean (STAT_MACHINE_STATE_FLOOR_PCT, or a floor
+ * measured for this stat).  Checked in the enum's order; the first rule
+ * that objects is returned.
+ */
+enum stat_noise_rule stat_noise_rule(const char *name, const double *a,
+				     size_t na, const double *b, size_t nb,
+				     double floor_pct);
+
+/*
+ * perfsift's calibrated noise floor (`perfsift calibrate`, result/floor.h):
+ * a change of change_pct % is within the stat's run-to-run noise when
+ * |change_pct| <= k x floor_pct, the floor its A/A measured on this job
+ * and machine.  Such a change is not flagged, whatever LKP's rules say:
+ * they know only stat classes, not how noisy this stat is here.  False
+ * when there is no floor (NAN) or no change to judge.
+ */
+bool stat_within_noise_floor(double change_pct, double floor_pct, double k);
 
 /*
  * Name tests the rules and the change test share (LKP's rules are mostly

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "compare/internal.h"
+#include "result/floor.h"
 #include "select/select.h"
 #include "util/strbuf.h"
 
@@ -188,6 +189,9 @@ void compare_undecided_line(const struct compare_result *res,
 	/* why it is undecided, in the order the checks ran */
 	if (cell->lkp == LKP_SKIP_FEW_RUNS)
 		strbuf_addstr(out, "fewer than 3 runs a side");
+	else if (cell->within_floor)
+		strbuf_addf(out, "within %g x its calibrated noise floor of %.2f%%",
+			    res->floor_k, cell->floor_pct);
 	else if (cell->lkp == LKP_CHANGED && !isnan(cell->p_guard) &&
 		 res->guard_level > 0 && !(cell->p_guard < res->guard_level))
 		strbuf_addf(out, "the noise guard's p %.2g is not below %g",
@@ -230,6 +234,13 @@ void compare_render_text(const struct compare_result *res, struct strbuf *out)
 	if (res->header_keys)
 		strbuf_addf(out, "%s:\n  %s\n", res->header_keys,
 			    res->header_values);
+	if (res->floor) {
+		/* once: which A/A the floors come from, so a reader can judge it */
+		strbuf_addstr(out, "noise floor: calibrated ");
+		noise_floor_date(res->floor->calibrated_at, out);
+		strbuf_addf(out, ", 2 x %d runs (a change within %g x a stat's "
+			    "floor is not flagged)\n", res->floor->runs, res->floor_k);
+	}
 	strbuf_addf(out, "\n%s: \n", res->compare_keys);
 	for (c = 0; c < res->ncols; c++)
 		strbuf_addf(out, "  %s\n", res->labels[c]);

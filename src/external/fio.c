@@ -105,51 +105,61 @@ static void percentile_name(struct strbuf *sb, const char *p)
 		strbuf_setlen(sb, sb->len - 1);
 }
 
+/* key = OP_NAME (read_iops, write_clat_stddev, ...) */
+static const char *op_key(struct strbuf *key, const char *op, const char *name)
+{
+	strbuf_reset(key);
+	strbuf_addf(key, "%s_%s", op, name);
+	return key->buf;
+}
+
+/*
+ * A latency of op (clat, slat) -- NAME_ns in fio 3, NAME in older fio --
+ * as OP_NAME_mean_UNIT and OP_NAME_stddev, LKP's keys; the latency's
+ * object is returned for its percentiles.
+ */
+static const json_t *lat_stats(struct fio_stats *s, struct strbuf *key,
+			       const char *op, const json_t *res,
+			       const char *name, const char *mean_unit)
+{
+	const json_t *lat = json_object_get(res, name);
+
+	if (!lat)
+		lat = json_object_get(res, op_key(key, name, "ns"));
+	strbuf_reset(key);
+	strbuf_addf(key, "%s_%s_mean_%s", op, name, mean_unit);
+	stat_set(s, key->buf, json_object_get(lat, "mean"));
+	strbuf_reset(key);
+	strbuf_addf(key, "%s_%s_stddev", op, name);
+	stat_set(s, key->buf, json_object_get(lat, "stddev"));
+	return lat;
+}
+
 /* one of read / write: its stats into s; its I/Os for the workload */
 static long long op_stats(struct fio_stats *s, const char *op, const json_t *res)
 {
 	static const char *const pcts[] = {"90.000000", "95.000000", "99.000000"};
 	struct strbuf key = STRBUF_INIT;
-	const json_t *clat, *slat, *pct, *v;
+	const json_t *clat, *pct, *v;
 	const char *p;
 	size_t i;
 
-	strbuf_addf(&key, "%s_bw_MBps", op);
-	stat_real(s, key.buf, json_number_value(json_object_get(res, "bw")) / 1024);
-	strbuf_reset(&key);
-	strbuf_addf(&key, "%s_iops", op);
-	stat_set(s, key.buf, json_object_get(res, "iops"));
-	/* fio 3 says clat_ns; older fio clat */
-	clat = json_object_get(res, "clat");
-	if (!clat)
-		clat = json_object_get(res, "clat_ns");
-	strbuf_reset(&key);
-	strbuf_addf(&key, "%s_clat_mean_ns", op);
-	stat_set(s, key.buf, json_object_get(clat, "mean"));
-	strbuf_reset(&key);
-	strbuf_addf(&key, "%s_clat_stddev", op);
-	stat_set(s, key.buf, json_object_get(clat, "stddev"));
+	stat_real(s, op_key(&key, op, "bw_MBps"),
+		  json_number_value(json_object_get(res, "bw")) / 1024);
+	stat_set(s, op_key(&key, op, "iops"), json_object_get(res, "iops"));
+	clat = lat_stats(s, &key, op, res, "clat", "ns");
 	pct = json_object_get(clat, "percentile");
 	json_object_foreach((json_t *)pct, p, v) {
 		for (i = 0; i < ARRAY_SIZE(pcts) && strcmp(p, pcts[i]); i++)
 			;
 		if (i == ARRAY_SIZE(pcts))
 			continue;
-		strbuf_reset(&key);
-		strbuf_addf(&key, "%s_clat_", op);
+		op_key(&key, op, "clat_");
 		percentile_name(&key, p);
 		strbuf_addstr(&key, "%_ns");
 		stat_set(s, key.buf, v);
 	}
-	slat = json_object_get(res, "slat");
-	if (!slat)
-		slat = json_object_get(res, "slat_ns");
-	strbuf_reset(&key);
-	strbuf_addf(&key, "%s_slat_mean_us", op);
-	stat_set(s, key.buf, json_object_get(slat, "mean"));
-	strbuf_reset(&key);
-	strbuf_addf(&key, "%s_slat_stddev", op);
-	stat_set(s, key.buf, json_object_get(slat, "stddev"));
+	lat_stats(s, &key, op, res, "slat", "us");
 	strbuf_release(&key);
 	v = json_object_get(res, "total_ios");
 	return json_is_number(v) ? (long long)json_number_value(v) : 0;

@@ -154,14 +154,14 @@ static int mutex_prepare(struct bench_ctx *ctx, struct strbuf *err)
 
 /* LKP's index-perf-all.yaml: sysbench\-.+\.throughput_{events,ops,MB}/s: 1 */
 const struct bench_ops bench_sysbench_cpu = {
-	"sysbench-cpu", "sysbench-cpu.throughput_events/s: higher",
-	cpu_prepare, ext_argv_run, ext_argv_cleanup};
+	.name = "sysbench-cpu", .kpi = "sysbench-cpu.throughput_events/s: higher",
+	.prepare = cpu_prepare, .run = ext_argv_run, .cleanup = ext_argv_cleanup};
 const struct bench_ops bench_sysbench_memory = {
-	"sysbench-memory", "sysbench-memory.throughput_MB/s: higher",
-	memory_prepare, ext_argv_run, ext_argv_cleanup};
+	.name = "sysbench-memory", .kpi = "sysbench-memory.throughput_MB/s: higher",
+	.prepare = memory_prepare, .run = ext_argv_run, .cleanup = ext_argv_cleanup};
 const struct bench_ops bench_sysbench_threads = {
-	"sysbench-threads", "sysbench-threads.throughput_events/s: higher",
-	threads_prepare, ext_argv_run, ext_argv_cleanup};
+	.name = "sysbench-threads", .kpi = "sysbench-threads.throughput_events/s: higher",
+	.prepare = threads_prepare, .run = ext_argv_run, .cleanup = ext_argv_cleanup};
 const struct bench_ops bench_sysbench_mutex = {
-	"sysbench-mutex", "sysbench-mutex.throughput_events/s: higher",
-	mutex_prepare, ext_argv_run, ext_argv_cleanup};
+	.name = "sysbench-mutex", .kpi = "sysbench-mutex.throughput_events/s: higher",
+	.prepare = mutex_prepare, .run = ext_argv_run, .cleanup = ext_argv_cleanup};

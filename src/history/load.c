@@ -190,14 +190,12 @@ static void on_group_row(void *ctx, int64_t id, const char *rel_dir,
 	group_add(ctx, id, rel_dir, testcase, commit);
 }
 
-/* dir below the root */
+/* dir below the root (store_rel_dir), or as it is when outside it */
 static const char *below_root(const struct store *st, const char *dir)
 {
-	size_t rl = strlen(st->root);
+	const char *rel = store_rel_dir(st, dir);
 
-	if (!strncmp(dir, st->root, rl) && dir[rl] == '/')
-		return dir + rl + 1;
-	return dir;
+	return rel ? rel : dir;
 }
 
 /*

@@ -239,24 +239,6 @@ int kpi_parse_text(const char *text, struct kpi_set *out, struct strbuf *err)
 	return ret;
 }
 
-int kpi_declare(struct stat_rules *r, const char *text)
-{
-	struct strbuf err = STRBUF_INIT;
-	struct kpi_set s;
-	size_t i;
-
-	if (kpi_parse_text(text, &s, &err)) {
-		strbuf_release(&err);
-		return -1;
-	}
-	for (i = 0; i < s.n; i++)
-		stat_rules_add_kpi(r, s.v[i].pattern, s.v[i].direction,
-				   s.v[i].threshold);
-	kpi_set_release(&s);
-	strbuf_release(&err);
-	return 0;
-}
-
 void kpi_fill_job(struct job *job)
 {
 	const struct jnode *root = job->root;

@@ -11,18 +11,29 @@
  * which is what compare, report and bisect read back.  A built-in
  * benchmark declares its own (bench_ops.kpi, from LKP's index tables),
  * which a run records when its job declares none.  The rules that use
- * them are compare/rules.h's (stat_is_kpi, stat_direction) and
- * result/stats.h's (stats_kpi_verdict).
+ * them are compare/rules.h's (stat_is_kpi, stat_direction, kpi_declare)
+ * and result/stats.h's (stats_kpi_verdict): they include this file, never
+ * the other way round (a job is read before anything is compared).
  */
 #ifndef PERFSIFT_KPI_H
 #define PERFSIFT_KPI_H
 
 #include "util/compat.h"
-#include "compare/rules.h"
 
 struct jnode;
 struct job;
 struct strbuf;
+
+/*
+ * A declared KPI (a job's `kpi:` key): a shell glob over stat names, the
+ * better direction (+1 higher, -1 lower, 0 none given) and the smallest
+ * change that matters, in percent (0: none given).
+ */
+struct stat_kpi {
+	char *pattern;
+	int direction;
+	double threshold;
+};
 
 struct kpi_set {
 	struct stat_kpi *v; /* in declaration order */
@@ -47,8 +58,6 @@ int kpi_from_job(const struct job *job, struct kpi_set *out,
 void kpi_format(const struct kpi_set *s, struct strbuf *out);
 /* kpi_format()'s text back; -1 with err when it is not one */
 int kpi_parse_text(const char *text, struct kpi_set *out, struct strbuf *err);
-/* every KPI of kpi_format()'s text declared in r; -1 when malformed */
-int kpi_declare(struct stat_rules *r, const char *text);
 
 /*
  * A job that declares no KPI gets its benchmark's declaration (a built-in

@@ -15,6 +15,7 @@
 #include "benchmarks/vmscal_cases.h"
 #include "benchmarks/wis.h"
 #include "benchmarks/wis_cases.h"
+#include "job/plugins.h"
 #include "job/programs_int.h"
 #include "monitors/parsers.h"
 #include "monitors/perf_profile.h"
@@ -76,7 +77,7 @@ static const struct program_option job_keys[] = {
 static const struct program_option vm_scalability_opts[] = {
 	{"runtime", OPT_SECONDS, '-', 0, 0, MAX_SECONDS, "300", .help = "each case repeats its work until then (0: LKP's 300)", VMS(runtime)},
 	{"nr_task", OPT_CPUS, '-', 0, .dflt = "100%", .help = "processes or threads of the case", VMS(nr_task)},
-	{"test", OPT_ENUM, '-', OPTF_REQUIRED, .known = vmscal_case_known,
+	{"test", OPT_ENUM, '-', OPTF_REQUIRED | OPTF_CASE, .known = vmscal_case_known, .nth = vmscal_case_name,
 	 .what = "a case of vm-scalability (the cases: docs/lkp-compat.md)",
 	 .help = "the case to run; required", VMS(test)},
 	{"size", OPT_SIZE, '-', 0, .help = "the work of the whole run; repeated until runtime (none: one pass)", VMS(size)},
@@ -233,7 +234,7 @@ static const char *const wis_modes[] = {"process", "thread", "both", NULL};
 
 static const struct program_option will_it_scale_opts[] = {
 	{"runtime", OPT_SECONDS, '-', 0, 0, MAX_SECONDS, "300", .help = "seconds per mode: a warm-up (5 s), then the measured window (0: LKP's 300)", WIS(runtime)},
-	{"test", OPT_ENUM, '-', OPTF_REQUIRED, .known = wis_case_known,
+	{"test", OPT_ENUM, '-', OPTF_REQUIRED | OPTF_CASE, .known = wis_case_known, .nth = wis_case_name,
 	 .what = "a testcase of will-it-scale (the testcases: docs/lkp-compat.md)",
 	 .help = "the testcase to run; required", WIS(test)},
 	{"mode", OPT_ENUM, '-', 0, .dflt = "both", .choices = wis_modes,
@@ -313,7 +314,11 @@ static int program_cmp(const void *key, const void *elem)
 	return strcmp(key, ((const struct program *)elem)->name);
 }
 
-/* an entry of either block by name, PROG_OUTPUT too */
+/*
+ * An entry of either block by name, PROG_OUTPUT too; else a plug-in
+ * found on the search path so far (plugins.h): the table's own names
+ * come first, so a plug-in never stands in for one of them.
+ */
 static const struct program *program_any(const char *name)
 {
 	const struct program *p = bsearch(name, programs, ARRAY_SIZE(programs),
@@ -322,7 +327,7 @@ static const struct program *program_any(const char *name)
 	if (!p)
 		p = bsearch(name, external_programs, external_program_count,
 			    sizeof(external_programs[0]), program_cmp);
-	return p;
+	return p ? p : plugin_registered(name);
 }
 
 const struct program *program_find(const char *name)
@@ -688,6 +693,9 @@ static void help_line(struct strbuf *out, const struct program_option *o,
 	}
 	if (o->flags & OPTF_SINGLE)
 		strbuf_addstr(out, "; one value, not a list");
+	/* the values, with whether each runs here, are the job's business */
+	if (o->flags & OPTF_CASE)
+		strbuf_addstr(out, "; `perfsift run JOB --list-cases` lists them");
 	strbuf_addch(out, '\n');
 	strbuf_release(&type);
 }

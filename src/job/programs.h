@@ -45,6 +45,7 @@ enum opt_flags {
 	OPTF_SINGLE = 1 << 0,   /* one value: a list is an error, not a matrix */
 	OPTF_NONEMPTY = 1 << 1, /* `key: ""` is an error (else: the default) */
 	OPTF_REQUIRED = 1 << 2, /* the program cannot run without it */
+	OPTF_CASE = 1 << 3,     /* picks the benchmark's case: --list-cases lists its values */
 };
 
 /* where an option's value goes in the program's parameter struct (params.h) */
@@ -72,6 +73,8 @@ struct program_option {
 	const char *const *choices; /* OPT_ENUM: NULL-terminated words */
 	/* OPT_ENUM with a set too large to list: membership, and its name */
 	bool (*known)(const char *value);
+	/* ... and its i-th word, NULL past the last (--list-cases lists them) */
+	const char *(*nth)(size_t i);
 	const char *what;  /* "a case of vm-scalability (the cases: ...)" */
 	const char *help;  /* one line */
 	/*
@@ -110,6 +113,9 @@ struct program {
 	/* LKP's benchmark perfsift only parses (not packaged): run says so */
 	bool parse_only;
 	size_t params_size; /* its parameter struct, filled by param_fill() */
+	/* a plug-in's directory (PROGRAM/run, PROGRAM/parse: job/plugins.h),
+	 * found on the search path at load time; NULL for the table's own */
+	const char *plugin_dir;
 };
 
 /* the program a job can name called name (never PROG_OUTPUT), or NULL */
@@ -146,6 +152,13 @@ int opt_parse(const struct program_option *o, const char *text,
  * program (err says so).
  */
 int program_help(const char *name, struct strbuf *out, struct strbuf *err);
+
+/*
+ * `perfsift help programs`: every program of the table and every plug-in
+ * on the search path, one line each in name order, with its kind and
+ * whether it can run here (the reason when not).  programs_list.c.
+ */
+void program_list_help(struct strbuf *out);
 
 /* the root a program's check looks under: $PERFSIFT_SYSROOT, else "/" */
 const char *program_sysroot(void);

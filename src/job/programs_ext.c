@@ -41,7 +41,7 @@ static const struct program_option stress_ng_opts[] = {
 	{"testtime", OPT_SECONDS, '-', 0, 1, MAX_SECONDS, "1", .help = "stress-ng --timeout", SNG(testtime)},
 	{"class", OPT_STRING, '-', 0, .help = "a class of stressors, run in sequence (without test)", SNG(klass)},
 	{"nr_threads", OPT_CPUS, '-', 0, .dflt = "100%", .help = "instances of the stressor", SNG(nr_threads)},
-	{"test", OPT_STRING, '-', 0, .help = "the stressor (stress-ng --TEST)", SNG(test)},
+	{"test", OPT_STRING, '-', OPTF_CASE, .help = "the stressor (stress-ng --TEST)", SNG(test)},
 	{"method", OPT_STRING, '-', 0, .help = "the stressor's method (--TEST-method)", SNG(method)},
 	{"sched", OPT_STRING, '-', 0, .help = "the scheduler policy (--sched)", SNG(sched)},
 	{"ops", OPT_COUNT, '=', 0, 1, 1e15, .help = "perfsift's: bogo ops per instance (--TEST-ops), fixed work", SNG(ops)},
@@ -55,7 +55,7 @@ static const char *const fio_direct[] = {"direct", "buffered", "1", "0", NULL};
 static const struct program_option fio_opts[] = {
 	{"runtime", OPT_SECONDS, '-', 0, 1, MAX_SECONDS, "300", .help = "fio's runtime", FIO(runtime)},
 	{"nr_task", OPT_CPUS, '-', 0, .dflt = "1", .help = "jobs (numjobs)", FIO(nr_task)},
-	{"rw", OPT_ENUM, '-', 0, .dflt = "read", .choices = fio_rw, .help = "the I/O pattern", FIO(rw)},
+	{"rw", OPT_ENUM, '-', OPTF_CASE, .dflt = "read", .choices = fio_rw, .help = "the I/O pattern", FIO(rw)},
 	{"bs", OPT_STRING, '-', 0, .dflt = "4k", .help = "block size", FIO(bs)},
 	{"ioengine", OPT_STRING, '-', 0, .dflt = "sync", .help = "fio's ioengine", FIO(ioengine)},
 	{"iodepth", OPT_COUNT, '-', 0, 1, 1 << 16, "32", .help = "I/Os in flight", FIO(iodepth)},
@@ -86,7 +86,7 @@ static const struct program_option perf_pipe_opts[] = {
 static const struct program_option perf_futex_opts[] = {
 	{"runtime", OPT_SECONDS, '-', 0, 0, MAX_SECONDS, .help = "hash and lock-pi: --runtime", PB(runtime)},
 	{"nr_task", OPT_CPUS, '-', 0, .help = "--threads (none: perf's, one per CPU)", PB(nr_task)},
-	{"test", OPT_ENUM, '-', OPTF_REQUIRED, .choices = pb_futex_tests, .help = "the futex benchmark; required", PB(test)},
+	{"test", OPT_ENUM, '-', OPTF_REQUIRED | OPTF_CASE, .choices = pb_futex_tests, .help = "the futex benchmark; required", PB(test)},
 	{"shared", OPT_BOOL, '-', 0, .dflt = "0", .help = "process-shared futexes", PB(shared)},
 	{"futexes", OPT_COUNT, '-', 0, 1, 1 << 30, .help = "hash: futexes per thread", PB(futexes)},
 	{"nwakes", OPT_COUNT, '-', 0, 1, 1 << 30, .help = "wake: threads woken at a time", PB(nwakes)},
@@ -96,7 +96,7 @@ static const struct program_option perf_futex_opts[] = {
 	END,
 };
 static const struct program_option perf_mem_opts[] = {
-	{"test", OPT_ENUM, '-', OPTF_REQUIRED, .choices = pb_mem_tests, .help = "memcpy or memset; required", PB(test)},
+	{"test", OPT_ENUM, '-', OPTF_REQUIRED | OPTF_CASE, .choices = pb_mem_tests, .help = "memcpy or memset; required", PB(test)},
 	{"size", OPT_SIZE, '-', 0, .dflt = "1M", .help = "bytes per pass (--size)", PB(size)},
 	{"loops", OPT_COUNT, '-', 0, 1, 1 << 30, "1", .help = "passes (--nr_loops)", PB(loops)},
 	END,

@@ -33,6 +33,10 @@ struct report_data {
 	struct strbuf base_setting, head_setting;
 	struct strbuf settings; /* r.box.settings */
 	struct strbuf undecided; /* r.undecided's lines */
+	/* the jobs to attach (report_repro_job()), empty when none; the
+	 * base's is attached apart only when it differs (r.repro) */
+	struct strbuf head_job_yaml, base_job_yaml;
+	struct strbuf base_sel, head_sel; /* r.repro's compare selectors */
 	bool kpi_regressed; /* exit status 1, as compare */
 };
 
@@ -43,9 +47,10 @@ struct report_data {
 int report_build(struct report_data *d, const struct result_group *base,
 		 const struct result_group *head, struct strbuf *err);
 /*
- * Make stat the headline KPI and the first chart (a bisect's KPI), the
- * other charts following as report_build() ranked them.  -1 with err
- * when the comparison has no such stat.
+ * Make stat the headline KPI and the first chart (a bisect's KPI, which
+ * the bisect found moved: its word is its effect, never "unchanged"),
+ * the other charts following as report_build() ranked them.  -1 with
+ * err when the comparison has no such stat.
  */
 int report_focus(struct report_data *d, const char *stat, struct strbuf *err);
 /*

@@ -134,7 +134,8 @@ static int merge_base(const char *mirror, const char *a, const char *b,
 static int rank(const char *verdict)
 {
 	static const char *const order[] = { "same", "no commits", "measured",
-					     "not reproducible", "range",
+					     "undecided", "not reproducible",
+					     "range",
 					     "improvement", "error", "regression" };
 	size_t i;
 

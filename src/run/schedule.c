@@ -24,6 +24,7 @@
 struct job_runs {
 	struct strbuf name; /* its file name without .yaml (progress lines) */
 	struct engine_run r; /* its last run; r.group_dir: its result group */
+	size_t index;       /* the atomic job's, for schedule's on_run */
 	int done;           /* runs made (or tried) */
 	bool finished;      /* skipped on this machine, or decided */
 };
@@ -43,6 +44,8 @@ static bool run_counted(struct schedule *s, struct engine *e,
 	}
 	*o = engine_run_once(e, atomic, p, &jr->r);
 	jr->done++;
+	if (s->on_run)
+		s->on_run(s->on_run_ctx, jr->index, &jr->r, *o);
 	if (*o == ENGINE_OK)
 		s->nr_ok++;
 	else if (*o == ENGINE_SKIPPED)
@@ -234,6 +237,7 @@ enum engine_outcome schedule_run_all(struct schedule *s, struct engine *e,
 	size_t i;
 
 	for (i = 0; i < n; i++) {
+		jr[i].index = i;
 		strbuf_init(&jr[i].name, 0);
 		strbuf_init(&jr[i].r.group_dir, 0);
 		strbuf_init(&jr[i].r.dir, 0);

@@ -22,6 +22,15 @@ struct schedule {
 	bool interleave;         /* round-robin over the jobs (else in a row) */
 	const char *base;        /* --until-decided BASE, or NULL */
 	int max_runs;            /* --until-decided: the most runs of a job */
+	/*
+	 * Called after each run with the atomic job's index, the run (its
+	 * directory in r->dir, empty when none was reserved) and its
+	 * outcome: `perfsift calibrate` collects the runs of its A/A so.
+	 * NULL: nothing is called.
+	 */
+	void (*on_run)(void *ctx, size_t job, const struct engine_run *r,
+		       enum engine_outcome o);
+	void *on_run_ctx;
 	/* what became of the runs, counted by outcome */
 	int nr_ok, nr_failed, nr_skipped, nr_incomplete, nr_error;
 };

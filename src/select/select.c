@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include "job/job.h"
 #include "job/kpi.h"
+#include "result/floor.h"
 #include "result/matrix.h"
 #include "result/result.h"
 #include "result/reduce.h"
@@ -25,6 +26,7 @@
 #include "util/sorted.h"
 #include "util/strbuf.h"
 #include "util/strnum.h"
+#include "util/usage.h"
 #include "util/xalloc.h"
 
 void result_group_init(struct result_group *g)
@@ -46,6 +48,10 @@ void result_group_release(struct result_group *g)
 	free(g->label);
 	free(g->dir);
 	free(g->kpi);
+	if (g->floor) {
+		noise_floor_release(g->floor);
+		free(g->floor);
+	}
 	matrix_release(&g->matrix);
 	result_group_init(g);
 }
@@ -626,6 +632,48 @@ static int refuse_mixed(const struct result_group *g, struct strbuf *err)
 	return ret;
 }
 
+/*
+ * The noise floor of g's series from the root's index, when the index
+ * exists and holds one.  A floor that cannot be read is only a warning:
+ * the comparison is still made, without it, and says so (no floor line).
+ */
+static void attach_floor(const struct select_ctx *ctx, struct result_group *g)
+{
+	struct strbuf db = STRBUF_INIT, series = STRBUF_INIT, err = STRBUF_INIT;
+	char *root = NULL, *dir = NULL;
+	struct noise_floor f;
+	struct store st;
+	bool found = false;
+
+	noise_floor_init(&f);
+	path_join(&db, ctx->result_root, "perfsift.db");
+	if (!g->dir || (!ctx->store_url && !file_exists(db.buf)))
+		goto out;
+	root = realpath(ctx->result_root, NULL);
+	dir = realpath(g->dir, NULL);
+	if (!root || !dir || noise_floor_series(root, dir, &series) < 0)
+		goto out; /* a group outside the root: no series to look up */
+	if (store_open(&st, root, ctx->store_url, 0, &err) < 0) {
+		warning("noise floor: %s", err.buf);
+		goto out;
+	}
+	if (store_get_floor(&st, series.buf, &f, &found, &err) < 0)
+		warning("noise floor: %s", err.buf);
+	else if (found) {
+		g->floor = xmalloc(sizeof(*g->floor));
+		*g->floor = f;
+		noise_floor_init(&f);
+	}
+	store_close(&st);
+out:
+	noise_floor_release(&f);
+	free(root);
+	free(dir);
+	strbuf_release(&db);
+	strbuf_release(&series);
+	strbuf_release(&err);
+}
+
 int select_group(const struct select_ctx *ctx, const char *spec,
 		 struct result_group *g, struct strbuf *err)
 {
@@ -714,8 +762,10 @@ int select_group(const struct select_ctx *ctx, const char *spec,
 done:
 	if (!ret)
 		ret = refuse_mixed(g, err);
-	if (!ret)
+	if (!ret) {
 		g->spec = xstrdup(spec);
+		attach_floor(ctx, g);
+	}
 	else
 		result_group_release(g);
 	candidates_release(&all);

@@ -23,6 +23,7 @@
 #include "util/compat.h"
 #include "result/matrix.h"
 
+struct noise_floor;
 struct strbuf;
 
 struct group_axis {
@@ -41,6 +42,12 @@ struct result_group {
 	double runtime_s;        /* the job's runtime, 0 when unknown */
 	/* the job's declared KPIs, kpi_format()'s line (kpi.h); NULL: none */
 	char *kpi;
+	/*
+	 * The noise floor `perfsift calibrate` stored for the group's series
+	 * (result/floor.h: its job on its machine), found by select_group()
+	 * in the root's index; NULL when none was calibrated.
+	 */
+	struct noise_floor *floor;
 };
 
 void result_group_init(struct result_group *g);
@@ -57,7 +64,8 @@ struct select_ctx {
 };
 
 /*
- * Resolve spec into g (initialised here).  0, or -1 with err holding one
+ * Resolve spec into g (initialised here), with the noise floor of its
+ * series when the index holds one (g->floor).  0, or -1 with err holding one
  * clear message (for an ambiguous or empty selection, the candidates,
  * one per line).
  */

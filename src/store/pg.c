@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "result/floor.h"
 #include "result/matrix.h"
 #include "result/reduce.h"
 #include "store/pq_lazy.h"
@@ -27,7 +28,17 @@
 #include "util/strnum.h"
 #include "util/xalloc.h"
 
-#define SCHEMA_VERSION "2"
+#define SCHEMA_VERSION "3"
+
+/* schema 3: the noise floors (result/floor.h), per series */
+#define FLOOR_SCHEMA \
+	"CREATE TABLE IF NOT EXISTS noise_floors (" \
+	"  series TEXT PRIMARY KEY, machine TEXT NOT NULL," \
+	"  commit_id TEXT NOT NULL, calibrated_at BIGINT NOT NULL," \
+	"  runs INTEGER NOT NULL);" \
+	"CREATE TABLE IF NOT EXISTS noise_floor_stats (" \
+	"  series TEXT NOT NULL, name TEXT NOT NULL," \
+	"  pct DOUBLE PRECISION NOT NULL, PRIMARY KEY (series, name));"
 
 static const char schema[] =
 	"CREATE TABLE IF NOT EXISTS perfsift_meta ("
@@ -57,7 +68,8 @@ static const char schema[] =
 	"  run_id BIGINT NOT NULL,"
 	"  stat_id BIGINT NOT NULL,"
 	"  value DOUBLE PRECISION NOT NULL, is_int SMALLINT NOT NULL,"
-	"  PRIMARY KEY (run_id, stat_id));";
+	"  PRIMARY KEY (run_id, stat_id));"
+	FLOOR_SCHEMA;
 
 static PGconn *conn_of(struct store *st)
 {
@@ -159,6 +171,19 @@ static int pg_open(struct store *st, const char *location, unsigned flags,
 			  0, NULL, false, err);
 		if (!res)
 			goto fail_tx;
+		/* schema 2 -> 3: the noise floors' tables, nothing else */
+		if (PQntuples(res) == 1 && !strcmp(PQgetvalue(res, 0, 0), "2")) {
+			PQclear(res);
+			if (run_ok(st, FLOOR_SCHEMA, 0, NULL, err) ||
+			    run_ok(st, "UPDATE perfsift_meta SET value = '"
+				   SCHEMA_VERSION "' WHERE key = 'schema'", 0,
+				   NULL, err))
+				goto fail_tx;
+			res = run(st, "SELECT value FROM perfsift_meta WHERE"
+				  " key = 'schema'", 0, NULL, false, err);
+			if (!res)
+				goto fail_tx;
+		}
 		if (PQntuples(res) != 1 ||
 		    strcmp(PQgetvalue(res, 0, 0), SCHEMA_VERSION)) {
 			strbuf_addf(err, "index '%s' has schema %s, this perfsift "
@@ -715,6 +740,111 @@ static int pg_stat_names(struct store *st, const char *prefix,
 	return 0;
 }
 
+/* ---- noise floors (store.h's put_floor / get_floor) ---- */
+
+/* the series' floor replaced whole: one transaction, stats as arrays */
+static int pg_put_floor(struct store *st, const struct noise_floor *f,
+			struct strbuf *err)
+{
+	struct strbuf names = STRBUF_INIT, pcts = STRBUF_INIT;
+	char when[32], runs[16];
+	const char *p[5];
+	size_t i;
+	int ret = -1;
+
+	for (i = 0; i < f->n; i++) {
+		add_array_str(&names, f->items[i].name);
+		/* %.17g: the double back exactly */
+		strbuf_addf(&pcts, "%s%.17g", pcts.len ? "," : "{",
+			    f->items[i].pct);
+	}
+	end_array(&names);
+	end_array(&pcts);
+	snprintf(when, sizeof(when), "%" PRId64, f->calibrated_at);
+	snprintf(runs, sizeof(runs), "%d", f->runs);
+	p[0] = f->series;
+	if (run_ok(st, "BEGIN", 0, NULL, err))
+		goto out;
+	if (run_ok(st, "DELETE FROM noise_floor_stats WHERE series = $1", 1, p, err) ||
+	    run_ok(st, "DELETE FROM noise_floors WHERE series = $1", 1, p, err))
+		goto fail;
+	p[1] = f->machine;
+	p[2] = f->commit;
+	p[3] = when;
+	p[4] = runs;
+	if (run_ok(st, "INSERT INTO noise_floors (series, machine, commit_id,"
+		   " calibrated_at, runs) VALUES ($1, $2, $3, $4, $5)", 5, p, err))
+		goto fail;
+	p[1] = names.buf;
+	p[2] = pcts.buf;
+	if (run_ok(st, "INSERT INTO noise_floor_stats (series, name, pct)"
+		   " SELECT $1, n, v FROM unnest($2::text[], $3::float8[])"
+		   " AS t(n, v)", 3, p, err) ||
+	    run_ok(st, "COMMIT", 0, NULL, err))
+		goto fail;
+	ret = 0;
+	goto out;
+fail:
+	PQclear(PQexec(conn_of(st), "ROLLBACK"));
+out:
+	strbuf_release(&names);
+	strbuf_release(&pcts);
+	return ret;
+}
+
+/*
+ * The floor's head and stats in one statement (one snapshot: a put in
+ * between is seen whole or not at all); a floor of no stats is one row
+ * with NULL name.
+ */
+static int pg_get_floor(struct store *st, const char *series,
+			struct noise_floor *out, bool *found, struct strbuf *err)
+{
+	const char *p[1] = { series }, *why;
+	PGresult *res;
+	long long when;
+	int i, ret = -1;
+
+	res = run(st, "SELECT h.machine, h.commit_id, h.calibrated_at, h.runs,"
+		  " s.name, s.pct FROM noise_floors h LEFT JOIN noise_floor_stats s"
+		  " ON s.series = h.series WHERE h.series = $1", 1, p, false, err);
+	if (!res)
+		return -1;
+	if (!PQntuples(res)) {
+		ret = 0;
+		goto out;
+	}
+	if (strnum_ll(PQgetvalue(res, 0, 2), LLONG_MIN, LLONG_MAX, &when, &why)) {
+		strbuf_addf(err, "index: calibrated_at: '%s' is %s",
+			    PQgetvalue(res, 0, 2), why);
+		goto out;
+	}
+	if (col_int(res, 0, 3, "runs", &out->runs, err))
+		goto out;
+	out->series = xstrdup(series);
+	out->machine = xstrdup(PQgetvalue(res, 0, 0));
+	out->commit = xstrdup(PQgetvalue(res, 0, 1));
+	out->calibrated_at = when;
+	for (i = 0; i < PQntuples(res); i++) {
+		double v;
+
+		if (PQgetisnull(res, i, 4))
+			continue;
+		if (strnum_double(PQgetvalue(res, i, 5), &v, &why)) {
+			strbuf_addf(err, "index: noise floor of %s: '%s' is %s",
+				    PQgetvalue(res, i, 4), PQgetvalue(res, i, 5), why);
+			goto out;
+		}
+		noise_floor_add(out, PQgetvalue(res, i, 4), v);
+	}
+	noise_floor_sort(out); /* strcmp's order, whatever the collation */
+	*found = true;
+	ret = 0;
+out:
+	PQclear(res);
+	return ret;
+}
+
 const struct store_ops store_pg_ops = {
 	.name = "postgresql",
 	.open = pg_open,
@@ -729,5 +859,7 @@ const struct store_ops store_pg_ops = {
 	.stat_values = pg_stat_values,
 	.group_rows = pg_group_rows,
 	.stat_names = pg_stat_names,
+	.put_floor = pg_put_floor,
+	.get_floor = pg_get_floor,
 };
 #endif /* HAVE_LIBPQ */

@@ -21,7 +21,7 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
-#define SCHEMA_VERSION 3
+#define SCHEMA_VERSION 4
 #define BUSY_TIMEOUT_MS 30000
 
 static const char schema[] =
@@ -61,7 +61,16 @@ static const char schema[] =
 	/* directories as last checked against the disk (result_sync_index) */
 	"CREATE TABLE IF NOT EXISTS dir_marks ("
 	"  dir TEXT PRIMARY KEY,"              /* relative to the root */
-	"  mtime_ns INTEGER NOT NULL) WITHOUT ROWID;";
+	"  mtime_ns INTEGER NOT NULL) WITHOUT ROWID;"
+	/* noise floors of A/A calibrations (result/floor.h), per series:
+	 * the group directory without its commit */
+	"CREATE TABLE IF NOT EXISTS noise_floors ("
+	"  series TEXT PRIMARY KEY,"
+	"  machine TEXT NOT NULL, commit_id TEXT NOT NULL,"
+	"  calibrated_at INTEGER NOT NULL, runs INTEGER NOT NULL) WITHOUT ROWID;"
+	"CREATE TABLE IF NOT EXISTS noise_floor_stats ("
+	"  series TEXT NOT NULL, name TEXT NOT NULL, pct REAL NOT NULL,"
+	"  PRIMARY KEY (series, name)) WITHOUT ROWID;";
 
 /* PRAGMA application_id of a perfsift index: "PSFT" */
 #define APPLICATION_ID 0x50534654
@@ -251,7 +260,8 @@ static int sqlite_open(struct store *st, const char *location, unsigned flags,
 		int r;
 
 		/* 1 -> 2: the packed stats column (NULL: read the rows);
-		 * 2 -> 3: dir_marks (the schema's IF NOT EXISTS makes it) */
+		 * 2 -> 3: dir_marks; 3 -> 4: noise_floors and
+		 * noise_floor_stats (the schema's IF NOT EXISTS makes them) */
 		strbuf_addf(&sql, "BEGIN IMMEDIATE;%s%sPRAGMA user_version=%d;"
 			    "PRAGMA application_id=%d;COMMIT;",
 			    version == 1 ? "ALTER TABLE runs ADD COLUMN stats BLOB;" : "",
@@ -611,5 +621,7 @@ const struct store_ops store_sqlite_ops = {
 	.stat_values = sqlite_stat_values,
 	.group_rows = sqlite_group_rows,
 	.stat_names = sqlite_stat_names,
+	.put_floor = sqlite_put_floor,
+	.get_floor = sqlite_get_floor,
 };
 

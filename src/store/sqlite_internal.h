@@ -11,6 +11,7 @@
 #include "store/store.h"
 
 struct matrix;
+struct noise_floor;
 struct reduce_stats;
 struct strbuf;
 
@@ -51,6 +52,11 @@ int sqlite_group_rows(struct store *st, store_group_row_fn fn, void *ctx,
 		      struct strbuf *err);
 int sqlite_stat_names(struct store *st, const char *prefix,
 		      struct store_name_list *out, struct strbuf *err);
+/* sqlite_floor.c: the noise floors (store.h's put_floor / get_floor) */
+int sqlite_put_floor(struct store *st, const struct noise_floor *f,
+		     struct strbuf *err);
+int sqlite_get_floor(struct store *st, const char *series,
+		     struct noise_floor *out, bool *found, struct strbuf *err);
 int sqlite_dir_marks(struct store *st, struct store_dir_mark_list *out,
 		     struct strbuf *err);
 

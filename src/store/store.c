@@ -212,18 +212,6 @@ void store_close(struct store *st)
 	memset(st, 0, sizeof(*st));
 }
 
-/* path relative to the store's root (borrowed); NULL when outside it */
-static const char *below_root(const struct store *st, const char *path)
-{
-	size_t n = strlen(st->root);
-
-	if (!strncmp(path, st->root, n) && path[n] == '/')
-		return path + n + 1;
-	if (!strcmp(st->root, "/") && path[0] == '/')
-		return path + 1;
-	return NULL;
-}
-
 /* the parameters then the axes, one per key (struct store_index) */
 static void index_params(struct store_index *ix)
 {
@@ -261,8 +249,8 @@ int store_index_run(struct store *st, const struct store_run_record *rec,
 
 	memset(&ix, 0, sizeof(ix));
 	ix.rec = rec;
-	ix.group_rel = below_root(st, rec->group_dir);
-	ix.run_rel = below_root(st, rec->run_dir);
+	ix.group_rel = store_rel_dir(st, rec->group_dir);
+	ix.run_rel = store_rel_dir(st, rec->run_dir);
 	if (!ix.group_rel || !ix.run_rel) {
 		strbuf_addf(err, "'%s' is not below the result root '%s'",
 			    ix.group_rel ? rec->run_dir : rec->group_dir,
@@ -467,6 +455,25 @@ int store_group_rows(struct store *st, store_group_row_fn fn, void *ctx,
 	return st->ops->group_rows(st, fn, ctx, err);
 }
 
+int store_put_floor(struct store *st, const struct noise_floor *f,
+		    struct strbuf *err)
+{
+	if (!st->ops->put_floor) {
+		strbuf_addf(err, "the %s index keeps no noise floors", st->ops->name);
+		return -1;
+	}
+	return st->ops->put_floor(st, f, err);
+}
+
+int store_get_floor(struct store *st, const char *series,
+		    struct noise_floor *out, bool *found, struct strbuf *err)
+{
+	*found = false;
+	if (!st->ops->get_floor)
+		return 0; /* a backend without floors: none calibrated */
+	return st->ops->get_floor(st, series, out, found, err);
+}
+
 void store_name_list_release(struct store_name_list *l)
 {
 	size_t i;
@@ -594,6 +601,17 @@ char *store_abs_dir(const struct store *st, const char *rel)
 	else
 		strbuf_addstr(&sb, st->root);
 	return strbuf_detach(&sb, NULL);
+}
+
+const char *store_rel_dir(const struct store *st, const char *path)
+{
+	size_t n = strlen(st->root);
+
+	if (!strncmp(path, st->root, n) && path[n] == '/')
+		return path + n + 1;
+	if (!strcmp(st->root, "/") && path[0] == '/')
+		return path + 1;
+	return NULL;
 }
 
 char *store_selector_run_group(const struct store_selector *sel)

@@ -21,6 +21,7 @@
 #include "util/compat.h"
 
 struct matrix;
+struct noise_floor;
 struct reduce_stats;
 struct strbuf;
 struct unite_column;
@@ -240,6 +241,17 @@ struct store_ops {
 	/* the stat names starting with prefix, appended sorted */
 	int (*stat_names)(struct store *st, const char *prefix,
 			  struct store_name_list *out, struct strbuf *err);
+	/*
+	 * Noise floors (result/floor.h), one per series: put replaces the
+	 * series' floor whole in one transaction (a reader sees the old
+	 * floor or the new, never a mix); get fills out (initialised by
+	 * the caller) and sets *found.
+	 */
+	int (*put_floor)(struct store *st, const struct noise_floor *f,
+			 struct strbuf *err);
+	int (*get_floor)(struct store *st, const char *series,
+			 struct noise_floor *out, bool *found,
+			 struct strbuf *err);
 };
 
 struct store {
@@ -318,6 +330,11 @@ int store_stat_names(struct store *st, const char *prefix,
 		     struct store_name_list *out, struct strbuf *err);
 int store_group_rows(struct store *st, store_group_row_fn fn, void *ctx,
 		     struct strbuf *err);
+/* the noise floor of a series (store_ops' put_floor / get_floor) */
+int store_put_floor(struct store *st, const struct noise_floor *f,
+		    struct strbuf *err);
+int store_get_floor(struct store *st, const char *series,
+		    struct noise_floor *out, bool *found, struct strbuf *err);
 
 /*
  * For backends: a run's stats packed in one blob, so that loading a
@@ -350,6 +367,12 @@ void store_packed_release(struct store_packed *p);
 
 /* <root>/<rel> (the root itself for ""), a new string */
 char *store_abs_dir(const struct store *st, const char *rel);
+/*
+ * The inverse: path relative to the store's root (borrowed from path), as
+ * the index keeps it and a user names a group; NULL when path is outside
+ * the root.
+ */
+const char *store_rel_dir(const struct store *st, const char *path);
 /*
  * The group a DIR selector names when it is a run directory
  * (<group>/<digits>): a new string, or NULL (not a run directory).

@@ -28,6 +28,8 @@ export PERFSIFT_RESULT_ROOT
 PERFSIFT_KNOB_DIR=$TEST_TMP/knobs
 export PERFSIFT_KNOB_DIR
 unset PERFSIFT_STORE
+# plug-ins come only from where a script puts them (docs/programs.md)
+unset PERFSIFT_PROGRAMS LKP_SRC
 cd "$TEST_TMP" || exit 1
 
 test_count=0
@@ -98,6 +100,21 @@ test_grep() {
 		sed 's/^/| /' "$2" >&2
 		return 1
 	fi
+}
+
+# wait_for PATTERN FILE: until a line of FILE matches (20 s at most): a
+# test waits for what a benchmark it holds has written, however slow the
+# machine, and fails rather than hangs when it never comes
+wait_for() {
+	i=0
+	while ! grep -q -- "$1" "$2" 2>/dev/null; do
+		i=$((i + 1))
+		if [ $i -gt 200 ]; then
+			echo "timed out waiting for '$1' in $2" >&2
+			return 1
+		fi
+		sleep 0.1
+	done
 }
 
 # test_exclusive: hold the machine-wide test lock until the script ends.

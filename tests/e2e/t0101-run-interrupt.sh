@@ -7,19 +7,6 @@
 # next command.
 . "$(dirname "$0")/lib.sh"
 
-# wait_for PATTERN FILE: until a line of FILE matches (20 s at most)
-wait_for() {
-	i=0
-	while ! grep -q -- "$1" "$2" 2>/dev/null; do
-		i=$((i + 1))
-		if [ $i -gt 200 ]; then
-			echo "timed out waiting for '$1' in $2" >&2
-			return 1
-		fi
-		sleep 0.1
-	done
-}
-
 # hold.sh DIR: the benchmark.  It counts its runs in DIR/runs; a run N
 # with a file DIR/hold-N (or DIR/hold-all) writes its pid to DIR/pid and
 # N to DIR/held, then waits for its signal (60 s at most): the tests

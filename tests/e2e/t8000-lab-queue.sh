@@ -35,7 +35,7 @@ test_expect_success 'a store of the current schema gains the lab tables' '
 	test "$(has_table lab_tasks)" = f &&
 	perfsift --store "$URL" queue list >out &&
 	test "$(meta lab_schema)" = 2 &&
-	test "$(meta schema)" = 2 &&
+	test "$(meta schema)" = 3 &&
 	test "$(q "SELECT count(*) FROM lab_tasks")" = 0 &&
 	perfsift --store "$URL" results >out &&
 	test_grep "abc123  1 run" out

@@ -29,6 +29,9 @@ struct world {
 	double noise;          /* relative half-width of uniform noise */
 	double flat;           /* nonzero: every commit takes this (no change) */
 	size_t skip_build;     /* index of a commit that does not build, or 0 */
+	size_t noisy_at;       /* index of a commit of noise `noisy`, or 0 */
+	double noisy;
+	bool flip;             /* noisy_at alternates: good's value, bad's */
 	double kpi[MAXC][MAXS];
 	double other[MAXC][MAXS]; /* an unrelated, unchanged stat */
 	double cs[MAXC][MAXS];    /* a small integer stat that barely moves */
@@ -109,7 +112,10 @@ static int w_measure(void *data, int slot, const char *sha, struct strbuf *err)
 	s = w->nsamples[i];
 	assert_true(s < MAXS);
 	base = w->flat ? w->flat : ((size_t)i >= w->k ? 0.2 : 0.1);
-	v = base * (1 + w->noise * (2 * rnd(w) - 1));
+	if (w->flip && (size_t)i == w->noisy_at)
+		base = s % 2 ? 0.2 : 0.1;
+	v = base * (1 + ((size_t)i == w->noisy_at && w->noisy_at ?
+				 w->noisy : w->noise) * (2 * rnd(w) - 1));
 	w->kpi[i][s] = v;
 	w->other[i][s] = 1000 + 50 * rnd(w);
 	w->cs[i][s] = (double)(3 + (int)(rnd(w) * 2));
@@ -214,11 +220,14 @@ static void fill_state(struct bisect_state *st, struct world *w)
 	}
 }
 
+/* the driver's judgement: LKP's classifier (true) or until decided */
+static bool classic;
+
 static enum bisect_outcome run_world(struct world *w, struct bisect_state *st,
 				     const char *stat, struct strbuf *err)
 {
 	struct bisect_ops ops = world_ops;
-	struct bisect_options opt = {3, 9, stat, false, NULL, NULL};
+	struct bisect_options opt = {3, 9, stat, false, NULL, NULL, classic};
 
 	ops.data = w;
 	fill_state(st, w);
@@ -371,8 +380,17 @@ static void test_kpi_priority(void **state)
 	/* the benchmark's own stats first */
 	stat_rules_init(&r);
 	stat_rules_add_benchmark(&r, "prog");
+	assert_int_equal(bisect_kpi_priority(&r, "prog.run_ms"), 3);
+	assert_int_equal(bisect_kpi_priority(&r, "prog.score"), 2);
+	/*
+	 * ... but not the time monitor's copy, `<testcase>.time.*`: how
+	 * fast the machine was is no implicit KPI (rules.h stat_is_kpi)
+	 */
+	assert_int_equal(bisect_kpi_priority(&r, KPI), 1);
+	assert_int_equal(bisect_kpi_priority(&r, "prog.time.page_size"), 0);
+	/* a declaration makes one a KPI again */
+	stat_rules_add_kpi(&r, KPI, 0, 0);
 	assert_int_equal(bisect_kpi_priority(&r, KPI), 3);
-	assert_int_equal(bisect_kpi_priority(&r, "prog.time.page_size"), 2);
 	stat_rules_release(&r);
 }
 
@@ -684,6 +702,75 @@ static void test_driver_resume_confirmation(void **state)
 	strbuf_release(&err);
 }
 
+/* the driver's old judgement (--no-until-decided) still finds them */
+static void test_driver_classic(void **state)
+{
+	struct world w;
+	size_t k;
+
+	(void)state;
+	classic = true;
+	for (k = 2; k < 40; k += 9) {
+		world_init(&w, 40, k, k & 1 ? 0.03 : 0);
+		w.rng += k;
+		check_found(&w, KPI);
+	}
+	classic = false;
+}
+
+/*
+ * Until decided: a noisier commit on the search's path gets runs beyond
+ * -n and is still judged right; one too noisy to judge is undecided at
+ * --max-runs -- skipped as git bisect skip, and said so, never good or bad.
+ */
+static void test_driver_until_decided(void **state)
+{
+	struct world w;
+	struct bisect_state st;
+	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
+
+	(void)state;
+	/* 40 commits, bad from 23: the search tests 19 first, then 29 */
+	world_init(&w, 40, 23, 0.01);
+	w.noisy_at = 19;
+	w.noisy = 0.6;
+	assert_int_equal(run_world(&w, &st, KPI, &err), BISECT_FOUND);
+	assert_int_equal(st.first_bad, 23);
+	assert_int_equal(st.commits[19].verdict, BISECT_GOOD);
+	assert_true(w.measures[19] > 3);
+	assert_true(w.measures[19] <= 9);
+	bisect_state_release(&st);
+
+	/* beyond all judging: good's value and bad's, run after run */
+	world_init(&w, 40, 23, 0.01);
+	w.noisy_at = 19;
+	w.flip = true;
+	assert_int_equal(run_world(&w, &st, KPI, &err), BISECT_FOUND);
+	assert_int_equal(st.first_bad, 23);
+	assert_int_equal(st.commits[19].verdict, BISECT_UNDECIDED);
+	assert_int_equal(w.measures[19], 9);
+	assert_non_null(strstr(st.commits[19].why, "undecided after 9 runs"));
+	bisect_format_result(&st, BISECT_FOUND, &out);
+	assert_non_null(strstr(out.buf, "  undecided "));
+	assert_non_null(strstr(out.buf, "[undecided after 9 runs: vs good "));
+	bisect_state_release(&st);
+
+	/* the undecided commit is the culprit itself: a range, not a verdict */
+	world_init(&w, 40, 19, 0.01);
+	w.noisy_at = 19;
+	w.flip = true;
+	assert_int_equal(run_world(&w, &st, KPI, &err), BISECT_RANGE);
+	assert_int_equal(st.commits[19].verdict, BISECT_UNDECIDED);
+	assert_int_equal(st.nskipped, 1);
+	strbuf_reset(&out);
+	bisect_format_result(&st, BISECT_RANGE, &out);
+	assert_non_null(strstr(out.buf, "could be any of"));
+	assert_non_null(strstr(out.buf, w.sha[19]));
+	bisect_state_release(&st);
+	strbuf_release(&err);
+	strbuf_release(&out);
+}
+
 static void test_verdicts_match_samples(void **state)
 {
 	struct world w;
@@ -732,6 +819,8 @@ int main(void)
 		cmocka_unit_test(test_driver_resume_skip),
 		cmocka_unit_test(test_driver_resume_confirmation),
 		cmocka_unit_test(test_verdicts_match_samples),
+		cmocka_unit_test(test_driver_classic),
+		cmocka_unit_test(test_driver_until_decided),
 	};
 
 	return cmocka_run_group_tests(tests, rules_setup, rules_teardown);

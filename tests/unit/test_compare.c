@@ -12,6 +12,8 @@
 #include <string.h>
 #include <cmocka.h>
 #include "compare/compare.h"
+#include "compare/rules.h"
+#include "result/floor.h"
 #include "result/matrix.h"
 #include "result/reduce.h"
 #include "select/select.h"
@@ -35,11 +37,19 @@ static double gauss(void)
 
 enum shape { NORMAL, BIMODAL };
 
-/* names like real ones; the benchmark's own stats are KPIs */
+/*
+ * Names like real ones; the benchmark's own stats are KPIs.  These are
+ * all workload stats: the noise guard's figures are about them.  The
+ * counter proc-vmstat.nr_dirtied (one of LKP's event counters) stands
+ * for a `*vmstat*nr_*` stat, so that LKP's floor of 100 for those is
+ * exercised as before, but not a gauge of the machine's memory (nr_free_pages...):
+ * those are machine-state stats, with rules of their own
+ * (test_machine_state below).
+ */
 static char *stat_name(size_t s)
 {
 	static const char *const prefixes[] = {
-		"proc-vmstat.nr_", "perf-stat.ps.", "vm-scalability.",
+		"proc-vmstat.nr_dirtied_", "perf-stat.ps.", "vm-scalability.",
 		"proc-vmstat.pg", "perf-stat.overall.",
 	};
 
@@ -567,6 +577,262 @@ static void test_missing_values(void **state)
 	strbuf_release(&err);
 }
 
+/* ---- perfsift's default rules for machine-state stats (rules.h) ---- */
+
+/*
+ * One stat of the machine-state tests: its name, the base's five runs
+ * (around 1, times its scale) and the head's factor.
+ */
+struct named_stat {
+	const char *name;
+	double scale;
+	const double *base; /* five values around 1 */
+	double factor;
+	bool flagged;       /* expected in the default selection */
+};
+
+/* steady sides, 1% apart run to run */
+static const double steady[5] = { 0.99, 0.995, 1.0, 1.005, 1.01 };
+/* sides spreading by +-10% (a noisy level of the machine) */
+static const double noisy[5] = { 0.9, 0.95, 1.0, 1.05, 1.1 };
+
+/* two groups holding stats[0..n), five runs each, names sorted */
+static void make_named_groups(struct result_group *g,
+			      const struct named_stat *stats, size_t n)
+{
+	size_t k, s, r;
+
+	for (k = 0; k < 2; k++) {
+		struct strbuf sb = STRBUF_INIT, err = STRBUF_INIT;
+		struct matrix m;
+
+		result_group_init(&g[k]);
+		result_group_set_axis(&g[k], "testcase", "vm-scalability");
+		result_group_set_axis(&g[k], "commit", k ? "head" : "base");
+		g[k].label = xstrdup(k ? "head" : "base");
+		memset(&m, 0, sizeof(m));
+		m.nstats = n;
+		m.nruns = 5;
+		m.names = xcalloc(n, sizeof(char *));
+		m.values = xcalloc(n * 5, sizeof(double));
+		m.is_int = xcalloc(n, 1);
+		for (s = 0; s < n; s++) {
+			m.names[s] = xstrdup(stats[s].name);
+			for (r = 0; r < 5; r++)
+				m.values[s * 5 + r] = stats[s].scale *
+						      stats[s].base[r] *
+						      (k ? stats[s].factor : 1);
+		}
+		/* through the JSON: sorted as a real matrix.json reads */
+		matrix_to_json(&m, &sb);
+		assert_int_equal(matrix_parse_json(&g[k].matrix, sb.buf, sb.len,
+						   "t", &err), 0);
+		matrix_release(&m);
+		strbuf_release(&sb);
+		strbuf_release(&err);
+	}
+}
+
+/* the default selection (lkp_exact false) or LKP's alone: is name in it? */
+static bool selected(const struct compare_result *res, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < res->nrows; i++)
+		if (!strcmp(res->rows[i].name, name))
+			return res->rows[i].changed;
+	return false;
+}
+
+/*
+ * The same change in a machine-state stat and in a workload stat: a
+ * machine-state stat that steps by 6% between two steady batches (the
+ * page cache when something else on the machine read files) or by 40%
+ * while each side spreads by +-10% (idle time, run queues) is not
+ * flagged; the same numbers in workload stats are.  A large clean change
+ * of the machine's state (huge pages 3x) still is; a perf-profile share
+ * under 1% of the samples and a PID are not; --lkp-exact keeps LKP's
+ * selection of every one.  Fails without the rules: LKP's rules and the
+ * noise guard select every row.
+ */
+static void test_machine_state(void **state)
+{
+	static const struct named_stat stats[] = {
+		/* a 6% step of steady sides: the class floor */
+		{ "meminfo.PageTables", 1e5, steady, 1.06, false },
+		{ "proc-vmstat.nr_file_pages", 4e5, steady, 1.06, false },
+		{ "sched_debug.cfs_rq:/.load_avg.avg", 2e3, steady, 1.06, false },
+		{ "proc-vmstat.pgfault", 4e5, steady, 1.06, true },
+		{ "perf-stat.ps.page-faults", 1e5, steady, 1.06, true },
+		/* 40% within a +-10% spread: the spread rule */
+		{ "cpuidle.POLL.time", 1e6, noisy, 1.4, false },
+		{ "vmstat.cpu.id", 50, noisy, 1.4, false },
+		{ "mpstat.cpu.all.nice%", 40, noisy, 1.4, false },
+		{ "proc-vmstat.pgalloc_normal", 1e6, noisy, 1.4, true },
+		{ "perf-stat.ps.context-switches", 1e4, noisy, 1.4, true },
+		/* a real change of the machine's state */
+		{ "meminfo.AnonHugePages", 1e6, steady, 3, true },
+		/* perf-profile: a handful of samples, and a real share */
+		{ "perf-profile.children.cycles-pp.set_ptes", 0.1, steady, 2, false },
+		{ "perf-profile.children.cycles-pp.do_fault", 5, steady, 2, true },
+		/* an identifier */
+		{ "sched_debug.cpu.curr->pid.max", 5e3, steady, 2, false },
+	};
+	const struct result_group *gp[2];
+	struct result_group g[2];
+	struct compare_options o;
+	struct compare_result res;
+	struct strbuf err = STRBUF_INIT;
+	size_t i;
+
+	(void)state;
+	make_named_groups(g, stats, ARRAY_SIZE(stats));
+	gp[0] = &g[0];
+	gp[1] = &g[1];
+	compare_options_init(&o);
+	o.all = true;
+	assert_int_equal(compare_groups(gp, 2, &o, &res, &err), 0);
+	for (i = 0; i < ARRAY_SIZE(stats); i++) {
+		print_message("%-40s default %s\n", stats[i].name,
+			      selected(&res, stats[i].name) ? "flagged" : "-");
+		assert_int_equal(selected(&res, stats[i].name), stats[i].flagged);
+	}
+	compare_result_release(&res);
+	/* LKP's selection is every one of them, as LKP's own compare */
+	o.lkp_exact = true;
+	assert_int_equal(compare_groups(gp, 2, &o, &res, &err), 0);
+	for (i = 0; i < ARRAY_SIZE(stats); i++) {
+		if (!selected(&res, stats[i].name))
+			print_message("--lkp-exact left out %s\n", stats[i].name);
+		assert_true(selected(&res, stats[i].name));
+	}
+	compare_result_release(&res);
+	release_groups(g);
+	strbuf_release(&err);
+}
+
+/* the rules one by one, in the order stat_noise_rule() checks them */
+static void test_noise_rule(void **state)
+{
+	static const double lo[5] = { 99, 99.5, 100, 100.5, 101 };
+	static const double hi[5] = { 129, 129.5, 130, 130.5, 131 };
+	static const double near[5] = { 100.2, 100.8, 101.4, 102, 102.6 };
+	static const double share_lo[3] = { 0.1, 0.12, 0.11 };
+	static const double share_hi[3] = { 0.5, 0.52, 0.51 };
+	const double f = STAT_MACHINE_STATE_FLOOR_PCT;
+
+	(void)state;
+	assert_true(stat_is_machine_state("meminfo.PageTables"));
+	assert_true(stat_is_machine_state("proc-vmstat.nr_free_pages"));
+	assert_true(stat_is_machine_state("perf-profile.self.cycles-pp.memset"));
+	assert_true(stat_is_machine_state("numa-vmstat.node0.nr_active_anon"));
+	/* LKP's event counters and the workload's own are not */
+	assert_false(stat_is_machine_state("proc-vmstat.nr_dirtied"));
+	assert_false(stat_is_machine_state("numa-vmstat.node0.numa_hit"));
+	assert_false(stat_is_machine_state("proc-vmstat.pgfault"));
+	assert_false(stat_is_machine_state("vm-scalability.throughput"));
+	assert_false(stat_is_machine_state("interrupts.CPU0.LOC:Local_timer_interrupts"));
+	assert_true(stat_is_identifier("sched_debug.cpu.curr->pid.avg"));
+	assert_false(stat_is_identifier("sched_debug.cpu.nr_running.avg"));
+
+	assert_int_equal(stat_noise_rule("sched_debug.cpu.curr->pid.max", hi, 5, lo, 5, f),
+			 NOISE_RULE_IDENTIFIER);
+	assert_int_equal(stat_noise_rule("perf-profile.self.cycles-pp.x", share_hi, 3,
+					 share_lo, 3, f), NOISE_RULE_SMALL_SHARE);
+	assert_int_equal(stat_noise_rule("meminfo.Shmem", hi, 2, lo, 5, f),
+			 NOISE_RULE_FEW_RUNS);
+	/* 130 vs 100: apart by more than either side spreads, above 10% */
+	assert_int_equal(stat_noise_rule("meminfo.Shmem", hi, 5, lo, 5, f),
+			 NOISE_RULE_PASS);
+	/* sides that overlap: the spread rule; 30% under a floor of 40% */
+	assert_int_equal(stat_noise_rule("meminfo.Shmem", near, 5, lo, 5, f),
+			 NOISE_RULE_SPREAD);
+	assert_int_equal(stat_noise_rule("meminfo.Shmem", hi, 5, lo, 5, 40),
+			 NOISE_RULE_FLOOR);
+	/* a workload stat: none of the machine-state rules */
+	assert_int_equal(stat_noise_rule("proc-vmstat.pgfault", near, 2, lo, 5, f),
+			 NOISE_RULE_PASS);
+	assert_string_equal(stat_noise_rule_name(NOISE_RULE_SPREAD),
+			    "machine-state-spread");
+}
+
+/* a floor of pct for every stat of g's matrix, as select_group attaches it */
+static void give_floor(struct result_group *g, double pct)
+{
+	size_t s;
+
+	g->floor = xcalloc(1, sizeof(*g->floor));
+	noise_floor_init(g->floor);
+	g->floor->series = xstrdup("vm-scalability/x/box/debian/def/gcc");
+	g->floor->machine = xstrdup("box");
+	g->floor->commit = xstrdup("k");
+	g->floor->runs = 5;
+	for (s = 0; s < g->matrix.nstats; s++)
+		noise_floor_add(g->floor, g->matrix.names[s], pct);
+	noise_floor_sort(g->floor);
+}
+
+/*
+ * The calibrated floor: 40 of 400 stats shifted 5% (1% noise, 5 runs)
+ * are all flagged without a floor; with a floor of 4% (2 x 4 = 8%, where
+ * a 5% shift measured at 5 runs a side is 5 +- 0.63%) none is, every cell records the floor and that it was within it; a
+ * 1% floor (2% < 5%) unflags none; --no-calibration and --lkp-exact
+ * leave the floor unused.  Either group's floor counts (the larger).
+ */
+static void test_noise_floor(void **state)
+{
+	struct result_group g[2];
+	size_t hit, false_hit;
+
+	(void)state;
+	make_groups(g, 400, 5, 40, 0.05, NORMAL, 81);
+	count_flags(g, LKP, 40, &hit, &false_hit, NULL);
+	assert_int_equal(hit, 40);
+	give_floor(&g[0], 4);
+	count_flags(g, LKP, 40, &hit, &false_hit, NULL);
+	assert_int_equal(hit, 0);
+	assert_int_equal(false_hit, 0);
+	count_flags(g, STATS, 40, &hit, &false_hit, NULL);
+	assert_int_equal(hit, 0);
+	count_flags(g, LKP_EXACT, 40, &hit, &false_hit, NULL);
+	assert_int_equal(hit, 40);
+	{
+		const struct result_group *gp[2] = { &g[0], &g[1] };
+		struct compare_options o;
+		struct compare_result res;
+		struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
+		size_t i, within = 0;
+
+		compare_options_init(&o);
+		o.all = true;
+		assert_int_equal(compare_groups(gp, 2, &o, &res, &err), 0);
+		assert_ptr_equal(res.floor, g[0].floor);
+		for (i = 0; i < res.nrows; i++) {
+			assert_float_equal(res.rows[i].cells[1].floor_pct, 4, 0);
+			within += res.rows[i].cells[1].within_floor;
+		}
+		assert_int_equal(within, 400);
+		compare_render_text(&res, &out);
+		assert_non_null(strstr(out.buf, "\nnoise floor: calibrated 1970-01-01 00:00 UTC, 2 x 5 runs"));
+		compare_result_release(&res);
+		o.no_calibration = true;
+		assert_int_equal(compare_groups(gp, 2, &o, &res, &err), 0);
+		assert_null(res.floor);
+		assert_true(isnan(res.rows[0].cells[1].floor_pct));
+		compare_result_release(&res);
+		strbuf_release(&out);
+		strbuf_release(&err);
+	}
+	/* the head's floor alone counts too; a smaller floor unflags nothing */
+	noise_floor_release(g[0].floor);
+	free(g[0].floor);
+	g[0].floor = NULL;
+	give_floor(&g[1], 1);
+	count_flags(g, LKP, 40, &hit, &false_hit, NULL);
+	assert_int_equal(hit, 40);
+	release_groups(g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -578,6 +844,9 @@ int main(void)
 		cmocka_unit_test(test_planted_5pct),
 		cmocka_unit_test(test_planted_half_pct),
 		cmocka_unit_test(test_aa),
+		cmocka_unit_test(test_machine_state),
+		cmocka_unit_test(test_noise_rule),
+		cmocka_unit_test(test_noise_floor),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -5,6 +5,7 @@
  * and two processes writing one index at once.
  */
 #include "util/compat.h"
+#include <math.h>
 #include <stdarg.h>
 #include <setjmp.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 #include <sqlite3.h>
+#include "result/floor.h"
 #include "result/matrix.h"
 #include "result/reduce.h"
 #include "store/store.h"
@@ -551,6 +553,83 @@ static void test_unpack_like(void **state)
 	strbuf_release(&bc);
 }
 
+/* a floor of series with stats x.a = pa and x.b = 2 pa */
+static void put_floor(struct store *st, const char *series, double pa, int runs)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct noise_floor f;
+
+	noise_floor_init(&f);
+	f.series = xstrdup(series);
+	f.machine = xstrdup("box");
+	f.commit = xstrdup("aaaa1111");
+	f.calibrated_at = 1796137531;
+	f.runs = runs;
+	noise_floor_add(&f, "x.b", 2 * pa);
+	noise_floor_add(&f, "x.a", pa);
+	noise_floor_sort(&f);
+	if (store_put_floor(st, &f, &err))
+		fail_msg("put floor: %s", err.buf);
+	noise_floor_release(&f);
+	strbuf_release(&err);
+}
+
+/*
+ * Noise floors: stored and read back per series; a second calibration
+ * replaces the first whole (no stat of the old one left over); another
+ * series is untouched; a series never calibrated is "not found".
+ */
+static void test_floors(void **state)
+{
+	struct fixture *f = *state;
+	struct strbuf err = STRBUF_INIT;
+	struct noise_floor g;
+	bool found = true;
+
+	noise_floor_init(&g);
+	assert_int_equal(store_get_floor(&f->st, "tc/pp", &g, &found, &err), 0);
+	assert_false(found);
+	put_floor(&f->st, "tc/pp", 1.5, 5);
+	put_floor(&f->st, "tc/other", 7, 3);
+	assert_int_equal(store_get_floor(&f->st, "tc/pp", &g, &found, &err), 0);
+	assert_true(found);
+	assert_string_equal(g.series, "tc/pp");
+	assert_string_equal(g.machine, "box");
+	assert_string_equal(g.commit, "aaaa1111");
+	assert_true(g.calibrated_at == 1796137531);
+	assert_int_equal(g.runs, 5);
+	assert_int_equal(g.n, 2);
+	assert_float_equal(noise_floor_find(&g, "x.a"), 1.5, 0);
+	assert_float_equal(noise_floor_find(&g, "x.b"), 3, 0);
+	noise_floor_release(&g);
+
+	/* re-calibrated with one stat only: the old x.b is gone */
+	{
+		struct noise_floor one;
+
+		noise_floor_init(&one);
+		one.series = xstrdup("tc/pp");
+		one.machine = xstrdup("box");
+		one.commit = xstrdup("bbbb");
+		one.runs = 4;
+		noise_floor_add(&one, "x.a", 0.25);
+		assert_int_equal(store_put_floor(&f->st, &one, &err), 0);
+		noise_floor_release(&one);
+	}
+	assert_int_equal(store_get_floor(&f->st, "tc/pp", &g, &found, &err), 0);
+	assert_true(found);
+	assert_string_equal(g.commit, "bbbb");
+	assert_int_equal(g.n, 1);
+	assert_float_equal(noise_floor_find(&g, "x.a"), 0.25, 0);
+	assert_true(isnan(noise_floor_find(&g, "x.b")));
+	noise_floor_release(&g);
+	assert_int_equal(store_get_floor(&f->st, "tc/other", &g, &found, &err), 0);
+	assert_true(found);
+	assert_float_equal(noise_floor_find(&g, "x.b"), 14, 0);
+	noise_floor_release(&g);
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -569,6 +648,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_unsorted_stats, setup_open,
 						teardown),
 		cmocka_unit_test(test_unpack_like),
+		cmocka_unit_test_setup_teardown(test_floors, setup_open, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,58 @@
+#!/bin/sh
+# shellcheck disable=SC1091,SC2016
+# t6100: bisect until decided (the default).  A 24-commit repository whose
+# program's figure (mytest.run_ms, planted: nothing is timed) is 5% higher
+# from c10 on, with 1% seeded noise; commit c6, which the search tests,
+# is made noisy (4.5%): it gets runs beyond -n while compare's three-way
+# verdict against good and bad is undecided, and is still judged good,
+# so the bisect names c10.  --no-until-decided is the old classifier.
+. "$(dirname "$0")/lib.sh"
+. "$SRCDIR/tests/e2e/lib-bisect.sh"
+. "$SRCDIR/tests/e2e/lib-decide.sh"
+
+if ! have_runner; then
+	test_skip 'bisect until decided' 'perfsift run is not in this build'
+	test_done
+fi
+
+test_expect_success 'setup: 24 commits, +5% from c10, 1% noise, c6 at 4.5%' '
+	make_step_repo repo 24 10 5 1 6 4.5 &&
+	write_job job.yaml
+'
+
+test_expect_success 'bisect names c10 and confirms it' '
+	bisect --good c1 --bad c24 --stat mytest.run_ms --max-runs 20 \
+		job.yaml -- ./prog &&
+	test_grep "^first bad commit: $(git -C repo rev-parse c10) change 10\$" out &&
+	test_grep "^confirmation: confirmed" out
+'
+
+test_expect_success 'the noisy c6 got runs beyond -n 3 and is good' '
+	n=$(runs_made c6) &&
+	test -n "$n" && test "$n" -gt 3 && test "$n" -le 20 &&
+	test_grep "^  good $(git -C repo rev-parse c6 | cut -c1-12) " out &&
+	test_grep "^bisect: $(git -C repo rev-parse c6 | cut -c1-12) undecided (.*vs good .*, vs bad .*), [0-9]* runs" err
+'
+
+test_expect_success 'the quiet commits were decided at -n 3' '
+	for c in c12 c9; do
+		test "$(runs_made $c)" -eq 3 || return 1
+	done
+'
+
+test_expect_success '--no-until-decided: LKP s classifier, c10 as well' '
+	PERFSIFT_RESULT_ROOT=$PWD/classic \
+	bisect --good c1 --bad c24 --stat mytest.run_ms --no-until-decided \
+		job.yaml -- ./prog &&
+	test_grep "^confirmation: confirmed" out &&
+	! grep "undecided" err &&
+	test_grep "^first bad commit: $(git -C repo rev-parse c10) change 10\$" out
+'
+
+test_expect_success 'bisect --help names --no-until-decided' '
+	perfsift bisect --help >help &&
+	test_grep "no-until-decided" help &&
+	test_grep "undecided" help
+'
+
+test_done

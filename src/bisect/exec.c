@@ -216,6 +216,15 @@ int bisect_exec_measure(struct bisect_exec *x, int slot, const char *sha,
 	argv[n++] = "1";
 	argv[n++] = "--commit";
 	argv[n++] = sha;
+	/* the run keeps how its commit was made, for the report */
+	if (x->build && *x->build) {
+		argv[n++] = "--build-cmd";
+		argv[n++] = x->build;
+	}
+	if (x->install && *x->install) {
+		argv[n++] = "--install-cmd";
+		argv[n++] = x->install;
+	}
 	argv[n++] = x->job;
 	if (x->cmd) {
 		argv[n++] = "--";

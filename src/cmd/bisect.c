@@ -367,6 +367,11 @@ static int add_report(struct bisect_exec *x, const struct bisect_state *st,
 		strbuf_reset(err);
 	}
 	d.r.job_file = job;
+	/* runs made before --build-cmd was passed on lack it: ours is it */
+	if (!d.r.repro.build && !d.r.repro.install) {
+		d.r.repro.build = x->build; /* "" or NULL: none (report_repro_text) */
+		d.r.repro.install = x->install;
+	}
 	for (i = 0; i < st->ncommits; i++) {
 		const struct bisect_commit *c = &st->commits[i];
 

@@ -17,6 +17,7 @@
 #include "benchmarks/bench.h"
 #include "builtin.h"
 #include "job/job.h"
+#include "job/plugins.h"
 #include "job/programs.h"
 #include "run/runner.h"
 #include "setup/setup.h"
@@ -27,13 +28,17 @@
 #include "util/xalloc.h"
 
 static const char install_usage[] =
-	"usage: perfsift install JOB.yaml\n"
+	"usage: perfsift install [--lkp-src DIR] JOB.yaml\n"
 	"\n"
 	"Check what the job needs on this machine -- root where it sets kernel\n"
 	"knobs, the /proc and /sys files of its setup programs and monitors, the\n"
 	"Debian packages under `packages:` -- and install missing packages with\n"
 	"apt-get when run as root.  Prints what cannot be had here and why;\n"
-	"exit status 0 when the job can run.\n";
+	"exit status 0 when the job can run.  A plug-in (docs/programs.md) needs\n"
+	"nothing from apt but Ruby, when its parse script is a Ruby one.\n"
+	"\n"
+	"  --lkp-src DIR   an LKP checkout whose programs/ are plug-ins (else $LKP_SRC)\n"
+	"  -h, --help      this text\n";
 
 /* the file (under the sysroot) a program needs, and what is lost without it */
 struct need {
@@ -260,6 +265,30 @@ static void check_packages(struct check *c, const struct job *job)
 
 static void note_command(struct check *c, const struct job *job);
 
+/*
+ * A plug-in (job/plugins.h) brings its own run script: apt has nothing
+ * for it, except Ruby when its parse script is a Ruby one (LKP's are).
+ */
+static void check_plugin(struct check *c, const struct program *p)
+{
+	const char *run = plugin_run_script(p);
+
+	if (access(run, X_OK)) {
+		if (say(c, "missing  %s: the plug-in's run script %s is %s", p->name, run,
+			access(run, F_OK) ? "missing" : "not executable (chmod +x it)"))
+			c->problems++;
+		return;
+	}
+	if (!plugin_parse_needs_ruby(p)) {
+		say(c, "ok       %s: a plug-in (%s): nothing to install", p->name,
+		    plugin_dir(p));
+		return;
+	}
+	say(c, "ok       %s: a plug-in (%s); its parse script is a Ruby one: "
+	    "it needs the package ruby", p->name, plugin_dir(p));
+	want_package(c, p->name, "ruby");
+}
+
 
 static void check_job(struct check *c, const struct job *job)
 {
@@ -278,7 +307,9 @@ static void check_job(struct check *c, const struct job *job)
 				check_file(c, &needs[j]);
 		if (p && p->kind == PROG_TEST) {
 			bench = true;
-			if (!strcmp(key, "mytest"))
+			if (p->plugin_dir)
+				check_plugin(c, p);
+			else if (!strcmp(key, "mytest"))
 				say(c, "ok       mytest: an external command");
 			else if (p->package)
 				want_package(c, key, p->package);
@@ -370,6 +401,7 @@ int cmd_install(int argc, char **argv, struct options *opts)
 {
 	static const struct option longopts[] = {
 		{"help", no_argument, NULL, 'h'},
+		{"lkp-src", required_argument, NULL, 'L'},
 		{NULL, 0, NULL, 0},
 	};
 	struct check c = {0};
@@ -381,6 +413,10 @@ int cmd_install(int argc, char **argv, struct options *opts)
 
 	(void)opts;
 	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		if (ch == 'L') {
+			plugin_set_lkp_src(optarg);
+			continue;
+		}
 		if (ch == 'h')
 			return cmd_usage(install_usage, false);
 		return cmd_usage(install_usage, true);

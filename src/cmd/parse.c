@@ -1,7 +1,9 @@
 /*
  * parse.c: `perfsift parse MONITOR [FILE]` -- run one monitor's (or
  * benchmark output's) parser on a raw file, or on stdin, and print LKP's
- * `key: value` stream, exactly what LKP's programs/<m>/parse prints.
+ * `key: value` stream, exactly what LKP's programs/<m>/parse prints.  A
+ * name the table does not have may be a plug-in's (job/plugins.h): its
+ * parse script runs, as LKP's run-stats runs it.
  */
 #include "util/compat.h"
 #include <getopt.h>
@@ -10,19 +12,25 @@
 #include <unistd.h>
 #include "util/archive_io.h"
 #include "builtin.h"
+#include "job/plugins.h"
+#include "job/programs.h"
 #include "monitors/monitor.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
 
 static const char usage_text[] =
-	"usage: perfsift parse MONITOR [FILE]\n"
+	"usage: perfsift parse [--lkp-src DIR] PROGRAM [FILE]\n"
 	"\n"
-	"Print LKP's `key: value` stream for a monitor's raw file (stdin when\n"
+	"Print LKP's `key: value` stream for a program's raw file (stdin when\n"
 	"FILE is not given); FILE may be compressed (.gz, .xz, .bz2), as LKP\n"
 	"stores most raw files.  `perfsift parse --list` names every parser.\n"
+	"PROGRAM may be a plug-in (PROGRAM/parse on $PERFSIFT_PROGRAMS, or an\n"
+	"LKP checkout's programs/PROGRAM/parse): its script is run, with Ruby\n"
+	"when it is a Ruby script (docs/programs.md).\n"
 	"\n"
-	"  -l, --list   list the monitors and outputs that have a parser\n"
-	"  -h, --help   this text\n";
+	"  -l, --list       list the monitors and outputs that have a parser\n"
+	"  --lkp-src DIR    an LKP checkout: DIR/programs/PROGRAM/parse (else $LKP_SRC)\n"
+	"  -h, --help       this text\n";
 
 static bool is_compressed(const char *path)
 {
@@ -40,12 +48,13 @@ int cmd_parse(int argc, char **argv, struct options *opts)
 	static const struct option longopts[] = {
 		{"help", no_argument, NULL, 'h'},
 		{"list", no_argument, NULL, 'l'},
+		{"lkp-src", required_argument, NULL, 'L'},
 		{NULL, 0, NULL, 0},
 	};
 	struct strbuf raw = STRBUF_INIT, out = STRBUF_INIT, err = STRBUF_INIT;
 	const struct monitor_ops *m;
 	const char *file = NULL;
-	int c, ret = EXIT_OK;
+	int c, r, ret = EXIT_OK;
 	size_t i;
 
 	(void)opts;
@@ -58,6 +67,9 @@ int cmd_parse(int argc, char **argv, struct options *opts)
 				if (monitor_at(i)->parse)
 					printf("%s\n", monitor_at(i)->name);
 			return EXIT_OK;
+		case 'L':
+			plugin_set_lkp_src(optarg);
+			break;
 		default:
 			return cmd_usage(usage_text, true);
 		}
@@ -65,9 +77,18 @@ int cmd_parse(int argc, char **argv, struct options *opts)
 	if (optind >= argc || argc - optind > 2)
 		return cmd_usage(usage_text, true);
 	m = monitor_find(argv[optind]);
+	if (!m) {
+		const struct program *p = plugin_find(argv[optind], NULL, NULL);
+
+		m = p ? &p->mon : NULL;
+	}
 	if (!m || !m->parse) {
-		error("'%s' is not a monitor with a parser (see --list)",
-		      argv[optind]);
+		struct strbuf dirs = STRBUF_INIT;
+
+		plugin_describe_path(argv[optind], NULL, NULL, &dirs);
+		error("'%s' is not a program with a parser (see --list); %s",
+		      argv[optind], dirs.buf);
+		strbuf_release(&dirs);
 		return EXIT_USAGE;
 	}
 	if (argc - optind == 2)
@@ -84,7 +105,8 @@ int cmd_parse(int argc, char **argv, struct options *opts)
 		ret = EXIT_RUNTIME;
 		goto out;
 	}
-	if (m->parse(raw.buf, raw.len, file, &out, &err)) {
+	r = monitor_parse(m, raw.buf, raw.len, file, &out, &err);
+	if (r) {
 		error("%s", err.buf);
 		ret = EXIT_RUNTIME;
 		goto out;

@@ -26,9 +26,10 @@ static const char report_usage[] =
 	"  BASE, HEAD    result groups as for compare (a directory, a commit id\n"
 	"                or prefix or tag, key=value selectors)\n"
 	"  --repo DIR    git repository: the commit's full id and subject\n"
-	"  -o DIR        write DIR/report.txt, DIR/job.yaml and DIR/repro.tar.gz\n"
-	"                (the job, both sides' environment and raw samples)\n"
-	"                instead of printing the text\n"
+	"  -o DIR        write DIR/report.txt, DIR/job.yaml (the head's job;\n"
+	"                DIR/base-job.yaml too when the base's differs) and\n"
+	"                DIR/repro.tar.gz (the jobs, both sides' environment and\n"
+	"                raw samples) instead of printing the text\n"
 	"  --html FILE   also write the report as one self-contained HTML page\n"
 	"\n"
 	"exit status: 0, or 1 when a KPI (the benchmark's own stat) regressed\n";
@@ -57,16 +58,16 @@ static int write_dir(const char *dir, struct report_data *d,
 		     const struct result_group *base,
 		     const struct result_group *head, const struct strbuf *text)
 {
-	struct strbuf job = STRBUF_INIT, env = STRBUF_INIT, err = STRBUF_INIT;
+	struct strbuf env = STRBUF_INIT, err = STRBUF_INIT;
 	struct strbuf path = STRBUF_INIT;
+	const struct strbuf *job = &d->head_job_yaml;
+	const char *base_job = d->r.repro.base_job_file;
 	struct report_side sides[2] = {
 		{ "base", base->dir },
 		{ "head", head->dir },
 	};
 	int ret = -1;
 
-	if (d->head_job)
-		report_repro_job(d->head_job, &job);
 	strbuf_addstr(&env, "# the environment of both sides, from their job.yaml\n");
 	report_env_yaml(&env, "base", d->base_job);
 	report_env_yaml(&env, "head", d->head_job);
@@ -77,7 +78,9 @@ static int write_dir(const char *dir, struct report_data *d,
 	if (write_out(dir, "report.txt", text))
 		goto out;
 	if (d->head_job) {
-		if (write_out(dir, "job.yaml", &job))
+		/* the job files "To reproduce" names, really beside it */
+		if (write_out(dir, d->r.job_file, job) ||
+		    (base_job && write_out(dir, base_job, &d->base_job_yaml)))
 			goto out;
 	} else {
 		warning("'%s': no job.yaml in the head runs; none written",
@@ -85,13 +88,14 @@ static int write_dir(const char *dir, struct report_data *d,
 	}
 	path_join(&path, dir, "repro.tar.gz");
 	if (report_bundle_write(path.buf, sides, 2,
-				d->head_job ? job.buf : NULL, env.buf, &err)) {
+				d->head_job ? job->buf : NULL,
+				base_job ? d->base_job_yaml.buf : NULL, env.buf,
+				&err)) {
 		error("%s", err.buf);
 		goto out;
 	}
 	ret = 0;
 out:
-	strbuf_release(&job);
 	strbuf_release(&env);
 	strbuf_release(&err);
 	strbuf_release(&path);

@@ -16,6 +16,7 @@
 #include <string.h>
 #include "builtin.h"
 #include "job/job.h"
+#include "job/plugins.h"
 #include "run/engine.h"
 #include "run/runner.h"
 #include "run/schedule.h"
@@ -26,7 +27,7 @@
 
 static const char run_usage[] =
 	"usage: perfsift run JOB.yaml [-n RUNS] [--commit ID] [--set KEY=VALUE]...\n"
-	"                    [-- CMD ARGS...]\n"
+	"                    [--lkp-src DIR] [-- CMD ARGS...]\n"
 	"\n"
 	"  -n, --runs N        run each atomic job N times (default 1); runs are\n"
 	"                      numbered on from those already in the result root\n"
@@ -40,6 +41,13 @@ static const char run_usage[] =
 	"  --interleave        run a matrix's atomic jobs round-robin (A B A B ...),\n"
 	"                      so drift of the machine falls on every setting alike\n"
 	"                      (the default); --sequential: all runs of A, then B\n"
+	"  --build-cmd CMD     how the commit under test was built (perfsift does\n"
+	"                      not run it): kept in the run as env_build, so the\n"
+	"                      report's \"To reproduce\" can give it\n"
+	"  --install-cmd CMD   how it was installed (booted), kept as env_install\n"
+	"  --lkp-src DIR       an LKP checkout: its programs/<p>/{run,parse} are\n"
+	"                      plug-ins (else $LKP_SRC; also $PERFSIFT_PROGRAMS and\n"
+	"                      programs/ beside the job: docs/programs.md)\n"
 	"  -- CMD ARGS...      the command of a `mytest` job (LKP's external benchmark)\n"
 	"\n"
 	"A job that is not atomic is split into atomic jobs, run round-robin.\n"
@@ -52,6 +60,7 @@ struct run_args {
 	const char *job_file;
 	const char *commit;
 	char **cmd_argv; /* after `--`, NULL-terminated, or NULL */
+	const char *build_cmd, *install_cmd; /* facts for env_build/env_install */
 	char **sets;     /* --set KEY=VALUE, in order */
 	size_t nr_sets, alloc_sets;
 	bool runs_given; /* -n was given (--until-decided's default is 3) */
@@ -82,6 +91,9 @@ static int parse_options(int argc, char **argv, struct run_args *a,
 		{"max-runs", required_argument, NULL, 'M'},
 		{"interleave", no_argument, NULL, 'I'},
 		{"sequential", no_argument, NULL, 'S'},
+		{"build-cmd", required_argument, NULL, 'B'},
+		{"install-cmd", required_argument, NULL, 'i'},
+		{"lkp-src", required_argument, NULL, 'L'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -109,6 +121,9 @@ static int parse_options(int argc, char **argv, struct run_args *a,
 		case 'I': s->interleave = true; break;
 		case 'S': s->interleave = false; break;
 		case 'c': a->commit = optarg; break;
+		case 'B': a->build_cmd = optarg; break;
+		case 'i': a->install_cmd = optarg; break;
+		case 'L': plugin_set_lkp_src(optarg); break;
 		case 's':
 			ALLOC_GROW(a->sets, a->nr_sets + 1, a->alloc_sets);
 			a->sets[a->nr_sets++] = optarg;
@@ -175,6 +190,17 @@ int cmd_run(int argc, char **argv, struct options *opts)
 		/* the job file's error: said before anything was written */
 		fprintf(stderr, "perfsift run: %s\n", err.buf);
 		goto out;
+	}
+	/*
+	 * How the commit was built and installed is a fact of the runs, like
+	 * the machine's (env_*: not a parameter, so not part of the group's
+	 * identity), kept so that a report can say how to reproduce them.
+	 */
+	for (i = 0; i < nr_atomic; i++) {
+		if (a.build_cmd)
+			job_set(atomic[i], "env_build", a.build_cmd);
+		if (a.install_cmd)
+			job_set(atomic[i], "env_install", a.install_cmd);
 	}
 	engine_init(&e, opts->result_root, opts->store_url, a.commit);
 	status = run_status(schedule_run_all(&s, &e, atomic, plans, nr_atomic), &s);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include "builtin.h"
 #include "job/job.h"
+#include "job/plugins.h"
 #include "job/split.h"
 #include "util/fileutil.h"
 #include "util/strbuf.h"
@@ -21,7 +22,7 @@
 #include "util/xalloc.h"
 
 static const char split_usage[] =
-	"usage: perfsift split JOB.yaml [-o DIR] [--testbox NAME]\n"
+	"usage: perfsift split JOB.yaml [-o DIR] [--testbox NAME] [--lkp-src DIR]\n"
 	"\n"
 	"Expand a job's matrix (every list of values, and each document of a\n"
 	"multi-document job file after the first, merged onto the first) into\n"
@@ -30,6 +31,8 @@ static const char split_usage[] =
 	"  -o, --output DIR     write into DIR (default: the current directory)\n"
 	"  --testbox NAME       the machine the jobs are for (default: host name);\n"
 	"                       tbox_group is NAME minus a trailing -N\n"
+	"  --lkp-src DIR        an LKP checkout whose programs/ are plug-ins\n"
+	"                       (else $LKP_SRC; docs/programs.md)\n"
 	"  -h, --help           this text\n"
 	"\n"
 	"Prints each path written.  A bad job file gives one message\n"
@@ -89,6 +92,7 @@ int cmd_split(int argc, char **argv, struct options *opts)
 	static const struct option longopts[] = {
 		{"output", required_argument, NULL, 'o'},
 		{"testbox", required_argument, NULL, 't'},
+		{"lkp-src", required_argument, NULL, 'L'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -109,6 +113,9 @@ int cmd_split(int argc, char **argv, struct options *opts)
 			break;
 		case 't':
 			testbox = optarg;
+			break;
+		case 'L':
+			plugin_set_lkp_src(optarg);
 			break;
 		case 'h':
 			return cmd_usage(split_usage, false);

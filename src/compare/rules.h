@@ -76,7 +76,9 @@ bool stat_is_bisectable(const struct stat_rules *r, const char *name);
 bool stat_in_report_allowlist(const struct stat_rules *r, const char *name);
 /*
  * KPI: a declared KPI's pattern matches (when any is declared), else one
- * of the benchmark's own stats, `<testcase>.*` (mytest.* among them)
+ * of the benchmark's own stats, `<testcase>.*` (mytest.* among them),
+ * leaving out the time monitor's `time.*` and `<testcase>.time.*` (how
+ * fast the machine was, which must not gate CI unless declared)
  */
 bool stat_is_kpi(const struct stat_rules *r, const char *name);
 /* the declaration matching name (first declared first), or NULL */

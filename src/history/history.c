@@ -776,8 +776,12 @@ int history_direction(struct stat_rules *rules, const char *testcase,
 {
 	size_t n = testcase ? strlen(testcase) : 0;
 
-	/* a KPI as compare's --kpi has it: `<testcase>.` (stat_is_kpi) */
-	*is_kpi = n && !strncmp(stat, testcase, n) && stat[n] == '.';
+	/*
+	 * a KPI as compare's --kpi has it: `<testcase>.`, but not the time
+	 * monitor's `<testcase>.time.*` copy (stat_is_kpi)
+	 */
+	*is_kpi = n && !strncmp(stat, testcase, n) && stat[n] == '.' &&
+		  strncmp(stat + n + 1, "time.", 5);
 	return stat_direction(rules, stat);
 }
 

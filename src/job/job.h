@@ -116,6 +116,14 @@ void job_warn_set(const struct job *job, const char *kv);
  * each program's own check; 0, or -1 with err as `FILE:LINE: KEY: what`.
  */
 int job_check(const struct job *job, struct strbuf *err);
+/*
+ * The options an atomic job's programs cannot run without (the table's
+ * OPTF_REQUIRED: vm-scalability's and will-it-scale's test), each given
+ * a value: split_job() checks every atomic job it makes, so split,
+ * install and run refuse a job without one before anything is written,
+ * and a `--set` may still give it.  0, or -1 with err `FILE:LINE: KEY:`.
+ */
+int job_check_required(const struct job *job, struct strbuf *err);
 
 /*
  * The first list that multiplies jobs, in key order (top-level keys, then

@@ -15,6 +15,7 @@
 #include "benchmarks/vmscal_cases.h"
 #include "benchmarks/wis.h"
 #include "benchmarks/wis_cases.h"
+#include "job/plugins.h"
 #include "job/programs_int.h"
 #include "monitors/parsers.h"
 #include "monitors/perf_profile.h"
@@ -306,7 +307,11 @@ static int program_cmp(const void *key, const void *elem)
 	return strcmp(key, ((const struct program *)elem)->name);
 }
 
-/* an entry of either block by name, PROG_OUTPUT too */
+/*
+ * An entry of either block by name, PROG_OUTPUT too; else a plug-in
+ * found on the search path so far (plugins.h): the table's own names
+ * come first, so a plug-in never stands in for one of them.
+ */
 static const struct program *program_any(const char *name)
 {
 	const struct program *p = bsearch(name, programs, ARRAY_SIZE(programs),
@@ -315,7 +320,7 @@ static const struct program *program_any(const char *name)
 	if (!p)
 		p = bsearch(name, external_programs, external_program_count,
 			    sizeof(external_programs[0]), program_cmp);
-	return p;
+	return p ? p : plugin_registered(name);
 }
 
 const struct program *program_find(const char *name)

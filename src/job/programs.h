@@ -110,6 +110,9 @@ struct program {
 	/* LKP's benchmark perfsift only parses (not packaged): run says so */
 	bool parse_only;
 	size_t params_size; /* its parameter struct, filled by param_fill() */
+	/* a plug-in's directory (PROGRAM/run, PROGRAM/parse: job/plugins.h),
+	 * found on the search path at load time; NULL for the table's own */
+	const char *plugin_dir;
 };
 
 /* the program a job can name called name (never PROG_OUTPUT), or NULL */

@@ -13,6 +13,7 @@
 #include "job/internal.h"
 #include "job/job.h"
 #include "job/kpi.h"
+#include "job/plugins.h"
 #include "job/programs.h"
 #include "setup/setup.h"
 #include "util/strbuf.h"
@@ -255,20 +256,24 @@ static int check_value_key(const char *file, const char *key,
 	return 0;
 }
 
-static void unknown_program(const char *file, const char *key,
-			    const struct jnode *v, struct strbuf *err)
+/* the unknown program's message, naming the plug-in directories searched */
+static void unknown_program(const char *file, const struct jnode *root,
+			    const char *key, const struct jnode *v,
+			    struct strbuf *err)
 {
 	const char *hint = closest_program(key);
+	struct strbuf dirs = STRBUF_INIT;
 
+	plugin_describe_path(key, file, root, &dirs);
 	if (hint)
 		job_err_at(err, file, v->line, key,
-			   "unknown program (did you mean '%s'?)", hint);
-	else if (v->type == JNODE_NULL)
-		job_err_at(err, file, v->line, key,
-			   "unknown program (not a benchmark, monitor or setup program perfsift knows; a plain job key needs a value)");
+			   "unknown program (did you mean '%s'?); %s", hint, dirs.buf);
 	else
 		job_err_at(err, file, v->line, key,
-			   "unknown program (not a benchmark, monitor or setup program perfsift knows)");
+			   "unknown program (not a benchmark, monitor or setup program perfsift knows%s); %s",
+			   v->type == JNODE_NULL ? "; a plain job key needs a value" : "",
+			   dirs.buf);
+	strbuf_release(&dirs);
 }
 
 /*
@@ -357,6 +362,16 @@ int job_check_doc(const char *file, const struct jnode *root, bool strict,
 		const struct program *p = program_find(key);
 		const struct program_option *o;
 
+		/*
+		 * A built-in named by the job: a plug-in of its name on the
+		 * path is not used, and the user is told.  A name perfsift
+		 * has no key for may be a plug-in's (plugins.h): found, it
+		 * is a program from here on.
+		 */
+		if (p && !p->plugin_dir && strict)
+			plugin_warn_shadowed(key, file, root, v->line);
+		if (!p && !job_key_find(key) && strcmp(key, "kpi"))
+			p = plugin_find(key, file, root);
 		if (p) {
 			if (check_program(file, p, v, err))
 				return -1;
@@ -393,7 +408,7 @@ int job_check_doc(const char *file, const struct jnode *root, bool strict,
 		 */
 		if (v->type == JNODE_MAP || (strict && v->type == JNODE_NULL) ||
 		    (v->type == JNODE_SEQ && v->n && !jnode_all_leaves(v))) {
-			unknown_program(file, key, v, err);
+			unknown_program(file, root, key, v, err);
 			return -1;
 		}
 	}
@@ -501,6 +516,71 @@ int job_check_values(const struct jnode *root, struct strbuf *err)
 			o = job_referenced_option(root, key);
 		if (o && check_leaves(o, key, v, err))
 			return -1;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------ required options */
+
+/* a scalar with text: what param_text() (params.c) takes for a value */
+static bool has_text(const struct jnode *n)
+{
+	return n && n->type == JNODE_SCALAR && n->text[0];
+}
+
+/*
+ * The required option o of program p (stood at root[i]) in an atomic
+ * job: as param_text() finds it -- the program's option, else, for a
+ * benchmark or setup program (LKP flattens the two levels), the
+ * top-level key.  Reported where the job leaves it empty, else at the
+ * program's own line.
+ */
+static int check_required_option(const struct job *job, const struct program *p,
+				 const struct jnode *prog,
+				 const struct program_option *o,
+				 struct strbuf *err)
+{
+	const struct jnode *opt = prog->type == JNODE_MAP ? jnode_get(prog, o->name) : NULL;
+	const struct jnode *top = p->kind == PROG_MONITOR ? NULL :
+				  jnode_get(job->root, o->name);
+	const struct jnode *at = opt ? opt : prog;
+	struct strbuf key = STRBUF_INIT, want = STRBUF_INIT;
+	const char *const *w;
+
+	if (has_text(opt) || (!opt && has_text(top)))
+		return 0;
+	if (!opt && top)
+		at = top; /* `test: ""` at the top level */
+	if (at != top)
+		strbuf_addf(&key, "%s.", p->name);
+	strbuf_addstr(&key, o->name);
+	/* what a value is: the table's words for it */
+	if (o->what)
+		strbuf_addstr(&want, o->what);
+	for (w = o->what ? NULL : o->choices; w && *w; w++)
+		strbuf_addf(&want, "%s%s", w == o->choices ? "one of " : ", ", *w);
+	if (!want.len)
+		strbuf_addf(&want, "it (%s)", o->help);
+	job_err_at(err, at->file ? at->file : job->file, at->line, key.buf,
+		   "%s: %s needs %s",
+		   at == prog ? "not given" : "is empty", p->name, want.buf);
+	strbuf_release(&key);
+	strbuf_release(&want);
+	return -1;
+}
+
+int job_check_required(const struct job *job, struct strbuf *err)
+{
+	size_t i;
+
+	for (i = 0; i < job->root->n; i++) {
+		const struct program *p = program_find(job->root->keys[i]);
+		const struct program_option *o;
+
+		for (o = p ? p->options : NULL; o && o->name; o++)
+			if ((o->flags & OPTF_REQUIRED) &&
+			    check_required_option(job, p, job->root->kids[i], o, err))
+				return -1;
 	}
 	return 0;
 }

@@ -102,6 +102,9 @@ int split_job(const struct job *job, struct job ***out, size_t *n,
 		ret = expand(work, &ex);
 	}
 	job_free(work);
+	/* an atomic job missing what its benchmark needs: said now, by line */
+	for (size_t i = 0; !ret && i < ex.n; i++)
+		ret = job_check_required(ex.jobs[i], err);
 	if (ret) {
 		job_free_all(ex.jobs, ex.count_only ? 0 : ex.n);
 		*out = NULL;

@@ -18,7 +18,9 @@ struct strbuf;
 /*
  * Expand job into atomic jobs, in LKP's order.  *out is a new array of new
  * jobs (free with job_free_all(*out, *n)); an atomic job yields one copy.
- * -1 with err filled ("FILE:LINE: KEY: ...") when the product is too big.
+ * -1 with err filled ("FILE:LINE: KEY: ...") when the product is too big
+ * or an atomic job lacks an option its program requires
+ * (job_check_required()).
  */
 int split_job(const struct job *job, struct job ***out, size_t *n,
 	      struct strbuf *err);

@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include "compare/rules.h"
 #include "job/job.h"
+#include "job/kpi.h"
 #include "job/programs.h"
 #include "result/matrix.h"
 #include "report/build.h"
@@ -236,36 +237,127 @@ static size_t pick_explain(struct report_data *d,
 	return picked;
 }
 
-/* the headline: a changed KPI with a direction first, then the largest */
-static bool better_kpi(const struct report_stat *c, const struct compare_row *cr,
-		       const struct report_stat *best,
-		       const struct compare_row *br)
-{
-	bool cc = cr->changed, bc = br->changed;
+/*
+ * ---- The headline KPI (docs/lkp-compat.md "report") ----
+ *
+ * It is the answer the reader (and the mail's subject) gets first, so it
+ * follows the table, whose selection sets the exit status: a KPI that
+ * moved the wrong way leads, the one with the largest rank score
+ * (report_rank_score: size of the change weighted by its significance);
+ * else the best-ranked improvement; else the best-ranked change without
+ * a direction; else, when nothing moved, the first declared KPI (in
+ * declaration order, marked undecided or unchanged as the table judged
+ * it) or, without declarations, the best-ranked implicit one.  Only KPIs
+ * compete: a declaration replaces the implicit ones (stat_is_kpi), and a
+ * monitor stat never leads.  Runs with no KPI at all (an LKP result root
+ * of a benchmark whose own metric is not in the stats) lead with the
+ * benchmark's time, `<testcase>.time.*`, as LKP's e-mails do, saying so.
+ */
+enum headline_class { HL_REGRESSION, HL_IMPROVEMENT, HL_CHANGE, HL_NONE };
 
-	if (cc != bc)
-		return cc;
-	if (!c->effect != !best->effect)
-		return c->effect != NULL;
-	return report_rank_score(c) > report_rank_score(best);
-}
+struct headline {
+	const struct report_stat *stat;
+	enum headline_class cls;
+	size_t decl;  /* declaration index, SIZE_MAX: not declared */
+	double score; /* report_rank_score() */
+};
 
 /*
- * The headline KPI is undecided when the table (whose selection sets the
- * exit status) says so, whatever the statistics over every stat chose.
+ * c beats best: a better class; then, when nothing moved, the earlier
+ * declaration and (implicit KPIs) a direction before none; then the score
  */
-static void headline_undecided(struct report_data *d)
+static bool better_headline(const struct headline *c, const struct headline *best)
 {
-	size_t i, k;
+	if (!best->stat || c->cls != best->cls)
+		return !best->stat || c->cls < best->cls;
+	if (c->cls == HL_NONE && c->decl != best->decl)
+		return c->decl < best->decl;
+	if (c->cls == HL_NONE && !c->stat->effect != !best->stat->effect)
+		return c->stat->effect != NULL;
+	return c->score > best->score;
+}
+
+static enum headline_class headline_class(bool changed, enum compare_effect e)
+{
+	if (!changed)
+		return HL_NONE;
+	return e == EFFECT_REGRESSION ? HL_REGRESSION :
+	       e == EFFECT_IMPROVEMENT ? HL_IMPROVEMENT : HL_CHANGE;
+}
+
+/* d->all's stat of that name (the statistics over every stat), or NULL */
+static struct report_stat *all_stat(struct report_data *d, const char *name)
+{
+	size_t k;
 
 	for (k = 0; k < d->nall; k++)
-		if (d->r.kpi == &d->all[k])
-			break;
-	if (k == d->nall)
-		return;
-	for (i = 0; i < d->table_res.nrows; i++)
-		if (!strcmp(d->rows[i].name, d->all[k].name))
-			d->all[k].undecided = d->rows[i].undecided;
+		if (!strcmp(d->all[k].name, name))
+			return &d->all[k];
+	return NULL;
+}
+
+/* the benchmark's own time stats: `<testcase>.time.*`, `mytest.time.*` */
+static bool is_bench_time(const char *name, const char *testcase)
+{
+	size_t n = testcase ? strlen(testcase) : 0;
+
+	if (n && !strncmp(name, testcase, n) && !strncmp(name + n, ".time.", 6))
+		return true;
+	return !strncmp(name, "mytest.time.", 12);
+}
+
+static void pick_headline(struct report_data *d, const struct result_group *base,
+			  const struct result_group *head)
+{
+	struct headline best = { NULL, HL_NONE, SIZE_MAX, 0 };
+	struct stat_rules decl;
+	size_t i;
+
+	/* the declarations in compare's order: the head's, then the base's */
+	stat_rules_init(&decl);
+	if (head->kpi)
+		kpi_declare(&decl, head->kpi);
+	if (base->kpi)
+		kpi_declare(&decl, base->kpi);
+	for (i = 0; i < d->table_res.nrows; i++) {
+		const struct compare_row *row = &d->table_res.rows[i];
+		const struct compare_cell *cell = &row->cells[1];
+		const struct stat_kpi *k = stat_kpi_decl(&decl, row->name);
+		struct report_stat *s;
+		struct headline c;
+
+		if (!row->is_kpi || row->is_function || !row->cells[0].present ||
+		    !cell->present || !(s = all_stat(d, row->name)))
+			continue;
+		/* the table's verdict, which the exit status follows */
+		s->changed = cell->changed;
+		s->undecided = d->rows[i].undecided;
+		c.stat = s;
+		c.cls = headline_class(cell->changed, cell->effect);
+		c.decl = k ? (size_t)(k - decl.kpis) : SIZE_MAX;
+		c.score = report_rank_score(s);
+		if (better_headline(&c, &best))
+			best = c;
+	}
+	stat_rules_release(&decl);
+	if (!best.stat) {
+		const char *tc = result_group_axis(head, "testcase");
+
+		for (i = 0; i < d->nall; i++) {
+			const struct compare_row *row = &d->all_res.rows[i];
+			struct headline c = { &d->all[i], HL_NONE, SIZE_MAX, 0 };
+
+			if (!is_bench_time(row->name, tc) ||
+			    !row->cells[0].present || !row->cells[1].present)
+				continue;
+			c.cls = headline_class(row->changed, row->cells[1].effect);
+			c.score = report_rank_score(c.stat);
+			if (better_headline(&c, &best))
+				best = c;
+		}
+		d->r.kpi_fallback = best.stat != NULL;
+	}
+	d->r.kpi = best.stat;
 }
 
 /* machine facts and fingerprint: shown with the test box, not as parameters */
@@ -425,6 +517,106 @@ static void add_box(struct report_data *d, const struct result_group *head)
 		b->host = result_group_axis(head, "tbox_group");
 }
 
+/*
+ * A mytest job's command: its cmdline (*is_opt), or mytest's scalar
+ * value (`mytest: CMD`, a parameter of another name: `-- CMD` would not
+ * give the same group), else NULL.
+ */
+static const char *mytest_cmd(const struct job *j, bool *is_opt)
+{
+	const char *c = job_get_opt(j, "mytest", "cmdline");
+	const struct jnode *v;
+
+	*is_opt = c && *c;
+	if (*is_opt)
+		return c;
+	v = jnode_get(j->root, "mytest");
+	return v && v->type == JNODE_SCALAR && *v->text ? v->text : NULL;
+}
+
+/*
+ * Plain shell words, single blanks between them: `-- CMD` typed into a
+ * shell gives the run back the very same mytest.cmdline (run/engine.c
+ * quotes every other word, with these same safe characters).  Anything
+ * else (quotes, pipes, redirections) is left to the job file's cmdline.
+ */
+static bool plain_words(const char *s)
+{
+	static const char safe[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+				   "0123456789_@%+=:,./-";
+	const char *p;
+
+	if (!*s || *s == ' ')
+		return false;
+	for (p = s; *p; p++) {
+		if (*p == ' ' ? p[1] == ' ' || !p[1] : !strchr(safe, *p))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * One side's `compare` selector: its commit when the commits differ,
+ * its setting when the settings do (both: commit=C,SETTING), else the
+ * group's directory.
+ */
+static void add_selector(struct strbuf *out, const char *commit,
+			 const char *setting, bool commits_differ,
+			 const struct result_group *g)
+{
+	if (commits_differ && commit && setting)
+		strbuf_addf(out, "commit=%s,%s", commit, setting);
+	else if (commits_differ && commit)
+		strbuf_addstr(out, commit);
+	else if (setting)
+		strbuf_addstr(out, setting);
+	else
+		strbuf_addstr(out, g->dir ? g->dir : g->spec);
+}
+
+/*
+ * What "To reproduce" says (report.h struct report_repro): the jobs the
+ * runs recorded (the head's attached, the base's too when it differs),
+ * a mytest job's command, the commits, how they were built (the runs'
+ * env_build / env_install), the run counts and the selectors.
+ */
+static void add_repro(struct report_data *d, const struct result_group *base,
+		      const struct result_group *head)
+{
+	struct report_repro *rp = &d->r.repro;
+	const struct job *j = d->head_job;
+	bool commits_differ, is_opt;
+
+	rp->base_commit = result_group_axis(base, "commit");
+	rp->head_commit = result_group_axis(head, "commit");
+	rp->base_runs = base->matrix.nruns;
+	rp->head_runs = head->matrix.nruns;
+	commits_differ = !rp->base_commit || !rp->head_commit ||
+			 strcmp(rp->base_commit, rp->head_commit);
+	add_selector(&d->base_sel, rp->base_commit, d->r.base_setting,
+		     commits_differ, base);
+	add_selector(&d->head_sel, rp->head_commit, d->r.head_setting,
+		     commits_differ, head);
+	rp->base_sel = d->base_sel.buf;
+	rp->head_sel = d->head_sel.buf;
+	if (!j) {
+		rp->no_job = true;
+		return;
+	}
+	report_repro_job(j, &d->head_job_yaml);
+	if (d->base_job) {
+		report_repro_job(d->base_job, &d->base_job_yaml);
+		if (strcmp(d->base_job_yaml.buf, d->head_job_yaml.buf))
+			rp->base_job_file = "base-job.yaml";
+	} else {
+		rp->no_base_job = true;
+	}
+	rp->cmd = mytest_cmd(j, &is_opt);
+	rp->cmd_plain = rp->cmd && is_opt && plain_words(rp->cmd);
+	rp->build = job_get(j, "env_build");
+	rp->install = job_get(j, "env_install");
+}
+
 int report_build(struct report_data *d, const struct result_group *base,
 		 const struct result_group *head, struct strbuf *err)
 {
@@ -432,7 +624,6 @@ int report_build(struct report_data *d, const struct result_group *base,
 	const struct report_stat *cand[REPORT_MAX_EXPLAIN + 1];
 	const struct report_stat **ranked;
 	struct compare_options o;
-	const struct compare_row *kpi_row = NULL;
 	struct stat_rules rules;
 	size_t i, n = 0;
 
@@ -444,6 +635,10 @@ int report_build(struct report_data *d, const struct result_group *base,
 	strbuf_init(&d->head_setting, 0);
 	strbuf_init(&d->undecided, 0);
 	strbuf_init(&d->settings, 0);
+	strbuf_init(&d->head_job_yaml, 0);
+	strbuf_init(&d->base_job_yaml, 0);
+	strbuf_init(&d->base_sel, 0);
+	strbuf_init(&d->head_sel, 0);
 
 	/* the table: LKP's rules, as the e-mail shows them, and every KPI */
 	compare_options_init(&o);
@@ -482,19 +677,13 @@ int report_build(struct report_data *d, const struct result_group *base,
 		const struct compare_row *row = &d->all_res.rows[i];
 
 		fill_stat(d, &d->all[i], row, base, head);
-		/* a KPI one side has no value of has no change to head with */
-		if (row->is_kpi && !row->is_function &&
-		    row->cells[0].present && row->cells[1].present &&
-		    (!d->r.kpi || better_kpi(&d->all[i], row, d->r.kpi, kpi_row))) {
-			d->r.kpi = &d->all[i];
-			kpi_row = row;
-		}
 		if (!row->is_kpi && explains(row, &d->all[i]) &&
 		    worth_explaining(&rules, &d->all[i]))
 			ranked[n++] = &d->all[i];
 	}
 	stat_rules_release(&rules);
-	headline_undecided(d);
+	/* a KPI one side has no value of has no change to head with */
+	pick_headline(d, base, head);
 	qsort(ranked, n, sizeof(*ranked), cmp_explain);
 	d->r.nexplain = pick_explain(d, ranked, n, cand);
 	free(ranked);
@@ -525,6 +714,7 @@ int report_build(struct report_data *d, const struct result_group *base,
 	d->r.job_file = "job.yaml";
 	add_headings(d, base, head);
 	add_box(d, head);
+	add_repro(d, base, head);
 	return 0;
 }
 
@@ -654,6 +844,10 @@ void report_data_release(struct report_data *d)
 	strbuf_release(&d->head_setting);
 	strbuf_release(&d->undecided);
 	strbuf_release(&d->settings);
+	strbuf_release(&d->head_job_yaml);
+	strbuf_release(&d->base_job_yaml);
+	strbuf_release(&d->base_sel);
+	strbuf_release(&d->head_sel);
 	free(d->rows);
 	free(d->all);
 	for (i = 0; i < d->nowned; i++)

@@ -33,6 +33,10 @@ struct report_data {
 	struct strbuf base_setting, head_setting;
 	struct strbuf settings; /* r.box.settings */
 	struct strbuf undecided; /* r.undecided's lines */
+	/* the jobs to attach (report_repro_job()), empty when none; the
+	 * base's is attached apart only when it differs (r.repro) */
+	struct strbuf head_job_yaml, base_job_yaml;
+	struct strbuf base_sel, head_sel; /* r.repro's compare selectors */
 	bool kpi_regressed; /* exit status 1, as compare */
 };
 

@@ -305,7 +305,8 @@ static int add_side(struct bundle *b, const struct report_side *s)
 
 int report_bundle_write(const char *path, const struct report_side *sides,
 			size_t nsides, const char *job_yaml,
-			const char *env_yaml, struct strbuf *err)
+			const char *base_job_yaml, const char *env_yaml,
+			struct strbuf *err)
 {
 	struct strbuf tmp = STRBUF_INIT, readme = STRBUF_INIT;
 	struct bundle b = { NULL, err, time(NULL) };
@@ -319,9 +320,9 @@ int report_bundle_write(const char *path, const struct report_side *sides,
 	strbuf_addf(&tmp, "%s.tmp.%d", path, (int)getpid());
 	strbuf_addstr(&readme,
 		      "perfsift reproduction bundle\n\n"
-		      "  job.yaml    the head side's atomic job; reproduce with\n"
-		      "                perfsift install job.yaml\n"
-		      "                perfsift run job.yaml\n"
+		      "  job.yaml    the head side's atomic job (base-job.yaml: the\n"
+		      "              base's, when it differs); the report's \"To\n"
+		      "              reproduce\" gives the commands\n"
 		      "  env.yaml    the environment of both sides: kernel, command line,\n"
 		      "              THP and governor settings, CPU, memory, compiler\n"
 		      "  base/, head/  matrix.json and every run's files (raw monitor\n"
@@ -336,6 +337,8 @@ int report_bundle_write(const char *path, const struct report_side *sides,
 	if (add_data(&b, "repro/README", readme.buf, readme.len, b.now) ||
 	    (job_yaml && add_data(&b, "repro/job.yaml", job_yaml,
 				  strlen(job_yaml), b.now)) ||
+	    (base_job_yaml && add_data(&b, "repro/base-job.yaml", base_job_yaml,
+				       strlen(base_job_yaml), b.now)) ||
 	    add_data(&b, "repro/env.yaml", env_yaml, strlen(env_yaml), b.now))
 		goto out;
 	for (i = 0; i < nsides; i++)

@@ -28,9 +28,13 @@ void report_repro_job(const struct job *job, struct strbuf *out);
 /* "<side>:" and the machine facts and env_* keys of job, indented */
 void report_env_yaml(struct strbuf *out, const char *side,
 		     const struct job *job);
-/* write the tarball atomically (temporary name, rename); -1 with err */
+/*
+ * write the tarball atomically (temporary name, rename); base_job_yaml
+ * (NULL: the same job) is the base's; -1 with err
+ */
 int report_bundle_write(const char *path, const struct report_side *sides,
 			size_t nsides, const char *job_yaml,
-			const char *env_yaml, struct strbuf *err);
+			const char *base_job_yaml, const char *env_yaml,
+			struct strbuf *err);
 
 #endif

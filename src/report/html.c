@@ -210,8 +210,10 @@ static int add_kpi(struct strbuf *out, const struct report *r,
 
 	if (!s)
 		return 0;
-	strbuf_addstr(out, "<section id=\"kpi\">\n<h2>The KPI</h2>\n"
-			   "<table class=\"rows\" id=\"kpi-row\">\n<thead><tr><th class=\"num\">");
+	strbuf_addf(out, "<section id=\"kpi\">\n<h2>%s</h2>\n"
+		    "<table class=\"rows\" id=\"kpi-row\">\n<thead><tr><th class=\"num\">",
+		    r->kpi_fallback ? "The benchmark&#39;s time (these runs have no KPI)"
+				    : "The KPI");
 	add_heading(out, r->base_heading, "base");
 	strbuf_addstr(out, "</th><th class=\"num\">%change</th><th class=\"num\">");
 	add_heading(out, r->head_heading, "head");
@@ -333,7 +335,7 @@ void report_html_head(struct strbuf *out, const char *title, const char *css)
 
 int report_html(const struct report *r, struct strbuf *out, struct strbuf *err)
 {
-	struct strbuf subject = STRBUF_INIT;
+	struct strbuf subject = STRBUF_INIT, repro = STRBUF_INIT;
 	int ret = -1;
 
 	report_subject(&subject, r);
@@ -381,10 +383,10 @@ int report_html(const struct report *r, struct strbuf *out, struct strbuf *err)
 	strbuf_addstr(out, "</section>\n");
 	add_box(out, &r->box);
 
-	strbuf_addstr(out, "<section id=\"reproduce\">\n<h2>To reproduce</h2>\n<pre>perfsift install ");
-	strbuf_add_html(out, r->job_file ? r->job_file : "job.yaml");
-	strbuf_addstr(out, "\nperfsift run ");
-	strbuf_add_html(out, r->job_file ? r->job_file : "job.yaml");
+	strbuf_addstr(out, "<section id=\"reproduce\">\n<h2>To reproduce</h2>\n<pre>");
+	/* the text's very commands, escaped: one writer, so they agree */
+	report_repro_text(r, &repro, "");
+	strbuf_add_html(out, repro.buf);
 	strbuf_addstr(out, "</pre>\n</section>\n"
 			   "<footer>These results were measured on the test box above and are given "
 			   "for information only: other hardware, kernels or settings may give other "
@@ -394,5 +396,6 @@ int report_html(const struct report *r, struct strbuf *out, struct strbuf *err)
 	ret = 0;
 out:
 	strbuf_release(&subject);
+	strbuf_release(&repro);
 	return ret;
 }

@@ -59,6 +59,30 @@ struct report_box {
 	const char *settings;
 };
 
+/*
+ * "To reproduce": what the runs say about how they were made, so the
+ * report can give the exact commands (report_repro_text()).  A NULL
+ * field is not known, and the report says so rather than guess.
+ */
+struct report_repro {
+	/* the base's job beside the report when it differs from the head's
+	 * (the settings of a comparison on one commit), else NULL */
+	const char *base_job_file;
+	bool no_job;            /* the head runs have no job.yaml (LKP's root) */
+	bool no_base_job;       /* the base runs have none: the head's is used */
+	/* a mytest job's command: given as `-- CMD` when it is plain words
+	 * (cmd_plain), else only in the job file's mytest.cmdline */
+	const char *cmd;
+	bool cmd_plain;
+	const char *base_commit, *head_commit;
+	/* the runs' env_build / env_install (run --build-cmd), else the
+	 * bisect's or the robot's own, else NULL */
+	const char *build, *install;
+	size_t base_runs, head_runs;
+	/* `perfsift compare BASE HEAD`'s selectors of the two groups */
+	const char *base_sel, *head_sel;
+};
+
 /* a parameter both sides share (the table's header axes, one by one) */
 struct report_param {
 	const char *key, *value;
@@ -84,6 +108,11 @@ struct report {
 	const struct report_param *params; /* common axes but commit, env_* */
 	size_t nparams;
 	const struct report_stat *kpi;        /* the headline stat, or NULL */
+	/*
+	 * the runs have no KPI: the headline is the benchmark's time
+	 * (`<testcase>.time.*`), not a KPI, and the report says so
+	 */
+	bool kpi_fallback;
 	const struct report_stat *const *explain; /* ranked, <= 10 */
 	size_t nexplain;
 	const struct report_stat *const *charts;  /* KPI first */
@@ -99,6 +128,7 @@ struct report {
 	const char *undecided;
 	struct report_box box;
 	const char *job_file;   /* the job file's name beside the report */
+	struct report_repro repro;
 };
 
 /* "5f155ea5ab" for a sha, the label itself for anything else; into out */
@@ -107,7 +137,7 @@ void report_short_commit(struct strbuf *out, const char *commit);
 void report_format_value(struct strbuf *out, double v);
 /* "-51.0%" / "+0.12" as the headline writes a change */
 void report_format_change(struct strbuf *out, const struct report_stat *s);
-/* the headline's word: "undecided", "improvement", "regression", "change" */
+/* the headline's word: "undecided", "unchanged", "improvement", "regression", "change" */
 const char *report_effect_word(const struct report_stat *s);
 /* "[perfsift] <short sha>: <stat> <change> <word>" (no newline) */
 void report_subject(struct strbuf *out, const struct report *r);
@@ -119,6 +149,15 @@ void report_subject(struct strbuf *out, const struct report *r);
 const struct report_stat *report_kpi_chart(const struct report *r);
 /* a column heading, a sha shortened as report_short_commit() does */
 void report_heading(struct strbuf *out, const char *heading);
+
+/*
+ * "To reproduce"'s commands, one a line, each after indent: comments
+ * (`# ...`) say what is attached and what is not known; the rest is
+ * what to type, in order -- per commit its build and its runs (install
+ * after the first build, which may make the job's command), then compare.  Shared by the text and the HTML page.
+ */
+void report_repro_text(const struct report *r, struct strbuf *out,
+		       const char *indent);
 
 /* the e-mail text; -1 with err when a chart cannot be drawn */
 int report_text(const struct report *r, struct strbuf *out,

@@ -8,6 +8,7 @@
  */
 #include "util/compat.h"
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include "plot/plot.h"
@@ -62,6 +63,8 @@ const char *report_effect_word(const struct report_stat *s)
 {
 	if (s->undecided)
 		return "undecided"; /* never "improvement" before it is one */
+	if (!s->changed && !s->is_function)
+		return "unchanged"; /* its sign alone is no regression */
 	return s->effect ? s->effect : "change";
 }
 
@@ -147,7 +150,11 @@ static int add_kpi(struct strbuf *out, const struct report *r,
 		return 0;
 	report_heading(&bh, r->base_heading);
 	report_heading(&hh, r->head_heading);
-	strbuf_addf(out, "The KPI, %s:\n\n", s->name);
+	if (r->kpi_fallback)
+		strbuf_addf(out, "The benchmark's time, %s (these runs have no KPI):\n\n",
+			    s->name);
+	else
+		strbuf_addf(out, "The KPI, %s:\n\n", s->name);
 	strbuf_addf(out, "%20s %14s %20s\n", bh.buf, "%change", hh.buf);
 	strbuf_release(&bh);
 	strbuf_release(&hh);
@@ -218,6 +225,100 @@ static void add_box(struct strbuf *out, const struct report_box *b)
 		strbuf_addf(out, "Set by the job: %s\n", b->settings);
 }
 
+/* one line of "To reproduce": indent, the formatted text, a newline */
+static void PRINTF_LIKE(3, 4) repro_line(struct strbuf *out, const char *indent,
+					 const char *fmt, ...)
+{
+	va_list ap;
+
+	strbuf_addstr(out, indent);
+	va_start(ap, fmt);
+	strbuf_vaddf(out, fmt, ap);
+	va_end(ap);
+	strbuf_addch(out, '\n');
+}
+
+/* a build or install command given (an empty one is none: the robot's
+ * `install: ""`), so there is something to write after `&&` */
+static bool given(const char *cmd)
+{
+	return cmd && *cmd;
+}
+
+/* the step that makes commit what the runs ran: checkout, build, install */
+static void repro_build(struct strbuf *out, const char *indent,
+			const struct report_repro *rp, const char *commit)
+{
+	if (!commit) {
+		repro_line(out, indent, "# the runs do not say which commit they ran on");
+		return;
+	}
+	if (!given(rp->build) && !given(rp->install)) {
+		repro_line(out, indent, "# build and install (boot) %s", commit);
+		return;
+	}
+	strbuf_addf(out, "%sgit checkout --detach %s", indent, commit);
+	if (given(rp->build))
+		strbuf_addf(out, " && %s", rp->build);
+	if (given(rp->install))
+		strbuf_addf(out, " && %s", rp->install);
+	strbuf_addch(out, '\n');
+}
+
+/* `perfsift run JOB -n N --commit C [-- CMD]`, as the runs were made */
+static void repro_run(struct strbuf *out, const char *indent,
+		      const struct report_repro *rp, const char *job,
+		      size_t runs, const char *commit)
+{
+	strbuf_addf(out, "%sperfsift run %s", indent, job);
+	if (runs > 1)
+		strbuf_addf(out, " -n %zu", runs);
+	if (commit)
+		strbuf_addf(out, " --commit %s", commit);
+	if (rp->cmd && rp->cmd_plain)
+		strbuf_addf(out, " -- %s", rp->cmd);
+	strbuf_addch(out, '\n');
+}
+
+void report_repro_text(const struct report *r, struct strbuf *out,
+		       const char *indent)
+{
+	const struct report_repro *rp = &r->repro;
+	const char *job = r->job_file ? r->job_file : "job.yaml";
+	const char *bjob = rp->base_job_file ? rp->base_job_file : job;
+	bool one_commit = rp->base_commit && rp->head_commit &&
+			  !strcmp(rp->base_commit, rp->head_commit);
+
+	if (rp->no_job) {
+		repro_line(out, indent, "# the head runs have no job.yaml (an LKP result root): the job,");
+		repro_line(out, indent, "# its command and how the commits were built are not known, and");
+		repro_line(out, indent, "# no job file is attached; with runs of your own of both sides:");
+	} else {
+		repro_line(out, indent, "# %s is the job the head runs ran, attached beside this report", job);
+		if (rp->base_job_file)
+			repro_line(out, indent, "# %s is the base's job (%s)", rp->base_job_file,
+				   r->base_setting ? r->base_setting : "its settings differ");
+		if (rp->no_base_job)
+			repro_line(out, indent, "# the base runs have no job.yaml: the head's job is run for both");
+		if (rp->cmd && !rp->cmd_plain)
+			repro_line(out, indent, "# the command is the job file's mytest.cmdline: %s", rp->cmd);
+		if (given(rp->build) || given(rp->install))
+			repro_line(out, indent, "# in a checkout of the source tree, as the runs were made:");
+		else if (rp->base_commit || rp->head_commit)
+			repro_line(out, indent, "# how the commits were built and installed is not recorded in the runs");
+		/* after the build: install checks the job's command is there */
+		repro_build(out, indent, rp, rp->base_commit);
+		repro_line(out, indent, "perfsift install %s", job);
+		repro_run(out, indent, rp, bjob, rp->base_runs, rp->base_commit);
+		if (!one_commit)
+			repro_build(out, indent, rp, rp->head_commit);
+		repro_run(out, indent, rp, job, rp->head_runs, rp->head_commit);
+	}
+	repro_line(out, indent, "perfsift compare %s %s",
+		   rp->base_sel ? rp->base_sel : "BASE",
+		   rp->head_sel ? rp->head_sel : "HEAD");
+}
+
 int report_text(const struct report *r, struct strbuf *out, struct strbuf *err)
 {
 	strbuf_addstr(out, "Subject: ");
@@ -258,12 +359,9 @@ int report_text(const struct report *r, struct strbuf *out, struct strbuf *err)
 	add_box(out, &r->box);
 	strbuf_addch(out, '\n');
 
-	strbuf_addf(out,
-		    "\nTo reproduce:\n\n"
-		    "        perfsift install %s  # job file is attached beside this report\n"
-		    "        perfsift run %s\n\n\n",
-		    r->job_file ? r->job_file : "job.yaml",
-		    r->job_file ? r->job_file : "job.yaml");
+	strbuf_addstr(out, "\nTo reproduce:\n\n");
+	report_repro_text(r, out, "        ");
+	strbuf_addstr(out, "\n\n");
 	strbuf_addstr(out,
 		      "Disclaimer:\n"
 		      "These results were measured on the test box above and are given for\n"

@@ -14,6 +14,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "job/job.h"
+#include "job/plugins.h"
+#include "job/programs.h"
 #include "monitors/monitor.h"
 #include "result/internal.h"
 #include "result/reduce.h"
@@ -198,14 +200,12 @@ struct job *result_read_run_job(const char *run_dir, bool warn)
 	return job;
 }
 
-static void job_window(const char *run_dir, struct reduce_window *w)
+static void job_window(const struct job *job, struct reduce_window *w)
 {
-	struct job *job;
 	const char *b, *e, *why;
 	double v;
 
 	memset(w, 0, sizeof(*w));
-	job = result_read_run_job(run_dir, true);
 	if (!job)
 		return;
 	b = job_get(job, "stats_part_begin");
@@ -219,7 +219,33 @@ static void job_window(const char *run_dir, struct reduce_window *w)
 		if (e && !strnum_seconds(e, &v, &why))
 			w->end = v;
 	}
-	job_free(job);
+}
+
+/*
+ * The parser of a plug-in's raw file (job/plugins.h): the plug-in that
+ * wrote it (NAME.plugin beside it says where it was), else one of that
+ * name on the search path when the run's job names it.  NULL: none.
+ */
+static const struct monitor_ops *plugin_parser(const char *run_dir,
+					       const char *name,
+					       const struct job *job)
+{
+	struct strbuf path = STRBUF_INIT, dir = STRBUF_INIT;
+	const struct program *p = NULL;
+
+	if (!job || !jnode_get(job->root, name))
+		return NULL; /* the run's job does not name it: no plug-in's file */
+	path_join(&path, run_dir, name);
+	strbuf_addstr(&path, ".plugin");
+	if (strbuf_read_file(&dir, path.buf, 4096) >= 0) {
+		strbuf_trim(&dir);
+		p = plugin_find_at(dir.buf, name);
+	}
+	if (!p)
+		p = plugin_find(name, NULL, job->root);
+	strbuf_release(&path);
+	strbuf_release(&dir);
+	return p && p->mon.parse ? &p->mon : NULL;
 }
 
 /* group-level files, and the run's own outputs: never a monitor's samples */
@@ -313,8 +339,8 @@ out:
  * file beside a compressed one, not a regular file, empty); -1 with why.
  */
 static int parse_raw_file(const char *run_dir, const char *file,
-			  const struct reduce_window *w, struct run_output *o,
-			  struct strbuf *why)
+			  const struct job *job, const struct reduce_window *w,
+			  struct run_output *o, struct strbuf *why)
 {
 	struct strbuf path = STRBUF_INIT, raw = STRBUF_INIT;
 	struct strbuf stream = STRBUF_INIT;
@@ -323,11 +349,13 @@ static int parse_raw_file(const char *run_dir, const char *file,
 	struct samples s;
 	struct stat st;
 	char *name;
-	int ret = -1;
+	int ret = -1, r;
 
 	/* LKP gzips some raw files (and xz's dmesg): <name>.gz etc. */
 	name = suffix ? xstrndup(file, (size_t)(suffix - file)) : xstrdup(file);
 	m = parser_for(name);
+	if (!m)
+		m = plugin_parser(run_dir, name, job);
 	path_join(&path, run_dir, name);
 	ret = 0;
 	if (!m || (suffix && file_exists(path.buf)))
@@ -347,7 +375,15 @@ static int parse_raw_file(const char *run_dir, const char *file,
 			    path.buf);
 		goto out;
 	}
-	if (m->parse(raw.buf, raw.len, path.buf, &stream, why)) {
+	r = monitor_parse(m, raw.buf, raw.len, path.buf, &stream, why);
+	if (r > 0) {
+		/* a parser that cannot run here (no Ruby): the raw file stays */
+		warning("%s (no %s stats in this run until then)", why->buf, name);
+		strbuf_reset(why);
+		ret = 0;
+		goto out;
+	}
+	if (r) {
 		struct strbuf reason = STRBUF_INIT;
 
 		/* the parser's reason, prefixed with the file it is about */
@@ -415,17 +451,19 @@ int result_parse_run(const char *run_dir, bool lenient, struct run_output *o,
 	struct dirent **ents = NULL;
 	struct strbuf why = STRBUF_INIT;
 	struct reduce_window w;
+	struct job *job = result_read_run_job(run_dir, true);
 	int i, n, ret = 0;
 
-	job_window(run_dir, &w);
+	job_window(job, &w);
 	n = scandir(run_dir, &ents, filter_raw, alphasort);
 	if (n < 0) {
 		strbuf_addf(err, "cannot read '%s': %s", run_dir, strerror(errno));
+		job_free(job);
 		return -1;
 	}
 	for (i = 0; i < n && !ret; i++) {
 		strbuf_reset(&why);
-		if (parse_raw_file(run_dir, ents[i]->d_name, &w, o, &why))
+		if (parse_raw_file(run_dir, ents[i]->d_name, job, &w, o, &why))
 			ret = bad_file(lenient, &why, err);
 	}
 	for (i = 0; i < n && !ret; i++) {
@@ -439,6 +477,7 @@ int result_parse_run(const char *run_dir, bool lenient, struct run_output *o,
 		free(ents[i]);
 	free(ents);
 	strbuf_release(&why);
+	job_free(job);
 	return ret;
 }
 

@@ -41,10 +41,12 @@ static void verdict_error(struct robot_verdict *v, const char *why)
 }
 
 /*
- * The KPI that changed most between base and head, by compare's own
- * judgement: *stat NULL when none did.  A KPI cell compare judged (its
- * three-way verdict) counts when "changed"; one it could not judge (too
- * few runs for the statistics) when LKP's rules selected it.
+ * The KPI to bisect and mail about, by compare's own judgement: the one
+ * that moved the wrong way most, else the largest improvement, as the
+ * report's headline is chosen (docs/lkp-compat.md "report"); *stat NULL
+ * when none moved.  A KPI cell compare judged (its three-way verdict)
+ * counts when "changed"; one it could not judge (too few runs for the
+ * statistics) when LKP's rules selected it.
  */
 static int kpi_change(struct robot_judge *j, const char *base,
 		      const char *head, char **stat, double *change,
@@ -56,6 +58,7 @@ static int kpi_change(struct robot_judge *j, const char *base,
 	struct compare_options co;
 	struct compare_result res;
 	double best = 0;
+	bool best_regression = false;
 	size_t i;
 	int ret = -1;
 
@@ -75,13 +78,19 @@ static int kpi_change(struct robot_judge *j, const char *base,
 		bool moved = c->kpi_judged ? c->kpi_verdict == VERDICT_CHANGED :
 					     c->changed;
 
-		if (!row->is_kpi || !moved || isnan(c->change) ||
-		    fabs(c->change) <= best)
+		bool worse = c->effect == EFFECT_REGRESSION;
+
+		if (!row->is_kpi || !moved || isnan(c->change))
+			continue;
+		/* a regression outranks any improvement, then the size */
+		if (*stat && (worse != best_regression ? !worse :
+			      fabs(c->change) <= best))
 			continue;
 		best = fabs(c->change);
+		best_regression = worse;
 		set_str(stat, row->name);
 		*change = c->change;
-		*regression = c->effect == EFFECT_REGRESSION;
+		*regression = worse;
 	}
 	ret = 0;
 out:

@@ -56,6 +56,11 @@ static int build_report(struct robot_judge *j, const char *parent,
 	/* best effort: without git the report still names the commit */
 	report_git_commit(&d, j->mirror, &ignored);
 	d.r.job_file = "job.yaml";
+	/* the lab's workers do not record the build: the config says it */
+	if (!d.r.repro.build && !d.r.repro.install) {
+		d.r.repro.build = j->repo->build;
+		d.r.repro.install = j->repo->install;
+	}
 	if (report_text(&d.r, &text, err))
 		goto out;
 	start = text.buf;

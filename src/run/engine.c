@@ -23,6 +23,7 @@
 #include "job/job.h"
 #include "job/kpi.h"
 #include "job/params.h"
+#include "job/plugins.h"
 #include "job/programs.h"
 #include "monitors/time.h"
 #include "result/result.h"
@@ -147,6 +148,42 @@ static int plan_mytest(struct job *job, const struct jnode *node,
 	return 0;
 }
 
+/*
+ * A plug-in (plugins.h): its run script, exec'd as it is (any
+ * executable, as LKP's programs/<p>/run), with no command of its own.
+ */
+static int plan_plugin(const struct job *job, const struct jnode *node,
+		       const struct program *prog, char **cmd_argv,
+		       struct engine_plan *p, struct strbuf *err)
+{
+	const char *run = plugin_run_script(prog);
+
+	if (cmd_argv) {
+		strbuf_addf(err, "a command after `--` is for a `mytest` job; '%s' runs the plug-in %s",
+			    job->file, run);
+		return -1;
+	}
+	if (access(run, X_OK)) {
+		strbuf_addf(err, "%s:%d: %s: the plug-in's run script %s is %s",
+			    job->file, node->line, p->prog, run,
+			    access(run, F_OK) ? "missing (the plug-in can only parse)" :
+						"not executable (chmod +x it)");
+		return -1;
+	}
+	/* said before it runs (a run may take hours), and again when parsed */
+	if (plugin_parse_needs_ruby(prog) && !plugin_have_ruby())
+		warning("%s: its parse script %s is a Ruby script and Ruby is not "
+			"installed (apt-get install ruby): the run is made and its raw "
+			"output kept, but it gets no %s stats until `perfsift stats "
+			"RUN_DIR` parses it with Ruby there",
+			p->prog, plugin_parse_script(prog), p->prog);
+	p->plugin = true;
+	p->cmdline = xstrdup(run);
+	p->argv = xcalloc(2, sizeof(char *));
+	p->argv[0] = p->cmdline;
+	return 0;
+}
+
 int engine_plan_make(struct job *job, char **cmd_argv, struct engine_plan *p,
 		     struct strbuf *err)
 {
@@ -156,7 +193,10 @@ int engine_plan_make(struct job *job, char **cmd_argv, struct engine_plan *p,
 	memset(p, 0, sizeof(*p));
 	if (find_test_program(job, p, &node, err) < 0)
 		return -1;
-	if (strcmp(p->prog, "mytest")) {
+	if (prog_of(p->prog)->plugin_dir) {
+		if (plan_plugin(job, node, prog_of(p->prog), cmd_argv, p, err) < 0)
+			return -1;
+	} else if (strcmp(p->prog, "mytest")) {
 		const struct program *prog = prog_of(p->prog);
 
 		p->ops = bench_find(p->prog);
@@ -393,29 +433,69 @@ static void env_push(char ***env, size_t *n, size_t *alloc, char *kv)
 }
 
 /*
+ * A plug-in's value of a typed top-level key (runtime, nr_threads, ...)
+ * as its shell script can use it: a share of the CPUs as a count of them
+ * (nr_threads: 50% on 8 CPUs is 4, at least 1), a duration as seconds
+ * (5m is 300).  Any other value as written; NULL: keep it.
+ */
+static char *plugin_value(const char *key, const char *text, unsigned nr_cpu)
+{
+	const struct program_option *o = job_key_find(key);
+	struct strbuf why = STRBUF_INIT;
+	struct opt_value v;
+	char *out = NULL;
+
+	if (o && (o->type == OPT_CPUS || o->type == OPT_SECONDS) && *text &&
+	    !opt_parse(o, text, &v, &why)) {
+		if (o->type == OPT_CPUS && v.pct) {
+			double n = v.num * nr_cpu / 100;
+
+			out = xasprintf("%.0f", n < 1 ? 1 : n);
+		} else {
+			out = xasprintf("%.15g", v.num);
+		}
+	}
+	strbuf_release(&why);
+	return out;
+}
+
+static void env_push_kv(char ***env, size_t *n, size_t *alloc, const char *k,
+			const char *val, bool plugin, unsigned nr_cpu)
+{
+	char *typed = plugin ? plugin_value(k, val, nr_cpu) : NULL;
+
+	env_push(env, n, alloc, xasprintf("%s=%s", k, typed ? typed : val));
+	free(typed);
+}
+
+/*
  * What LKP hands a test program: the job's plain keys and the program's
  * options as environment variables (`nr_threads=4`, `test=anon-r-seq`),
  * and where its results go (RESULT_ROOT, TMP_RESULT_ROOT: the run's
- * directory while it runs).  Caller frees with free_env().
+ * directory while it runs).  A plug-in's run script gets the typed keys
+ * as numbers (plugin_value) and LKP_SRC when an LKP checkout is in use,
+ * since LKP's own scripts source its lib/.  Caller frees with free_env().
  */
-static char **job_env(const struct job *job, const char *prog,
-		      const struct result_run *run)
+static char **job_env(const struct job *job, const struct engine_plan *p,
+		      const struct result_run *run, unsigned nr_cpu)
 {
-	const struct jnode *root = job->root, *opts = job_program(job, prog);
+	const struct jnode *root = job->root, *opts = job_program(job, p->prog);
 	char **env = NULL;
 	size_t n = 0, alloc = 0, i;
 
 	for (i = 0; i < root->n; i++)
 		if (root->kids[i]->type == JNODE_SCALAR && env_name_ok(root->keys[i]))
-			env_push(&env, &n, &alloc, xasprintf("%s=%s", root->keys[i],
-							     root->kids[i]->text));
+			env_push_kv(&env, &n, &alloc, root->keys[i],
+				    root->kids[i]->text, p->plugin, nr_cpu);
 	for (i = 0; opts && opts->type == JNODE_MAP && i < opts->n; i++)
 		if (opts->kids[i]->type == JNODE_SCALAR && env_name_ok(opts->keys[i]) &&
 		    strcmp(opts->keys[i], "cmdline"))
-			env_push(&env, &n, &alloc, xasprintf("%s=%s", opts->keys[i],
-							     opts->kids[i]->text));
+			env_push_kv(&env, &n, &alloc, opts->keys[i],
+				    opts->kids[i]->text, p->plugin, nr_cpu);
 	env_push(&env, &n, &alloc, xasprintf("RESULT_ROOT=%s", run->dir));
 	env_push(&env, &n, &alloc, xasprintf("TMP_RESULT_ROOT=%s", run->tmp_dir));
+	if (p->plugin && plugin_lkp_src())
+		env_push(&env, &n, &alloc, xasprintf("LKP_SRC=%s", plugin_lkp_src()));
 	return env;
 }
 
@@ -567,6 +647,16 @@ static void start(struct one_run *o)
 	} else {
 		cmd.argv = o->p->argv;
 	}
+	if (o->p->plugin) {
+		/* which plug-in wrote the raw file: `perfsift stats` parses it again */
+		struct strbuf name = STRBUF_INIT, dir = STRBUF_INIT;
+
+		strbuf_addf(&name, "%s.plugin", o->p->prog);
+		strbuf_addf(&dir, "%s\n", plugin_dir(prog_of(o->p->prog)));
+		write_or_say(o, name.buf, &dir);
+		strbuf_release(&name);
+		strbuf_release(&dir);
+	}
 	path_join(&out_path, o->run.tmp_dir, o->p->prog);
 	path_join(&err_path, o->run.tmp_dir, "stderr");
 	cmd.stdout_path = out_path.buf;
@@ -574,7 +664,7 @@ static void start(struct one_run *o)
 	cmd.timeout_s = o->p->timeout_s;
 	cmd.tick = progress_tick;
 	cmd.tick_arg = o;
-	cmd.env = job_env(o->job, o->p->prog, &o->run);
+	cmd.env = job_env(o->job, o->p, &o->run, o->e->machine.nr_cpu);
 	cmd.before_go = start_monitors;
 	cmd.before_go_arg = &ms;
 	progress_tick(o, 0);

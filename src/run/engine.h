@@ -70,7 +70,8 @@ struct engine_plan {
 	const char *prog;            /* the test program: "mytest", "vm-scalability" */
 	const struct bench_ops *ops; /* built-in benchmark, or NULL for mytest */
 	char **argv;                 /* mytest: what is exec'd */
-	char *cmdline;               /* mytest: the command as text */
+	char *cmdline;               /* mytest: the command as text; a plug-in: its run */
+	bool plugin;                 /* a plug-in's run script (job/plugins.h) */
 	void *params;                /* the built-in benchmark's typed options */
 	double runtime_s;            /* the job's runtime, 0 when none */
 	double timeout_s;            /* the job's timeout, 0 when none */

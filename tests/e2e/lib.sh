@@ -28,6 +28,8 @@ export PERFSIFT_RESULT_ROOT
 PERFSIFT_KNOB_DIR=$TEST_TMP/knobs
 export PERFSIFT_KNOB_DIR
 unset PERFSIFT_STORE
+# plug-ins come only from where a script puts them (docs/programs.md)
+unset PERFSIFT_PROGRAMS LKP_SRC
 cd "$TEST_TMP" || exit 1
 
 test_count=0

@@ -58,7 +58,7 @@ test_expect_success 'wrong type: a duration that is not one' '
 
 test_expect_success 'an unknown program (a misspelt one gets a suggestion)' '
 	printf "suite: x\nvm-scalabilty:\n  test: anon-r-seq\n" |
-	bad unknown "../in/unknown.yaml:2: vm-scalabilty: unknown program (did you mean '\''vm-scalability'\''?)"
+	bad unknown "../in/unknown.yaml:2: vm-scalabilty: unknown program (did you mean '\''vm-scalability'\''?); no plug-in vm-scalabilty/ in ../in/programs (the job'\''s directory)"
 '
 
 test_expect_success 'a duplicate key' '

@@ -67,9 +67,9 @@ test_expect_success 'a perf-profile window too large for its clock' '
 
 test_expect_success 'a bare unknown name is an unknown program, not an environment variable' '
 	printf "suite: x\nnosuchmon:\n%s\n" "$cmd" |
-	refused bare-unknown "../in/bare-unknown.yaml:2: nosuchmon: unknown program (not a benchmark, monitor or setup program perfsift knows; a plain job key needs a value)" &&
+	refused bare-unknown "../in/bare-unknown.yaml:2: nosuchmon: unknown program (not a benchmark, monitor or setup program perfsift knows; a plain job key needs a value); no plug-in nosuchmon/ in ../in/programs (the job'\''s directory)" &&
 	printf "suite: x\nvmstatt:\n%s\n" "$cmd" |
-	refused bare-typo "../in/bare-typo.yaml:2: vmstatt: unknown program (did you mean '\''vmstat'\''?)"
+	refused bare-typo "../in/bare-typo.yaml:2: vmstatt: unknown program (did you mean '\''vmstat'\''?); no plug-in vmstatt/ in ../in/programs (the job'\''s directory)"
 '
 
 test_expect_success 'an unknown plain key with a value is still an environment variable' '

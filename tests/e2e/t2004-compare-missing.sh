@@ -24,8 +24,8 @@ test_expect_success 'setup: base and head runs that print different stats' '
 	if test $((n % 2)) = 1; then echo "some: 500"; fi
 	EOT
 	chmod +x bench.sh &&
-	# the KPI is declared: mytest.time.* (how long the script took) would
-	# otherwise be KPIs too, and a loaded machine could make one "worse"
+	# the KPIs are declared, so that the one-sided mytest.extra and
+	# mytest.fresh are KPIs with a direction (listed as gone/new)
 	printf "testcase: tiny\nkpi: {mytest.score: higher, mytest.extra: higher, mytest.fresh: higher}\nmytest:\n" >tiny.yaml &&
 	SIDE=base perfsift run tiny.yaml -n 4 --commit aaaa1111 -- ./bench.sh >out &&
 	rm count &&

@@ -60,8 +60,45 @@ test_expect_success 'a declaration replaces the implicit KPIs (mytest.* and the 
 	test_must_fail --status=1 perfsift --result-root implicit compare --kpi --json mytest=fast mytest=slow >out.json &&
 	test_grep "\"stat\": \"mytest.score\", \"kind\": \"perf\", \"kpi\": true, \"direction\": \"undefined\"" out.json &&
 	test_grep "\"stat\": \"mytest.ms\", \"kind\": \"perf\", \"kpi\": true, \"direction\": \"lower\"" out.json &&
-	test_grep "\"stat\": \"mytest.time.elapsed_time\", \"kind\": \"perf\", \"kpi\": true" out.json &&
-	! grep -q "\"kpi\": false" out.json
+	! grep -q "\"kpi\": false" out.json &&
+	# the time monitor copy says how fast the machine was: no KPI
+	! grep -q "\"stat\": \"mytest.time\." out.json
+'
+
+test_expect_success 'setup: a command that only takes longer in the slow setting' '
+	cat >wait.sh <<-\EOT &&
+	#!/bin/sh
+	# the same figure either way; "slow" sleeps, so its elapsed time is
+	# at least 2 s longer whatever the load (test 8 needs the change
+	# decided at 3 runs a side, beside start-up times a loaded box spreads)
+	test "$mytest" = slow && sleep 2
+	echo "score: 100"
+	EOT
+	chmod +x wait.sh &&
+	printf "testcase: tiny\nmytest:\n  mytest: fast\nmonitors: none\n" >wait.yaml &&
+	perfsift --result-root wait run wait.yaml -n 3 --commit aaaa1111 -- ./wait.sh >out &&
+	perfsift --result-root wait run wait.yaml -n 3 --commit aaaa1111 \
+		--set mytest.mytest=slow -- ./wait.sh >out
+'
+
+test_expect_success 'only the elapsed time differs: shown, never a KPI, exit 0' '
+	# --all: the row is shown whether or not the noise guard decides it,
+	# so this checks the KPI rule, not the load on the box
+	perfsift --result-root wait compare --all mytest=fast mytest=slow >out &&
+	test_grep "mytest.time.elapsed_time\$" out &&
+	perfsift --result-root wait compare --all --json mytest=fast mytest=slow >out.json &&
+	test_grep "\"stat\": \"mytest.time.elapsed_time\", \"kind\": \"perf\", \"kpi\": false, \"direction\": \"lower\"" out.json &&
+	test_grep "\"kpi_regressed\": false" out.json &&
+	perfsift --result-root wait report -o rep mytest=fast mytest=slow >out &&
+	! grep -q "^Subject: .*mytest.time" rep/report.txt
+'
+
+test_expect_success 'a declared time KPI still gates: exit 1' '
+	printf "testcase: tiny\nkpi: {mytest.time.elapsed_time: lower}\nmytest:\n  mytest: fast\nmonitors: none\n" >wait.yaml &&
+	perfsift --result-root waitk run wait.yaml -n 3 --commit aaaa1111 -- ./wait.sh >out &&
+	perfsift --result-root waitk run wait.yaml -n 3 --commit aaaa1111 \
+		--set mytest.mytest=slow -- ./wait.sh >out &&
+	test_must_fail --status=1 perfsift --result-root waitk compare mytest=fast mytest=slow >out
 '
 
 test_expect_success 'a threshold: a change smaller than it does not gate' '

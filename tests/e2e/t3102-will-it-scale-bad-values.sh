@@ -34,7 +34,7 @@ test_expect_success 'a mode that is not process, thread or both' '
 test_expect_success 'no test: run says will-it-scale needs one' '
 	printf "suite: will-it-scale\nwill-it-scale:\n  mode: thread\n" >no-test.yaml &&
 	test_must_fail --status=2 perfsift run no-test.yaml >out 2>err &&
-	echo "perfsift run: no-test.yaml: will-it-scale.test: not given, and will-it-scale needs it (will-it-scale: {test: ...})" >expect &&
+	echo "perfsift run: no-test.yaml:2: will-it-scale.test: not given: will-it-scale needs a testcase of will-it-scale (the testcases: docs/lkp-compat.md)" >expect &&
 	test_cmp expect err &&
 	test_must_fail test -e "$PERFSIFT_RESULT_ROOT/will-it-scale"
 '

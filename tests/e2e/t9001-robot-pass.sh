@@ -47,7 +47,13 @@ test_expect_success 'the body is the report of parent vs culprit' '
 	test_grep "^FYI, we noticed that mytest.ms +50.0% regression on" sent.mbox &&
 	test_grep "^commit $(cat c4) (\"slow: step 4\")\$" sent.mbox &&
 	test_grep "^against $(cat c3)\$" sent.mbox &&
-	test_grep "^To reproduce:" sent.mbox
+	test_grep "^To reproduce:" sent.mbox &&
+	# the build step the robot used (its config: build: "true"), recorded
+	# in the runs, and the runs of both commits
+	test_grep "^        git checkout --detach $(cat c3) && true\$" sent.mbox &&
+	test_grep "^        perfsift run job.yaml -n [0-9]* --commit $(cat c3)" sent.mbox &&
+	test_grep "^        git checkout --detach $(cat c4) && true\$" sent.mbox &&
+	test_grep "^        perfsift compare $(cat c3) $(cat c4)\$" sent.mbox
 '
 
 test_expect_success 'the mbox is mboxrd, one Subject: line per mail' '

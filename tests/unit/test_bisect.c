@@ -371,8 +371,17 @@ static void test_kpi_priority(void **state)
 	/* the benchmark's own stats first */
 	stat_rules_init(&r);
 	stat_rules_add_benchmark(&r, "prog");
+	assert_int_equal(bisect_kpi_priority(&r, "prog.run_ms"), 3);
+	assert_int_equal(bisect_kpi_priority(&r, "prog.score"), 2);
+	/*
+	 * ... but not the time monitor's copy, `<testcase>.time.*`: how
+	 * fast the machine was is no implicit KPI (rules.h stat_is_kpi)
+	 */
+	assert_int_equal(bisect_kpi_priority(&r, KPI), 1);
+	assert_int_equal(bisect_kpi_priority(&r, "prog.time.page_size"), 0);
+	/* a declaration makes one a KPI again */
+	stat_rules_add_kpi(&r, KPI, 0, 0);
 	assert_int_equal(bisect_kpi_priority(&r, KPI), 3);
-	assert_int_equal(bisect_kpi_priority(&r, "prog.time.page_size"), 2);
 	stat_rules_release(&r);
 }
 

@@ -18,6 +18,7 @@
 #include "job/kpi.h"
 #include "job/params.h"
 #include "job/programs.h"
+#include "job/split.h"
 #include "util/strbuf.h"
 
 /* load text that must give exactly one job */
@@ -192,9 +193,11 @@ static void test_errors(void **state)
 	assert_err("runtime: {a: 1}\n",
 		   "bad.yaml:1: runtime: expected a value (or a list of values), not a mapping");
 	assert_err("suite: x\nvm-scalabilty:\n  test: a\n",
-		   "bad.yaml:2: vm-scalabilty: unknown program (did you mean 'vm-scalability'?)");
+		   "bad.yaml:2: vm-scalabilty: unknown program (did you mean 'vm-scalability'?)"
+		   "; no plug-in directory to look in for vm-scalabilty/ ($PERFSIFT_PROGRAMS, programs/ beside the job file, --lkp-src DIR or $LKP_SRC)");
 	assert_err("frobnicate:\n  x: 1\n",
-		   "bad.yaml:1: frobnicate: unknown program (not a benchmark, monitor or setup program perfsift knows)");
+		   "bad.yaml:1: frobnicate: unknown program (not a benchmark, monitor or setup program perfsift knows)"
+		   "; no plug-in directory to look in for frobnicate/ ($PERFSIFT_PROGRAMS, programs/ beside the job file, --lkp-src DIR or $LKP_SRC)");
 	assert_err("suite: x\nruntime: 300s\nsuite: y\n",
 		   "bad.yaml:3: suite: duplicate key (first given at line 1)");
 	assert_err("vm-scalability:\n  test: a\n  size: 1G\n  test: b\n",
@@ -784,6 +787,68 @@ static void test_param_fill(void **state)
 	strbuf_release(&err);
 }
 
+/* the atomic jobs of text must fail the required-option check with msg */
+static void required_fails(const char *text, const char *msg)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct job *job = load1(text), **atoms = NULL;
+	size_t n = 7;
+
+	assert_int_equal(split_job(job, &atoms, &n, &err), -1);
+	if (!strstr(err.buf, msg))
+		fail_msg("'%s' does not hold '%s'", err.buf, msg);
+	/* split_job hands nothing back on the error */
+	assert_null(atoms);
+	assert_int_equal(n, 0);
+	job_free(job);
+	strbuf_release(&err);
+}
+
+/*
+ * The table's OPTF_REQUIRED options (vm-scalability's and will-it-scale's
+ * test, perf-bench-futex's): a job without one fails with the line and
+ * key at split, not at run time without either.
+ */
+static void test_required_options(void **state)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct job *job, **atoms;
+	size_t n;
+
+	(void)state;
+	required_fails("suite: x\nruntime: 1\nvm-scalability:\n  size: 1M\n",
+		       "t.yaml:3: vm-scalability.test: not given: vm-scalability needs a case of vm-scalability");
+	required_fails("suite: x\nvm-scalability:\n", "t.yaml:2: vm-scalability.test: not given");
+	required_fails("suite: x\nwill-it-scale:\n  mode: thread\n  test: \"\"\n",
+		       "t.yaml:4: will-it-scale.test: is empty: will-it-scale needs a testcase");
+	required_fails("test: \"\"\nwill-it-scale:\n", "t.yaml:1: test: is empty");
+	/* one value of a matrix empty: that atomic job, at its line */
+	required_fails("will-it-scale:\n  test:\n  - brk1\n  -\n",
+		       "t.yaml:4: will-it-scale.test: is empty");
+	required_fails("perf-bench-futex:\n  shared: 1\n",
+		       "t.yaml:1: perf-bench-futex.test: not given: perf-bench-futex needs one of hash, wake");
+	/* given as the program's option, or at the top level (LKP flattens) */
+	job = load1("vm-scalability:\n  test: anon-r-seq\n");
+	assert_int_equal(job_check_required(job, &err), 0);
+	job_free(job);
+	job = load1("test: [brk1, getppid1]\nwill-it-scale:\n");
+	assert_int_equal(split_job(job, &atoms, &n, &err), 0);
+	assert_int_equal(n, 2);
+	job_free_all(atoms, n);
+	/* a --set fills it before the split checks */
+	assert_int_equal(job_apply_set(job, "test=brk1", &err), 0);
+	job_free(job);
+	job = load1("vm-scalability:\n");
+	assert_int_equal(job_apply_set(job, "vm-scalability.test=anon-w-seq", &err), 0);
+	assert_int_equal(job_check_required(job, &err), 0);
+	job_free(job);
+	/* a monitor's option never comes from the top level; mytest needs no test */
+	job = load1("test: brk1\nmytest:\n  cmdline: true\n");
+	assert_int_equal(job_check_required(job, &err), 0);
+	job_free(job);
+	strbuf_release(&err);
+}
+
 static void test_help_keys(void **state)
 {
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
@@ -847,6 +912,7 @@ int main(void)
 		cmocka_unit_test(test_opt_types),
 		cmocka_unit_test(test_help_keys),
 		cmocka_unit_test(test_param_fill),
+		cmocka_unit_test(test_required_options),
 		cmocka_unit_test(test_multi_doc_merge),
 		cmocka_unit_test(test_vm_scalability_file),
 		cmocka_unit_test(test_errors),

@@ -93,6 +93,11 @@ static void seed_report(struct report *r, const struct report_stat **explain,
 				      "144", "512G", "always", "madvise",
 				      "performance", "root=/dev/sda1 ro", NULL };
 	r->job_file = "job.yaml";
+	r->repro = (struct report_repro){
+		.base_commit = "v4.6-rc2", .head_commit = r->commit,
+		.base_runs = 5, .head_runs = 5,
+		.base_sel = "v4.6-rc2", .head_sel = r->commit,
+	};
 }
 
 static void check_golden(const char *name, const struct strbuf *got)
@@ -154,6 +159,62 @@ static void test_subject(void **state)
 	strbuf_release(&sb);
 }
 
+/* "To reproduce" says exactly what ran, and what it cannot know */
+static void test_repro(void **state)
+{
+	struct report r;
+	const struct report_stat *e[1], *c[2];
+	struct strbuf out = STRBUF_INIT;
+
+	(void)state;
+	seed_report(&r, e, c);
+	/* a settings comparison on one commit, built by bisect or the robot */
+	r.repro = (struct report_repro){
+		.base_job_file = "base-job.yaml", .cmd = "./bench.sh --fast",
+		.cmd_plain = true, .base_commit = "abc123", .head_commit = "abc123",
+		.build = "make -j2", .install = "./install.sh", .base_runs = 3,
+		.head_runs = 4, .base_sel = "mytest=base", .head_sel = "mytest=head",
+	};
+	r.base_setting = "mytest=base";
+	report_repro_text(&r, &out, "");
+	assert_string_equal(out.buf,
+		"# job.yaml is the job the head runs ran, attached beside this report\n"
+		"# base-job.yaml is the base's job (mytest=base)\n"
+		"# in a checkout of the source tree, as the runs were made:\n"
+		"git checkout --detach abc123 && make -j2 && ./install.sh\n"
+		"perfsift install job.yaml\n"
+		"perfsift run base-job.yaml -n 3 --commit abc123 -- ./bench.sh --fast\n"
+		"perfsift run job.yaml -n 4 --commit abc123 -- ./bench.sh --fast\n"
+		"perfsift compare mytest=base mytest=head\n");
+	/* an empty install (the robot's `install: ""`) is none */
+	strbuf_reset(&out);
+	r.repro.install = "";
+	report_repro_text(&r, &out, "");
+	assert_non_null(strstr(out.buf, "git checkout --detach abc123 && make -j2\n"));
+	r.repro.install = "./install.sh";
+	/* a command that is not plain words stays in the job file alone */
+	strbuf_reset(&out);
+	r.repro.cmd = "seq 100 | wc -l";
+	r.repro.cmd_plain = false;
+	r.repro.head_commit = "def456";
+	r.repro.base_job_file = NULL;
+	report_repro_text(&r, &out, "");
+	assert_non_null(strstr(out.buf, "# the command is the job file's mytest.cmdline: seq 100 | wc -l\n"));
+	assert_non_null(strstr(out.buf, "git checkout --detach def456 && make -j2 && ./install.sh\n"
+				       "perfsift run job.yaml -n 4 --commit def456\n"));
+	assert_null(strstr(out.buf, " -- "));
+	/* an LKP root: nothing made up */
+	strbuf_reset(&out);
+	r.repro = (struct report_repro){ .no_job = true, .base_sel = "v4.6-rc2",
+					 .head_sel = "5f155ea5ab" };
+	report_repro_text(&r, &out, "  ");
+	assert_non_null(strstr(out.buf, "  # the head runs have no job.yaml (an LKP result root)"));
+	assert_null(strstr(out.buf, "perfsift run"));
+	assert_null(strstr(out.buf, "perfsift install"));
+	assert_non_null(strstr(out.buf, "  perfsift compare v4.6-rc2 5f155ea5ab\n"));
+	strbuf_release(&out);
+}
+
 static void test_text(void **state)
 {
 	static const char *const order[] = {
@@ -174,8 +235,12 @@ static void test_text(void **state)
 		"THP: always (defrag: madvise)\ncpufreq governor: performance\n"
 		"Kernel command line: root=/dev/sda1 ro\n",
 		"To reproduce:",
-		"perfsift install job.yaml",
-		"perfsift run job.yaml",
+		"        # how the commits were built and installed is not recorded in the runs\n",
+		"        # build and install (boot) v4.6-rc2\n",
+		"        perfsift install job.yaml\n",
+		"        perfsift run job.yaml -n 5 --commit v4.6-rc2\n",
+		"        perfsift run job.yaml -n 5 --commit 5f155ea5ab62b5321aa7315de62d21da59aa8c65\n",
+		"        perfsift compare v4.6-rc2 5f155ea5ab62b5321aa7315de62d21da59aa8c65\n",
 		"Disclaimer:",
 	};
 	struct report r;
@@ -322,6 +387,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_subject),
+		cmocka_unit_test(test_repro),
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_html),
 		cmocka_unit_test(test_rank_score),

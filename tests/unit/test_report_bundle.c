@@ -100,7 +100,7 @@ static void test_bundle(void **state)
 	sides[0] = (struct report_side){ "base", base.buf };
 	sides[1] = (struct report_side){ "head", head.buf };
 	strbuf_addf(&tgz, "%s/repro.tar.gz", root);
-	assert_int_equal(report_bundle_write(tgz.buf, sides, 2, job.buf,
+	assert_int_equal(report_bundle_write(tgz.buf, sides, 2, job.buf, NULL,
 					     env.buf, &err), 0);
 
 	a = archive_read_new();
@@ -134,7 +134,7 @@ static void test_bundle(void **state)
 	/* a directory that cannot be written: an error, nothing left behind */
 	strbuf_reset(&tgz);
 	strbuf_addf(&tgz, "%s/no/such/dir/repro.tar.gz", root);
-	assert_int_equal(report_bundle_write(tgz.buf, sides, 2, NULL, env.buf,
+	assert_int_equal(report_bundle_write(tgz.buf, sides, 2, NULL, NULL, env.buf,
 					     &err), -1);
 	assert_non_null(strstr(err.buf, "cannot create"));
 

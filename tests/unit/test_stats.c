@@ -623,9 +623,18 @@ static void test_kpi_rules(void **state)
 	assert_true(stat_is_kpi(&r, "tc.score"));
 	assert_true(stat_is_kpi(&r, "mytest.score")); /* whatever the testcase */
 	assert_false(stat_is_kpi(&r, "vmstat.cpu.id"));
+	/* the time monitor's stats are no implicit KPI: machine speed */
+	assert_false(stat_is_kpi(&r, "tc.time.elapsed_time"));
+	assert_false(stat_is_kpi(&r, "mytest.time.user_time"));
+	assert_false(stat_is_kpi(&r, "time.elapsed_time"));
+	assert_true(stat_is_kpi(&r, "tc.timeouts")); /* not time.* */
 	assert_int_equal(stat_direction(&r, "mytest.score"), 0);
 	assert_int_equal(kpi_declare(&r, "mytest.score: higher; "
-				     "mytest.*_ms: lower 2%; mytest.n: none"), 0);
+				     "mytest.*_ms: lower 2%; mytest.n: none; "
+				     "tc.time.elapsed_time: lower"), 0);
+	/* ... unless declared */
+	assert_true(stat_is_kpi(&r, "tc.time.elapsed_time"));
+	assert_false(stat_is_kpi(&r, "mytest.time.user_time"));
 	assert_false(stat_is_kpi(&r, "tc.score"));
 	assert_true(stat_is_kpi(&r, "mytest.score"));
 	assert_true(stat_is_kpi(&r, "mytest.run_ms"));

@@ -1,0 +1,569 @@
+/*
+ * plugins.c: programs in LKP's layout found on a search path (see
+ * plugins.h): the search, the registry that makes a found plug-in an
+ * entry of the program table, and the running of its parse script the
+ * way LKP's run-stats runs programs/<p>/parse.
+ */
+#include "util/compat.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <dirent.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "external/external.h"
+#include "job/job.h"
+#include "job/plugins.h"
+#include "job/programs.h"
+#include "monitors/monitor.h"
+#include "util/fileutil.h"
+#include "util/strbuf.h"
+#include "util/usage.h"
+#include "util/xalloc.h"
+
+/* a parse script's output is LKP's key: value stream: 1 GiB is far beyond any */
+#define STREAM_MAX (1024UL * 1024 * 1024)
+
+/* one plug-in found: its table entry first, so the entry leads back to it */
+struct plugin {
+	struct program prog;
+	char *name, *dir, *run, *parse, *help;
+	bool ruby; /* the parse script's #! names ruby */
+};
+
+static struct plugin **plugins;
+static size_t nr_plugins, alloc_plugins;
+static char *lkp_src_opt;
+/* built-in names already warned about, "\nname\n" each: one warning a name */
+static struct strbuf shadow_said = STRBUF_INIT;
+
+/* a plug-in takes its value (`foo: bar`) as LKP's programs do: exported */
+static const struct program_option plugin_value = {
+	"(its value)", OPT_STRING, '-', 0,
+	.help = "exported to the run script as PROGRAM=VALUE"};
+
+void plugin_set_lkp_src(const char *dir)
+{
+	free(lkp_src_opt);
+	lkp_src_opt = dir ? xstrdup(dir) : NULL;
+}
+
+const char *plugin_lkp_src(void)
+{
+	const char *env = getenv("LKP_SRC");
+
+	if (lkp_src_opt)
+		return lkp_src_opt;
+	return env && *env ? env : NULL;
+}
+
+/*
+ * A name that is one plain directory entry: a job key never leads out of
+ * a search directory (`../x`, `a/b`) nor to a hidden entry.
+ */
+static bool plain_name(const char *name)
+{
+	const char *p;
+
+	if (!*name || *name == '.')
+		return false;
+	for (p = name; *p; p++)
+		if (!strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+			    "0123456789_.+-", *p))
+			return false;
+	return true;
+}
+
+/* one directory of the search path and where it came from, for messages */
+struct search_dir {
+	char *dir;
+	const char *from;
+};
+
+struct search_path {
+	struct search_dir *d;
+	size_t n, alloc;
+};
+
+static void add_dir(struct search_path *sp, const char *dir, size_t len,
+		    const char *from)
+{
+	size_t i;
+	char *d = xstrndup(dir, len);
+
+	/* the same directory twice (the job's and its origin's) is one */
+	for (i = 0; i < sp->n; i++)
+		if (!strcmp(sp->d[i].dir, d)) {
+			free(d);
+			return;
+		}
+	ALLOC_GROW(sp->d, sp->n + 1, sp->alloc);
+	sp->d[sp->n].dir = d;
+	sp->d[sp->n++].from = from;
+}
+
+/* DIR/programs of a job file's directory, when file is a file */
+static void add_job_dir(struct search_path *sp, const char *file,
+			const char *from)
+{
+	struct strbuf dir = STRBUF_INIT;
+	struct stat st;
+
+	/* "<set>", "-" and test names are no file: no directory to search */
+	if (file && !stat(file, &st) && S_ISREG(st.st_mode)) {
+		path_dirname(&dir, file);
+		strbuf_addstr(&dir, "/programs");
+		add_dir(sp, dir.buf, dir.len, from);
+	}
+	strbuf_release(&dir);
+}
+
+/* the search path, in its order (plugins.h) */
+static void search_path(struct search_path *sp, const char *job_file,
+			const struct jnode *root)
+{
+	const char *env = getenv("PERFSIFT_PROGRAMS"), *p, *end;
+	const struct jnode *origin = root ? jnode_get(root, "job_origin") : NULL;
+	const char *lkp = plugin_lkp_src();
+
+	memset(sp, 0, sizeof(*sp));
+	for (p = env ? env : ""; *p; p = *end ? end + 1 : end) {
+		end = strchrnul(p, ':');
+		if (end > p) /* an empty entry is no directory (not the cwd) */
+			add_dir(sp, p, (size_t)(end - p), "PERFSIFT_PROGRAMS");
+	}
+	add_job_dir(sp, job_file, "the job's directory");
+	if (origin && origin->type == JNODE_SCALAR)
+		add_job_dir(sp, origin->text, "the job_origin's directory");
+	if (lkp) {
+		struct strbuf d = STRBUF_INIT;
+
+		path_join(&d, lkp, "programs");
+		add_dir(sp, d.buf, d.len, lkp_src_opt ? "--lkp-src" : "LKP_SRC");
+		strbuf_release(&d);
+	}
+}
+
+static void search_path_release(struct search_path *sp)
+{
+	size_t i;
+
+	for (i = 0; i < sp->n; i++)
+		free(sp->d[i].dir);
+	free(sp->d);
+}
+
+void plugin_describe_path(const char *name, const char *job_file,
+			  const struct jnode *root, struct strbuf *out)
+{
+	struct search_path sp;
+	size_t i;
+
+	search_path(&sp, job_file, root);
+	if (sp.n)
+		strbuf_addf(out, "no plug-in %s/ in ", name);
+	else
+		strbuf_addf(out, "no plug-in directory to look in for %s/ "
+			    "($PERFSIFT_PROGRAMS, programs/ beside the job file, "
+			    "--lkp-src DIR or $LKP_SRC)", name);
+	for (i = 0; i < sp.n; i++)
+		strbuf_addf(out, "%s%s (%s)", i ? ", " : "", sp.d[i].dir,
+			    sp.d[i].from);
+	search_path_release(&sp);
+}
+
+/* ------------------------------------------------------------ registry */
+
+const struct program *plugin_registered(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < nr_plugins; i++)
+		if (!strcmp(plugins[i]->name, name))
+			return &plugins[i]->prog;
+	return NULL;
+}
+
+/* the plug-in behind a table entry (p must be one: plugin_dir set) */
+static const struct plugin *plugin_of(const struct program *p)
+{
+	return (const struct plugin *)p; /* prog is struct plugin's first member */
+}
+
+/*
+ * Reached only through a bug: a plug-in's parse script needs its
+ * directory, which a bare monitor_parse_fn cannot be given, so every
+ * caller goes through monitor_parse().  The entry's parse is set (to
+ * this) so that `has a parser` tests see the script.
+ */
+static int plugin_parse_direct(const char *raw, size_t len, const char *path,
+			       struct strbuf *out, struct strbuf *err)
+{
+	(void)raw, (void)len, (void)path, (void)out, (void)err;
+	BUG("a plug-in's parse script is run through monitor_parse()");
+}
+
+/* #! of the script names ruby (`#!/usr/bin/env ruby`, `#!/usr/bin/ruby -w`) */
+static bool script_is_ruby(const char *path)
+{
+	char line[256];
+	FILE *f = fopen(path, "r");
+	bool ruby = false;
+
+	if (!f)
+		return false;
+	if (fgets(line, sizeof(line), f) && !strncmp(line, "#!", 2))
+		ruby = strstr(line, "ruby") != NULL;
+	fclose(f);
+	return ruby;
+}
+
+/* path is a regular file */
+static bool is_file(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISREG(st.st_mode);
+}
+
+/*
+ * dir/name as a plug-in: a directory holding a run or a parse file.
+ * Registered (once: a second find returns the first) and returned.
+ */
+static const struct program *try_dir(const char *dir, const char *name)
+{
+	struct strbuf base = STRBUF_INIT, run = STRBUF_INIT, parse = STRBUF_INIT;
+	const struct program *known = plugin_registered(name);
+	char real[PATH_MAX];
+	struct plugin *pl = NULL;
+
+	if (known)
+		return known;
+	path_join(&base, dir, name);
+	path_join(&run, base.buf, "run");
+	path_join(&parse, base.buf, "parse");
+	if (!dir_exists(base.buf) || (!is_file(run.buf) && !is_file(parse.buf)) ||
+	    !realpath(base.buf, real))
+		goto out;
+	pl = xcalloc(1, sizeof(*pl));
+	pl->name = xstrdup(name);
+	pl->dir = xstrdup(real);
+	pl->run = xasprintf("%s/run", real);
+	pl->parse = is_file(parse.buf) ? xasprintf("%s/parse", real) : NULL;
+	pl->ruby = pl->parse && script_is_ruby(pl->parse);
+	pl->help = xasprintf("a plug-in: %s", real);
+	pl->prog.name = pl->name;
+	pl->prog.kind = PROG_TEST;
+	pl->prog.value = &plugin_value;
+	pl->prog.mon.name = pl->name;
+	pl->prog.mon.parse = pl->parse ? plugin_parse_direct : NULL;
+	pl->prog.help = pl->help;
+	pl->prog.plugin_dir = pl->dir;
+	ALLOC_GROW(plugins, nr_plugins + 1, alloc_plugins);
+	plugins[nr_plugins++] = pl;
+out:
+	strbuf_release(&base);
+	strbuf_release(&run);
+	strbuf_release(&parse);
+	return pl ? &pl->prog : NULL;
+}
+
+/* the first plug-in called name on the path, unregistered look-up included */
+static const struct program *search(const char *name, const char *job_file,
+				    const struct jnode *root)
+{
+	struct search_path sp;
+	const struct program *p = NULL;
+	size_t i;
+
+	if (!plain_name(name))
+		return NULL;
+	search_path(&sp, job_file, root);
+	for (i = 0; i < sp.n && !p; i++)
+		p = try_dir(sp.d[i].dir, name);
+	search_path_release(&sp);
+	return p;
+}
+
+const struct program *plugin_find(const char *name, const char *job_file,
+				  const struct jnode *root)
+{
+	const struct program *p = program_find(name);
+
+	/* a built-in comes first; a plug-in found before is that one */
+	if (p)
+		return p->plugin_dir ? p : NULL;
+	return search(name, job_file, root);
+}
+
+const struct program *plugin_find_at(const char *dir, const char *name)
+{
+	struct strbuf parent = STRBUF_INIT;
+	const struct program *p = program_find(name);
+
+	if (p)
+		return p->plugin_dir ? p : NULL;
+	if (!plain_name(name) || strcmp(path_basename(dir), name))
+		return NULL;
+	path_dirname(&parent, dir);
+	p = try_dir(parent.buf, name);
+	strbuf_release(&parent);
+	return p;
+}
+
+void plugin_warn_shadowed(const char *name, const char *job_file,
+			  const struct jnode *root, int line)
+{
+	struct search_path sp;
+	struct strbuf base = STRBUF_INIT, key = STRBUF_INIT;
+	size_t i;
+
+	if (!plain_name(name))
+		return;
+	strbuf_addf(&key, "\n%s\n", name);
+	if (strstr(shadow_said.buf ? shadow_said.buf : "", key.buf))
+		goto out;
+	search_path(&sp, job_file, root);
+	for (i = 0; i < sp.n; i++) {
+		path_join(&base, sp.d[i].dir, name);
+		if (dir_exists(base.buf)) {
+			warning("%s:%d: %s: perfsift's built-in %s is used, not the plug-in "
+				"%s (from %s): a built-in program comes first; give the "
+				"plug-in another name to run it",
+				job_file, line > 0 ? line : 1, name, name, base.buf,
+				sp.d[i].from);
+			strbuf_addbuf(&shadow_said, &key);
+			break;
+		}
+	}
+	search_path_release(&sp);
+out:
+	strbuf_release(&base);
+	strbuf_release(&key);
+}
+
+size_t plugin_scan_all(void)
+{
+	struct search_path sp;
+	size_t i, n = 0;
+
+	search_path(&sp, NULL, NULL);
+	for (i = 0; i < sp.n; i++) {
+		DIR *d = opendir(sp.d[i].dir);
+		struct dirent *de;
+
+		while (d && (de = readdir(d))) {
+			const struct program *p;
+
+			if (!plain_name(de->d_name))
+				continue;
+			p = program_find(de->d_name);
+			if (p && !p->plugin_dir)
+				continue; /* a built-in's name: never a plug-in */
+			if (try_dir(sp.d[i].dir, de->d_name))
+				n++;
+		}
+		if (d)
+			closedir(d);
+	}
+	search_path_release(&sp);
+	return n;
+}
+
+/* ----------------------------------------------------------- accessors */
+
+const char *plugin_dir(const struct program *p)
+{
+	return p->plugin_dir;
+}
+
+const char *plugin_run_script(const struct program *p)
+{
+	return p->plugin_dir ? plugin_of(p)->run : NULL;
+}
+
+const char *plugin_parse_script(const struct program *p)
+{
+	return p->plugin_dir ? plugin_of(p)->parse : NULL;
+}
+
+bool plugin_parse_needs_ruby(const struct program *p)
+{
+	return p->plugin_dir && plugin_of(p)->ruby;
+}
+
+bool plugin_have_ruby(void)
+{
+	return ext_have("ruby", NULL);
+}
+
+bool plugin_can_run(const struct program *p, struct strbuf *why)
+{
+	const struct plugin *pl = plugin_of(p);
+
+	if (access(pl->run, X_OK)) {
+		strbuf_addf(why, "%s: %s", pl->run,
+			    is_file(pl->run) ? "not executable (chmod +x)" :
+					       "no run script (it can only parse)");
+		return false;
+	}
+	if (pl->ruby && !plugin_have_ruby()) {
+		strbuf_addf(why, "its parse script %s needs Ruby: apt-get install ruby",
+			    pl->parse);
+		return false;
+	}
+	return true;
+}
+
+/* ------------------------------------------------------------- parsing */
+
+/* the parse script's child: stdin the raw file, stdout the pipe */
+static void NORETURN exec_parse(char **argv, const char *input, int out_fd,
+				const char *result_root)
+{
+	int fd = open(input, O_RDONLY);
+	sigset_t none;
+	const char *lkp = plugin_lkp_src();
+
+	if (fd < 0 || dup2(fd, 0) < 0 || dup2(out_fd, 1) < 0) {
+		fprintf(stderr, "cannot set up %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(fd);
+	close(out_fd);
+	/* what perfsift blocks or ignores is the script's to have back */
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	signal(SIGPIPE, SIG_DFL);
+	/* LKP's parse scripts require "#{LKP_SRC}/lib/..." and read RESULT_ROOT */
+	if (lkp)
+		setenv("LKP_SRC", lkp, 1);
+	if (result_root)
+		setenv("RESULT_ROOT", result_root, 1);
+	execvp(argv[0], argv);
+	fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
+	_exit(127);
+}
+
+/*
+ * The file the script reads: the raw file itself when it is one (LKP
+ * passes its path), else (stdin, a compressed file) the text in a
+ * private temporary file, named into tmp for the caller to remove.
+ */
+static int input_file(const char *raw, size_t len, const char *path,
+		      struct strbuf *tmp, struct strbuf *err)
+{
+	static const char *const sfx[] = {".gz", ".xz", ".bz2"};
+	size_t i, n = path ? strlen(path) : 0;
+	bool plain = path && is_file(path);
+	int fd;
+
+	for (i = 0; plain && i < ARRAY_SIZE(sfx); i++)
+		if (n > strlen(sfx[i]) && !strcmp(path + n - strlen(sfx[i]), sfx[i]))
+			plain = false;
+	if (plain) {
+		strbuf_addstr(tmp, path);
+		return 0;
+	}
+	strbuf_addstr(tmp, "/tmp/perfsift-raw.XXXXXX");
+	fd = mkstemp(tmp->buf);
+	if (fd < 0 || write_all(fd, raw, len) < 0) {
+		strbuf_addf(err, "cannot write a temporary file: %s", strerror(errno));
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmp->buf);
+		}
+		strbuf_reset(tmp);
+		return -1;
+	}
+	close(fd);
+	return 1;
+}
+
+static int run_parse_script(const struct plugin *pl, const char *raw,
+			    size_t len, const char *path, struct strbuf *out,
+			    struct strbuf *err)
+{
+	struct strbuf in = STRBUF_INIT, dir = STRBUF_INIT;
+	char *argv[4];
+	int pfd[2], st, made, ret = -1;
+	size_t n = 0;
+	pid_t pid;
+
+	if (pl->ruby && !plugin_have_ruby()) {
+		strbuf_addf(err, "%s: its parse script %s is a Ruby script and Ruby is "
+			    "not installed: apt-get install ruby (`perfsift install JOB` "
+			    "does); the raw output is kept, `perfsift stats RUN_DIR` "
+			    "parses it once Ruby is there",
+			    pl->name, pl->parse);
+		return 1;
+	}
+	made = input_file(raw, len, path, &in, err);
+	if (made < 0)
+		return -1;
+	/* Ruby's scripts through ruby itself: no #! path or x bit to rely on */
+	if (pl->ruby)
+		argv[n++] = (char *)"ruby";
+	argv[n++] = pl->parse;
+	argv[n++] = in.buf;
+	argv[n] = NULL;
+	if (path)
+		path_dirname(&dir, path);
+	if (pipe(pfd) < 0) {
+		strbuf_addf(err, "cannot create a pipe: %s", strerror(errno));
+		goto out;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		strbuf_addf(err, "cannot fork: %s", strerror(errno));
+		close(pfd[0]);
+		close(pfd[1]);
+		goto out;
+	}
+	if (!pid) {
+		close(pfd[0]);
+		exec_parse(argv, in.buf, pfd[1], path ? dir.buf : NULL);
+	}
+	close(pfd[1]);
+	if (strbuf_read_fd(out, pfd[0], STREAM_MAX) < 0)
+		strbuf_addf(err, "%s: cannot read its parse script's output: %s",
+			    pl->name, strerror(errno));
+	close(pfd[0]);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (err->len)
+		goto out;
+	if (WIFEXITED(st) && !WEXITSTATUS(st))
+		ret = 0;
+	else if (WIFEXITED(st))
+		strbuf_addf(err, "%s: its parse script %s exited with status %d",
+			    pl->name, pl->parse, WEXITSTATUS(st));
+	else
+		strbuf_addf(err, "%s: its parse script %s was killed by signal %d",
+			    pl->name, pl->parse, WTERMSIG(st));
+out:
+	if (made > 0)
+		unlink(in.buf);
+	strbuf_release(&in);
+	strbuf_release(&dir);
+	return ret;
+}
+
+int monitor_parse(const struct monitor_ops *m, const char *raw, size_t len,
+		  const char *path, struct strbuf *out, struct strbuf *err)
+{
+	size_t i;
+
+	if (m->parse != plugin_parse_direct)
+		return m->parse(raw, len, path, out, err) ? -1 : 0;
+	for (i = 0; i < nr_plugins; i++)
+		if (&plugins[i]->prog.mon == m)
+			return run_parse_script(plugins[i], raw, len, path, out, err);
+	BUG("monitor_parse: a plug-in parser that is not registered");
+}

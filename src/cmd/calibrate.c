@@ -78,7 +78,12 @@ struct aa {
 	size_t njobs;
 };
 
-/* schedule's on_run: keep each complete run's directory, count the rest */
+/*
+ * schedule's on_run: keep each complete run's directory, count the rest.
+ * The directories, not the group's runs in the index: the calibration
+ * root may hold an earlier A/A's runs of the same group, and a floor is
+ * this A/A's alone.
+ */
 static void collect_run(void *ctx, size_t job, const struct engine_run *r,
 			enum engine_outcome o)
 {
@@ -109,6 +114,7 @@ static void aa_release(struct aa *aa)
 	free(aa->jobs);
 }
 
+/* qsort of borrowed names (the runs' own strings) */
 static int cmp_name(const void *pa, const void *pb)
 {
 	return strcmp(*(const char *const *)pa, *(const char *const *)pb);
@@ -128,6 +134,7 @@ static const char **union_names(const struct reduce_stats *runs, size_t n,
 		}
 	if (total)
 		qsort(names, total, sizeof(*names), cmp_name);
+	/* sorted: a name shared by every run is kept once */
 	for (i = 0; i < total; i++)
 		if (!w || strcmp(names[w - 1], names[i]))
 			names[w++] = names[i];
@@ -177,6 +184,8 @@ static int floor_of_runs(const struct aa_job *j, struct noise_floor *f,
 				a[na++] = s->value;
 		}
 		pct = noise_floor_of(a, na, b, nb, scratch);
+		/* no floor said (too few values, a median of 0): none stored,
+		 * so compare judges the stat as it always did */
 		if (isfinite(pct))
 			noise_floor_add(f, names[k], pct);
 	}
@@ -194,7 +203,11 @@ out:
 	return ret;
 }
 
-/* component `which` (0-based) of a series, a new string ("" if absent) */
+/*
+ * Component `which` (0-based) of a series, a new string ("" if absent):
+ * the machine is the series' tbox_group, said beside it for --show and
+ * the JSON rather than parsed out of the series by every reader.
+ */
 static char *series_part(const char *series, int which)
 {
 	const char *p = series, *end;
@@ -227,6 +240,7 @@ static int make_floor(const struct aa_job *j, const char *calroot, int runs,
 	f->series = strbuf_detach(&series, NULL);
 	f->machine = series_part(f->series, 2); /* .../tbox_group/... */
 	f->commit = xstrdup(path_basename(dir));
+	/* wall-clock seconds: a date for people, never a duration */
 	f->calibrated_at = (int64_t)time(NULL);
 	f->runs = runs;
 	ret = floor_of_runs(j, f, err);
@@ -246,6 +260,11 @@ static int store_floors(const struct aa *aa, const char *root,
 	size_t i, stored = 0;
 	int status = EXIT_OK;
 
+	/*
+	 * Opened only now, after every run: a root without an index gets one
+	 * here and not before, so that bad input or an interrupted A/A leaves
+	 * the root's index as it was (or absent).
+	 */
 	if (store_open(&st, root, store_url, STORE_CREATE, &err) < 0) {
 		error("%s", err.buf);
 		strbuf_release(&err);
@@ -255,6 +274,7 @@ static int store_floors(const struct aa *aa, const char *root,
 		const struct aa_job *j = &aa->jobs[i];
 		struct noise_floor f;
 
+		/* a job this machine declined has no runs to learn from */
 		if (j->skipped || !j->group_dir)
 			continue;
 		noise_floor_init(&f);
@@ -293,6 +313,7 @@ static int show_floor(const char *spec, const struct options *opts)
 		return EXIT_USAGE;
 	}
 	strbuf_release(&err);
+	/* none is an answer, not an error of the command line: exit 1 */
 	if (!g.floor) {
 		error("'%s': no noise floor is stored for its job on its machine "
 		      "(run `perfsift calibrate JOB` there)", spec);
@@ -376,6 +397,11 @@ static int aa_status(enum engine_outcome o, const struct schedule *s)
 		      runner_stop_signal() == SIGTERM ? "SIGTERM" : "SIGINT");
 		return EXIT_RUNTIME;
 	}
+	/*
+	 * A failed run makes the halves uneven and says the benchmark is not
+	 * itself: a floor from what is left would be a floor of something
+	 * else.
+	 */
 	if (s->nr_error || s->nr_failed) {
 		error("%d run%s failed or could not be recorded: an A/A needs "
 		      "every run; no noise floor was changed",
@@ -407,11 +433,17 @@ static int calibrate(const struct calibrate_args *a, const char *root,
 		goto out;
 	}
 	path_join(&calroot, root, ".calibration");
+	/*
+	 * A plain key (not a parameter: the group's identity, and so the
+	 * series, stay the job's), so that a run's job.yaml says what it was
+	 * made for wherever it is copied.
+	 */
 	for (i = 0; i < nr_atomic; i++)
 		job_set(atomic[i], "calibration", "A/A");
 	aa.njobs = nr_atomic;
 	aa.jobs = xcalloc(nr_atomic ? nr_atomic : 1, sizeof(*aa.jobs));
 	s.result_root = calroot.buf;
+	/* 2N runs a job, round-robin over the jobs: the halves alternate */
 	s.nr_runs = 2 * a->runs;
 	s.interleave = true;
 	s.on_run = collect_run;
@@ -419,6 +451,8 @@ static int calibrate(const struct calibrate_args *a, const char *root,
 	printf("calibrate: an A/A of %zu job%s, 2 x %d runs each (halves "
 	       "interleaved), into %s\n", nr_atomic, nr_atomic == 1 ? "" : "s",
 	       a->runs, calroot.buf);
+	/* NULL: the calibration root's own SQLite index, whatever --store
+	 * says -- a shared store would see these runs as the commit's */
 	engine_init(&e, calroot.buf, NULL, a->commit);
 	status = aa_status(schedule_run_all(&s, &e, atomic, plans, nr_atomic), &s);
 	engine_release(&e);
@@ -442,7 +476,7 @@ int cmd_calibrate(int argc, char **argv, struct options *opts)
 	struct options o = *opts;
 	int status;
 
-	a.runs = 5;
+	a.runs = 5; /* 5 + 5, the A/A of issue 13 */
 	status = parse_options(argc, argv, &a);
 	if (status >= 0)
 		return status;

@@ -41,6 +41,11 @@ void noise_floor_add(struct noise_floor *f, const char *name, double pct)
 	f->n++;
 }
 
+/*
+ * By strcmp, the order the store hands names out in and the order
+ * noise_floor_find() searches: one order, so that a floor read from
+ * either backend is found the same way.
+ */
 static int cmp_stat(const void *pa, const void *pb)
 {
 	const struct noise_floor_stat *a = pa, *b = pb;
@@ -54,6 +59,10 @@ void noise_floor_sort(struct noise_floor *f)
 		qsort(f->items, f->n, sizeof(*f->items), cmp_stat);
 }
 
+/*
+ * One binary search per compared row: a floor of 50,000 stats is looked
+ * up only for the rows a comparison keeps, never walked.
+ */
 double noise_floor_find(const struct noise_floor *f, const char *name)
 {
 	struct noise_floor_stat key = { (char *)name, 0 }, *hit;
@@ -81,10 +90,14 @@ double noise_floor_of(const double *a, size_t na, const double *b, size_t nb,
 	double ma, mb, mall, within, between;
 	size_t i;
 
+	/* one value a half has no spread: saying 0 would unflag nothing but
+	 * claim a calibration that was never made */
 	if (na < 2 || nb < 2)
 		return NAN;
 	memcpy(scratch, a, na * sizeof(*a));
 	memcpy(scratch + na, b, nb * sizeof(*b));
+	/* the reference every % is of: the median of all the values, which
+	 * is what a comparison's change is relative to (near enough) */
 	mall = median(scratch, na + nb);
 	if (!(fabs(mall) > 0) || !isfinite(mall))
 		return NAN;
@@ -102,6 +115,11 @@ double noise_floor_of(const double *a, size_t na, const double *b, size_t nb,
 	return 100 * fmax(within, between) / fabs(mall);
 }
 
+/*
+ * Pure string work (the callers realpath() both sides): the series is
+ * the path below the root up to the last '/', so a root of LKP's
+ * layout and perfsift's give the same series for the same job.
+ */
 int noise_floor_series(const char *root, const char *group_dir,
 		       struct strbuf *out)
 {
@@ -113,6 +131,8 @@ int noise_floor_series(const char *root, const char *group_dir,
 	if (strncmp(group_dir, root, rl) || group_dir[rl] != '/')
 		return -1;
 	rel = group_dir + rl + 1;
+	/* the last component is the commit: everything before it is the job
+	 * on its machine */
 	slash = strrchr(rel, '/');
 	if (!slash || slash == rel)
 		return -1;

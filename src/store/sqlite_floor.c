@@ -13,6 +13,7 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
+/* the connection (sqlite.c's own helper is static to it) */
 static sqlite3 *db_of(struct store *st)
 {
 	return ((struct sqlite_priv *)st->priv)->db;
@@ -26,7 +27,10 @@ static int exec_plain(struct store *st, const char *sql, struct strbuf *err)
 	return 0;
 }
 
-/* the series' rows gone, from both tables */
+/*
+ * The series' rows gone, from both tables, stats first: inside the
+ * caller's transaction, so a reader never sees a head without its stats.
+ */
 static int delete_floor(struct store *st, const char *series,
 			struct strbuf *err)
 {
@@ -73,6 +77,7 @@ static int insert_floor(struct store *st, const struct noise_floor *f,
 		sq_error(st, err, "noise floor");
 		goto out;
 	}
+	/* one prepared statement for every stat: 50,000 rows in one go */
 	for (i = 0; i < f->n; i++) {
 		sqlite3_reset(stat);
 		sq_bind(stat, 1, f->series);
@@ -90,6 +95,11 @@ out:
 	return ret;
 }
 
+/*
+ * IMMEDIATE: the write lock at BEGIN, so a second writer (another
+ * calibrate, a run being indexed) waits on the busy timeout instead of
+ * failing half-way; the ROLLBACK leaves the old floor as it was.
+ */
 int sqlite_put_floor(struct store *st, const struct noise_floor *f,
 		     struct strbuf *err)
 {

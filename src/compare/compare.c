@@ -275,6 +275,14 @@ const double *walk_side(const struct walk *w, size_t c, ssize_t idx,
 	return matrix_real(m, (size_t)idx, w->buf[c], n);
 }
 
+/* row i's values in column c (*a) and in the base's column 0 (*b) */
+void walk_cell_sides(const struct walk *w, size_t i, size_t c, bool padded,
+		     const double **a, size_t *na, const double **b, size_t *nb)
+{
+	*a = walk_side(w, c, w->row_idx[i * w->n + c], padded, na);
+	*b = walk_side(w, 0, w->row_idx[i * w->n], padded, nb);
+}
+
 /* does every run of every group have the stat? */
 static bool row_complete(const struct walk *w, const ssize_t *idx)
 {

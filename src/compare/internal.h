@@ -49,6 +49,9 @@ struct walk {
  */
 const double *walk_side(const struct walk *w, size_t c, ssize_t idx,
 			bool padded, size_t *n);
+/* walk_side() of row i for column c (*a, head) and for the base (*b) */
+void walk_cell_sides(const struct walk *w, size_t i, size_t c, bool padded,
+		     const double **a, size_t *na, const double **b, size_t *nb);
 
 /* ---- judge.c: the judgements that need the whole walk ---- */
 

@@ -87,11 +87,8 @@ void walk_qvalues(struct walk *w, struct compare_result *res)
 			struct compare_cell *cell = &row->cells[c];
 			const double *a, *b;
 			size_t na, nb;
-			ssize_t ia = w->row_idx[i * w->n + c];
-			ssize_t ib = w->row_idx[i * w->n];
 
-			a = walk_side(w, c, ia, row->is_function, &na);
-			b = walk_side(w, 0, ib, row->is_function, &nb);
+			walk_cell_sides(w, i, c, row->is_function, &a, &na, &b, &nb);
 			cell->q = q[w->row_union[i]];
 			cell->p_welch = p[w->row_union[i]];
 			if (!na || !nb)
@@ -159,8 +156,6 @@ void floor_apply(struct walk *w, struct compare_result *res)
 			continue;
 		for (c = 1; c < w->n; c++) {
 			struct compare_cell *cell = &row->cells[c];
-			ssize_t ia = w->row_idx[i * w->n + c];
-			ssize_t ib = w->row_idx[i * w->n];
 			const double *a, *b;
 			double noise, change;
 			size_t na, nb;
@@ -168,8 +163,7 @@ void floor_apply(struct walk *w, struct compare_result *res)
 			cell->floor_pct = cell_floor(w, c, row->name);
 			if (isnan(cell->floor_pct))
 				continue;
-			a = walk_side(w, c, ia, false, &na);
-			b = walk_side(w, 0, ib, false, &nb);
+			walk_cell_sides(w, i, c, false, &a, &na, &b, &nb);
 			if (!na || !nb)
 				continue; /* a side lacks it: no change to judge */
 			noise_and_change(a, na, b, nb, &noise, &change);
@@ -182,14 +176,6 @@ void floor_apply(struct walk *w, struct compare_result *res)
 }
 
 /* ---- KPIs: judged three ways, never withheld ---- */
-
-/* stat idx of group c: its values and their count */
-static const double *kpi_side(const struct walk *w, size_t c, ssize_t idx,
-			      size_t *n)
-{
-	/* a KPI is a perf stat: only the runs that have it (side_values) */
-	return walk_side(w, c, idx, false, n);
-}
 
 /*
  * Each KPI cell's verdict (stats_kpi_verdict), for the KPIs declared or
@@ -224,14 +210,12 @@ void kpi_judge(struct walk *w, struct compare_result *res)
 							 : w->o->guard_level;
 		for (c = 1; c < w->n; c++) {
 			struct compare_cell *cell = &row->cells[c];
-			ssize_t ia = w->row_idx[i * w->n + c];
-			ssize_t ib = w->row_idx[i * w->n];
 			const double *a, *b;
 			double noise, change;
 			size_t na, nb;
 
-			a = kpi_side(w, c, ia, &na);
-			b = kpi_side(w, 0, ib, &nb);
+			/* a KPI is a perf stat: only the runs that have it */
+			walk_cell_sides(w, i, c, false, &a, &na, &b, &nb);
 			if (!na || !nb)
 				continue; /* a side lacks it: nothing to judge */
 			if (isnan(cell->ci_lo) && w->o->boot_iters)

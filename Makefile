@@ -8,6 +8,7 @@
 #   make install PREFIX=/usr/local
 #   make lint                  cppcheck + shellcheck (part of check)
 #   make check-headers         each header compiles on its own (part of check)
+#   make check-includes        the folders' include graph has no new cycle (part of check)
 #   make fuzz                  each libFuzzer harness for FUZZ_TIME s (by hand)
 #   make fuzz-check            each harness for FUZZ_RUNS inputs (part of check)
 #   make fuzz-corpus           minimize tests/fuzz/corpus/ (after adding seeds)
@@ -70,7 +71,21 @@ PROVE_JOBS ?= 2
 
 all: $(BIN)
 
-$(BUILD)/%.o: %.c
+# Objects depend on the flags they were built with, as git's GIT-CFLAGS:
+# `make` and then `make DEVELOPER=1 check` in the same tree (the README's
+# two commands, in order) must not reuse objects compiled without the test
+# hooks.  FLAGS is rewritten only when the flags differ, so an unchanged
+# build stays incremental.
+# track_flags FILE,FLAGS: the rule body that keeps FILE equal to FLAGS
+track_flags = @mkdir -p $(@D); flags='$(subst ','\'',$(2))'; \
+	if test x"$$flags" != x"$$(cat $(1) 2>/dev/null)"; then \
+	  test -e $(1) && echo "flags changed: rebuilding $(@D)" >&2; \
+	  printf '%s\n' "$$flags" >$(1); fi
+
+$(BUILD)/FLAGS: FORCE
+	$(call track_flags,$@,$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) $(LDLIBS))
+
+$(BUILD)/%.o: %.c $(BUILD)/FLAGS
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
@@ -81,11 +96,11 @@ $(LIB): $(LIB_SRC:%.c=$(BUILD)/%.o)
 $(BIN): $(CMD_SRC:%.c=$(BUILD)/%.o) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/tests/unit/%.o: CPPFLAGS += $(CMOCKA_CFLAGS) -Itests/unit
+$(BUILD)/tests/unit/%.o: private CPPFLAGS += $(CMOCKA_CFLAGS) -Itests/unit
 $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(LAZY_LIBS) $(CMOCKA_LIBS)
 
-$(BUILD)/bench/%.o: CPPFLAGS += -Ibench
+$(BUILD)/bench/%.o: private CPPFLAGS += -Ibench
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(BENCH_LIB) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -111,7 +126,10 @@ FUZZ_SEED   ?= 1
 FUZZ_TIME   ?= 300
 FUZZ_OPTS   := -max_len=65536 -timeout=10 -rss_limit_mb=2048 -print_final_stats=0
 
-$(FUZZ_BUILD)/%.o: %.c
+$(FUZZ_BUILD)/FLAGS: FORCE
+	$(call track_flags,$@,$(FUZZ_CC) $(CPPFLAGS) $(STD) $(WARN) $(FUZZ_CFLAGS))
+
+$(FUZZ_BUILD)/%.o: %.c $(FUZZ_BUILD)/FLAGS
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(CPPFLAGS) $(STD) $(filter-out -Werror,$(WARN)) $(FUZZ_CFLAGS) -MMD -MP -c -o $@ $<
 
@@ -148,7 +166,7 @@ fuzz-corpus: $(FUZZERS)
 # `make check` twice; lint and check-headers read the sources, not a build)
 ifndef SANITIZE
 CHECK_FUZZ := fuzz-check
-CHECK_LINT := check-headers lint
+CHECK_LINT := check-headers check-includes lint
 endif
 
 # One runner for both layers, one closing line (prove's summary) for CI.
@@ -167,6 +185,11 @@ check-headers:
 	@for h in $(wildcard src/*.h src/*/*.h); do \
 	  $(CC) $(CPPFLAGS) $(STD) $(WARN) -fsyntax-only -xc $$h || exit 1; done
 
+# the folders' include graph has no cycle but the named exceptions
+# (tests/lint/include-graph.allow; docs/design.md draws the graph)
+check-includes:
+	@scripts/include-graph --check
+
 lint:
 	cppcheck --enable=warning,portability,performance --error-exitcode=1 \
 	  --inline-suppr --quiet --std=c11 -Isrc \
@@ -177,6 +200,8 @@ lint:
 clean:
 	rm -rf build
 
-.PHONY: all units bench check install check-headers lint clean fuzz fuzz-check fuzz-corpus
+FORCE:
+
+.PHONY: all units bench check install check-headers check-includes lint clean fuzz fuzz-check fuzz-corpus FORCE
 .SECONDARY:
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -14,12 +14,19 @@
 #include <unistd.h>
 #include "builtin.h"
 #include "util/config.h"
-#include "run/knob.h"
+#include "setup/knob.h"
 #include "util/suggest.h"
 #include "job/plugins.h"
 #include "job/programs.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
+#include "util/fault.h"
+
+#ifdef HAVE_LIBPQ
+#define BUILT_LIBPQ " libpq"
+#else
+#define BUILT_LIBPQ ""
+#endif
 
 struct cmd {
 	const char *name;
@@ -226,6 +233,9 @@ int main(int argc, char **argv)
 			return check_stdout(EXIT_OK);
 		case 'V':
 			printf("perfsift %s\n", PERFSIFT_VERSION);
+			/* what this build can do that another may not */
+			printf("built with:%s%s\n", BUILT_LIBPQ,
+			       FAULT_HOOKS_BUILT ? " test-hooks" : "");
 			return check_stdout(EXIT_OK);
 		default:
 			fputs(main_usage, stderr);

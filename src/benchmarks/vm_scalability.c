@@ -26,7 +26,7 @@
 #include "benchmarks/bench.h"
 #include "benchmarks/vmscal_exec.h"
 #include "job/job.h"
-#include "run/knob.h"
+#include "setup/knob.h"
 #include "util/fileutil.h"
 #include "util/strbuf.h"
 #include "util/strnum.h"

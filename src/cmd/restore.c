@@ -7,7 +7,7 @@
 #include <getopt.h>
 #include <stdio.h>
 #include "builtin.h"
-#include "run/knob.h"
+#include "setup/knob.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
 

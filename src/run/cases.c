@@ -19,7 +19,7 @@
 #include "job/programs.h"
 #include "job/split.h"
 #include "run/cases.h"
-#include "run/knob.h"
+#include "setup/knob.h"
 #include "run/machine.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"

@@ -28,7 +28,7 @@
 #include "monitors/time.h"
 #include "result/result.h"
 #include "run/engine.h"
-#include "run/knob.h"
+#include "setup/knob.h"
 #include "run/runner.h"
 #include "setup/setup.h"
 #include "util/fileutil.h"

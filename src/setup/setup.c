@@ -6,7 +6,7 @@
 #include "util/compat.h"
 #include <string.h>
 #include "job/job.h"
-#include "run/knob.h"
+#include "setup/knob.h"
 #include "job/programs.h"
 #include "setup/setup.h"
 #include "util/strbuf.h"

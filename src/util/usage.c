@@ -12,7 +12,7 @@
 /* "perfsift run: error: ..." names the command, as git's messages do */
 static const char *command_name;
 /*
- * Run once before a die() exits: run/knob.c restores the kernel knobs it
+ * Run once before a die() exits: setup/knob.c restores the kernel knobs it
  * changed this way, so a fatal error never leaves the machine tuned.
  */
 static die_hook_fn die_hook;

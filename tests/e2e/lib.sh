@@ -63,6 +63,26 @@ test_skip() {
 	echo "ok $test_count - $1 # SKIP $2"
 }
 
+# test_expect_when 'CONDITION' 'REASON' 'title' 'commands': the test when
+# CONDITION holds here, else a skip that says REASON.  A test that needs
+# something this machine may lack (root, a program, a hook) says so in the
+# TAP output, never passes having checked nothing inside an `if`.
+test_expect_when() {
+	if (eval "$1") >/dev/null 2>&1; then
+		test_expect_success "$3" "$4"
+	else
+		test_skip "$3" "$2"
+	fi
+}
+
+# test_have_hooks: the binary was built with the test hooks
+# (src/util/fault.h: `make DEVELOPER=1` and sanitizer builds), as its
+# --version says
+test_have_hooks() {
+	"$PERFSIFT" --version | grep -q "^built with:.* test-hooks"
+}
+HOOKS_REASON="built without test hooks (make DEVELOPER=1 or SANITIZE=...)"
+
 # test_must_fail [--status=N] cmd...: a controlled failure (exit 1..125 or
 # the given status); a crash by signal or "command not found" is a failure.
 test_must_fail() {

@@ -25,7 +25,8 @@ test_expect_success 'the shipped quick job can run' '
 	test_grep "the job can run here" out
 '
 
-test_expect_success 'setup files are checked under the sysroot; a missing one is fatal' '
+test_expect_when 'test_have_root' 'not root' \
+	'setup files are checked under the sysroot; a missing one is fatal' '
 	cat >thp.yaml <<-\EOT &&
 	testcase: t
 	transparent_hugepage:
@@ -34,41 +35,37 @@ test_expect_success 'setup files are checked under the sysroot; a missing one is
 	mytest:
 	  cmdline: "true"
 	EOT
-	if test_have_root; then
-		PERFSIFT_SYSROOT=$PWD/fake perfsift install thp.yaml >out 2>err;
-		st=$? &&
-		test "$st" = 3 &&
-		test_grep "ok       transparent_hugepage" out &&
-		test_grep "missing  drop_caches: /proc/sys/vm/drop_caches" out &&
-		test_grep "cannot run here" err &&
-		test $(grep -c transparent_hugepage out) = 1
-	fi
+	PERFSIFT_SYSROOT=$PWD/fake perfsift install thp.yaml >out 2>err;
+	st=$? &&
+	test "$st" = 3 &&
+	test_grep "ok       transparent_hugepage" out &&
+	test_grep "missing  drop_caches: /proc/sys/vm/drop_caches" out &&
+	test_grep "cannot run here" err &&
+	test $(grep -c transparent_hugepage out) = 1
 '
 
-test_expect_success 'a missing cpufreq driver is a warning, not a failure' '
+test_expect_when 'test_have_root' 'not root' \
+	'a missing cpufreq driver is a warning, not a failure' '
 	cat >gov.yaml <<-\EOT &&
 	testcase: t
 	cpufreq_governor: performance
 	mytest:
 	  cmdline: "true"
 	EOT
-	if test_have_root; then
-		PERFSIFT_SYSROOT=$PWD/fake perfsift install gov.yaml >out &&
-		test_grep "warning  cpufreq_governor" out &&
-		test_grep "the job can run here" out
-	fi
+	PERFSIFT_SYSROOT=$PWD/fake perfsift install gov.yaml >out &&
+	test_grep "warning  cpufreq_governor" out &&
+	test_grep "the job can run here" out
 '
 
-test_expect_success 'not root: knobs and packages cannot be had, and it says why' '
-	if test_have_root && command -v setpriv >/dev/null; then
-		printf "testcase: t\npackages: [perfsift-no-such-package]\nsysctl:\n  sc_overcommit_memory: 1\nmytest:\n  cmdline: \"true\"\n" >nr.yaml &&
-		chmod a+rx . && chmod a+r nr.yaml &&
-		test_must_fail --status=3 setpriv --reuid=65534 --regid=65534 --clear-groups \
-			"$PERFSIFT" install nr.yaml >out 2>err &&
-		test_grep "missing  root: the job sets kernel knobs" out &&
-		test_grep "missing  packages: perfsift-no-such-package (not root" out &&
-		test_grep "2 needs not met" err
-	fi
+test_expect_when 'test_have_root && command -v setpriv >/dev/null' 'needs root and setpriv(1) to become another user' \
+	'not root: knobs and packages cannot be had, and it says why' '
+	printf "testcase: t\npackages: [perfsift-no-such-package]\nsysctl:\n  sc_overcommit_memory: 1\nmytest:\n  cmdline: \"true\"\n" >nr.yaml &&
+	chmod a+rx . && chmod a+r nr.yaml &&
+	test_must_fail --status=3 setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$PERFSIFT" install nr.yaml >out 2>err &&
+	test_grep "missing  root: the job sets kernel knobs" out &&
+	test_grep "missing  packages: perfsift-no-such-package (not root" out &&
+	test_grep "2 needs not met" err
 '
 
 test_expect_success 'a mytest command that is nowhere cannot run' '
@@ -96,13 +93,12 @@ test_expect_success 'packages: a shell command in a name is refused, never run' 
 	! test -e pwned
 '
 
-test_expect_success 'as root, a missing package is handed to apt-get (which fails on it)' '
-	if test_have_root && command -v apt-get >/dev/null; then
-		printf "testcase: t\npackages: [perfsift-no-such-package, coreutils]\nmytest:\n  cmdline: \"true\"\n" >apt.yaml &&
-		test_must_fail --status=3 perfsift install apt.yaml >out 2>err &&
-		test_grep "install  apt-get install perfsift-no-such-package *$" out &&
-		test_grep "missing  packages: perfsift-no-such-package (apt-get failed)" out
-	fi
+test_expect_when 'test_have_root && command -v apt-get >/dev/null' 'needs root and apt-get' \
+	'as root, a missing package is handed to apt-get (which fails on it)' '
+	printf "testcase: t\npackages: [perfsift-no-such-package, coreutils]\nmytest:\n  cmdline: \"true\"\n" >apt.yaml &&
+	test_must_fail --status=3 perfsift install apt.yaml >out 2>err &&
+	test_grep "install  apt-get install perfsift-no-such-package *$" out &&
+	test_grep "missing  packages: perfsift-no-such-package (apt-get failed)" out
 '
 
 test_expect_success 'restore with no journal says so and writes nothing' '

@@ -46,14 +46,13 @@ test_expect_success 'a damaged page: the same error and exit 3 from every comman
 	done
 '
 
-test_expect_success 'packed stats that do not unpack are not read as "no values"' '
+test_expect_when 'command -v sqlite3 >/dev/null' 'no sqlite3 program here' \
+	'packed stats that do not unpack are not read as "no values"' '
 	cp good.db "$R/perfsift.db" && rm -f "$R/perfsift.db-wal" "$R/perfsift.db-shm" &&
-	if command -v sqlite3 >/dev/null; then
-		sqlite3 "$R/perfsift.db" "UPDATE runs SET stats = X'\''5053533100'\''; DELETE FROM stat_values;" &&
-		test_must_fail --status=3 perfsift compare aaa111 bbb222 >out 2>err &&
-		test_grep "$MSG" err &&
-		test_grep "packed stats do not unpack" err
-	fi
+	sqlite3 "$R/perfsift.db" "UPDATE runs SET stats = X'\''5053533100'\''; DELETE FROM stat_values;" &&
+	test_must_fail --status=3 perfsift compare aaa111 bbb222 >out 2>err &&
+	test_grep "$MSG" err &&
+	test_grep "packed stats do not unpack" err
 '
 
 test_expect_success 'stats --all moves the damaged index aside and rebuilds it' '
@@ -66,16 +65,15 @@ test_expect_success 'stats --all moves the damaged index aside and rebuilds it' 
 	test_cmp good.out again.out
 '
 
-test_expect_success 'a SQLite file that is not a perfsift index is refused, not changed' '
-	if command -v sqlite3 >/dev/null; then
-		sqlite3 foreign.db "CREATE TABLE notes (a TEXT); INSERT INTO notes VALUES ('\''mine'\'');" &&
-		sqlite3 foreign.db .schema >schema.before &&
-		test_must_fail --status=3 perfsift --store "sqlite:$PWD/foreign.db" results >out 2>err &&
-		test_grep "is not a perfsift index" err &&
-		test "$(grep -c "not a perfsift index" err)" = 1 &&
-		sqlite3 foreign.db .schema >schema.after &&
-		test_cmp schema.before schema.after
-	fi
+test_expect_when 'command -v sqlite3 >/dev/null' 'no sqlite3 program here' \
+	'a SQLite file that is not a perfsift index is refused, not changed' '
+	sqlite3 foreign.db "CREATE TABLE notes (a TEXT); INSERT INTO notes VALUES ('\''mine'\'');" &&
+	sqlite3 foreign.db .schema >schema.before &&
+	test_must_fail --status=3 perfsift --store "sqlite:$PWD/foreign.db" results >out 2>err &&
+	test_grep "is not a perfsift index" err &&
+	test "$(grep -c "not a perfsift index" err)" = 1 &&
+	sqlite3 foreign.db .schema >schema.after &&
+	test_cmp schema.before schema.after
 '
 
 test_done

@@ -34,7 +34,8 @@ test_expect_success 'each run: LKP stats, the default monitors, and two iteratio
 
 test_expect_success "the command line is LKP's: 50% of the CPUs as groups, -f 20, --pipe" '
 	d=$(grep process dirs) &&
-	groups=$(( $(nproc) / 2 )) && test $groups -ge 1 || groups=1
+	groups=$(( $(nproc) / 2 )) &&
+	if [ "$groups" -lt 1 ]; then groups=1; fi &&
 	grep -q "^Instance: 1$" "$d/hackbench" &&
 	grep -Eq "^[0-9-]+ [0-9:]+ hackbench -g $groups -f 20 --process --pipe -l 50 -s 100$" "$d/hackbench" &&
 	grep -Eq -- "--threads --pipe -l 50" "$(grep threads dirs)/hackbench"

@@ -33,14 +33,13 @@ test_expect_success 'a working directory others can write to is refused' '
 	test -z "$(ls -A t1/perfsift-bisect-$ME)"
 '
 
-test_expect_success 'one owned by another user is refused' '
-	if test_have_root; then
-		mkdir -p t2/perfsift-bisect-$ME && chmod 700 t2/perfsift-bisect-$ME &&
-		chown 65534 t2/perfsift-bisect-$ME &&
-		test_must_fail --status=3 run_bisect "$PWD/t2" &&
-		test_grep "perfsift-bisect-$ME. belongs to uid 65534, not to this user: refused" err &&
-		test -z "$(ls -A t2/perfsift-bisect-$ME)"
-	fi
+test_expect_when 'test_have_root' 'not root' \
+	'one owned by another user is refused' '
+	mkdir -p t2/perfsift-bisect-$ME && chmod 700 t2/perfsift-bisect-$ME &&
+	chown 65534 t2/perfsift-bisect-$ME &&
+	test_must_fail --status=3 run_bisect "$PWD/t2" &&
+	test_grep "perfsift-bisect-$ME. belongs to uid 65534, not to this user: refused" err &&
+	test -z "$(ls -A t2/perfsift-bisect-$ME)"
 '
 
 test_expect_success 'a symbolic link there is not followed' '

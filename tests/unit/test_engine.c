@@ -31,7 +31,7 @@
 #include "benchmarks/bench.h"
 #include "job/job.h"
 #include "run/engine.h"
-#include "run/knob.h"
+#include "setup/knob.h"
 #include "util/fileutil.h"
 #include "util/strbuf.h"
 

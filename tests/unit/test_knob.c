@@ -16,7 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
-#include "run/knob.h"
+#include "setup/knob.h"
 #include "util/fileutil.h"
 #include "util/strbuf.h"
 

@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 #include "job/job.h"
-#include "run/knob.h"
+#include "setup/knob.h"
 #include "setup/setup.h"
 #include "util/fileutil.h"
 #include "util/strbuf.h"

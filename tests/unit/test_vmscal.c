@@ -17,7 +17,7 @@
 #include "benchmarks/vmscal_cases.h"
 #include "benchmarks/vmscal_exec.h"
 #include "job/job.h"
-#include "run/knob.h"
+#include "setup/knob.h"
 #include "monitors/parsers.h"
 #include "job/params.h"
 #include "job/programs.h"

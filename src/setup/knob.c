@@ -27,7 +27,7 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "run/knob.h"
+#include "setup/knob.h"
 #include "util/fileutil.h"
 #include "util/strbuf.h"
 #include "util/usage.h"

@@ -68,7 +68,7 @@ static void read_params(struct bench_ctx *ctx, struct vmscal_state *st,
 	memset(p, 0, sizeof(*p));
 	st->test = xstrdup(o->test);
 	p->test = st->test;
-	p->runtime = o->runtime > 0 ? o->runtime : 300; /* LKP's default */
+	p->runtime = o->runtime > 0 ? o->runtime : LKP_RUNTIME;
 	p->nr_task = (unsigned)param_share_of(&o->nr_task, nr_cpu);
 	if (!p->nr_task)
 		p->nr_task = 1;

@@ -47,7 +47,7 @@ void vmscal_hw_scale(struct vmscal_hw *hw, uint64_t mem);
  */
 struct vmscal_opts {
 	const char *test;           /* borrowed from the job */
-	double runtime;             /* 0: LKP's 300 */
+	double runtime;             /* 0: LKP_RUNTIME */
 	struct param_share nr_task; /* of the CPUs */
 	uint64_t size, unit_size;
 	bool pre_setup, sync_rw, sync_free, allow_oom;
@@ -59,7 +59,7 @@ struct vmscal_opts {
 
 struct vmscal_params {
 	const char *test;
-	double runtime;      /* runtime (default 300) */
+	double runtime;      /* runtime (0: LKP_RUNTIME) */
 	unsigned nr_task;    /* default nr_cpu */
 	uint64_t size;       /* total work; 0 = not given (one run) */
 	uint64_t unit_size;  /* 0 = LKP's default per case */

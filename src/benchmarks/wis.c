@@ -488,7 +488,7 @@ static int wis_prepare(struct bench_ctx *ctx, struct strbuf *err)
 		st->nr_task = 1; /* 50% of one CPU is still a task */
 	st->processes = !o->mode || strcmp(o->mode, "thread");
 	st->threads = !o->mode || strcmp(o->mode, "process");
-	st->runtime = o->runtime > 0 ? o->runtime : 300; /* LKP's default */
+	st->runtime = o->runtime > 0 ? o->runtime : LKP_RUNTIME;
 	st->dir = xstrdup(ctx->scratch && *ctx->scratch ? ctx->scratch : "/tmp");
 	return check_machine(ctx, st);
 }

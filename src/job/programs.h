@@ -49,6 +49,13 @@ enum opt_flags {
 };
 
 /* where an option's value goes in the program's parameter struct (params.h) */
+/*
+ * LKP's runtime when a job gives none (or 0): the one place it is said.
+ * The table's defaults are text, as a job writes them.
+ */
+#define LKP_RUNTIME 300
+#define LKP_RUNTIME_TEXT "300"
+
 #define PARAM_AT(type, field) (offsetof(type, field) + 1)
 
 /* an option value, parsed by its type */

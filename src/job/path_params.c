@@ -267,8 +267,17 @@ void job_identity_suffix(const char *identity, struct strbuf *out)
 void job_group_params(const struct job *job, struct strbuf *out)
 {
 	struct strbuf id = STRBUF_INIT;
+	size_t start = out->len;
+	bool cut = lkp_path_params(job, out);
 
-	if (!lkp_path_params(job, out))
+	/*
+	 * A leading '.' (a cmdline `./prog`, a value "..") would make the
+	 * group directory hidden from ls and globs, or name its parent:
+	 * ours start with '_' where LKP's would start with '.'
+	 */
+	if (out->buf[start] == '.')
+		out->buf[start] = '_';
+	if (!cut)
 		return;
 	job_identity(job, &id);
 	job_identity_suffix(id.buf, out);

@@ -34,4 +34,24 @@ test_expect_success 'compare: a matrix.json that is a directory is named as such
 	test_grep "matrix.json. is not a regular file (a directory)" err
 '
 
+test_expect_success 'a cmdline ./prog or a value .. never makes a hidden or parent group' '
+	cat >dot.yaml <<-\EOT &&
+	testcase: dot
+	mytest:
+	  cmdline: ./prog
+	EOT
+	printf "#!/bin/sh\necho score: 1\n" >prog && chmod +x prog &&
+	perfsift run dot.yaml >out 2>err &&
+	test -d "$R/dot/__prog" &&
+	test -z "$(find "$R/dot" -maxdepth 1 -name ".?*")" &&
+	cat >up.yaml <<-\EOT &&
+	testcase: up
+	mytest:
+	  cmdline: ..
+	EOT
+	perfsift run up.yaml >out 2>err;
+	test -d "$R/up/_." &&
+	test "$(ls "$R")" = "$(printf "dot\nperfsift.db\nup")" || { ls -la "$R" "$R/up"; false; }
+'
+
 test_done

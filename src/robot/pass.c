@@ -47,9 +47,14 @@ static int fetch(const char *root, const struct robot_repo *r,
 			goto out;
 	}
 	{
-		/* every branch, pruned: a deleted branch is no longer watched */
+		/*
+		 * every branch, pruned: a deleted branch is no longer watched.
+		 * --end-of-options: the URL is never an option of git's
+		 * ("--upload-pack=CMD" ran CMD, issue 25 F1)
+		 */
 		const char *args[] = { "fetch", "--quiet", "--prune", "--force",
-				       r->url, "+refs/heads/*:refs/heads/*", NULL };
+				       "--end-of-options", r->url,
+				       "+refs/heads/*:refs/heads/*", NULL };
 
 		if (bisect_git(mirror->buf, &out, why, args) < 0)
 			goto out;
@@ -116,7 +121,7 @@ static void free_heads(struct head *heads, size_t n)
 static int merge_base(const char *mirror, const char *a, const char *b,
 		      char *sha, struct strbuf *err)
 {
-	const char *args[] = { "merge-base", a, b, NULL };
+	const char *args[] = { "merge-base", "--end-of-options", a, b, NULL };
 	struct strbuf out = STRBUF_INIT;
 	int ret = -1;
 

@@ -1,0 +1,47 @@
+/*
+ * trust.h: the checks for text perfsift did not write itself (a store's
+ * rows, a robot config, a plug-in's output) before it becomes a path, a
+ * mail header, a command-line argument or terminal output, and the
+ * redaction of a URL's password wherever a URL is printed
+ * (docs/security.md, issue 25).  One place, so every caller refuses the
+ * same things.
+ */
+#ifndef PERFSIFT_TRUST_H
+#define PERFSIFT_TRUST_H
+
+#include "util/compat.h"
+#include "util/strbuf.h"
+
+/* s holds a control character (0x00-0x1f, DEL): ESC, BEL, CR, LF, TAB... */
+bool trust_has_ctl(const char *s);
+/*
+ * s is one plain directory entry: not empty, not "." or "..", no '/',
+ * no control character.  NULL when fine, else why (static text).
+ */
+const char *trust_name_why(const char *s);
+/*
+ * s is a relative path of plain entries (trust_name_why() each): not
+ * absolute, no empty part, no "." or "..".  NULL when fine, else why.
+ */
+const char *trust_relpath_why(const char *s);
+/*
+ * s may be given to a program as an argument that is not an option: not
+ * empty, no leading '-', no control character.  NULL when fine, else why.
+ */
+const char *trust_arg_why(const char *s);
+/*
+ * s with every control character and backslash written as \xHH, for a
+ * message or a listing that shows text from outside (never the terminal
+ * escapes themselves)
+ */
+void trust_escape(struct strbuf *out, const char *s);
+/*
+ * url with its password (the "user:PASSWORD@" of a URL, a password=...
+ * of a libpq key=value string or URL query) replaced by "***": the only
+ * way a store URL is printed
+ */
+void trust_redact_url(struct strbuf *out, const char *url);
+/* trust_redact_url() into a static buffer (one per call site rotation of 4) */
+const char *trust_redacted(const char *url);
+
+#endif

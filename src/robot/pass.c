@@ -21,6 +21,7 @@
 #include "robot/state.h"
 #include "util/fileutil.h"
 #include "util/strbuf.h"
+#include "util/trust.h"
 #include "util/usage.h"
 #include "util/xalloc.h"
 
@@ -403,7 +404,8 @@ static int pass_repo(struct robot_pass *p, const struct robot_repo *repo,
 	if (fetch(p->root, repo, &mirror, &why) < 0 ||
 	    list_heads(mirror.buf, &heads, &n, &why) < 0) {
 		/* one repo down must not stop the others: say it, go on */
-		error("%s: cannot fetch '%s': %s", repo->name, repo->url, why.buf);
+		error("%s: cannot fetch '%s': %s", repo->name,
+		      trust_redacted(repo->url), why.buf);
 		p->failed++;
 		if (!p->dry_run)
 			r = robot_state_set_repo(p->state, repo->name, why.buf, err);

@@ -2,7 +2,10 @@
  * trust.c: checks of outside text and URL redaction (util/trust.h).
  */
 #include "util/compat.h"
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "util/trust.h"
 
 bool trust_has_ctl(const char *s)
@@ -137,4 +140,31 @@ const char *trust_redacted(const char *url)
 	if (url)
 		trust_redact_url(b, url);
 	return b->buf;
+}
+
+bool trust_inside_pulled(const char *dir)
+{
+	char real[PATH_MAX];
+	struct strbuf mark = STRBUF_INIT;
+	struct stat st;
+	bool found = false;
+	char *slash;
+
+	/* every link followed: a link into a pulled run is inside it */
+	if (!realpath(dir, real))
+		return false;
+	for (;;) {
+		strbuf_reset(&mark);
+		strbuf_addf(&mark, "%s/%s", real, TRUST_PULLED_MARK);
+		if (!lstat(mark.buf, &st)) {
+			found = true;
+			break;
+		}
+		slash = strrchr(real, '/');
+		if (!slash || slash == real)
+			break;
+		*slash = '\0';
+	}
+	strbuf_release(&mark);
+	return found;
 }

@@ -41,7 +41,17 @@ void trust_escape(struct strbuf *out, const char *s);
  * way a store URL is printed
  */
 void trust_redact_url(struct strbuf *out, const char *url);
-/* trust_redact_url() into a static buffer (one per call site rotation of 4) */
+/* trust_redact_url() into a static buffer (4 in turn: a message may show 4) */
 const char *trust_redacted(const char *url);
+
+/*
+ * The file `perfsift pull` leaves in each run directory it wrote: the
+ * run's files came from a shared store, written by whoever may write
+ * there, so they are data only -- no NAME.plugin or job_origin of such a
+ * run names a plug-in, and nothing below it is ever run (issue 25 F2).
+ */
+#define TRUST_PULLED_MARK ".perfsift-pulled"
+/* dir, or a directory above it, holds TRUST_PULLED_MARK */
+bool trust_inside_pulled(const char *dir);
 
 #endif

@@ -29,6 +29,19 @@ const char *trust_name_why(const char *s)
 	return NULL;
 }
 
+const char *trust_stat_why(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (!n)
+		return "an empty stat name";
+	if (trust_has_ctl(s))
+		return "a control character in a stat name";
+	if (s[0] == '.' || s[n - 1] == '.' || strstr(s, ".."))
+		return "an empty part in a stat name";
+	return NULL;
+}
+
 const char *trust_relpath_why(const char *s)
 {
 	const char *p, *end;

@@ -20,6 +20,15 @@ bool trust_has_ctl(const char *s);
  */
 const char *trust_name_why(const char *s);
 /*
+ * s may be a stat name (as a plug-in's parse script, a raw file, a
+ * stats.json or matrix.json pulled from a store gives it): not empty,
+ * no part of it empty ("x..y", "x."), no control character -- ESC or BEL
+ * would reach the terminal of whoever runs compare.  '/' stays: LKP's
+ * own names have it ("ops/s", "M/sec"), and a stat name is never a path.
+ * NULL when fine, else why.
+ */
+const char *trust_stat_why(const char *s);
+/*
  * s is a relative path of plain entries (trust_name_why() each): not
  * absolute, no empty part, no "." or "..".  NULL when fine, else why.
  */

@@ -5,8 +5,11 @@
 #include "util/compat.h"
 #include <stdarg.h>
 #include <setjmp.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
+#include "util/fileutil.h"
 #include "util/strbuf.h"
 #include "util/trust.h"
 
@@ -54,6 +57,51 @@ static void test_args(void **state)
 	assert_non_null(trust_arg_why("-u"));
 	assert_non_null(trust_arg_why(""));
 	assert_non_null(trust_arg_why("main\n"));
+}
+
+static void test_stat_names(void **state)
+{
+	(void)state;
+	assert_null(trust_stat_why("vm-scalability.throughput"));
+	assert_null(trust_stat_why("perf-stat.i.metric.M/sec"));
+	assert_null(trust_stat_why("fio.ops/s"));
+	assert_non_null(trust_stat_why(""));
+	assert_non_null(trust_stat_why("plug."));
+	assert_non_null(trust_stat_why(".plug"));
+	assert_non_null(trust_stat_why("plug..x"));
+	assert_non_null(trust_stat_why("plug.\033]0;t\007"));
+	assert_non_null(trust_stat_why("plug.a\nb"));
+}
+
+/* a directory below one holding the mark is inside a pulled run */
+static void test_inside_pulled(void **state)
+{
+	char dir[] = "/tmp/test_trust.XXXXXX";
+	struct strbuf p = STRBUF_INIT;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	strbuf_addf(&p, "%s/run/sub/evilp", dir);
+	assert_int_equal(mkdir_p(p.buf, 0755), 0);
+	assert_false(trust_inside_pulled(p.buf));
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/run/%s", dir, TRUST_PULLED_MARK);
+	assert_int_equal(write_file_atomic(p.buf, "x\n", 2), 0);
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/run/sub/evilp", dir);
+	assert_true(trust_inside_pulled(p.buf));
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/run", dir);
+	assert_true(trust_inside_pulled(p.buf));
+	assert_false(trust_inside_pulled(dir));
+	/* a link into the pulled run is inside it */
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/link", dir);
+	assert_int_equal(symlink("run/sub", p.buf), 0);
+	assert_true(trust_inside_pulled(p.buf));
+	assert_false(trust_inside_pulled("/nonexistent/dir"));
+	assert_int_equal(remove_tree(dir), 0);
+	strbuf_release(&p);
 }
 
 static void check_escape(const char *in, const char *want)
@@ -108,6 +156,8 @@ int main(void)
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_relpaths),
 		cmocka_unit_test(test_args),
+		cmocka_unit_test(test_stat_names),
+		cmocka_unit_test(test_inside_pulled),
 		cmocka_unit_test(test_escape),
 		cmocka_unit_test(test_redact),
 	};

@@ -25,10 +25,11 @@ refused() {
 	cat err &&
 	test_grep "$1" err &&
 	! LC_ALL=C grep -q "$(printf '[\001-\010\013-\037\177]')" err &&
-	for f in $(find "$PERFSIFT_RESULT_ROOT" -name stats.json); do
+	find "$PERFSIFT_RESULT_ROOT" -name stats.json >jsons &&
+	while read -r f; do
 		! LC_ALL=C grep -q "$(printf '[\001-\010\013-\037\177]')" "$f" || return 1
 		! grep -q '"plug\.x\.\.y"\|"plug\."' "$f" || return 1
-	done
+	done <jsons
 }
 
 test_expect_success 'a plain plug-in stat is stored' '

@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include "bisect/git.h"
 #include "util/fileutil.h"
+#include "util/trust.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
 #include "util/xalloc.h"
@@ -160,8 +161,9 @@ int bisect_git(const char *repo, struct strbuf *out, struct strbuf *err,
 	if (st) {
 		strbuf_trim(&eb);
 		strbuf_addf(err, "git");
+		/* a URL's password is never printed (util/trust.h) */
 		for (i = 3; argv[i]; i++)
-			strbuf_addf(err, " %s", argv[i]);
+			strbuf_addf(err, " %s", trust_redacted(argv[i]));
 		if (st < 0)
 			strbuf_addf(err, ": %s", eb.buf);
 		else
@@ -183,11 +185,12 @@ int bisect_git_resolve(const char *repo, const char *rev, char *sha,
 		       struct strbuf *err)
 {
 	struct strbuf spec = STRBUF_INIT, out = STRBUF_INIT;
-	const char *args[] = {"rev-parse", "--verify", "--quiet", NULL, NULL};
+	const char *args[] = {"rev-parse", "--verify", "--quiet",
+			      "--end-of-options", NULL, NULL};
 	int ret = -1;
 
 	strbuf_addf(&spec, "%s^{commit}", rev);
-	args[3] = spec.buf;
+	args[4] = spec.buf;
 	if (bisect_git(repo, &out, err, args) < 0) {
 		strbuf_reset(err);
 		strbuf_addf(err, "'%s' is not a commit in '%s'", rev, repo);
@@ -230,7 +233,7 @@ int bisect_git_path(const char *repo, const char *good_sha,
 		      parents = STRBUF_INIT;
 	const char *log_args[] = {"rev-list", "--first-parent", "--reverse",
 				  "--no-commit-header", "--format=%H %P%x09%s",
-				  NULL, NULL};
+				  "--end-of-options", NULL, NULL};
 	struct bisect_git_commit *c = NULL;
 	size_t nc = 0, alloc = 0;
 	char *line, *next, prev[41];
@@ -239,7 +242,7 @@ int bisect_git_path(const char *repo, const char *good_sha,
 	*commits = NULL;
 	*n = 0;
 	strbuf_addf(&range, "%s..%s", good_sha, bad_sha);
-	log_args[5] = range.buf;
+	log_args[6] = range.buf;
 	if (bisect_git(repo, &out, err, log_args) < 0)
 		goto out;
 	ALLOC_GROW(c, nc + 1, alloc);
@@ -287,7 +290,8 @@ int bisect_git_path(const char *repo, const char *good_sha,
 	{
 		/* the good commit's subject, for the report */
 		const char *args[] = {"log", "-1", "--no-show-signature",
-				      "--format=%s", good_sha, NULL};
+				      "--format=%s", "--end-of-options",
+				      good_sha, NULL};
 
 		if (bisect_git(repo, &parents, err, args) < 0)
 			goto out;
@@ -312,6 +316,11 @@ int bisect_git_worktree_checkout(const char *repo, const char *dir,
 	struct strbuf gitfile = STRBUF_INIT;
 	int ret;
 
+	/* checkout takes no --end-of-options with --detach: a sha is no option */
+	if (trust_arg_why(sha)) {
+		strbuf_addf(err, "'%s' is not a commit to check out", sha);
+		return -1;
+	}
 	path_join(&gitfile, dir, ".git");
 	if (file_exists(gitfile.buf)) {
 		const char *args[] = {"checkout", "--quiet", "--detach",
@@ -321,7 +330,8 @@ int bisect_git_worktree_checkout(const char *repo, const char *dir,
 	} else {
 		const char *prune[] = {"worktree", "prune", NULL};
 		const char *args[] = {"worktree", "add", "--quiet", "--detach",
-				      "--force", dir, sha, NULL};
+				      "--force", "--end-of-options", dir, sha,
+				      NULL};
 
 		/* a worktree whose directory vanished blocks the name */
 		(void)bisect_git(repo, NULL, err, prune);
@@ -335,7 +345,8 @@ int bisect_git_worktree_checkout(const char *repo, const char *dir,
 int bisect_git_worktree_remove(const char *repo, const char *dir,
 			       struct strbuf *err)
 {
-	const char *args[] = {"worktree", "remove", "--force", dir, NULL};
+	const char *args[] = {"worktree", "remove", "--force",
+			      "--end-of-options", dir, NULL};
 
 	if (!dir_exists(dir))
 		return 0;

@@ -17,6 +17,7 @@
 #include "lab/lab.h"
 #include "util/fileutil.h"
 #include "util/strbuf.h"
+#include "util/trust.h"
 #include "util/usage.h"
 
 #ifdef HAVE_LIBPQ
@@ -27,6 +28,37 @@ static const char pull_usage[] =
 	"commit, key=value,...; default every group) from the store into the\n"
 	"result root.  Runs already in the root are left alone.\n";
 
+/*
+ * The store is shared: its group and run directories are rows anyone
+ * with access may write.  A group's directory is a relative path of plain
+ * names and a run's is one plain name below it -- no '..', no '/', no
+ * absolute path, no control character (util/trust.h) -- or the run is
+ * not pulled (a runs.dir of "../../../root/.ssh" wrote authorized_keys
+ * there, issue 25 F4).
+ */
+static int check_dirs(const struct lab *lab, const struct store_run *r,
+		      const char *group_rel, struct strbuf *err)
+{
+	const char *rel = store_rel_dir(&lab->st, r->dir), *why;
+	size_t n = strlen(group_rel);
+
+	why = trust_relpath_why(group_rel);
+	if (!why && rel)
+		why = trust_relpath_why(rel);
+	if (!why && (!rel || strncmp(rel, group_rel, n) || rel[n] != '/'))
+		why = "not a directory of its group";
+	if (!why)
+		why = trust_name_why(rel + n + 1);
+	if (!why)
+		return 0;
+	strbuf_addstr(err, "the store holds run directory '");
+	trust_escape(err, rel ? rel : r->dir);
+	strbuf_addstr(err, "' of group '");
+	trust_escape(err, group_rel);
+	strbuf_addf(err, "' (%s): not pulled", why);
+	return -1;
+}
+
 /* one run into its place below the root; 1 pulled, 0 skipped, -1 error */
 /*
  * A run directory already in the root is the same run (run numbers are
@@ -35,10 +67,14 @@ static const char pull_usage[] =
 static int pull_run(struct lab *lab, const struct store_run *r,
 		    const char *group_rel, struct strbuf *err)
 {
-	struct strbuf tmp = STRBUF_INIT, gdir = STRBUF_INIT;
+	static const char pulled_note[] =
+		"pulled from a shared store: data only (docs/security.md)\n";
+	struct strbuf tmp = STRBUF_INIT, gdir = STRBUF_INIT, mark = STRBUF_INIT;
 	size_t n = 0;
 	int ret = -1;
 
+	if (check_dirs(lab, r, group_rel, err) < 0)
+		return -1;
 	if (dir_exists(r->dir))
 		return 0;
 	path_dirname(&gdir, r->dir);
@@ -52,6 +88,13 @@ static int pull_run(struct lab *lab, const struct store_run *r,
 		ret = 0;
 		goto out;
 	}
+	/* the run is data: no plug-in of it or below it is ever run */
+	path_join(&mark, tmp.buf, TRUST_PULLED_MARK);
+	if (write_file_atomic(mark.buf, pulled_note, strlen(pulled_note)) < 0) {
+		strbuf_addf(err, "cannot write '%s': %s", mark.buf,
+			    strerror(errno));
+		goto out;
+	}
 	if (rename(tmp.buf, r->dir) < 0) {
 		strbuf_addf(err, "cannot rename '%s' to '%s': %s", tmp.buf, r->dir,
 			    strerror(errno));
@@ -62,6 +105,7 @@ out:
 	remove_tree(tmp.buf);
 	strbuf_release(&tmp);
 	strbuf_release(&gdir);
+	strbuf_release(&mark);
 	return ret;
 }
 
@@ -81,8 +125,10 @@ static int pull_groups(struct lab *lab, const char *sel, size_t *pulled,
 	}
 	for (i = 0; i < gl.n && !ret; i++) {
 		struct store_run_list rl = {0};
-		const char *rel = gl.items[i].dir + strlen(lab->st.root) + 1;
+		const char *rel = store_rel_dir(&lab->st, gl.items[i].dir);
 
+		if (!rel)
+			rel = ""; /* the root itself: check_dirs() refuses it */
 		ret = store_group_runs(&lab->st, gl.items[i].id, &rl, err);
 		for (j = 0; j < rl.n && !ret; j++) {
 			int r = pull_run(lab, &rl.items[j], rel, err);

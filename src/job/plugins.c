@@ -23,6 +23,7 @@
 #include "monitors/monitor.h"
 #include "util/fileutil.h"
 #include "util/strbuf.h"
+#include "util/trust.h"
 #include "util/usage.h"
 #include "util/xalloc.h"
 
@@ -280,8 +281,9 @@ static const struct program *try_dir(const char *dir, const char *name,
 	path_join(&base, dir, name);
 	path_join(&run, base.buf, "run");
 	path_join(&parse, base.buf, "parse");
+	/* nothing pulled from a store is ever run (util/trust.h, issue 25 F2) */
 	if (!dir_exists(base.buf) || (!is_file(run.buf) && !is_file(parse.buf)) ||
-	    !realpath(base.buf, real))
+	    !realpath(base.buf, real) || trust_inside_pulled(real))
 		goto out;
 	pl = xcalloc(1, sizeof(*pl));
 	pl->name = xstrdup(name);

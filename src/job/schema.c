@@ -37,6 +37,21 @@ bool job_opt_kept_whole(const struct program_option *o)
 
 /* ------------------------------------------------------------- messages */
 
+/*
+ * A key an error may quote: a name as job keys are (letters, digits and
+ * _ . + - / <, at most 128 bytes).  Anything else is no job file's key
+ * but a line of some other file -- `perfsift run /etc/shadow` as root, a
+ * robot `job: /etc/shadow` -- whose content an error must not show
+ * (issue 25 F13).
+ */
+static bool key_shown(const char *key)
+{
+	size_t n = strspn(key, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+			       "0123456789_.+-/<");
+
+	return n && n <= 128 && !key[n];
+}
+
 void job_err_at(struct strbuf *err, const char *file, int line,
 		const char *key, const char *fmt, ...)
 {
@@ -44,6 +59,8 @@ void job_err_at(struct strbuf *err, const char *file, int line,
 
 	if (!err)
 		return;
+	if (!key_shown(key))
+		key = "(a key that is no name: not a job file?)";
 	strbuf_reset(err);
 	/* line 0: a value perfsift put there (--set), not read from a file */
 	if (line > 0)
@@ -261,9 +278,15 @@ static void unknown_program(const char *file, const struct jnode *root,
 			    const char *key, const struct jnode *v,
 			    struct strbuf *err)
 {
-	const char *hint = closest_program(key);
+	const char *hint;
 	struct strbuf dirs = STRBUF_INIT;
 
+	if (!key_shown(key)) { /* another file's line: never quoted (F13) */
+		job_err_at(err, file, v->line, key, "%s",
+			   "not a program, option or parameter");
+		return;
+	}
+	hint = closest_program(key);
 	plugin_describe_path(key, file, root, &dirs);
 	if (hint)
 		job_err_at(err, file, v->line, key,

@@ -20,6 +20,7 @@
 #include "store/pq_lazy.h"
 #include "util/fileutil.h"
 #include "util/strbuf.h"
+#include "util/trust.h"
 
 /* the largest raw file sent (a bytea value is at most 1 GB) */
 #define MAX_FILE (256u << 20)
@@ -126,27 +127,6 @@ int lab_put_run_files(struct lab *lab, const char *group_rel, int number,
 	return 0;
 }
 
-/* a stored name must stay below the run directory */
-/*
- * The store is shared: a row written by anyone with access to it must
- * not make pull write outside the run's directory ("../../etc").
- */
-static bool name_ok(const char *name)
-{
-	const char *p = name;
-
-	if (!*name || *name == '/')
-		return false;
-	while (p) {
-		if (!strncmp(p, "..", 2) && (p[2] == '/' || !p[2]))
-			return false;
-		p = strchr(p, '/');
-		if (p)
-			p++;
-	}
-	return true;
-}
-
 /*
  * Each file written atomically; the caller writes into a temporary
  * directory and renames it, so a run appears whole or not at all.
@@ -177,9 +157,17 @@ int lab_get_run_files(struct lab *lab, const char *group_rel, int number,
 
 		strbuf_add(&name, PQgetvalue(res, i, 0),
 			   (size_t)PQgetlength(res, i, 0));
-		if (!name_ok(name.buf)) {
-			strbuf_addf(err, "the store holds a file '%s' outside "
-				    "its run: not written", name.buf);
+		/*
+		 * The store is shared: a row written by anyone with access to
+		 * it must not make pull write outside the run's directory
+		 * ("../../etc") nor a name with control characters.
+		 */
+		if (strlen(name.buf) != name.len || trust_relpath_why(name.buf)) {
+			strbuf_addstr(err, "the store holds a file '");
+			trust_escape(err, name.buf);
+			strbuf_addf(err, "' outside its run (%s): not written",
+				    strlen(name.buf) != name.len ? "a NUL byte"
+					    : trust_relpath_why(name.buf));
 			ret = -1;
 		} else {
 			path_join(&path, dest, name.buf);

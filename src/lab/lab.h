@@ -23,7 +23,7 @@
 struct strbuf;
 
 /* the lab's tables' version: perfsift_meta's 'lab_schema' row */
-#define LAB_SCHEMA_VERSION 2
+#define LAB_SCHEMA_VERSION 3
 /* the channel of LISTEN/NOTIFY: a task of the payload's group changed */
 #define LAB_CHANNEL "perfsift_lab"
 

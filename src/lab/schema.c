@@ -71,6 +71,34 @@ static const char *const steps[LAB_SCHEMA_VERSION] = {
 	 * share and queues the job to run there, as a local run would.
 	 */
 	"ALTER TABLE lab_tasks ADD COLUMN workdir TEXT;",
+	/*
+	 * 2 -> 3: what a task runs is fixed when it is queued (issue 25
+	 * F3).  A worker may change a task's state, lease, attempts and
+	 * result -- never its job, commit, kernel, workdir, boxes or number
+	 * of runs, or one box could rewrite every box's next job.  The
+	 * column-level GRANT of docs/lab.md says so too; this trigger holds
+	 * whatever the GRANTs are (a store set up with the older
+	 * table-wide GRANT UPDATE, or a role given too much), for every
+	 * role but one that may drop it (the owner, who queues).  Made
+	 * again when a store is migrated twice (tests set the version back).
+	 */
+	"CREATE OR REPLACE FUNCTION lab_tasks_fixed() RETURNS trigger LANGUAGE plpgsql AS $f$"
+	" BEGIN"
+	"  IF (NEW.id, NEW.tbox_group, NEW.job_name, NEW.job_yaml, NEW.commit_id,"
+	"      NEW.kernel, NEW.workdir, NEW.runs, NEW.priority, NEW.max_attempts,"
+	"      NEW.created_at) IS DISTINCT FROM"
+	"     (OLD.id, OLD.tbox_group, OLD.job_name, OLD.job_yaml, OLD.commit_id,"
+	"      OLD.kernel, OLD.workdir, OLD.runs, OLD.priority, OLD.max_attempts,"
+	"      OLD.created_at) THEN"
+	"   RAISE EXCEPTION 'lab_tasks %: what a task runs is fixed when it is"
+	" queued (only its state, lease and result change)', OLD.id"
+	"    USING ERRCODE = 'insufficient_privilege';"
+	"  END IF;"
+	"  RETURN NEW;"
+	" END $f$;"
+	"DROP TRIGGER IF EXISTS lab_tasks_fixed ON lab_tasks;"
+	"CREATE TRIGGER lab_tasks_fixed BEFORE UPDATE ON lab_tasks"
+	"  FOR EACH ROW EXECUTE FUNCTION lab_tasks_fixed();",
 };
 
 /* warnings of the server (a notice) are not the user's business */

@@ -46,6 +46,7 @@
 #include "util/fileutil.h"
 #include "util/strbuf.h"
 #include "util/timeutil.h"
+#include "util/trust.h"
 #include "util/usage.h"
 #include "util/xalloc.h"
 
@@ -333,7 +334,20 @@ static int write_job(struct worker *w, const struct lab_task *t,
 	struct strbuf text = STRBUF_INIT;
 	size_t n = 0;
 	int ret = -1;
+	const char *why = trust_name_why(t->job_name);
 
+	/*
+	 * the name comes from the shared store: one plain file name, never
+	 * a path out of the worker's directory ('../../etc/cron.d/x.yaml',
+	 * issue 25 F5)
+	 */
+	if (why) {
+		strbuf_addstr(reason, "the task's job name '");
+		trust_escape(reason, t->job_name);
+		strbuf_addf(reason, "' is no plain file name (%s): not written",
+			    why);
+		return -1;
+	}
 	if (job_load_string(t->job_yaml, t->job_name, &jobs, &n, reason) < 0)
 		return -1;
 	if (n != 1) {

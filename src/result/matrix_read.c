@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include "result/matrix.h"
 #include "util/strbuf.h"
+#include "util/trust.h"
 #include "util/xalloc.h"
 
 /*
@@ -447,6 +448,17 @@ static int parse(struct parser *ps)
 		} else {
 			struct pstat *st;
 
+			/* a matrix.json may come from a store (util/trust.h) */
+			if (trust_stat_why(ps->key.buf)) {
+				struct strbuf why = STRBUF_INIT;
+
+				ps->in_value = false;
+				trust_escape(&why, ps->key.buf);
+				strbuf_addf(&why, ": %s", trust_stat_why(ps->key.buf));
+				perr(ps, why.buf);
+				strbuf_release(&why);
+				return -1;
+			}
 			ALLOC_GROW(ps->stats, ps->nstats + 1, ps->alloc_stats);
 			st = &ps->stats[ps->nstats];
 			if (read_array_of_numbers(ps, st))

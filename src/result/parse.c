@@ -24,6 +24,7 @@
 #include "util/fileutil.h"
 #include "util/strbuf.h"
 #include "util/strnum.h"
+#include "util/trust.h"
 #include "util/usage.h"
 #include "util/xalloc.h"
 
@@ -226,6 +227,11 @@ static void job_window(const struct job *job, struct reduce_window *w)
  * wrote it (NAME.plugin beside it says where it was: its directory, and
  * on a second line the LKP checkout it came from), else one of that name
  * on the search path when the run's job names it.  NULL: none.
+ *
+ * A pulled run (util/trust.h) is another box's: its NAME.plugin and
+ * job_origin name that box's paths, written by whoever may write the
+ * store, so only the plug-ins this user configured ($PERFSIFT_PROGRAMS,
+ * --lkp-src or $LKP_SRC) parse it (issue 25 F2).
  */
 static const struct monitor_ops *plugin_parser(const char *run_dir,
 					       const char *name,
@@ -234,11 +240,14 @@ static const struct monitor_ops *plugin_parser(const char *run_dir,
 	struct strbuf path = STRBUF_INIT, dir = STRBUF_INIT;
 	const struct program *p = NULL;
 
+	bool pulled;
+
 	if (!job || !jnode_get(job->root, name))
 		return NULL; /* the run's job does not name it: no plug-in's file */
+	pulled = trust_inside_pulled(run_dir);
 	path_join(&path, run_dir, name);
 	strbuf_addstr(&path, ".plugin");
-	if (strbuf_read_file(&dir, path.buf, 4096) >= 0) {
+	if (!pulled && strbuf_read_file(&dir, path.buf, 4096) >= 0) {
 		char *nl = strchr(dir.buf, '\n'), *lkp = NULL;
 
 		if (nl) {
@@ -251,7 +260,7 @@ static const struct monitor_ops *plugin_parser(const char *run_dir,
 		p = plugin_find_at(dir.buf, name, lkp && *lkp ? lkp : NULL);
 	}
 	if (!p)
-		p = plugin_find(name, NULL, job->root);
+		p = plugin_find(name, NULL, pulled ? NULL : job->root);
 	strbuf_release(&path);
 	strbuf_release(&dir);
 	return p && p->mon.parse ? &p->mon : NULL;

@@ -14,6 +14,7 @@
 #include "result/samples.h"
 #include "util/sorted.h"
 #include "util/strbuf.h"
+#include "util/trust.h"
 #include "util/xalloc.h"
 
 /*
@@ -421,6 +422,13 @@ static int stats_from_json(struct reduce_stats *st, json_t *root,
 		goto out;
 	}
 	json_object_foreach(root, key, v) {
+		/* a stats.json may come from a store: names are outside text */
+		if (trust_stat_why(key)) {
+			strbuf_addf(err, "%s: ", path);
+			trust_escape(err, key);
+			strbuf_addf(err, ": %s", trust_stat_why(key));
+			goto out;
+		}
 		if (json_is_integer(v))
 			reduce_stats_add(st, key, (double)json_integer_value(v), true);
 		else if (json_is_real(v))

@@ -13,6 +13,7 @@
 #include <string.h>
 #include "result/samples.h"
 #include "util/strbuf.h"
+#include "util/trust.h"
 #include "util/xalloc.h"
 
 /*
@@ -203,6 +204,20 @@ static bool is_space_char(char c)
 	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
 }
 
+/* "FILE:LINE: NAME: why" for a stat name trust_stat_why() refuses */
+static void bad_stat(struct strbuf *err, const char *file, int lineno,
+		     const char *name)
+{
+	const char *why = trust_stat_why(name);
+
+	strbuf_addf(err, "%s:", file);
+	if (lineno)
+		strbuf_addf(err, "%d:", lineno);
+	strbuf_addch(err, ' ');
+	trust_escape(err, name);
+	strbuf_addf(err, ": %s", why ? why : "a NUL byte in a stat name");
+}
+
 int samples_parse(struct samples *s, const char *text, size_t len,
 		  const char *file, struct strbuf *err)
 {
@@ -251,6 +266,11 @@ int samples_parse(struct samples *s, const char *text, size_t len,
 		strbuf_addstr(&name, s->group);
 		strbuf_addch(&name, '.');
 		strbuf_add(&name, line, klen);
+		/* a plug-in's output is outside text (util/trust.h, issue 25 F10) */
+		if (trust_stat_why(name.buf) || memchr(line, '\0', klen)) {
+			bad_stat(err, file, lineno, name.buf);
+			goto out;
+		}
 		k = add_key(s, name.buf, name.len);
 		/* a key already set in this record opens the next one */
 		if (k->n > record)
@@ -455,6 +475,10 @@ int samples_load_json(struct samples *s, const char *text, size_t len,
 		struct samples_key *k;
 		size_t i, n;
 
+		if (trust_stat_why(key)) {
+			bad_stat(err, file, 0, key);
+			goto out;
+		}
 		if (strncmp(key, s->group, glen) || key[glen] != '.' ||
 		    !key[glen + 1]) {
 			strbuf_addf(err, "%s: %s: not a stat of '%s'", file, key,
@@ -466,6 +490,7 @@ int samples_load_json(struct samples *s, const char *text, size_t len,
 				    file, key);
 			goto out;
 		}
+
 		k = add_key(s, key, strlen(key));
 		n = json_array_size(arr);
 		for (i = 0; i < n; i++) {

@@ -18,6 +18,7 @@
 #include "util/strbuf.h"
 #include "util/strnum.h"
 #include "util/suggest.h"
+#include "util/trust.h"
 #include "util/xalloc.h"
 
 /* where a node came from, for the FILE:LINE: KEY: prefix */
@@ -83,11 +84,37 @@ static int check_keys(const struct jnode *map, const char *const *known,
 	return 0;
 }
 
-/* a git ref name component check good enough for config mistakes */
+/*
+ * a git ref name component check good enough for config mistakes; no
+ * control character either (util/trust.h): a name becomes a directory and
+ * part of a mail's Subject:, where CR/LF would add headers (issue 25 F10)
+ */
 static bool bad_name(const char *s)
 {
-	return !*s || strchr(s, '/') || strchr(s, ' ') || s[0] == '.' ||
+	return trust_name_why(s) || strchr(s, ' ') || s[0] == '.' ||
 	       s[0] == '-';
+}
+
+/*
+ * A URL or branch the robot gives to git: never an option of git's (a
+ * url "--upload-pack=CMD" ran CMD, issue 25 F1); git is also called with
+ * --end-of-options, this names the line at load time.
+ */
+static int check_arg(const struct jnode *n, const char *file, const char *key,
+		     const char *s, struct strbuf *err)
+{
+	const char *why = trust_arg_why(s);
+	struct strbuf shown = STRBUF_INIT;
+	int ret;
+
+	if (!why)
+		return 0;
+	strbuf_addch(&shown, '\'');
+	trust_escape(&shown, s);
+	strbuf_addf(&shown, "': %s", why);
+	ret = bad(err, n, file, key, "%s", shown.buf);
+	strbuf_release(&shown);
+	return ret;
 }
 
 /* one entry of repos: */
@@ -107,16 +134,28 @@ static int load_repo(const struct jnode *m, const char *file,
 	    get_str(m, "install", false, file, &r->install, err))
 		return -1;
 	/* the name is a directory name (the mirror) and part of subjects */
-	if (bad_name(r->name))
-		return bad(err, jnode_get(m, "name"), file, "name",
-			   "'%s': a name without '/', blanks or a leading '.' or '-'",
-			   r->name);
+	if (bad_name(r->name)) {
+		struct strbuf shown = STRBUF_INIT;
+		int ret;
+
+		trust_escape(&shown, r->name);
+		ret = bad(err, jnode_get(m, "name"), file, "name",
+			  "'%s': a name without '/', blanks, control characters "
+			  "or a leading '.' or '-'", shown.buf);
+		strbuf_release(&shown);
+		return ret;
+	}
+	if (check_arg(jnode_get(m, "url"), file, "url", r->url, err) ||
+	    check_arg(jnode_get(m, "base"), file, "base", r->base, err))
+		return -1;
 	b = jnode_get(m, "branches");
 	if (!b || b->type == JNODE_NULL)
 		return bad(err, m, file, "branches", "%s",
 			   "is required (a list of globs, e.g. [feature/*])");
 	/* one glob may be given alone, as LKP's lists often are */
 	if (b->type == JNODE_SCALAR) {
+		if (check_arg(b, file, "branches", b->text, err))
+			return -1;
 		r->branches = xcalloc(1, sizeof(char *));
 		r->branches[r->nbranches++] = xstrdup(b->text);
 		return 0;
@@ -129,6 +168,8 @@ static int load_repo(const struct jnode *m, const char *file,
 		if (b->kids[i]->type != JNODE_SCALAR || !*b->kids[i]->text)
 			return bad(err, b->kids[i], file, "branches", "%s",
 				   "each entry must be a glob string");
+		if (check_arg(b->kids[i], file, "branches", b->kids[i]->text, err))
+			return -1;
 		r->branches[r->nbranches++] = xstrdup(b->kids[i]->text);
 	}
 	return 0;

@@ -59,8 +59,37 @@ static void add_text(struct strbuf *out, const char *text)
 	}
 }
 
+/*
+ * A header's value: a control character (CR, LF, TAB, ESC...) becomes a
+ * blank, so that no name or subject can end the header and add one of
+ * its own ("demo\r\nBcc: x", issue 25 F10); in a quoted parameter '"'
+ * and '\\' become '_' too.  The config already refuses such names: this
+ * holds for every value that reaches a header.
+ */
+static void add_header_text(struct strbuf *out, const char *s, bool quoted)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c < 0x20 || c == 0x7f)
+			strbuf_addch(out, ' ');
+		else if (quoted && (c == '"' || c == '\\'))
+			strbuf_addch(out, '_');
+		else
+			strbuf_addch(out, (char)c);
+	}
+}
+
+static void add_header(struct strbuf *out, const char *name, const char *value)
+{
+	strbuf_addf(out, "%s: ", name);
+	add_header_text(out, value, false);
+	strbuf_addch(out, '\n');
+}
+
 void robot_mail_compose(const struct robot_message *m, struct strbuf *out)
 {
+	struct strbuf fname = STRBUF_INIT;
 	struct strbuf boundary = STRBUF_INIT;
 	uint64_t h = fnv1a64(FNV1A64_INIT, m->message_id, strlen(m->message_id));
 	unsigned salt = 0;
@@ -72,10 +101,13 @@ void robot_mail_compose(const struct robot_message *m, struct strbuf *out)
 			    (unsigned long long)h, salt++);
 	} while (strstr(m->body, boundary.buf) ||
 		 (m->attachment && strstr(m->attachment, boundary.buf)));
-	strbuf_addf(out, "From: %s\nTo: %s\nDate: ", m->from, m->to);
+	add_header(out, "From", m->from);
+	add_header(out, "To", m->to);
+	strbuf_addstr(out, "Date: ");
 	add_date(out, m->date);
-	strbuf_addf(out, "\nMessage-ID: %s\nSubject: %s\n", m->message_id,
-		    m->subject);
+	strbuf_addch(out, '\n');
+	add_header(out, "Message-ID", m->message_id);
+	add_header(out, "Subject", m->subject);
 	strbuf_addstr(out, "MIME-Version: 1.0\n");
 	if (!m->attachment) {
 		strbuf_addstr(out, "Content-Type: text/plain; charset=utf-8\n"
@@ -91,10 +123,12 @@ void robot_mail_compose(const struct robot_message *m, struct strbuf *out)
 		    "Content-Transfer-Encoding: 8bit\n"
 		    "Content-Disposition: inline\n\n", boundary.buf);
 	add_text(out, m->body);
+	add_header_text(&fname, m->attachment_name, true);
 	strbuf_addf(out, "\n--%s\nContent-Type: text/plain; charset=utf-8;"
 		    " name=\"%s\"\nContent-Transfer-Encoding: 8bit\n"
 		    "Content-Disposition: attachment; filename=\"%s\"\n\n",
-		    boundary.buf, m->attachment_name, m->attachment_name);
+		    boundary.buf, fname.buf, fname.buf);
+	strbuf_release(&fname);
 	add_text(out, m->attachment);
 	strbuf_addf(out, "\n--%s--\n", boundary.buf);
 	strbuf_release(&boundary);

@@ -187,12 +187,13 @@ static int compose(struct robot_judge *j, const struct robot_verdict *v,
 {
 	struct strbuf body = STRBUF_INIT, what = STRBUF_INIT, job = STRBUF_INIT,
 		      subject = STRBUF_INIT, parent = STRBUF_INIT;
-	const char *args[] = { "rev-parse", "--verify", NULL, NULL };
+	const char *args[] = { "rev-parse", "--verify", "--end-of-options",
+			       NULL, NULL };
 	char *rev = xasprintf("%s^1", v->culprit);
 	struct robot_message m;
 	int ret = -1;
 
-	args[2] = rev;
+	args[3] = rev;
 	if (bisect_git(j->mirror, &parent, err, args) < 0 ||
 	    build_report(j, parent.buf, v->culprit, v->stat, &body, &what, &job,
 			 err) < 0)

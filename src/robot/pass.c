@@ -21,6 +21,7 @@
 #include "robot/state.h"
 #include "util/fileutil.h"
 #include "util/strbuf.h"
+#include "util/trust.h"
 #include "util/usage.h"
 #include "util/xalloc.h"
 
@@ -47,9 +48,14 @@ static int fetch(const char *root, const struct robot_repo *r,
 			goto out;
 	}
 	{
-		/* every branch, pruned: a deleted branch is no longer watched */
+		/*
+		 * every branch, pruned: a deleted branch is no longer watched.
+		 * --end-of-options: the URL is never an option of git's
+		 * ("--upload-pack=CMD" ran CMD, issue 25 F1)
+		 */
 		const char *args[] = { "fetch", "--quiet", "--prune", "--force",
-				       r->url, "+refs/heads/*:refs/heads/*", NULL };
+				       "--end-of-options", r->url,
+				       "+refs/heads/*:refs/heads/*", NULL };
 
 		if (bisect_git(mirror->buf, &out, why, args) < 0)
 			goto out;
@@ -116,7 +122,7 @@ static void free_heads(struct head *heads, size_t n)
 static int merge_base(const char *mirror, const char *a, const char *b,
 		      char *sha, struct strbuf *err)
 {
-	const char *args[] = { "merge-base", a, b, NULL };
+	const char *args[] = { "merge-base", "--end-of-options", a, b, NULL };
 	struct strbuf out = STRBUF_INIT;
 	int ret = -1;
 
@@ -398,7 +404,8 @@ static int pass_repo(struct robot_pass *p, const struct robot_repo *repo,
 	if (fetch(p->root, repo, &mirror, &why) < 0 ||
 	    list_heads(mirror.buf, &heads, &n, &why) < 0) {
 		/* one repo down must not stop the others: say it, go on */
-		error("%s: cannot fetch '%s': %s", repo->name, repo->url, why.buf);
+		error("%s: cannot fetch '%s': %s", repo->name,
+		      trust_redacted(repo->url), why.buf);
 		p->failed++;
 		if (!p->dry_run)
 			r = robot_state_set_repo(p->state, repo->name, why.buf, err);

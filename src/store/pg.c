@@ -26,6 +26,7 @@
 #include "util/fileutil.h"
 #include "util/strbuf.h"
 #include "util/strnum.h"
+#include "util/trust.h"
 #include "util/xalloc.h"
 
 #define SCHEMA_VERSION "3"
@@ -138,8 +139,9 @@ static int pg_open(struct store *st, const char *location, unsigned flags,
 	c = PQconnectdb(location);
 	st->priv = c;
 	if (PQstatus(c) != CONNECTION_OK) {
-		strbuf_addf(err, "cannot connect to '%s': %s", location,
-			    PQerrorMessage(c));
+		/* a password in the URL is never printed (util/trust.h) */
+		strbuf_addf(err, "cannot connect to '%s': %s",
+			    trust_redacted(location), PQerrorMessage(c));
 		strbuf_rtrim(err);
 		goto fail;
 	}

@@ -34,18 +34,18 @@ test_expect_success 'a store of the current schema gains the lab tables' '
 	perfsift --store "$URL" stats -q "$G/0" &&
 	test "$(has_table lab_tasks)" = f &&
 	perfsift --store "$URL" queue list >out &&
-	test "$(meta lab_schema)" = 2 &&
+	test "$(meta lab_schema)" = 3 &&
 	test "$(meta schema)" = 3 &&
 	test "$(q "SELECT count(*) FROM lab_tasks")" = 0 &&
 	perfsift --store "$URL" results >out &&
 	test_grep "abc123  1 run" out
 '
 
-test_expect_success 'lab tables of version 1 gain the tasks'"'"' workdir (version 2)' '
+test_expect_success 'lab tables of version 1 gain the tasks'"'"' workdir (version 2, then 3)' '
 	q "ALTER TABLE lab_tasks DROP COLUMN workdir" &&
 	q "UPDATE perfsift_meta SET value = \$\$1\$\$ WHERE key = \$\$lab_schema\$\$" &&
 	perfsift --store "$URL" queue list >out &&
-	test "$(meta lab_schema)" = 2 &&
+	test "$(meta lab_schema)" = 3 &&
 	test "$(q "SELECT count(*) FROM information_schema.columns WHERE table_name = \$\$lab_tasks\$\$ AND column_name = \$\$workdir\$\$")" = 1
 '
 
@@ -149,7 +149,8 @@ awk '/^```sql/ { n++; b = 1; next } /^```/ { b = 0 } b && n == 2 { print }' \
 	"$SRCDIR/docs/lab.md" | sed 's/^\\c perfsift$//' >grants.sql
 
 test_expect_success 'a worker role with docs/lab.md grants runs a task, queues none' '
-	test_grep "GRANT SELECT, UPDATE ON lab_tasks TO perfsift_worker" grants.sql &&
+	test_grep "GRANT SELECT ON lab_tasks TO perfsift_worker" grants.sql &&
+	test_grep "^GRANT UPDATE (state, worker, lease_s" grants.sql &&
 	psql -q -h "$PGDIR" -U postgres -d ps -c "CREATE ROLE perfsift_worker LOGIN" &&
 	sed "s/DATABASE perfsift/DATABASE ps/" grants.sql |
 		psql -q -v ON_ERROR_STOP=1 -h "$PGDIR" -U postgres -d ps >out 2>&1 &&

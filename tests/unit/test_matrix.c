@@ -33,13 +33,13 @@ static void test_shape(void **state)
 
 	(void)state;
 	assert_int_equal(parse(&m,
-		"{\"b.x\": [1, 2.5, -3e2],\n \"a\\u00e9\\n\": [null, 4],"
+		"{\"b.x\": [1, 2.5, -3e2],\n \"a\\u00e9\": [null, 4],"
 		" \"stats_source\": [\"s0\", \"s1\", \"s\\\"2\", \"s3\"],\n"
 		" \"b.x\": [7, 8, 9, 10, 11]}", &err), 0);
 	/* sorted, the duplicate's last value wins, run count = sources */
 	assert_int_equal(m.nstats, 2);
 	assert_int_equal(m.nruns, 4);
-	assert_string_equal(m.names[0], "a\xc3\xa9\n");
+	assert_string_equal(m.names[0], "a\xc3\xa9");
 	assert_string_equal(m.names[1], "b.x");
 	assert_true(matrix_at(&m, 0, 0) == 0 && matrix_at(&m, 0, 1) == 4);
 	assert_true(matrix_at(&m, 0, 2) == 0 && matrix_at(&m, 0, 3) == 0);
@@ -81,6 +81,12 @@ static void test_errors(void **state)
 	assert_int_equal(parse(&m, "{\"a\": [1]", &err), -1);
 	assert_int_equal(parse(&m, "{\"a\\q\": [1]}", &err), -1);
 	assert_int_equal(parse(&m, "{\"a\": [1,]}", &err), -1);
+	/* a pulled matrix.json's names are outside text (issue 25 F10) */
+	assert_int_equal(parse(&m, "{\"a\\u0007b\": [1]}", &err), -1);
+	assert_string_equal(err.buf, "m.json:1: a\\x07b: a control character in a stat name");
+	assert_int_equal(parse(&m, "{\"a\\n\": [1]}", &err), -1);
+	assert_int_equal(parse(&m, "{\"\": [1]}", &err), -1);
+	assert_string_equal(err.buf, "m.json:1: : an empty stat name");
 	assert_int_equal(matrix_load_json(&m, "/nonexistent/matrix.json", &err), -1);
 	strbuf_release(&err);
 }

@@ -54,6 +54,31 @@ static void test_headers(void **state)
 	strbuf_release(&out);
 }
 
+/*
+ * A CR/LF in any header's value (a repo name, a subject, an address, the
+ * attachment's name) never starts a header of its own (issue 25 F10)
+ */
+static void test_header_injection(void **state)
+{
+	struct robot_message m = base_msg;
+	struct strbuf out = STRBUF_INIT;
+
+	(void)state;
+	m.subject = "[perfsift] [demo\r\nBcc:evil@example/x] y";
+	m.to = "dev@example.org\nCc: evil@example";
+	m.from = "perfsift <p@example.org>\r\nX-Evil: 1";
+	m.attachment_name = "job\".yaml\nBcc: e";
+	robot_mail_compose(&m, &out);
+	assert_false(has_line(out.buf, "Bcc:"));
+	assert_false(has_line(out.buf, "Cc:"));
+	assert_false(has_line(out.buf, "X-Evil:"));
+	assert_null(strchr(out.buf, '\r'));
+	assert_true(has_line(out.buf, "Subject: [perfsift] [demo  Bcc:evil@example/x] y\n"));
+	assert_true(has_line(out.buf, "To: dev@example.org Cc: evil@example\n"));
+	assert_true(has_line(out.buf, "Content-Disposition: attachment; filename=\"job_.yaml Bcc: e\"\n"));
+	strbuf_release(&out);
+}
+
 static void test_one_subject(void **state)
 {
 	struct strbuf out = STRBUF_INIT;
@@ -127,6 +152,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_headers),
+		cmocka_unit_test(test_header_injection),
 		cmocka_unit_test(test_one_subject),
 		cmocka_unit_test(test_boundary_unique),
 		cmocka_unit_test(test_mboxrd),

@@ -237,7 +237,10 @@ static void test_load_json_types_and_errors(void **state)
 		{"[1]", "x.json: not a <monitor>.json (expected an object)"},
 		{"{\"m.a\": 1}", "x.json: m.a: expected an array of samples"},
 		{"{\"other.a\": [1]}", "x.json: other.a: not a stat of 'm'"},
-		{"{\"m.\": [1]}", "x.json: m.: not a stat of 'm'"},
+		{"{\"m.\": [1]}", "x.json: m.: an empty part in a stat name"},
+		/* outside text never reaches a terminal raw (issue 25 F10) */
+		{"{\"m.\\u001b[2Ja\": [1]}",
+		 "x.json: m.\\x1b[2Ja: a control character in a stat name"},
 		{"{\"m.a\": [1, \"x\"]}", "x.json: m.a[1]: not a number"},
 		{"{\"m.a\": [1,", "x.json:1: "},
 	};

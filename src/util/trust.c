@@ -1,0 +1,183 @@
+/*
+ * trust.c: checks of outside text and URL redaction (util/trust.h).
+ */
+#include "util/compat.h"
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "util/trust.h"
+
+bool trust_has_ctl(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return true;
+	return false;
+}
+
+const char *trust_name_why(const char *s)
+{
+	if (!*s)
+		return "an empty name";
+	if (!strcmp(s, ".") || !strcmp(s, ".."))
+		return "'.' or '..'";
+	if (strchr(s, '/'))
+		return "a '/' in a name";
+	if (trust_has_ctl(s))
+		return "a control character";
+	return NULL;
+}
+
+const char *trust_stat_why(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (!n)
+		return "an empty stat name";
+	if (trust_has_ctl(s))
+		return "a control character in a stat name";
+	if (s[0] == '.' || s[n - 1] == '.' || strstr(s, ".."))
+		return "an empty part in a stat name";
+	return NULL;
+}
+
+const char *trust_relpath_why(const char *s)
+{
+	const char *p, *end;
+
+	if (!*s)
+		return "an empty path";
+	if (*s == '/')
+		return "an absolute path";
+	if (trust_has_ctl(s))
+		return "a control character";
+	for (p = s; ; p = end + 1) {
+		end = strchrnul(p, '/');
+		if (end == p)
+			return "an empty part";
+		if ((end - p == 1 && *p == '.') ||
+		    (end - p == 2 && p[0] == '.' && p[1] == '.'))
+			return "a '.' or '..' part";
+		if (!*end)
+			return NULL;
+	}
+}
+
+const char *trust_arg_why(const char *s)
+{
+	if (!*s)
+		return "empty";
+	if (*s == '-')
+		return "it starts with '-' (it would be an option)";
+	if (trust_has_ctl(s))
+		return "a control character";
+	return NULL;
+}
+
+void trust_escape(struct strbuf *out, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c < 0x20 || c == 0x7f || c == '\\')
+			strbuf_addf(out, "\\x%02x", c);
+		else
+			strbuf_addch(out, (char)c);
+	}
+}
+
+/* the length of a "password=" key at p (case as libpq spells it), or 0 */
+static size_t password_key(const char *p)
+{
+	static const char key[] = "password=";
+
+	return !strncmp(p, key, sizeof(key) - 1) ? sizeof(key) - 1 : 0;
+}
+
+void trust_redact_url(struct strbuf *out, const char *url)
+{
+	const char *scheme = strstr(url, "://"), *p = url;
+
+	if (scheme) {
+		const char *auth = scheme + 3;
+		const char *end = auth + strcspn(auth, "/?#");
+		const char *at = NULL, *q, *colon;
+
+		/* the last '@' of the authority: a password may hold '@' */
+		for (q = auth; q < end; q++)
+			if (*q == '@')
+				at = q;
+		if (at) {
+			colon = memchr(auth, ':', (size_t)(at - auth));
+			if (colon) {
+				strbuf_add(out, url, (size_t)(colon + 1 - url));
+				strbuf_addstr(out, "***");
+				p = at;
+			}
+		}
+	}
+	/* key=value strings and URL queries: password=... up to a blank or & */
+	while (*p) {
+		size_t k = password_key(p);
+		bool start = p == url || p[-1] == ' ' || p[-1] == '?' ||
+			     p[-1] == '&' || p[-1] == '\t';
+
+		if (k && start) {
+			strbuf_add(out, p, k);
+			strbuf_addstr(out, "***");
+			p += k;
+			if (*p == '\'') { /* libpq's quoted value */
+				for (p++; *p && *p != '\''; p++)
+					if (*p == '\\' && p[1])
+						p++;
+				if (*p)
+					p++;
+			} else {
+				p += strcspn(p, " \t&#");
+			}
+			continue;
+		}
+		strbuf_addch(out, *p++);
+	}
+}
+
+const char *trust_redacted(const char *url)
+{
+	static struct strbuf bufs[4] = {STRBUF_INIT, STRBUF_INIT, STRBUF_INIT,
+					STRBUF_INIT};
+	static unsigned next;
+	struct strbuf *b = &bufs[next++ % 4];
+
+	strbuf_reset(b);
+	if (url)
+		trust_redact_url(b, url);
+	return b->buf;
+}
+
+bool trust_inside_pulled(const char *dir)
+{
+	char real[PATH_MAX];
+	struct strbuf mark = STRBUF_INIT;
+	struct stat st;
+	bool found = false;
+	char *slash;
+
+	/* every link followed: a link into a pulled run is inside it */
+	if (!realpath(dir, real))
+		return false;
+	for (;;) {
+		strbuf_reset(&mark);
+		strbuf_addf(&mark, "%s/%s", real, TRUST_PULLED_MARK);
+		if (!lstat(mark.buf, &st)) {
+			found = true;
+			break;
+		}
+		slash = strrchr(real, '/');
+		if (!slash || slash == real)
+			break;
+		*slash = '\0';
+	}
+	strbuf_release(&mark);
+	return found;
+}

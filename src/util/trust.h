@@ -1,0 +1,66 @@
+/*
+ * trust.h: the checks for text perfsift did not write itself (a store's
+ * rows, a robot config, a plug-in's output) before it becomes a path, a
+ * mail header, a command-line argument or terminal output, and the
+ * redaction of a URL's password wherever a URL is printed
+ * (docs/security.md, issue 25).  One place, so every caller refuses the
+ * same things.
+ */
+#ifndef PERFSIFT_TRUST_H
+#define PERFSIFT_TRUST_H
+
+#include "util/compat.h"
+#include "util/strbuf.h"
+
+/* s holds a control character (0x00-0x1f, DEL): ESC, BEL, CR, LF, TAB... */
+bool trust_has_ctl(const char *s);
+/*
+ * s is one plain directory entry: not empty, not "." or "..", no '/',
+ * no control character.  NULL when fine, else why (static text).
+ */
+const char *trust_name_why(const char *s);
+/*
+ * s may be a stat name (as a plug-in's parse script, a raw file, a
+ * stats.json or matrix.json pulled from a store gives it): not empty,
+ * no part of it empty ("x..y", "x."), no control character -- ESC or BEL
+ * would reach the terminal of whoever runs compare.  '/' stays: LKP's
+ * own names have it ("ops/s", "M/sec"), and a stat name is never a path.
+ * NULL when fine, else why.
+ */
+const char *trust_stat_why(const char *s);
+/*
+ * s is a relative path of plain entries (trust_name_why() each): not
+ * absolute, no empty part, no "." or "..".  NULL when fine, else why.
+ */
+const char *trust_relpath_why(const char *s);
+/*
+ * s may be given to a program as an argument that is not an option: not
+ * empty, no leading '-', no control character.  NULL when fine, else why.
+ */
+const char *trust_arg_why(const char *s);
+/*
+ * s with every control character and backslash written as \xHH, for a
+ * message or a listing that shows text from outside (never the terminal
+ * escapes themselves)
+ */
+void trust_escape(struct strbuf *out, const char *s);
+/*
+ * url with its password (the "user:PASSWORD@" of a URL, a password=...
+ * of a libpq key=value string or URL query) replaced by "***": the only
+ * way a store URL is printed
+ */
+void trust_redact_url(struct strbuf *out, const char *url);
+/* trust_redact_url() into a static buffer (4 in turn: a message may show 4) */
+const char *trust_redacted(const char *url);
+
+/*
+ * The file `perfsift pull` leaves in each run directory it wrote: the
+ * run's files came from a shared store, written by whoever may write
+ * there, so they are data only -- no NAME.plugin or job_origin of such a
+ * run names a plug-in, and nothing below it is ever run (issue 25 F2).
+ */
+#define TRUST_PULLED_MARK ".perfsift-pulled"
+/* dir, or a directory above it, holds TRUST_PULLED_MARK */
+bool trust_inside_pulled(const char *dir);
+
+#endif

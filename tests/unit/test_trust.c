@@ -1,0 +1,166 @@
+/*
+ * test_trust.c: unit tests for src/util/trust.c -- the checks of outside
+ * text (names, relative paths, arguments) and the URL redaction.
+ */
+#include "util/compat.h"
+#include <stdarg.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include "util/fileutil.h"
+#include "util/strbuf.h"
+#include "util/trust.h"
+
+static void test_names(void **state)
+{
+	(void)state;
+	assert_null(trust_name_why("demo"));
+	assert_null(trust_name_why("a.b-c_d+e"));
+	assert_null(trust_name_why("..."));
+	assert_non_null(trust_name_why(""));
+	assert_non_null(trust_name_why("."));
+	assert_non_null(trust_name_why(".."));
+	assert_non_null(trust_name_why("a/b"));
+	assert_non_null(trust_name_why("demo\r\nBcc:evil@example"));
+	assert_non_null(trust_name_why("\033[31mred"));
+	assert_non_null(trust_name_why("bell\a"));
+	assert_non_null(trust_name_why("del\177"));
+	assert_true(trust_has_ctl("a\tb"));
+	assert_false(trust_has_ctl("caf\xc3\xa9"));
+}
+
+static void test_relpaths(void **state)
+{
+	(void)state;
+	assert_null(trust_relpath_why("vm-scalability/300s-anon/host/1"));
+	assert_null(trust_relpath_why("a..b/c"));
+	assert_non_null(trust_relpath_why(""));
+	assert_non_null(trust_relpath_why("/root/.ssh"));
+	assert_non_null(trust_relpath_why("../../../../root/.ssh"));
+	assert_non_null(trust_relpath_why("a/../../b"));
+	assert_non_null(trust_relpath_why("a/.."));
+	assert_non_null(trust_relpath_why("a//b"));
+	assert_non_null(trust_relpath_why("a/"));
+	assert_non_null(trust_relpath_why("./a"));
+	assert_non_null(trust_relpath_why("a/b\nc"));
+}
+
+static void test_args(void **state)
+{
+	(void)state;
+	assert_null(trust_arg_why("https://example.org/r.git"));
+	assert_null(trust_arg_why("/srv/git/linux"));
+	assert_null(trust_arg_why("main"));
+	assert_non_null(trust_arg_why("--upload-pack=touch pwn;"));
+	assert_non_null(trust_arg_why("-u"));
+	assert_non_null(trust_arg_why(""));
+	assert_non_null(trust_arg_why("main\n"));
+}
+
+static void test_stat_names(void **state)
+{
+	(void)state;
+	assert_null(trust_stat_why("vm-scalability.throughput"));
+	assert_null(trust_stat_why("perf-stat.i.metric.M/sec"));
+	assert_null(trust_stat_why("fio.ops/s"));
+	assert_non_null(trust_stat_why(""));
+	assert_non_null(trust_stat_why("plug."));
+	assert_non_null(trust_stat_why(".plug"));
+	assert_non_null(trust_stat_why("plug..x"));
+	assert_non_null(trust_stat_why("plug.\033]0;t\007"));
+	assert_non_null(trust_stat_why("plug.a\nb"));
+}
+
+/* a directory below one holding the mark is inside a pulled run */
+static void test_inside_pulled(void **state)
+{
+	char dir[] = "/tmp/test_trust.XXXXXX";
+	struct strbuf p = STRBUF_INIT;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	strbuf_addf(&p, "%s/run/sub/evilp", dir);
+	assert_int_equal(mkdir_p(p.buf, 0755), 0);
+	assert_false(trust_inside_pulled(p.buf));
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/run/%s", dir, TRUST_PULLED_MARK);
+	assert_int_equal(write_file_atomic(p.buf, "x\n", 2), 0);
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/run/sub/evilp", dir);
+	assert_true(trust_inside_pulled(p.buf));
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/run", dir);
+	assert_true(trust_inside_pulled(p.buf));
+	assert_false(trust_inside_pulled(dir));
+	/* a link into the pulled run is inside it */
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/link", dir);
+	assert_int_equal(symlink("run/sub", p.buf), 0);
+	assert_true(trust_inside_pulled(p.buf));
+	assert_false(trust_inside_pulled("/nonexistent/dir"));
+	assert_int_equal(remove_tree(dir), 0);
+	strbuf_release(&p);
+}
+
+static void check_escape(const char *in, const char *want)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	trust_escape(&sb, in);
+	assert_string_equal(sb.buf, want);
+	strbuf_release(&sb);
+}
+
+static void test_escape(void **state)
+{
+	(void)state;
+	check_escape("plain.name", "plain.name");
+	check_escape("\033[2J", "\\x1b[2J");
+	check_escape("a\\b\a", "a\\x5cb\\x07");
+}
+
+static void check_redact(const char *in, const char *want)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	trust_redact_url(&sb, in);
+	assert_string_equal(sb.buf, want);
+	assert_string_equal(trust_redacted(in), want);
+	strbuf_release(&sb);
+}
+
+static void test_redact(void **state)
+{
+	(void)state;
+	check_redact("postgresql://bob:S3CRET@127.0.0.1:1/lab",
+		     "postgresql://bob:***@127.0.0.1:1/lab");
+	/* a password holding '@' and ':' is cut at the authority's last '@' */
+	check_redact("postgres://bob:p@ss:w@db/lab", "postgres://bob:***@db/lab");
+	check_redact("postgresql://bob@db/lab", "postgresql://bob@db/lab");
+	check_redact("postgresql://db:5432/lab", "postgresql://db:5432/lab");
+	check_redact("postgresql://db/lab?user=bob&password=S3CRET&sslmode=require",
+		     "postgresql://db/lab?user=bob&password=***&sslmode=require");
+	check_redact("host=db dbname=lab password=S3CRET user=bob",
+		     "host=db dbname=lab password=*** user=bob");
+	check_redact("host=db password='S3 CR\\'ET' user=bob",
+		     "host=db password=*** user=bob");
+	check_redact("/var/lib/perfsift/result", "/var/lib/perfsift/result");
+	check_redact("", "");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_relpaths),
+		cmocka_unit_test(test_args),
+		cmocka_unit_test(test_stat_names),
+		cmocka_unit_test(test_inside_pulled),
+		cmocka_unit_test(test_escape),
+		cmocka_unit_test(test_redact),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

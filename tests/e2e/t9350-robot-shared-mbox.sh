@@ -7,32 +7,6 @@
 . "$(dirname "$0")/lib.sh"
 . "$SRCDIR/tests/e2e/lib-robot.sh"
 
-use() {
-	PERFSIFT_RESULT_ROOT=$TEST_TMP/$1/result &&
-	export PERFSIFT_RESULT_ROOT
-}
-
-fresh() {
-	use "$1" &&
-	mkdir -p "$1" &&
-	sed -e "s|$PWD/sent.mbox|$PWD/$1/sent.mbox|" \
-	    -e "s|job: job.yaml|job: $PWD/job.yaml|" robot.yaml >"$1/robot.yaml"
-}
-
-crash() {
-	PERFSIFT_FAULT=$2 perfsift robot --config "$1/robot.yaml" --once \
-		>"$1/log1" 2>&1
-	st=$?
-	echo "exit $st"
-	test "$st" -eq 137
-}
-
-again() {
-	perfsift robot --config "$1/robot.yaml" --once >"$1/log2" 2>&1 ||
-		{ cat "$1/log2"; return 1; }
-	grep -v "^job-\|^bisect: \[" "$1/log2"
-}
-
 # other MBOX: another program appends a mail, under the mbox's flock as
 # MTAs and mail readers take it
 other() {

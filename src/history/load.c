@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "bisect/git.h"
 #include "compare/rules.h"
 #include "history/history.h"
@@ -614,7 +615,7 @@ static int csv_header(struct csv_reader *r, char **f, size_t nf,
 {
 	struct history_set *out = r->out;
 	bool is_kpi;
-	size_t i;
+	size_t i, j;
 
 	if (nf < 2) {
 		strbuf_addf(err, "%s:%zu: expected a header with a commit or "
@@ -627,6 +628,14 @@ static int csv_header(struct csv_reader *r, char **f, size_t nf,
 	for (i = 1; i < r->ncols; i++) {
 		struct history_series *s;
 
+		for (j = 1; j < i; j++)
+			if (!strcmp(r->header[j], f[i])) {
+				strbuf_addf(err, "%s:%zu: %s: the name of columns "
+					    "%zu and %zu; a column's name must be "
+					    "unique", r->path, r->lineno, f[i],
+					    j + 1, i + 1);
+				return -1;
+			}
 		r->header[i] = (char *)keep(out, xstrdup(f[i]));
 		if (r->stat && strcmp(f[i], r->stat)) {
 			r->col_series[i] = SIZE_MAX;
@@ -716,11 +725,28 @@ int history_read_csv(FILE *fp, const char *path, const char *stat,
 				.rules = rules, .prev = STRBUF_INIT };
 	struct strbuf line = STRBUF_INIT;
 	char **f = NULL;
-	size_t nf = 0, alloc = 0;
-	int ret = -1;
+	size_t nf = 0, alloc = 0, bytes = 0;
+	int ret = -1, got;
 
-	while (strbuf_getline(&line, fp) != EOF) {
+	while ((got = strbuf_getline_max(&line, fp, HISTORY_CSV_MAX_LINE)) !=
+	       EOF) {
 		r.lineno++;
+		/* bounded: a CSV is whoever's file, /dev/zero included */
+		if (got > 0) {
+			strbuf_addf(err, "%s:%zu: a line longer than %d bytes; "
+				    "not a CSV file?", path, r.lineno,
+				    HISTORY_CSV_MAX_LINE);
+			goto out;
+		}
+		bytes += line.len + 1;
+		if (bytes > HISTORY_CSV_MAX_BYTES ||
+		    r.lineno > HISTORY_CSV_MAX_ROWS) {
+			strbuf_addf(err, "%s:%zu: more than %d MiB or %d lines; "
+				    "history reads at most that much", path,
+				    r.lineno, HISTORY_CSV_MAX_BYTES >> 20,
+				    HISTORY_CSV_MAX_ROWS);
+			goto out;
+		}
 		strbuf_chomp(&line);
 		if (!line.len)
 			continue;
@@ -732,6 +758,10 @@ int history_read_csv(FILE *fp, const char *path, const char *stat,
 		if (r.header ? csv_row(&r, f, nf, err) :
 			       csv_header(&r, f, nf, err))
 			goto out;
+	}
+	if (ferror(fp)) {
+		strbuf_addf(err, "cannot read '%s': %s", path, strerror(errno));
+		goto out;
 	}
 	if (!r.header) {
 		strbuf_addf(err, "%s:1: empty file, expected a header line", path);
@@ -754,8 +784,15 @@ int history_load_csv(const char *path, const char *stat,
 	FILE *fp = fopen(path, "r");
 	int ret;
 
+	struct stat sb;
+
 	if (!fp) {
 		strbuf_addf(err, "cannot open '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	if (!fstat(fileno(fp), &sb) && S_ISDIR(sb.st_mode)) {
+		strbuf_addf(err, "'%s' is a directory, not a CSV file", path);
+		fclose(fp);
 		return -1;
 	}
 	stat_rules_init(&rules);

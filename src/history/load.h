@@ -78,6 +78,11 @@ struct history_query {
 int history_load_store(struct store *st, const struct history_query *q,
 		       struct history_set *out, struct strbuf *err);
 
+/* what a CSV may hold (one clear error past it): a line, the file, its lines */
+#define HISTORY_CSV_MAX_LINE (1 << 20)
+#define HISTORY_CSV_MAX_BYTES (512 << 20)
+#define HISTORY_CSV_MAX_ROWS 5000000
+
 /*
  * A CSV file: a header line, the first column a commit or a time, the
  * others metrics; rows with the same first column in a row are runs of

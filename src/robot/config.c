@@ -8,6 +8,8 @@
  * than be ignored for weeks.
  */
 #include "util/compat.h"
+#include <ctype.h>
+#include <errno.h>
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +22,9 @@
 #include "util/suggest.h"
 #include "util/trust.h"
 #include "util/xalloc.h"
+
+/* the largest config read: the job loader's limit for a job file */
+#define ROBOT_CONFIG_MAX (1 << 20)
 
 /* where a node came from, for the FILE:LINE: KEY: prefix */
 static int bad(struct strbuf *err, const struct jnode *n, const char *file,
@@ -363,6 +368,49 @@ static int check_config(const struct jnode *root, struct robot_config *cfg,
 	return load_mail(mail, cfg->file, &cfg->mail, err);
 }
 
+/*
+ * What the job loader would call a job file's trouble, said of a config:
+ * one too big for a robot config (a few dozen lines) and one with nothing
+ * in it but blanks and comments.
+ */
+static int config_text_ok(const char *path, struct strbuf *err)
+{
+	struct strbuf text = STRBUF_INIT;
+	const char *p;
+	int ret = -1;
+
+	if (strbuf_read_file(&text, path, ROBOT_CONFIG_MAX) < 0) {
+		if (errno == EFBIG)
+			strbuf_addf(err, "%s:1: config: larger than %d KiB; a "
+				    "robot config is repos:, jobs: and mail: in "
+				    "a few lines (is it the right file?)", path,
+				    ROBOT_CONFIG_MAX >> 10);
+		else
+			strbuf_addf(err, "cannot read config '%s': %s", path,
+				    strerror(errno));
+		goto out;
+	}
+	for (p = text.buf; *p; p++) {
+		if (*p == '#')
+			p = strchrnul(p, '\n');
+		if (!*p)
+			break;
+		if (!isspace((unsigned char)*p) && strncmp(p, "---", 3))
+			break;
+		if (!strncmp(p, "---", 3))
+			p += 2;
+	}
+	if (!*p) {
+		strbuf_addf(err, "%s:1: config: the robot config is empty; it "
+			    "needs repos:, jobs: and mail: (docs/robot.md)", path);
+		goto out;
+	}
+	ret = 0;
+out:
+	strbuf_release(&text);
+	return ret;
+}
+
 int robot_config_load(const char *path, struct robot_config *cfg,
 		      struct strbuf *err)
 {
@@ -378,7 +426,8 @@ int robot_config_load(const char *path, struct robot_config *cfg,
 		strbuf_addf(err, "cannot open config '%s'", path);
 		return -1;
 	}
-	if (job_read_file(path, &docs, &ndocs, err) < 0)
+	if (config_text_ok(path, err) < 0 ||
+	    job_read_file(path, &docs, &ndocs, err) < 0)
 		return -1;
 	/* a job file's `---` documents merge; a config's would only confuse */
 	if (ndocs != 1) {

@@ -44,7 +44,8 @@ int robot_judge_head(struct robot_judge *j, const char *base, const char *head,
 
 /*
  * Mail v's culprit (its parent is compared with it), once: the state's
- * mail row says whether it went out.  0 (sent now or before), -1 err.
+ * mail row says whether it went out.  1 when sent now, 0 when it was
+ * sent before (by this branch or another with the same culprit), -1 err.
  */
 int robot_notify(struct robot_judge *j, const struct robot_verdict *v,
 		 struct strbuf *err);

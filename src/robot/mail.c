@@ -21,6 +21,7 @@
 #include "util/fileutil.h"
 #include "util/hash.h"
 #include "util/strbuf.h"
+#include "util/usage.h"
 #include "util/xalloc.h"
 
 /* English names whatever the locale: mail dates are not localised */
@@ -173,19 +174,98 @@ static void envelope(const char *from, struct strbuf *out)
 }
 
 /*
+ * Where the mbox region text[0..len) holds a copy of the message whose
+ * Message-ID is id: its "From " line's position in *start and its extent
+ * (up to the next "From " line, or the end) in *extent.  mboxrd escapes
+ * every body line beginning "From ", so such a line always begins a
+ * message.  0 when found, -1 when not.
+ */
+int robot_mbox_find(const char *text, size_t len, const char *id,
+		    size_t *start, size_t *extent)
+{
+	size_t idlen = strlen(id), pos = 0;
+
+	while (pos < len) {
+		size_t end = pos, hdr = pos;
+
+		/* the next message begins at the next "From " line */
+		for (;;) {
+			const char *nl = memchr(text + end, '\n', len - end);
+
+			end = nl ? (size_t)(nl - text) + 1 : len;
+			if (end >= len || (len - end >= 5 &&
+					   !memcmp(text + end, "From ", 5)))
+				break;
+		}
+		/* its headers: up to the first empty line */
+		while (hdr < end) {
+			const char *nl = memchr(text + hdr, '\n', end - hdr);
+			size_t ll = nl ? (size_t)(nl - text) - hdr : end - hdr;
+
+			if (!ll)
+				break;
+			if (ll == 12 + idlen &&
+			    !strncasecmp(text + hdr, "Message-ID: ", 12) &&
+			    !memcmp(text + hdr + 12, id, idlen)) {
+				*start = pos;
+				*extent = end - pos;
+				return 0;
+			}
+			hdr += ll + 1;
+		}
+		pos = end;
+	}
+	return -1;
+}
+
+/*
+ * Whether the n bytes at p are the beginning of the mboxrd text the robot
+ * would write now, the envelope line and the Date: header aside (their
+ * dates are fixed-width): a torn copy of the robot's own, which nothing
+ * of anyone else's follows -- a mail appended after a torn last line
+ * would not begin a line, so the extent alone cannot tell.
+ */
+static bool own_prefix(const char *p, size_t n, const struct strbuf *text)
+{
+	const char *t = text->buf, *env_end, *date, *date_end;
+
+	if (n > text->len)
+		return false;
+	env_end = strchrnul(t, '\n');
+	date = strstr(env_end, "\nDate: ");
+	date_end = date ? strchrnul(date + 1, '\n') : env_end;
+	if (!date)
+		date = env_end;
+	/* the parts around the two dates, each as far as n reaches */
+	return !memcmp(p + (env_end - t), env_end,
+		       n < (size_t)(date - t) ? n - (size_t)(env_end - t) :
+		       (size_t)(date - env_end)) &&
+	       (n <= (size_t)(date_end - t) ||
+		!memcmp(p + (date_end - t), date_end, n - (size_t)(date_end - t)));
+}
+
+/*
  * Append to an mbox under an flock (mail readers and MTAs lock the same
- * way).  The offset protocol makes a retry replace, not repeat: see
- * robot_mail_deliver() in mail.h.
+ * way), never cutting what is there: the mbox is shared, and another
+ * program may have appended under the same lock since a killed robot's
+ * try.  A retry (*offset known) first looks for its own copy after
+ * *offset by its Message-ID: a whole one is the mail delivered (1); a
+ * torn one that holds only the robot's own bytes to the end of the file
+ * is cut off before the new copy; any other stays (cutting it could cut
+ * another mail) and a whole copy goes after.  The
+ * dates in the text are fixed-width, so a whole copy is as long as the
+ * text composed now.
  */
 static int deliver_mbox(const char *path, const char *message,
-			time_t date, long long *offset,
+			const char *message_id, time_t date, long long *offset,
 			int (*save_offset)(void *, long long), void *ctx,
 			struct strbuf *err)
 {
-	struct strbuf text = STRBUF_INIT, env = STRBUF_INIT;
+	struct strbuf text = STRBUF_INIT, env = STRBUF_INIT, old = STRBUF_INIT;
 	const char *from = strstr(message, "From: ");
 	struct stat sb;
-	size_t done = 0;
+	size_t done = 0, at, extent, pos;
+	off_t end;
 	int fd, ret = -1;
 
 	/* the envelope sender is the From: header's address */
@@ -199,21 +279,39 @@ static int deliver_mbox(const char *path, const char *message,
 		strbuf_addstr(&env, "perfsift");
 	}
 	robot_mail_mboxrd(message, env.buf, date, &text);
-	fd = open(path, O_WRONLY | O_CREAT, 0644);
+	fd = open(path, O_RDWR | O_CREAT, 0644);
 	if (fd < 0 || flock(fd, LOCK_EX) < 0 || fstat(fd, &sb) < 0) {
 		strbuf_addf(err, "cannot open mbox '%s': %s", path, strerror(errno));
 		goto out;
 	}
-	/*
-	 * A retry cuts the mbox back to where the first try began: what a
-	 * killed robot half-wrote is replaced, never doubled.  The offset is
-	 * kept before the first byte is written.
-	 */
+	end = sb.st_size;
 	if (*offset >= 0 && *offset <= (long long)sb.st_size) {
-		if (ftruncate(fd, (off_t)*offset) < 0) {
-			strbuf_addf(err, "cannot truncate '%s': %s", path,
-				    strerror(errno));
-			goto out;
+		if (lseek(fd, (off_t)*offset, SEEK_SET) < 0 ||
+		    strbuf_read_fd(&old, fd, 0) < 0)
+			goto io;
+		/* every copy after the offset: a whole one anywhere is enough */
+		for (pos = 0; pos < old.len &&
+		     !robot_mbox_find(old.buf + pos, old.len - pos, message_id,
+				      &at, &extent); pos = at + extent) {
+			at += pos;
+			if (extent >= text.len) {
+				ret = 1; /* delivered before the kill */
+				goto out;
+			}
+			if (at + extent == old.len &&
+			    own_prefix(old.buf + at, extent, &text)) {
+				end = (off_t)(*offset + (long long)at);
+				if (ftruncate(fd, end) < 0) {
+					strbuf_addf(err, "cannot truncate '%s': %s",
+						    path, strerror(errno));
+					goto out;
+				}
+			} else {
+				warning("%s: a torn copy of %s at byte %lld, "
+					"another mail after it: left as it is",
+					path, message_id,
+					*offset + (long long)at);
+			}
 		}
 	} else {
 		*offset = (long long)sb.st_size;
@@ -222,8 +320,8 @@ static int deliver_mbox(const char *path, const char *message,
 			goto out;
 		}
 	}
-	/* not O_APPEND: the write must start at the recorded offset */
-	if (lseek(fd, (off_t)*offset, SEEK_SET) < 0)
+	/* at the end, as found under the lock (or after our own torn copy) */
+	if (lseek(fd, end, SEEK_SET) < 0)
 		goto io;
 	while (done < text.len) {
 		/* half of it at first when a crash test wants a torn mail */
@@ -252,6 +350,7 @@ out:
 		close(fd);
 	strbuf_release(&text);
 	strbuf_release(&env);
+	strbuf_release(&old);
 	return ret;
 }
 
@@ -292,8 +391,10 @@ static int deliver_maildir(const char *dir, const char *message,
 
 	/* the name carries the Message-ID's hash: a retry finds its mail */
 	strbuf_addf(&key, "perfsift-%016llx", (unsigned long long)h);
-	if (maildir_has(dir, "new", key.buf) || maildir_has(dir, "cur", key.buf))
-		return 0;
+	if (maildir_has(dir, "new", key.buf) || maildir_has(dir, "cur", key.buf)) {
+		strbuf_release(&key);
+		return 1; /* delivered before */
+	}
 	for (i = 0; i < ARRAY_SIZE(subs); i++) {
 		strbuf_reset(&sub);
 		path_join(&sub, dir, subs[i]);
@@ -378,7 +479,7 @@ int robot_mail_deliver(const struct robot_mail *cfg, const char *message,
 		       void *ctx, struct strbuf *err)
 {
 	if (cfg->mbox)
-		return deliver_mbox(cfg->mbox, message, date, offset,
+		return deliver_mbox(cfg->mbox, message, message_id, date, offset,
 				    save_offset, ctx, err);
 	if (cfg->maildir)
 		return deliver_maildir(cfg->maildir, message, message_id, date,

@@ -40,14 +40,23 @@ void robot_mail_mboxrd(const char *message, const char *envelope_from,
 /*
  * Deliver message (composed) as cfg says.  *offset is the mbox's size
  * before a first try (-1: unknown) and is set before appending, so the
- * caller can keep it: a retry with the same *offset first cuts the mbox
- * back to it, so a message half-written by a killed robot is replaced,
- * not doubled.  A maildir keeps the message under a name made from
- * message_id, so a retry finds it there.  0, or -1 with err.
+ * caller can keep it: a retry with the same *offset looks after it for
+ * its own copy by message_id and never cuts what another program
+ * appended (deliver_mbox() in mail.c).  A maildir keeps the message
+ * under a name made from message_id, so a retry finds it there.  0 when
+ * delivered now, 1 when a retry found it delivered, -1 with err.
  */
 int robot_mail_deliver(const struct robot_mail *cfg, const char *message,
 		       const char *message_id, time_t date, long long *offset,
 		       int (*save_offset)(void *ctx, long long offset),
 		       void *ctx, struct strbuf *err);
+
+/*
+ * Where the mbox text text[0..len) holds the message whose Message-ID
+ * header is id: the position of its "From " line and its length up to
+ * the next message.  0 when found, -1 when not.
+ */
+int robot_mbox_find(const char *text, size_t len, const char *id,
+		    size_t *start, size_t *extent);
 
 #endif

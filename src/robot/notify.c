@@ -5,7 +5,7 @@
  * attached, as 0-day mails its job file.  "Once" is kept in the state's
  * mail row: PENDING is written before the first byte goes out, SENT after
  * the last, and a PENDING row found at start is finished without a
- * second copy (the mbox is cut back first; a maildir finds its file).
+ * second copy (the mbox and the maildir find it by its Message-ID).
  */
 #include "util/compat.h"
 #include <stdlib.h>
@@ -230,7 +230,7 @@ int robot_notify(struct robot_judge *j, const struct robot_verdict *v,
 	struct robot_mail_row row = { ROBOT_MAIL_NONE, NULL, -1 };
 	struct offset_ctx oc = { j, v->culprit, &row };
 	time_t now = time(NULL);
-	int ret = -1, found;
+	int ret = -1, found, delivered;
 
 	found = robot_state_mail(j->state, j->repo->name, v->culprit,
 				 j->job->name, &row, err);
@@ -266,8 +266,9 @@ int robot_notify(struct robot_judge *j, const struct robot_verdict *v,
 					 j->job->name, &row, err) < 0)
 			goto out;
 	}
-	if (robot_mail_deliver(&j->cfg->mail, msg.buf, msgid.buf, now,
-			       &row.offset, save_offset, &oc, err) < 0) {
+	delivered = robot_mail_deliver(&j->cfg->mail, msg.buf, msgid.buf, now,
+				       &row.offset, save_offset, &oc, err);
+	if (delivered < 0) {
 		/*
 		 * A sendmail command that said no did not send: back to NONE,
 		 * so the next pass tries again (PENDING would count as sent).
@@ -287,9 +288,16 @@ int robot_notify(struct robot_judge *j, const struct robot_verdict *v,
 	if (robot_state_set_mail(j->state, j->repo->name, v->culprit,
 				 j->job->name, &row, err) < 0)
 		goto out;
-	note("%s/%s: mailed %s about %.12s", j->repo->name, j->branch,
-	     j->cfg->mail.to, v->culprit);
-	ret = 0;
+	if (delivered) {
+		/* a robot killed after delivering: found, not sent again */
+		note("%s/%s: the mail about %.12s was delivered before; "
+		     "recorded as sent", j->repo->name, j->branch, v->culprit);
+		ret = 0;
+	} else {
+		note("%s/%s: mailed %s about %.12s", j->repo->name, j->branch,
+		     j->cfg->mail.to, v->culprit);
+		ret = 1;
+	}
 out:
 	free(row.message_id);
 	strbuf_release(&from);

@@ -248,12 +248,16 @@ static int test_job(struct head_test *h, const struct robot_job *job,
 	r = 0;
 	/* a verdict recorded but its mail not: the mail is all that is left */
 	if (t->culprit && !t->mailed && !p->dry_run) {
-		if (robot_notify(&j, t, err) < 0) {
-			r = -1;
+		r = robot_notify(&j, t, err);
+		if (r < 0)
 			goto release;
-		}
+		/* the count is what went out in this pass (F14 of issue 25) */
+		if (r > 0)
+			p->mailed++;
+		else
+			note("%s/%s: the mail about %.12s: already sent",
+			     h->repo->name, h->branch, t->culprit);
 		t->mailed = true;
-		p->mailed++;
 		r = robot_state_set_test(p->state, h->repo->name, h->branch,
 					 h->head, job->name, t, err);
 	}

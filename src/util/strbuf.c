@@ -251,6 +251,21 @@ int strbuf_getline(struct strbuf *sb, FILE *fp)
 	return sb->len ? 0 : EOF;
 }
 
+int strbuf_getline_max(struct strbuf *sb, FILE *fp, size_t max)
+{
+	int c;
+
+	strbuf_reset(sb);
+	while ((c = getc(fp)) != EOF) {
+		if (c == '\n')
+			return 0;
+		if (sb->len >= max)
+			return 1;
+		strbuf_addch(sb, c);
+	}
+	return sb->len ? 0 : EOF;
+}
+
 /*
  * s as HTML text or a quoted attribute value: the five characters that can
  * end either are escaped, so a stat name or a job value can never become

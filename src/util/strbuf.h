@@ -51,6 +51,8 @@ int strbuf_read_fd(struct strbuf *sb, int fd, size_t max);
 int strbuf_read_file(struct strbuf *sb, const char *path, size_t max);
 /* one line without its newline; returns EOF at end of file */
 int strbuf_getline(struct strbuf *sb, FILE *fp);
+/* the same, at most max bytes: 1 when the line is longer (the rest unread) */
+int strbuf_getline_max(struct strbuf *sb, FILE *fp, size_t max);
 
 /* append s with XML/HTML special characters escaped */
 void strbuf_add_html(struct strbuf *sb, const char *s);

@@ -107,3 +107,35 @@ check_mbox() {
 			exit bad
 		}' "$1"
 }
+
+# The crash scenarios (t9002, t9350): each in a directory of its own.
+# use NAME: the scenario's result root (each test is a subshell: every
+# test of a scenario says which it is)
+use() {
+	PERFSIFT_RESULT_ROOT=$TEST_TMP/$1/result &&
+	export PERFSIFT_RESULT_ROOT
+}
+
+# fresh NAME: a result root and mbox of their own for one scenario
+fresh() {
+	use "$1" &&
+	mkdir -p "$1" &&
+	sed -e "s|$PWD/sent.mbox|$PWD/$1/sent.mbox|" \
+	    -e "s|job: job.yaml|job: $PWD/job.yaml|" robot.yaml >"$1/robot.yaml"
+}
+
+# crash NAME FAULT: a pass that SIGKILLs itself at FAULT (exit 137)
+crash() {
+	PERFSIFT_FAULT=$2 perfsift robot --config "$1/robot.yaml" --once \
+		>"$1/log1" 2>&1
+	st=$?
+	echo "exit $st"
+	test "$st" -eq 137
+}
+
+# again NAME: the next start, to the end of its pass
+again() {
+	perfsift robot --config "$1/robot.yaml" --once >"$1/log2" 2>&1 ||
+		{ cat "$1/log2"; return 1; }
+	grep -v "^job-\|^bisect: \[" "$1/log2"
+}

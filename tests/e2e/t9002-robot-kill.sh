@@ -6,42 +6,11 @@
 . "$(dirname "$0")/lib.sh"
 . "$SRCDIR/tests/e2e/lib-robot.sh"
 
-# use NAME: the scenario's result root (each test is a subshell: every
-# test of a scenario says which it is)
-use() {
-	PERFSIFT_RESULT_ROOT=$TEST_TMP/$1/result &&
-	export PERFSIFT_RESULT_ROOT
-}
-
-# fresh NAME: a result root and mbox of their own for one scenario
-fresh() {
-	use "$1" &&
-	mkdir -p "$1" &&
-	sed -e "s|$PWD/sent.mbox|$PWD/$1/sent.mbox|" \
-	    -e "s|job: job.yaml|job: $PWD/job.yaml|" robot.yaml >"$1/robot.yaml"
-}
-
 # the single mail of mbox $1 names the 4th commit, and is well formed
 one_mail() {
 	test "$(mails "$1")" -eq 1 &&
 	test_grep "^Subject: \[perfsift\] \[demo/feature/slow\] $(cut -c1-12 c4): mytest.ms +50.0% regression\$" "$1" &&
 	check_mbox "$1"
-}
-
-# crash NAME FAULT: a pass that SIGKILLs itself at FAULT (exit 137)
-crash() {
-	PERFSIFT_FAULT=$2 perfsift robot --config "$1/robot.yaml" --once \
-		>"$1/log1" 2>&1
-	st=$?
-	echo "exit $st"
-	test "$st" -eq 137
-}
-
-# again NAME: the next start, to the end of its pass
-again() {
-	perfsift robot --config "$1/robot.yaml" --once >"$1/log2" 2>&1 ||
-		{ cat "$1/log2"; return 1; }
-	grep -v "^job-\|^bisect: \[" "$1/log2"
 }
 
 test_expect_success 'setup: upstream, job, config' '

@@ -148,6 +148,41 @@ static void test_mboxrd(void **state)
 	strbuf_release(&out);
 }
 
+/*
+ * robot_mbox_find(): a message found by its Message-ID header, only in
+ * a message's headers (a body line naming it is not the header), its
+ * extent up to the next "From " line; mboxrd-escaped body lines
+ * (">From ") do not end it.
+ */
+static void test_mbox_find(void **state)
+{
+	const char *id = "<perfsift-robot.1@example.org>";
+	const char *mbox =
+		"From a@b Tue Nov 14 22:13:20 2023\n"
+		"From: a@b\nMessage-ID: <other@example.org>\n\n"
+		"Message-ID: <perfsift-robot.1@example.org>\n\n"
+		"From r@b Tue Nov 14 22:13:20 2023\n"
+		"From: r@b\nmessage-id: <perfsift-robot.1@example.org>\n\n"
+		">From the body\n\n"
+		"From c@d Tue Nov 14 22:13:20 2023\nFrom: c@d\n\n";
+	const char *second = strstr(mbox, "From r@b");
+	const char *third = strstr(mbox, "From c@d");
+	size_t start, extent;
+
+	(void)state;
+	assert_int_equal(robot_mbox_find(mbox, strlen(mbox), id, &start,
+					 &extent), 0);
+	assert_int_equal(start, (size_t)(second - mbox));
+	assert_int_equal(extent, (size_t)(third - second));
+	/* the id a prefix of another's: not it */
+	assert_int_equal(robot_mbox_find(mbox, strlen(mbox),
+					 "<perfsift-robot.1@example.or", &start,
+					 &extent), -1);
+	/* cut inside the headers, before the id: not found */
+	assert_int_equal(robot_mbox_find(mbox, (size_t)(second - mbox) + 20,
+					 id, &start, &extent), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -156,6 +191,7 @@ int main(void)
 		cmocka_unit_test(test_one_subject),
 		cmocka_unit_test(test_boundary_unique),
 		cmocka_unit_test(test_mboxrd),
+		cmocka_unit_test(test_mbox_find),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,64 @@
+#!/bin/sh
+# t9352: unbounded input and the messages that said the wrong thing
+# (issue 25, F9 and F16): `history --csv` reads at most a bounded line
+# and file (/dev/zero is one clear error, not 2 GB of memory), names a
+# directory and a duplicate column for what they are; an empty robot
+# config and a huge one are said to be a config's trouble, not a job
+# file's.  Each: exit 2, one line naming the file.
+. "$(dirname "$0")/lib.sh"
+
+# fails_with PATTERN CMD...: exit 2, one line of stderr matching PATTERN
+fails_with() {
+	pat=$1 && shift &&
+	test_must_fail --status=2 "$@" 2>err &&
+	cat err &&
+	test "$(wc -l <err)" -eq 1 &&
+	test_grep "$pat" err
+}
+
+test_expect_success 'history --csv /dev/zero: a bounded line, one error' '
+	ulimit -v 1000000 &&
+	fails_with "^perfsift history: /dev/zero:1: a line longer than 1048576 bytes; not a CSV file?\$" \
+		perfsift history --csv /dev/zero --all
+'
+
+test_expect_success 'history --csv of endless rows: bounded, one error' '
+	# yes(1) never ends: only the bound ends the read (and yes then
+	# ends on SIGPIPE)
+	ulimit -v 1000000 &&
+	{ echo commit,v && yes c1,1; } |
+	fails_with "^perfsift history: /dev/stdin:5000001: more than 512 MiB or 5000000 lines" \
+		perfsift history --csv /dev/stdin --all
+'
+
+test_expect_success 'history --csv DIR: it is a directory' '
+	mkdir adir &&
+	fails_with "^perfsift history: .adir. is a directory, not a CSV file\$" \
+		perfsift history --csv adir --all
+'
+
+test_expect_success 'history --csv with a duplicate column: named, with both places' '
+	printf "commit,a,b,a\nc1,1,2,3\nc2,1,2,3\n" >dupcol.csv &&
+	fails_with "^perfsift history: dupcol.csv:1: a: the name of columns 2 and 4; a column.s name must be unique\$" \
+		perfsift history --csv dupcol.csv --stat a &&
+	fails_with "^perfsift history: dupcol.csv:1: a: the name of columns 2 and 4" \
+		perfsift history --csv dupcol.csv --all
+'
+
+test_expect_success 'an empty robot config: said to be an empty config' '
+	: >empty.yaml &&
+	fails_with "^perfsift robot: error: empty.yaml:1: config: the robot config is empty; it needs repos:, jobs: and mail:" \
+		perfsift robot --config empty.yaml --dry-run &&
+	printf "# only a comment\n---\n" >comment.yaml &&
+	fails_with "^perfsift robot: error: comment.yaml:1: config: the robot config is empty" \
+		perfsift robot --config comment.yaml --dry-run
+'
+
+test_expect_success 'a 50 MB robot config: too big for a config, not "a job file?"' '
+	head -c 50000000 /dev/zero | tr "\\0" "a" >big.yaml &&
+	fails_with "^perfsift robot: error: big.yaml:1: config: larger than 1024 KiB; a robot config is" \
+		perfsift robot --config big.yaml --dry-run &&
+	! grep -q "job file" err
+'
+
+test_done

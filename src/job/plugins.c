@@ -18,6 +18,8 @@
 #include <unistd.h>
 #include "external/external.h"
 #include "job/job.h"
+#include "job/lkp_meta.h"
+#include "job/lkp_pkg.h"
 #include "job/plugins.h"
 #include "job/programs.h"
 #include "monitors/monitor.h"
@@ -291,10 +293,12 @@ static const struct program *try_dir(const char *dir, const char *name,
 	pl->ruby = pl->parse && script_is_ruby(pl->parse);
 	/* its scripts find LKP's lib/ through LKP_SRC, whoever runs them */
 	pl->lkp_src = lkp && realpath(lkp, real) ? xstrdup(real) : NULL;
-	pl->help = xasprintf("a plug-in: %s", real);
+	pl->help = xasprintf("a plug-in: %s", pl->dir);
 	pl->prog.name = pl->name;
 	pl->prog.kind = PROG_TEST;
 	pl->prog.value = &plugin_value;
+	/* LKP's parameters (run's header, meta.yaml): options, path, identity */
+	pl->prog.options = lkp_meta_options(pl->dir, pl->run);
 	pl->prog.mon.name = pl->name;
 	pl->prog.mon.parse = pl->parse ? plugin_parse_direct : NULL;
 	pl->prog.help = pl->help;
@@ -436,6 +440,11 @@ const char *plugin_lkp_root(const struct program *p)
 	return plugin_of(p)->lkp_src ? plugin_of(p)->lkp_src : plugin_lkp_src();
 }
 
+const char *plugin_lkp_checkout(const struct program *p)
+{
+	return p->plugin_dir ? plugin_of(p)->lkp_src : NULL;
+}
+
 bool plugin_parse_needs_ruby(const struct program *p)
 {
 	return p->plugin_dir && plugin_of(p)->ruby;
@@ -466,7 +475,25 @@ bool plugin_can_run(const struct program *p, struct strbuf *why)
 			    pl->parse);
 		return false;
 	}
-	return true;
+	/* an LKP program's pkg/depends, which `perfsift install` installs */
+	if (pl->lkp_src) {
+		struct strbuf pkgs = STRBUF_INIT, bad = STRBUF_INIT, miss = STRBUF_INIT;
+		bool ok;
+
+		lkp_pkg_depends(pl->lkp_src, pl->name, &pkgs, &bad);
+		ok = lkp_pkg_installed(pkgs.buf, &miss);
+		if (!ok)
+			strbuf_addf(why, "it needs the Debian package%s %s "
+				    "(its pkg/depends): perfsift install JOB",
+				    strchr(miss.buf, ' ') ? "s" : "", miss.buf);
+		strbuf_release(&pkgs);
+		strbuf_release(&bad);
+		strbuf_release(&miss);
+		if (!ok)
+			return false;
+	}
+	/* what LKP builds into $BENCHMARK_ROOT, looked for where the script looks */
+	return lkp_bench_ready(pl->dir, pl->name, pl->run, why);
 }
 
 /* ------------------------------------------------------------- parsing */

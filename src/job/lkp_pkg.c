@@ -238,7 +238,8 @@ static enum bench_need bench_need(const char *run)
 			need = NEED_EXEC;
 		else if (strstr(text.buf, "cd_benchmark") ||
 			 strstr(text.buf, "get_benchmark_path") ||
-			 strstr(text.buf, "BENCHMARK_ROOT"))
+			 strstr(text.buf, "cd $BENCHMARK_ROOT") ||
+			 strstr(text.buf, "cd \"$BENCHMARK_ROOT"))
 			need = NEED_DIR;
 	}
 	strbuf_release(&text);
@@ -275,13 +276,13 @@ bool lkp_bench_ready(const char *dir, const char *name, const char *run,
 		strbuf_addf(&pkgbuild, "%s/pkg/PKGBUILD", dir);
 		strbuf_addf(why, "%s does not exist: ", path.buf);
 		if (file_exists(pkgbuild.buf))
-			strbuf_addf(why, "LKP builds %s from source (%s), ", name,
+			strbuf_addf(why, "LKP builds %s from source (%s); ", name,
 				    pkgbuild.buf);
 		if (lkp_debian_substitute(name))
 			strbuf_addf(why, "`perfsift install JOB` puts Debian's %s there",
 				    lkp_debian_substitute(name));
 		else
-			strbuf_addstr(why, "and Debian 12 ships no package of it that "
+			strbuf_addstr(why, "Debian 12 ships no package of it that "
 				      "perfsift knows: build it there (or set BENCHMARK_ROOT "
 				      "to where it is built)");
 	}

@@ -35,6 +35,7 @@
 struct plugin {
 	struct program prog;
 	char *name, *dir, *run, *parse, *help;
+	char *daemon;  /* LKP's programs/<p>/daemon (a server role's), or NULL */
 	char *lkp_src; /* the LKP checkout it is part of, or NULL */
 	bool ruby;     /* the parse script's #! names ruby */
 };
@@ -268,6 +269,7 @@ static const struct program *try_dir(const char *dir, const char *name,
 				     const char *lkp)
 {
 	struct strbuf base = STRBUF_INIT, run = STRBUF_INIT, parse = STRBUF_INIT;
+	struct strbuf daemon = STRBUF_INIT;
 	const struct program *known = plugin_registered(name);
 	char real[PATH_MAX];
 	struct plugin *pl = NULL;
@@ -282,7 +284,9 @@ static const struct program *try_dir(const char *dir, const char *name,
 	path_join(&base, dir, name);
 	path_join(&run, base.buf, "run");
 	path_join(&parse, base.buf, "parse");
-	if (!dir_exists(base.buf) || (!is_file(run.buf) && !is_file(parse.buf)) ||
+	path_join(&daemon, base.buf, "daemon");
+	if (!dir_exists(base.buf) ||
+	    (!is_file(run.buf) && !is_file(parse.buf) && !is_file(daemon.buf)) ||
 	    !realpath(base.buf, real))
 		goto out;
 	pl = xcalloc(1, sizeof(*pl));
@@ -290,6 +294,9 @@ static const struct program *try_dir(const char *dir, const char *name,
 	pl->dir = xstrdup(real);
 	pl->run = xasprintf("%s/run", real);
 	pl->parse = is_file(parse.buf) ? xasprintf("%s/parse", real) : NULL;
+	/* a daemon and no run script: LKP starts it for the benchmark, beside it */
+	pl->daemon = !is_file(run.buf) && is_file(daemon.buf) ?
+			     xasprintf("%s/daemon", real) : NULL;
 	pl->ruby = pl->parse && script_is_ruby(pl->parse);
 	/* its scripts find LKP's lib/ through LKP_SRC, whoever runs them */
 	pl->lkp_src = lkp && realpath(lkp, real) ? xstrdup(real) : NULL;
@@ -309,6 +316,7 @@ out:
 	strbuf_release(&base);
 	strbuf_release(&run);
 	strbuf_release(&parse);
+	strbuf_release(&daemon);
 	return pl ? &pl->prog : NULL;
 }
 
@@ -440,6 +448,11 @@ const char *plugin_lkp_root(const struct program *p)
 	return plugin_of(p)->lkp_src ? plugin_of(p)->lkp_src : plugin_lkp_src();
 }
 
+const char *plugin_daemon_script(const struct program *p)
+{
+	return p->plugin_dir ? plugin_of(p)->daemon : NULL;
+}
+
 const char *plugin_lkp_checkout(const struct program *p)
 {
 	return p->plugin_dir ? plugin_of(p)->lkp_src : NULL;
@@ -464,6 +477,11 @@ bool plugin_can_run(const struct program *p, struct strbuf *why)
 {
 	const struct plugin *pl = plugin_of(p);
 
+	if (pl->daemon) {
+		if (access(pl->daemon, X_OK))
+			strbuf_addf(why, "%s: not executable (chmod +x)", pl->daemon);
+		return !access(pl->daemon, X_OK);
+	}
 	if (access(pl->run, X_OK)) {
 		strbuf_addf(why, "%s: %s", pl->run,
 			    is_file(pl->run) ? "not executable (chmod +x)" :

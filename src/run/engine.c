@@ -29,6 +29,7 @@
 #include "job/programs.h"
 #include "monitors/time.h"
 #include "result/result.h"
+#include "run/daemons.h"
 #include "run/engine.h"
 #include "run/knob.h"
 #include "run/runner.h"
@@ -67,7 +68,8 @@ static int find_test_program(const struct job *job, struct engine_plan *p,
 	for (i = 0; i < root->n; i++) {
 		const struct program *prog = program_find(root->keys[i]);
 
-		if (prog && prog->kind == PROG_TEST) {
+		/* a server role's daemon runs beside the benchmark (daemons.c) */
+		if (prog && prog->kind == PROG_TEST && !plugin_daemon_script(prog)) {
 			if (p->prog) {
 				strbuf_addf(err, "%s:%d: %s: a job runs one benchmark (it already has '%s')",
 					    job->file, root->kids[i]->line,
@@ -672,6 +674,7 @@ static void start(struct one_run *o)
 	struct strbuf out_path = STRBUF_INIT, err_path = STRBUF_INIT;
 	struct runner_cmd cmd = {0};
 	struct monitors_start ms = { o, NULL };
+	struct daemons daemons;
 
 	if (o->p->ops) {
 		cmd.fn = bench_child_run;
@@ -711,6 +714,13 @@ static void start(struct one_run *o)
 			  o->e->machine.nr_cpu);
 	cmd.before_go = start_monitors;
 	cmd.before_go_arg = &ms;
+	/* a server role's daemons (LKP's cs-localhost), up before the benchmark */
+	if (daemons_start(o->job, cmd.env, o->run.tmp_dir, &daemons, &o->err) < 0) {
+		error("%s", o->err.buf);
+		strbuf_reset(&o->err);
+		strbuf_addstr(&o->state, "start_failed: 1\n");
+		goto out;
+	}
 	progress_tick(o, 0);
 	if (runner_run(&cmd, &o->res, &o->err) < 0) {
 		error("%s", o->err.buf);
@@ -720,6 +730,8 @@ static void start(struct one_run *o)
 		/* measured: started (the runner says so) and reaped */
 		o->ran = o->res.started;
 	}
+out:
+	daemons_stop(&daemons);
 	if (ms.sampler && sampler_stop(ms.sampler) < 0)
 		warning("monitors: could not stop cleanly");
 	progress_end(o);

@@ -95,10 +95,20 @@ static int help_keys(int argc, char **argv)
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
 	int ret = EXIT_OK;
 
+	if (argc >= 2 && !strcmp(argv[0], "--lkp-src")) {
+		plugin_set_lkp_src(argv[1]);
+		argc -= 2, argv += 2;
+	} else if (argc >= 1 && !strncmp(argv[0], "--lkp-src=", 10)) {
+		plugin_set_lkp_src(argv[0] + 10);
+		argc--, argv++;
+	}
 	if (argc > 1) {
-		fputs("usage: perfsift help keys [PROGRAM]\n", stderr);
+		fputs("usage: perfsift help keys [--lkp-src DIR] [PROGRAM]\n", stderr);
 		return EXIT_USAGE;
 	}
+	/* a plug-in's options are its meta.yaml's and run header's: find it first */
+	if (argc)
+		plugin_find(argv[0], NULL, NULL);
 	if (program_help(argc ? argv[0] : NULL, &out, &err) < 0) {
 		fprintf(stderr, "perfsift help keys: %s\n", err.buf);
 		ret = EXIT_USAGE;

@@ -17,6 +17,7 @@
 #include "benchmarks/bench.h"
 #include "builtin.h"
 #include "job/job.h"
+#include "job/lkp_pkg.h"
 #include "job/plugins.h"
 #include "job/programs.h"
 #include "run/runner.h"
@@ -88,6 +89,9 @@ struct check {
 	struct strbuf missing_pkgs;
 	struct strbuf said; /* "\nline\n" of every line printed */
 	struct strbuf commands; /* " word word ": mytest commands to look up */
+	/* LKP plug-ins whose $BENCHMARK_ROOT is looked at once packages are in */
+	const struct program **lkp_progs;
+	size_t nr_lkp, alloc_lkp;
 };
 
 /*
@@ -264,6 +268,7 @@ static void check_packages(struct check *c, const struct job *job)
 }
 
 static void note_command(struct check *c, const struct job *job);
+static void check_lkp_plugin(struct check *c, const struct program *p);
 
 /*
  * A plug-in (job/plugins.h) brings its own run script: apt has nothing
@@ -279,14 +284,98 @@ static void check_plugin(struct check *c, const struct program *p)
 			c->problems++;
 		return;
 	}
+	if (plugin_lkp_checkout(p))
+		check_lkp_plugin(c, p);
 	if (!plugin_parse_needs_ruby(p)) {
-		say(c, "ok       %s: a plug-in (%s): nothing to install", p->name,
-		    plugin_dir(p));
+		if (!plugin_lkp_checkout(p))
+			say(c, "ok       %s: a plug-in (%s): nothing to install", p->name,
+			    plugin_dir(p));
 		return;
 	}
 	say(c, "ok       %s: a plug-in (%s); its parse script is a Ruby one: "
 	    "it needs the package ruby", p->name, plugin_dir(p));
 	want_package(c, p->name, "ruby");
+	/* LKP's lib/statistics.rb, which its parse scripts require, needs ActiveSupport */
+	if (plugin_lkp_checkout(p))
+		want_package(c, p->name, "ruby-activesupport");
+}
+
+/*
+ * A program of an LKP checkout: the Debian packages LKP's lib/install.sh
+ * would install for it (lkp_pkg.h), and the Debian package that stands
+ * in for what LKP builds from pkg/PKGBUILD, put in place once installed
+ * (check_lkp_benchmarks).
+ */
+static void check_lkp_plugin(struct check *c, const struct program *p)
+{
+	struct strbuf pkgs = STRBUF_INIT, bad = STRBUF_INIT;
+	const char *w, *e;
+	size_t i;
+
+	lkp_pkg_depends(plugin_lkp_checkout(p), p->name, &pkgs, &bad);
+	if (lkp_debian_substitute(p->name)) {
+		strbuf_addf(&pkgs, "%s%s ", pkgs.len ? "" : " ", lkp_debian_substitute(p->name));
+	}
+	say(c, "ok       %s: a program of the LKP checkout %s; its packages (pkg/depends, "
+	    "named for Debian 12):%s", p->name, plugin_lkp_checkout(p),
+	    pkgs.len ? pkgs.buf : " none");
+	for (w = pkgs.buf; w && *w; w = e) {
+		char *name;
+
+		while (*w == ' ')
+			w++;
+		e = strchrnul(w, ' ');
+		if (e == w)
+			break;
+		name = xstrndup(w, (size_t)(e - w));
+		want_package(c, p->name, name);
+		free(name);
+	}
+	if (bad.len)
+		say(c, "warning  %s: not Debian package names, not installed:%s", p->name,
+		    bad.buf);
+	for (i = 0; i < c->nr_lkp; i++)
+		if (c->lkp_progs[i] == p)
+			break;
+	if (i == c->nr_lkp) {
+		ALLOC_GROW(c->lkp_progs, c->nr_lkp + 1, c->alloc_lkp);
+		c->lkp_progs[c->nr_lkp++] = p;
+	}
+	strbuf_release(&pkgs);
+	strbuf_release(&bad);
+}
+
+/*
+ * Once the packages are in: Debian's stand-in put where the run script
+ * looks ($BENCHMARK_ROOT/<p>), then what the script needs there looked
+ * for as it looks -- never "can run" while the tool is absent.
+ */
+static void check_lkp_benchmarks(struct check *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr_lkp; i++) {
+		const struct program *p = c->lkp_progs[i];
+		struct strbuf why = STRBUF_INIT, done = STRBUF_INIT;
+
+		if (lkp_debian_substitute(p->name) && c->root &&
+		    package_installed(lkp_debian_substitute(p->name))) {
+			if (lkp_place_substitute(p->name, &done, &why) < 0) {
+				if (say(c, "missing  %s: %s", p->name, why.buf))
+					c->problems++;
+			} else if (done.len) {
+				say(c, "install  %s: Debian's %s in %s, where LKP's run script looks",
+				    p->name, lkp_debian_substitute(p->name), done.buf);
+			}
+		}
+		strbuf_reset(&why);
+		if (!lkp_bench_ready(plugin_dir(p), p->name, plugin_run_script(p), &why)) {
+			if (say(c, "missing  %s: %s", p->name, why.buf))
+				c->problems++;
+		}
+		strbuf_release(&why);
+		strbuf_release(&done);
+	}
 }
 
 
@@ -460,8 +549,10 @@ int cmd_install(int argc, char **argv, struct options *opts)
 			}
 		}
 	}
-	if (status == EXIT_OK)
+	if (status == EXIT_OK) {
+		check_lkp_benchmarks(&c);
 		check_commands(&c);
+	}
 	if (status == EXIT_OK && c.problems) {
 		error("the job cannot run here: %d need%s not met", c.problems,
 		      c.problems == 1 ? "" : "s");
@@ -473,6 +564,7 @@ int cmd_install(int argc, char **argv, struct options *opts)
 	strbuf_release(&c.missing_pkgs);
 	strbuf_release(&c.said);
 	strbuf_release(&c.commands);
+	free(c.lkp_progs);
 	strbuf_release(&err);
 	return status;
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "util/archive_io.h"
+#include "util/fileutil.h"
 #include "builtin.h"
 #include "job/plugins.h"
 #include "job/programs.h"
@@ -26,7 +27,10 @@ static const char usage_text[] =
 	"stores most raw files.  `perfsift parse --list` names every parser.\n"
 	"PROGRAM may be a plug-in (PROGRAM/parse on $PERFSIFT_PROGRAMS, or an\n"
 	"LKP checkout's programs/PROGRAM/parse): its script is run, with Ruby\n"
-	"when it is a Ruby script (docs/programs.md).\n"
+	"when it is a Ruby script (docs/programs.md).  FILE may be a result root\n"
+	"(a run's directory), read as LKP's harness reads it with RESULT_ROOT:\n"
+	"its raw file PROGRAM (empty when there is none) and what lies beside it\n"
+	"(fio.output, fio.output.N).\n"
 	"\n"
 	"  -l, --list       list the programs that have a parser (plug-ins too)\n"
 	"  --lkp-src DIR    an LKP checkout: DIR/programs/PROGRAM/parse (else $LKP_SRC)\n"
@@ -52,6 +56,7 @@ int cmd_parse(int argc, char **argv, struct options *opts)
 		{NULL, 0, NULL, 0},
 	};
 	struct strbuf raw = STRBUF_INIT, out = STRBUF_INIT, err = STRBUF_INIT;
+	struct strbuf in_dir = STRBUF_INIT;
 	const struct monitor_ops *m;
 	const char *file = NULL;
 	int c, r, ret = EXIT_OK;
@@ -103,7 +108,19 @@ int cmd_parse(int argc, char **argv, struct options *opts)
 	}
 	if (argc - optind == 2)
 		file = argv[optind + 1];
-	if (file && is_compressed(file)) {
+	/*
+	 * A result root: its raw file DIR/PROGRAM, which LKP's parsers read
+	 * with RESULT_ROOT=DIR and the files beside it (a run of fio leaves
+	 * the command there, the JSON in fio.output*); an empty one if the
+	 * run left none, as its parser then reads only what lies beside it
+	 */
+	if (file && dir_exists(file)) {
+		path_join(&in_dir, file, argv[optind]);
+		file = in_dir.buf;
+	}
+	if (file && in_dir.len && !file_exists(file)) {
+		; /* no raw file in the result root: the parser reads beside it */
+	} else if (file && is_compressed(file)) {
 		if (archive_io_read_compressed(&raw, file, 1UL << 30, &err)) {
 			error("%s", err.buf);
 			ret = EXIT_RUNTIME;
@@ -123,6 +140,7 @@ int cmd_parse(int argc, char **argv, struct options *opts)
 	}
 	fwrite(out.buf, 1, out.len, stdout);
 out:
+	strbuf_release(&in_dir);
 	strbuf_release(&raw);
 	strbuf_release(&out);
 	strbuf_release(&err);

@@ -189,4 +189,10 @@ struct job_param {
 void job_params(const struct job *job, struct job_param **params, size_t *n);
 void job_params_free(struct job_param *params, size_t n);
 
+/*
+ * Debian's package name syntax (Policy 5.6.7), with apt's optional
+ * ":ARCH": the only names `perfsift install` hands to apt-get.
+ */
+bool debian_package_name(const char *s);
+
 #endif

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <yaml.h>
 #include "job/internal.h"
+#include "job/lkp_cluster.h"
 #include "job/job.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
@@ -703,6 +704,10 @@ static int load_string(const char *text, const char *name,
 		}
 		ALLOC_GROW(docs, ndocs + 1, alloc);
 		docs[ndocs++] = root;
+		/* LKP's roles of a one-host cluster: this box is every role */
+		if (check != CHECK_NONE &&
+		    lkp_cluster_expand(ld.file, root, docs[0], err))
+			goto out;
 		if (check != CHECK_NONE &&
 		    job_check_doc(ld.file, root, check == CHECK_ALL, err))
 			goto out;

@@ -18,6 +18,8 @@
 #include <unistd.h>
 #include "external/external.h"
 #include "job/job.h"
+#include "job/lkp_meta.h"
+#include "job/lkp_pkg.h"
 #include "job/plugins.h"
 #include "job/programs.h"
 #include "monitors/monitor.h"
@@ -34,6 +36,7 @@
 struct plugin {
 	struct program prog;
 	char *name, *dir, *run, *parse, *help;
+	char *daemon;  /* LKP's programs/<p>/daemon (a server role's), or NULL */
 	char *lkp_src; /* the LKP checkout it is part of, or NULL */
 	bool ruby;     /* the parse script's #! names ruby */
 };
@@ -267,6 +270,7 @@ static const struct program *try_dir(const char *dir, const char *name,
 				     const char *lkp)
 {
 	struct strbuf base = STRBUF_INIT, run = STRBUF_INIT, parse = STRBUF_INIT;
+	struct strbuf daemon = STRBUF_INIT;
 	const struct program *known = plugin_registered(name);
 	char real[PATH_MAX];
 	struct plugin *pl = NULL;
@@ -281,8 +285,10 @@ static const struct program *try_dir(const char *dir, const char *name,
 	path_join(&base, dir, name);
 	path_join(&run, base.buf, "run");
 	path_join(&parse, base.buf, "parse");
+	path_join(&daemon, base.buf, "daemon");
 	/* nothing pulled from a store is ever run (util/trust.h, issue 25 F2) */
-	if (!dir_exists(base.buf) || (!is_file(run.buf) && !is_file(parse.buf)) ||
+	if (!dir_exists(base.buf) ||
+	    (!is_file(run.buf) && !is_file(parse.buf) && !is_file(daemon.buf)) ||
 	    !realpath(base.buf, real) || trust_inside_pulled(real))
 		goto out;
 	pl = xcalloc(1, sizeof(*pl));
@@ -290,13 +296,18 @@ static const struct program *try_dir(const char *dir, const char *name,
 	pl->dir = xstrdup(real);
 	pl->run = xasprintf("%s/run", real);
 	pl->parse = is_file(parse.buf) ? xasprintf("%s/parse", real) : NULL;
+	/* a daemon and no run script: LKP starts it for the benchmark, beside it */
+	pl->daemon = !is_file(run.buf) && is_file(daemon.buf) ?
+			     xasprintf("%s/daemon", real) : NULL;
 	pl->ruby = pl->parse && script_is_ruby(pl->parse);
 	/* its scripts find LKP's lib/ through LKP_SRC, whoever runs them */
 	pl->lkp_src = lkp && realpath(lkp, real) ? xstrdup(real) : NULL;
-	pl->help = xasprintf("a plug-in: %s", real);
+	pl->help = xasprintf("a plug-in: %s", pl->dir);
 	pl->prog.name = pl->name;
 	pl->prog.kind = PROG_TEST;
 	pl->prog.value = &plugin_value;
+	/* LKP's parameters (run's header, meta.yaml): options, path, identity */
+	pl->prog.options = lkp_meta_options(pl->dir, pl->run);
 	pl->prog.mon.name = pl->name;
 	pl->prog.mon.parse = pl->parse ? plugin_parse_direct : NULL;
 	pl->prog.help = pl->help;
@@ -307,6 +318,7 @@ out:
 	strbuf_release(&base);
 	strbuf_release(&run);
 	strbuf_release(&parse);
+	strbuf_release(&daemon);
 	return pl ? &pl->prog : NULL;
 }
 
@@ -438,6 +450,16 @@ const char *plugin_lkp_root(const struct program *p)
 	return plugin_of(p)->lkp_src ? plugin_of(p)->lkp_src : plugin_lkp_src();
 }
 
+const char *plugin_daemon_script(const struct program *p)
+{
+	return p->plugin_dir ? plugin_of(p)->daemon : NULL;
+}
+
+const char *plugin_lkp_checkout(const struct program *p)
+{
+	return p->plugin_dir ? plugin_of(p)->lkp_src : NULL;
+}
+
 bool plugin_parse_needs_ruby(const struct program *p)
 {
 	return p->plugin_dir && plugin_of(p)->ruby;
@@ -457,6 +479,11 @@ bool plugin_can_run(const struct program *p, struct strbuf *why)
 {
 	const struct plugin *pl = plugin_of(p);
 
+	if (pl->daemon) {
+		if (access(pl->daemon, X_OK))
+			strbuf_addf(why, "%s: not executable (chmod +x)", pl->daemon);
+		return !access(pl->daemon, X_OK);
+	}
 	if (access(pl->run, X_OK)) {
 		strbuf_addf(why, "%s: %s", pl->run,
 			    is_file(pl->run) ? "not executable (chmod +x)" :
@@ -468,7 +495,25 @@ bool plugin_can_run(const struct program *p, struct strbuf *why)
 			    pl->parse);
 		return false;
 	}
-	return true;
+	/* an LKP program's pkg/depends, which `perfsift install` installs */
+	if (pl->lkp_src) {
+		struct strbuf pkgs = STRBUF_INIT, bad = STRBUF_INIT, miss = STRBUF_INIT;
+		bool ok;
+
+		lkp_pkg_depends(pl->lkp_src, pl->name, &pkgs, &bad);
+		ok = lkp_pkg_installed(pkgs.buf, &miss);
+		if (!ok)
+			strbuf_addf(why, "it needs the Debian package%s %s "
+				    "(its pkg/depends): perfsift install JOB",
+				    strchr(miss.buf, ' ') ? "s" : "", miss.buf);
+		strbuf_release(&pkgs);
+		strbuf_release(&bad);
+		strbuf_release(&miss);
+		if (!ok)
+			return false;
+	}
+	/* what LKP builds into $BENCHMARK_ROOT, looked for where the script looks */
+	return lkp_bench_ready(pl->dir, pl->name, pl->run, why);
 }
 
 /* ------------------------------------------------------------- parsing */

@@ -74,6 +74,14 @@ const char *plugin_parse_script(const struct program *p);
  * found in, else the one in use (plugin_lkp_src()), else NULL
  */
 const char *plugin_lkp_root(const struct program *p);
+/*
+ * LKP's programs/<p>/daemon of a plug-in that has no run script (a
+ * server role's program, iperf-server): started before the job's
+ * benchmark and stopped after it; NULL for every other program
+ */
+const char *plugin_daemon_script(const struct program *p);
+/* the LKP checkout the plug-in was found in (its programs/), or NULL */
+const char *plugin_lkp_checkout(const struct program *p);
 /* the parse script is a Ruby one (#! naming ruby), as LKP's are */
 bool plugin_parse_needs_ruby(const struct program *p);
 /* Ruby is on PATH */

@@ -304,7 +304,7 @@ static void unknown_program(const char *file, const struct jnode *root,
  * apt's optional ":ARCH".  `perfsift install` hands these to apt-get as
  * root, so nothing else gets through -- no blank, no '$', no leading '-'.
  */
-static bool debian_package_name(const char *s)
+bool debian_package_name(const char *s)
 {
 	size_t n = strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789+.-");
 

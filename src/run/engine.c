@@ -23,10 +23,13 @@
 #include "job/job.h"
 #include "job/kpi.h"
 #include "job/params.h"
+#include "job/lkp_meta.h"
+#include "job/lkp_pkg.h"
 #include "job/plugins.h"
 #include "job/programs.h"
 #include "monitors/time.h"
 #include "result/result.h"
+#include "run/daemons.h"
 #include "run/engine.h"
 #include "setup/knob.h"
 #include "run/runner.h"
@@ -65,7 +68,8 @@ static int find_test_program(const struct job *job, struct engine_plan *p,
 	for (i = 0; i < root->n; i++) {
 		const struct program *prog = program_find(root->keys[i]);
 
-		if (prog && prog->kind == PROG_TEST) {
+		/* a server role's daemon runs beside the benchmark (daemons.c) */
+		if (prog && prog->kind == PROG_TEST && !plugin_daemon_script(prog)) {
 			if (p->prog) {
 				strbuf_addf(err, "%s:%d: %s: a job runs one benchmark (it already has '%s')",
 					    job->file, root->kids[i]->line,
@@ -146,6 +150,18 @@ static int plan_plugin(const struct job *job, const struct jnode *node,
 			    access(run, F_OK) ? "missing (the plug-in can only parse)" :
 						"not executable (chmod +x it)");
 		return -1;
+	}
+	{
+		struct strbuf why = STRBUF_INIT;
+
+		/* LKP's script would die on it later, after the monitors started */
+		if (!lkp_bench_ready(plugin_dir(prog), p->prog, run, &why)) {
+			strbuf_addf(err, "%s:%d: %s: %s", job->file, node->line, p->prog,
+				    why.buf);
+			strbuf_release(&why);
+			return -1;
+		}
+		strbuf_release(&why);
 	}
 	/* said before it runs (a run may take hours), and again when parsed */
 	if (plugin_parse_needs_ruby(prog) && !plugin_have_ruby())
@@ -446,6 +462,45 @@ static void env_push_kv(char ***env, size_t *n, size_t *alloc, const char *k,
 }
 
 /*
+ * What LKP's bin/run-local and bin/run-test add for a program, beyond the
+ * job's keys (docs/programs.md, "What the run script gets"):
+ * RESULT_ROOT and TMP_RESULT_ROOT both the run's directory as it is while
+ * it runs (run-local sets both to one directory; it is renamed to its
+ * number when the run is done, and LKP's scripts write reproduce.sh and
+ * more into it while they run), TMP a private scratch directory removed
+ * after the run, BENCHMARK_ROOT, LKP_SRC, testcase and suite when the
+ * job names none, nr_instances and instance_id as run-test exports them
+ * for one instance, LKP_LOCAL_RUN, and $LKP_SRC/bin at the end of PATH.
+ */
+static void plugin_env(const struct job *job, const struct engine_plan *p,
+		       const struct result_run *run, const char *tmp,
+		       char ***env, size_t *n, size_t *alloc)
+{
+	const char *lkp = plugin_lkp_root(program_find(p->prog));
+	const char *path = getenv("PATH");
+	static const char *const names[] = {"testcase", "suite"};
+	size_t i;
+
+	env_push(env, n, alloc, xasprintf("RESULT_ROOT=%s", run->tmp_dir));
+	env_push(env, n, alloc, xasprintf("TMP_RESULT_ROOT=%s", run->tmp_dir));
+	if (tmp)
+		env_push(env, n, alloc, xasprintf("TMP=%s", tmp));
+	env_push(env, n, alloc, xasprintf("BENCHMARK_ROOT=%s", lkp_benchmark_root()));
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		if (!job_get(job, names[i]))
+			env_push(env, n, alloc, xasprintf("%s=%s", names[i], p->prog));
+	if (!job_get(job, "nr_instances"))
+		env_push(env, n, alloc, xstrdup("nr_instances=1"));
+	env_push(env, n, alloc, xstrdup("instance_id=1"));
+	env_push(env, n, alloc, xstrdup("LKP_LOCAL_RUN=1"));
+	if (lkp) {
+		env_push(env, n, alloc, xasprintf("LKP_SRC=%s", lkp));
+		env_push(env, n, alloc, xasprintf("PATH=%s:%s/bin",
+						  path && *path ? path : "/usr/bin:/bin", lkp));
+	}
+}
+
+/*
  * What LKP hands a test program: the job's plain keys and the program's
  * options as environment variables (`nr_threads=4`, `test=anon-r-seq`),
  * and where its results go (RESULT_ROOT, TMP_RESULT_ROOT: the run's
@@ -454,7 +509,7 @@ static void env_push_kv(char ***env, size_t *n, size_t *alloc, const char *k,
  * since LKP's own scripts source its lib/.  Caller frees with free_env().
  */
 static char **job_env(const struct job *job, const struct engine_plan *p,
-		      const struct result_run *run, unsigned nr_cpu)
+		      const struct result_run *run, const char *tmp, unsigned nr_cpu)
 {
 	const struct jnode *root = job->root, *opts = job_program(job, p->prog);
 	char **env = NULL;
@@ -469,11 +524,12 @@ static char **job_env(const struct job *job, const struct engine_plan *p,
 		    strcmp(opts->keys[i], "cmdline"))
 			env_push_kv(&env, &n, &alloc, opts->keys[i],
 				    opts->kids[i]->text, p->plugin, nr_cpu);
+	if (p->plugin) {
+		plugin_env(job, p, run, tmp, &env, &n, &alloc);
+		return env;
+	}
 	env_push(&env, &n, &alloc, xasprintf("RESULT_ROOT=%s", run->dir));
 	env_push(&env, &n, &alloc, xasprintf("TMP_RESULT_ROOT=%s", run->tmp_dir));
-	if (p->plugin && plugin_lkp_root(program_find(p->prog)))
-		env_push(&env, &n, &alloc, xasprintf("LKP_SRC=%s",
-						     plugin_lkp_root(program_find(p->prog))));
 	return env;
 }
 
@@ -618,6 +674,7 @@ static void start(struct one_run *o)
 	struct strbuf out_path = STRBUF_INIT, err_path = STRBUF_INIT;
 	struct runner_cmd cmd = {0};
 	struct monitors_start ms = { o, NULL };
+	struct daemons daemons;
 
 	if (o->p->ops) {
 		cmd.fn = bench_child_run;
@@ -644,9 +701,26 @@ static void start(struct one_run *o)
 	cmd.timeout_s = o->p->timeout_s;
 	cmd.tick = progress_tick;
 	cmd.tick_arg = o;
-	cmd.env = job_env(o->job, o->p, &o->run, o->e->machine.nr_cpu);
+	/* a plug-in's $TMP: LKP's scripts keep fifos, pids and scratch there */
+	if (o->p->plugin && !o->have_scratch) {
+		memcpy(o->scratch, SCRATCH_TEMPLATE, sizeof(o->scratch));
+		if (mkdtemp(o->scratch))
+			o->have_scratch = true;
+		else
+			warning("cannot create a scratch directory for $TMP: %s",
+				strerror(errno));
+	}
+	cmd.env = job_env(o->job, o->p, &o->run, o->have_scratch ? o->scratch : NULL,
+			  o->e->machine.nr_cpu);
 	cmd.before_go = start_monitors;
 	cmd.before_go_arg = &ms;
+	/* a server role's daemons (LKP's cs-localhost), up before the benchmark */
+	if (daemons_start(o->job, cmd.env, o->run.tmp_dir, &daemons, &o->err) < 0) {
+		error("%s", o->err.buf);
+		strbuf_reset(&o->err);
+		strbuf_addstr(&o->state, "start_failed: 1\n");
+		goto out;
+	}
 	progress_tick(o, 0);
 	if (runner_run(&cmd, &o->res, &o->err) < 0) {
 		error("%s", o->err.buf);
@@ -656,6 +730,8 @@ static void start(struct one_run *o)
 		/* measured: started (the runner says so) and reaped */
 		o->ran = o->res.started;
 	}
+out:
+	daemons_stop(&daemons);
 	if (ms.sampler && sampler_stop(ms.sampler) < 0)
 		warning("monitors: could not stop cleanly");
 	progress_end(o);

@@ -1148,11 +1148,13 @@ enum engine_outcome vm_run_once(struct engine *e, const char *image,
 shown:
 	if (out != ENGINE_OK && out != ENGINE_ERROR) {
 		struct strbuf why = STRBUF_INIT;
+		const char *l, *eol;
 
-		strbuf_addbuf(&why, &state);
-		strbuf_rtrim(&why);
-		while (strchr(why.buf, '\n'))
-			*strchr(why.buf, '\n') = ',';
+		strbuf_reset(&why);
+		for (l = state.buf; *l; l = *eol ? eol + 1 : eol) {
+			eol = strchrnul(l, '\n');
+			strbuf_addf(&why, "%s%.*s", why.len ? ", " : "", (int)(eol - l), l);
+		}
 		printf("%s: run %d of %d: failed in the VM (%s); the console is the run's dmesg\n",
 		       r->name, r->index, r->total, why.len ? why.buf : "the job failed");
 		strbuf_release(&why);

@@ -33,6 +33,7 @@
 #include "run/engine.h"
 #include "setup/knob.h"
 #include "run/runner.h"
+#include "run/vm.h"
 #include "setup/setup.h"
 #include "util/fileutil.h"
 #include "util/usage.h"
@@ -242,7 +243,8 @@ void engine_init(struct engine *e, const char *result_root,
 	e->store_url = store_url;
 	e->commit = commit;
 	e->sysroot = env && *env ? env : "/";
-	e->tty = isatty(1);
+	/* a guest's output port is a tty, but no terminal watches it */
+	e->tty = isatty(1) && !vm_in_guest();
 	strbuf_init(&e->monitor_notes.said, 0);
 	/* the machine's facts, read once: they do not change between runs */
 	machine_probe(&e->machine, "/");
@@ -881,7 +883,10 @@ enum engine_outcome engine_run_once(struct engine *e, const struct job *atomic,
 				    struct engine_run *r)
 {
 	struct one_run o = { .e = e, .p = p, .r = r, .outcome = ENGINE_ERROR };
+	const char *kernel = vm_image_of(e, atomic);
 
+	if (kernel)
+		return vm_run_once(e, kernel, atomic, p, r);
 	strbuf_reset(&r->group_dir);
 	strbuf_reset(&r->dir);
 	r->elapsed_s = 0;

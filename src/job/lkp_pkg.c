@@ -203,6 +203,13 @@ static const struct substitute substitutes[] = {
 		{"loadfiles/client.load", "/usr/share/dbench/client.txt", NULL},
 		{NULL, NULL, NULL},
 	}},
+	/* tbench and its server (tbench-server's daemon) come with dbench */
+	{"tbench", "dbench", {
+		{"tbench", "/usr/bin/tbench", NULL},
+		{"tbench_srv", "/usr/bin/tbench_srv", NULL},
+		{"share/client.txt", "/usr/share/dbench/client.txt", NULL},
+		{NULL, NULL, NULL},
+	}},
 };
 
 static const struct substitute *substitute_of(const char *prog)

@@ -268,6 +268,7 @@ static const struct {
 	{"pigz", "pigz"},
 	{"pixz", "pixz"},
 	{"plzip", "plzip"},
+	{"pmbench", "/usr/local/bin/pmbench"}, /* its script's own path */
 	{"pxz", "pxz"},
 	{"rt-app", "rt-app"},
 	{"sysbench-cpu", "sysbench"},
@@ -285,10 +286,11 @@ static bool command_ready(const char *name, struct strbuf *why)
 		if (!strcmp(commands[i].prog, name)) {
 			if (ext_have(commands[i].command, NULL))
 				return true;
-			strbuf_addf(why, "its run script runs `%s`, which is not on PATH "
+			strbuf_addf(why, "its run script runs `%s`, which is not %s "
 				    "(perfsift install JOB installs its pkg/depends; where "
 				    "that names no package of it, Debian 12 has none that "
-				    "perfsift knows)", commands[i].command);
+				    "perfsift knows)", commands[i].command,
+				    strchr(commands[i].command, '/') ? "there" : "on PATH");
 			return false;
 		}
 	return true;

@@ -203,6 +203,12 @@ static const struct substitute substitutes[] = {
 		{"loadfiles/client.load", "/usr/share/dbench/client.txt", NULL},
 		{NULL, NULL, NULL},
 	}},
+	/* one binary each, where the run (and its server's daemon) looks */
+	{"cyclictest", "rt-tests", {{"cyclictest", "/usr/bin/cyclictest", NULL}, {NULL, NULL, NULL}}},
+	{"nuttcp", "nuttcp", {{"nuttcp", "/usr/bin/nuttcp", NULL}, {NULL, NULL, NULL}}},
+	{"openssl-speed", "openssl", {{"apps/openssl", "/usr/bin/openssl", NULL}, {NULL, NULL, NULL}}},
+	{"qperf", "qperf", {{"qperf", "/usr/bin/qperf", NULL}, {NULL, NULL, NULL}}},
+	{"sockperf", "sockperf", {{"sockperf", "/usr/bin/sockperf", NULL}, {NULL, NULL, NULL}}},
 	/* tbench and its server (tbench-server's daemon) come with dbench */
 	{"tbench", "dbench", {
 		{"tbench", "/usr/bin/tbench", NULL},

@@ -276,7 +276,8 @@ static void check_lkp_plugin(struct check *c, const struct program *p);
  */
 static void check_plugin(struct check *c, const struct program *p)
 {
-	const char *run = plugin_run_script(p);
+	const char *run = plugin_daemon_script(p) ? plugin_daemon_script(p) :
+						    plugin_run_script(p);
 
 	if (access(run, X_OK)) {
 		if (say(c, "missing  %s: the plug-in's run script %s is %s", p->name, run,

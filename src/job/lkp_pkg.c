@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
+#include "external/external.h"
 #include "job/job.h"
 #include "job/lkp_meta.h"
 #include "job/lkp_pkg.h"
@@ -202,6 +203,19 @@ static const struct substitute substitutes[] = {
 		{"loadfiles/client.load", "/usr/share/dbench/client.txt", NULL},
 		{NULL, NULL, NULL},
 	}},
+	/* one binary each, where the run (and its server's daemon) looks */
+	{"cyclictest", "rt-tests", {{"cyclictest", "/usr/bin/cyclictest", NULL}, {NULL, NULL, NULL}}},
+	{"nuttcp", "nuttcp", {{"nuttcp", "/usr/bin/nuttcp", NULL}, {NULL, NULL, NULL}}},
+	{"openssl-speed", "openssl", {{"apps/openssl", "/usr/bin/openssl", NULL}, {NULL, NULL, NULL}}},
+	{"qperf", "qperf", {{"qperf", "/usr/bin/qperf", NULL}, {NULL, NULL, NULL}}},
+	{"sockperf", "sockperf", {{"sockperf", "/usr/bin/sockperf", NULL}, {NULL, NULL, NULL}}},
+	/* tbench and its server (tbench-server's daemon) come with dbench */
+	{"tbench", "dbench", {
+		{"tbench", "/usr/bin/tbench", NULL},
+		{"tbench_srv", "/usr/bin/tbench_srv", NULL},
+		{"share/client.txt", "/usr/share/dbench/client.txt", NULL},
+		{NULL, NULL, NULL},
+	}},
 };
 
 static const struct substitute *substitute_of(const char *prog)
@@ -246,6 +260,48 @@ static enum bench_need bench_need(const char *run)
 	return need;
 }
 
+/*
+ * The command a program's run script runs from PATH, for the programs
+ * whose scripts perfsift was checked with (docs/programs.md): LKP's
+ * pkg/depends does not always bring it (pxz's names only ruby), and an
+ * absent command must not be taken for a program that can run.
+ */
+static const struct {
+	const char *prog, *command;
+} commands[] = {
+	{"iperf", "iperf3"},
+	{"pbzip2", "pbzip2"},
+	{"pigz", "pigz"},
+	{"pixz", "pixz"},
+	{"plzip", "plzip"},
+	{"pmbench", "/usr/local/bin/pmbench"}, /* its script's own path */
+	{"pxz", "pxz"},
+	{"rt-app", "rt-app"},
+	{"sysbench-cpu", "sysbench"},
+	{"sysbench-memory", "sysbench"},
+	{"sysbench-mutex", "sysbench"},
+	{"sysbench-threads", "sysbench"},
+};
+
+/* name's command (the table above) is on PATH; else false with why */
+static bool command_ready(const char *name, struct strbuf *why)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		if (!strcmp(commands[i].prog, name)) {
+			if (ext_have(commands[i].command, NULL))
+				return true;
+			strbuf_addf(why, "its run script runs `%s`, which is not %s "
+				    "(perfsift install JOB installs its pkg/depends; where "
+				    "that names no package of it, Debian 12 has none that "
+				    "perfsift knows)", commands[i].command,
+				    strchr(commands[i].command, '/') ? "there" : "on PATH");
+			return false;
+		}
+	return true;
+}
+
 bool lkp_bench_ready(const char *dir, const char *name, const char *run,
 		     struct strbuf *why)
 {
@@ -256,7 +312,7 @@ bool lkp_bench_ready(const char *dir, const char *name, const char *run,
 	size_t i;
 
 	if (need == NEED_NONE)
-		return true;
+		return command_ready(name, why);
 	strbuf_addf(&path, "%s/%s", lkp_benchmark_root(), name);
 	if (need == NEED_EXEC && dir_exists(path.buf)) {
 		ok = false;

@@ -704,8 +704,9 @@ static int load_string(const char *text, const char *name,
 		}
 		ALLOC_GROW(docs, ndocs + 1, alloc);
 		docs[ndocs++] = root;
-		/* LKP's roles of a one-host cluster: this box is every role */
-		if (check != CHECK_NONE &&
+		/* LKP's roles of a one-host cluster: this box is every role (a
+		 * job to run: a stored run's job.yaml has its roles merged) */
+		if (check == CHECK_ALL &&
 		    lkp_cluster_expand(ld.file, root, docs[0], err))
 			goto out;
 		if (check != CHECK_NONE &&

@@ -73,6 +73,17 @@ test_expect_success "ebizzy without its binary: help programs, install and run n
 	! test -e r-ebizzy
 '
 
+if command -v pxz >/dev/null; then
+	test_skip "pxz without its command is never said to run" "pxz is installed here"
+else
+	test_expect_success "pxz, whose pkg/depends brings no pxz: help programs and install say the command is missing" '
+		perfsift help programs --lkp-src "$LKP" >progs &&
+		test_grep "^pxz .*no: its run script runs .pxz., which is not on PATH" progs &&
+		test_must_fail --status=3 perfsift install --lkp-src "$LKP" "$LKP/jobs/pxz.yaml" >inst 2>err &&
+		test_grep "^missing  pxz: its run script runs .pxz., which is not on PATH" inst
+	'
+fi
+
 test_expect_success "with the tool where LKP puts it, ebizzy can run" '
 	mkdir -p "$BENCHMARK_ROOT/ebizzy" &&
 	perfsift help programs --lkp-src "$LKP" >progs &&

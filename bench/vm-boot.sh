@@ -22,7 +22,9 @@ img=${2:-}
 : "${PERFSIFT_VM_ACCEL:=tcg}"
 export PERFSIFT_VM_ACCEL
 if [ -z "$img" ]; then
-	abi=$(ls /var/cache/perfsift/kernels 2>/dev/null | sort -t- -k2,2n | tail -n 1)
+	abi=$(for d in /var/cache/perfsift/kernels/6.1.0-*-cloud-amd64; do
+		[ -d "$d" ] && basename "$d"
+	done | sort -t- -k2,2n | tail -n 1)
 	[ -n "$abi" ] || abi=$("$here/scripts/get-kernel" --list | tail -n 1 | sed 's/^linux-image-//')
 	img=$("$here/scripts/get-kernel" "$abi")
 fi

@@ -247,6 +247,42 @@ struct cpio {
 	int failed;
 };
 
+/* a cpio newc archive at path (libarchive loaded on first use) */
+static int cpio_open(struct cpio *c, const char *path)
+{
+	if (archive_io_load("building the VM's initramfs", c->err) < 0)
+		return -1;
+	strbuf_addch(&c->dirs, '\n');
+	c->a = archive_write_new();
+	if (archive_write_set_format_cpio_newc(c->a) != ARCHIVE_OK ||
+	    archive_write_open_filename(c->a, path) != ARCHIVE_OK) {
+		strbuf_addf(c->err, "cannot write '%s': %s", path,
+			    archive_error_string(c->a));
+		return -1;
+	}
+	return 0;
+}
+
+/* the archive's end written: 0, or -1 with err (also after a failed entry) */
+static int cpio_close(struct cpio *c)
+{
+	if (c->failed)
+		return -1;
+	if (archive_write_close(c->a) != ARCHIVE_OK) {
+		strbuf_addf(c->err, "cannot write the initramfs: %s",
+			    archive_error_string(c->a));
+		return -1;
+	}
+	return 0;
+}
+
+static void cpio_release(struct cpio *c)
+{
+	if (c->a)
+		archive_write_free(c->a);
+	strbuf_release(&c->dirs);
+}
+
 static int cpio_entry(struct cpio *c, const char *path, unsigned type,
 		      unsigned perm, const void *data, size_t len,
 		      const char *link)
@@ -558,16 +594,8 @@ static int build_initramfs(struct vm_run *v, const char *out_path)
 	size_t i;
 	int ret = -1;
 
-	if (archive_io_load("building the VM's initramfs", &v->err) < 0)
-		return -1;
-	strbuf_addch(&c.dirs, '\n');
-	c.a = archive_write_new();
-	if (archive_write_set_format_cpio_newc(c.a) != ARCHIVE_OK ||
-	    archive_write_open_filename(c.a, out_path) != ARCHIVE_OK) {
-		strbuf_addf(&v->err, "cannot write '%s': %s", out_path,
-			    archive_error_string(c.a));
+	if (cpio_open(&c, out_path) < 0)
 		goto out;
-	}
 	for (i = 0; i < ARRAY_SIZE(dirs); i++)
 		cpio_dir(&c, dirs[i]);
 	if (add_busybox(&c, v->workdir) < 0 || add_perfsift(&c, v->workdir) < 0)
@@ -599,17 +627,9 @@ static int build_initramfs(struct vm_run *v, const char *out_path)
 	strbuf_reset(&text);
 	init_script(&text, v->hostname, v->e->commit);
 	cpio_data(&c, "/init", text.buf, text.len, 0755);
-	if (c.failed)
-		goto out;
-	if (archive_write_close(c.a) != ARCHIVE_OK) {
-		strbuf_addf(&v->err, "cannot write '%s': %s", out_path,
-			    archive_error_string(c.a));
-		goto out;
-	}
-	ret = 0;
+	ret = cpio_close(&c);
 out:
-	archive_write_free(c.a);
-	strbuf_release(&c.dirs);
+	cpio_release(&c);
 	strbuf_release(&text);
 	strbuf_release(&path);
 	return ret;
@@ -1067,27 +1087,15 @@ static int probe_kvm(struct vm_run *v, bool *works, struct strbuf *how)
 		"echo '" PROBE_OK "'\n/bin/poweroff -f\n";
 	int ret = -1;
 
-	if (archive_io_load("building the VM's initramfs", &v->err) < 0)
-		return -1;
-	strbuf_addch(&c.dirs, '\n');
-	c.a = archive_write_new();
-	if (archive_write_set_format_cpio_newc(c.a) != ARCHIVE_OK ||
-	    archive_write_open_filename(c.a, work_path(v, "probe.cpio", &tmp)) != ARCHIVE_OK) {
-		strbuf_addf(&v->err, "cannot write '%s': %s", tmp.buf,
-			    archive_error_string(c.a));
+	if (cpio_open(&c, work_path(v, "probe.cpio", &tmp)) < 0)
 		goto out;
-	}
 	cpio_dir(&c, "/dev");
 	cpio_file(&c, BUSYBOX, BUSYBOX);
 	cpio_symlink(&c, "/bin/sh", "busybox");
 	cpio_symlink(&c, "/bin/poweroff", "busybox");
 	cpio_data(&c, "/init", init, sizeof(init) - 1, 0755);
-	if (c.failed || archive_write_close(c.a) != ARCHIVE_OK) {
-		if (!c.failed)
-			strbuf_addf(&v->err, "cannot write the probe's initramfs: %s",
-				    archive_error_string(c.a));
+	if (cpio_close(&c) < 0)
 		goto out;
-	}
 	if (boot(v, &res, "probe.cpio", "kvm", PROBE_LIMIT) < 0)
 		goto out;
 	strbuf_read_file(&con, work_path(v, "console", &tmp), 16u << 20);
@@ -1100,8 +1108,7 @@ static int probe_kvm(struct vm_run *v, bool *works, struct strbuf *how)
 	if (res.stop_signal)
 		strbuf_addstr(&v->err, "interrupted while probing KVM");
 out:
-	archive_write_free(c.a);
-	strbuf_release(&c.dirs);
+	cpio_release(&c);
 	strbuf_release(&tmp);
 	strbuf_release(&con);
 	return ret;
@@ -1188,12 +1195,6 @@ enum engine_outcome vm_run_once(struct engine *e, const char *image,
 	const char *oops;
 	bool started, ended, sent, panic;
 
-	strbuf_reset(&r->group_dir);
-	strbuf_reset(&r->dir);
-	r->elapsed_s = 0;
-	r->started = false;
-	if (runner_stop_signal())
-		return ENGINE_STOPPED;
 	strbuf_init(&v.err, 0);
 	v.cpus = e->vm && e->vm->cpus ? e->vm->cpus : 2;
 	v.memory = e->vm && e->vm->memory ? e->vm->memory : (uint64_t)2 << 30;

@@ -28,6 +28,7 @@
 #include "external/external.h"
 #include "job/job.h"
 #include "job/kpi.h"
+#include "job/programs.h"
 #include "result/result.h"
 #include "run/runner.h"
 #include "run/vm.h"
@@ -242,7 +243,7 @@ out:
 
 struct cpio {
 	struct archive *a;
-	struct strbuf dirs; /* "\n/dir\n/dir2\n": made already */
+	struct strbuf dirs; /* "\n/dir\n/file\n": put in already */
 	struct strbuf *err;
 	int failed;
 };
@@ -336,6 +337,20 @@ static void cpio_dir(struct cpio *c, const char *path)
 	strbuf_release(&p);
 }
 
+/* whether path was put in the archive already; remembered when not */
+static bool cpio_seen(struct cpio *c, const char *path)
+{
+	struct strbuf key = STRBUF_INIT;
+	bool seen;
+
+	strbuf_addf(&key, "\n%s\n", path);
+	seen = strstr(c->dirs.buf, key.buf) != NULL;
+	if (!seen)
+		strbuf_addf(&c->dirs, "%s\n", path);
+	strbuf_release(&key);
+	return seen;
+}
+
 static void cpio_data(struct cpio *c, const char *path, const void *data,
 		      size_t len, unsigned perm)
 {
@@ -349,6 +364,9 @@ static int cpio_file(struct cpio *c, const char *path, const char *src)
 	struct strbuf text = STRBUF_INIT;
 	struct stat st;
 
+	/* a library two programs need goes in once */
+	if (cpio_seen(c, path))
+		return 0;
 	if (stat(src, &st) < 0 || strbuf_read_file(&text, src, 1u << 30) < 0) {
 		if (!c->failed)
 			strbuf_addf(c->err, "cannot read '%s' for the guest: %s", src,
@@ -364,6 +382,8 @@ static int cpio_file(struct cpio *c, const char *path, const char *src)
 
 static void cpio_symlink(struct cpio *c, const char *path, const char *target)
 {
+	if (cpio_seen(c, path))
+		return;
 	cpio_parents(c, path);
 	cpio_entry(c, path, AE_IFLNK, 0777, NULL, 0, target);
 }
@@ -441,29 +461,28 @@ out:
 }
 
 /*
- * The perfsift binary and the shared libraries the loader gives it
- * (ldd's "lib => /path" lines and the interpreter), at the same paths in
- * the guest.  libarchive and libpq are dlopen'ed (util/dynlib.c) and not
- * needed there.
+ * An executable at dst in the guest and the shared libraries the loader
+ * gives it (ldd's "lib => /path" lines and the interpreter), at their
+ * own paths.  A static binary or a script has none: ldd's refusal is
+ * only an error when `need_libs` (perfsift itself).
  */
-static int add_perfsift(struct cpio *c, const char *workdir)
+static int add_elf(struct cpio *c, const char *dst, const char *src,
+		   const char *workdir, bool need_libs)
 {
-	char self[PATH_MAX];
-	char *argv[] = { (char *)"ldd", self, NULL };
-	struct strbuf out = STRBUF_INIT, lib = STRBUF_INIT;
+	char *argv[] = { (char *)"ldd", (char *)src, NULL };
+	struct strbuf out = STRBUF_INIT, lib = STRBUF_INIT, why = STRBUF_INIT;
 	const char *l, *p;
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	int ret = -1;
 
-	if (n <= 0) {
-		strbuf_addf(c->err, "cannot find the perfsift binary: %s", strerror(errno));
-		return -1;
-	}
-	self[n] = '\0';
-	if (cpio_file(c, "/bin/perfsift", self) < 0)
+	if (cpio_file(c, dst, src) < 0)
 		goto out;
-	if (capture(argv, workdir, &out, c->err) < 0) {
-		strbuf_addf(c->err, " (listing perfsift's shared libraries for the guest)");
+	if (capture(argv, workdir, &out, &why) < 0) {
+		if (!need_libs) {
+			ret = 0;
+			goto out;
+		}
+		strbuf_addf(c->err, "%s (listing the shared libraries of %s for the guest)",
+			    why.buf, src);
 		goto out;
 	}
 	for (l = out.buf; *l; l = *p ? p + 1 : p) {
@@ -482,6 +501,75 @@ static int add_perfsift(struct cpio *c, const char *workdir)
 out:
 	strbuf_release(&out);
 	strbuf_release(&lib);
+	strbuf_release(&why);
+	return ret;
+}
+
+/*
+ * The perfsift binary, as /bin/perfsift.  libarchive and libpq are
+ * dlopen'ed (util/dynlib.c) and not needed there.
+ */
+static int add_perfsift(struct cpio *c, const char *workdir)
+{
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	if (n <= 0) {
+		strbuf_addf(c->err, "cannot find the perfsift binary: %s", strerror(errno));
+		return -1;
+	}
+	self[n] = '\0';
+	return add_elf(c, "/bin/perfsift", self, workdir, true);
+}
+
+/* name on the host's PATH (a regular executable file) into out */
+static bool find_on_path(const char *name, struct strbuf *out)
+{
+	const char *path = getenv("PATH"), *p, *end;
+	struct stat st;
+
+	if (!path || !*path)
+		path = "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin";
+	for (p = path; *p; p = *end ? end + 1 : end) {
+		end = strchrnul(p, ':');
+		if (end == p)
+			continue;
+		strbuf_reset(out);
+		strbuf_addf(out, "%.*s/%s", (int)(end - p), p, name);
+		if (!stat(out->buf, &st) && S_ISREG(st.st_mode) && !access(out->buf, X_OK))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The programs the job runs besides perfsift's built-ins: an external
+ * benchmark's command (stress-ng, hackbench, ...) and the first word of
+ * a mytest command when busybox has no applet of that name -- each from
+ * the host's PATH, with its libraries, at its host path.  What they read
+ * besides (data files, other programs) is not followed.
+ */
+static int add_job_programs(struct cpio *c, const struct engine_plan *p,
+			    const char *workdir)
+{
+	struct strbuf path = STRBUF_INIT, word = STRBUF_INIT, key = STRBUF_INIT;
+	const struct program *prog = program_find(p->prog);
+	int ret = 0;
+
+	if (prog && prog->command && find_on_path(prog->command, &path))
+		ret = add_elf(c, path.buf, path.buf, workdir, false);
+	if (!ret && !p->ops && !p->plugin && p->cmdline) {
+		const char *w = p->cmdline + strspn(p->cmdline, " \t");
+
+		strbuf_add(&word, w, strcspn(w, " \t;|&<>()$'\"\n"));
+		strbuf_addf(&key, "\n/bin/%s\n", word.buf);
+		if (word.len && !strchr(word.buf, '/') && !strstr(c->dirs.buf, key.buf) &&
+		    find_on_path(word.buf, &path))
+			ret = add_elf(c, path.buf, path.buf, workdir, false);
+	}
+	strbuf_release(&path);
+	strbuf_release(&word);
+	strbuf_release(&key);
 	return ret;
 }
 
@@ -598,7 +686,8 @@ static int build_initramfs(struct vm_run *v, const char *out_path)
 		goto out;
 	for (i = 0; i < ARRAY_SIZE(dirs); i++)
 		cpio_dir(&c, dirs[i]);
-	if (add_busybox(&c, v->workdir) < 0 || add_perfsift(&c, v->workdir) < 0)
+	if (add_busybox(&c, v->workdir) < 0 || add_perfsift(&c, v->workdir) < 0 ||
+	    add_job_programs(&c, v->p, v->workdir) < 0)
 		goto out;
 	/* the host's os-release: the same rootfs axis as a native run */
 	if (!read_text_file(&text, "/etc/os-release", 1 << 16))

@@ -213,6 +213,7 @@ static char *image_banner(const char *path, const char *release,
 	sects = ih.h[HDR_SETUP_SECTS] ? ih.h[HDR_SETUP_SECTS] : 4;
 	off = le32(ih.h + HDR_PAYLOAD_OFFSET);
 	len = le32(ih.h + HDR_PAYLOAD_LENGTH);
+	/* boot protocol 2.08+: where the compressed vmlinux lies in the file */
 	if (!len || len > (256u << 20))
 		goto out;
 	buf = xmalloc(len);
@@ -222,6 +223,7 @@ static char *image_banner(const char *path, const char *release,
 	if (write_file_atomic(tmp.buf, buf, len) < 0 ||
 	    archive_io_read_compressed(&data, tmp.buf, 512u << 20, &err) < 0)
 		goto out;
+	/* linux_banner, with this release: not a printk format of the same words */
 	strbuf_addf(&want, "Linux version %s (", release);
 	hit = memmem(data.buf, data.len, want.buf, want.len);
 	if (hit)
@@ -760,6 +762,7 @@ static int untar(const char *tar, const char *dir, struct strbuf *err)
 	archive_read_support_format_tar(a);
 	if (archive_read_open_filename(a, tar, sizeof(buf)) != ARCHIVE_OK)
 		goto bad;
+	/* regular files and directories only: a guest's links are not followed */
 	while ((r = archive_read_next_header(a, &e)) == ARCHIVE_OK) {
 		const char *name = archive_entry_pathname(e);
 
@@ -983,6 +986,10 @@ static enum engine_outcome publish(struct vm_run *v, const char *guest_dir,
 	enum engine_outcome out = ENGINE_ERROR;
 	int r;
 
+	/*
+	 * The guest's job.yaml carries its machine facts and kernel axes:
+	 * read leniently (job_read_file), as a run's job.yaml always is.
+	 */
 	if (guest_dir) {
 		path_join(&path, guest_dir, "job.yaml");
 		if (job_read_file(path.buf, &jobs, &njobs, &v->err) < 0 || njobs != 1) {
@@ -996,6 +1003,7 @@ static enum engine_outcome publish(struct vm_run *v, const char *guest_dir,
 		job = host_made_job(v);
 	}
 	vm_facts(v, job);
+	/* from here on exactly what the engine's begin() and publish() do */
 	if (result_group_dir(job, v->e->result_root, &v->r->group_dir, &v->err) < 0 ||
 	    result_run_begin(&run, v->r->group_dir.buf, &v->err) < 0) {
 		error("%s", v->err.buf);
@@ -1088,6 +1096,12 @@ static int boot(struct vm_run *v, struct runner_result *res, const char *initrd_
 	char *argv[32];
 	int n = 0, ret;
 
+	/*
+	 * panic=-1: a panicking guest reboots at once, and -no-reboot turns
+	 * that reboot into qemu's exit -- a panic ends the run in seconds,
+	 * not at the time limit.  The user's --append comes last, so it can
+	 * override (rdinit=, panic=, oops=panic).
+	 */
 	strbuf_addf(&k, "console=ttyS0,115200 panic=-1 rdinit=/init%s%s",
 		    v->e->vm && v->e->vm->append ? " " : "",
 		    v->e->vm && v->e->vm->append ? v->e->vm->append : "");
@@ -1098,6 +1112,10 @@ static int boot(struct vm_run *v, struct runner_result *res, const char *initrd_
 	strbuf_addf(&mem, "%" PRIu64 "M", v->memory >> 20);
 	strbuf_addf(&smp, "%u", v->cpus);
 	strbuf_addstr(&qout, work_path(v, "qemu.log", &tmp));
+	/*
+	 * -nodefaults: no NIC, VGA or monitor -- the guest needs none, and
+	 * the three -serial ports below are then ttyS0..2 in this order.
+	 */
 	argv[n++] = (char *)QEMU;
 	argv[n++] = (char *)"-nodefaults";
 	argv[n++] = (char *)"-display";
@@ -1119,6 +1137,7 @@ static int boot(struct vm_run *v, struct runner_result *res, const char *initrd_
 	argv[n++] = initrd.buf;
 	argv[n++] = (char *)"-append";
 	argv[n++] = k.buf;
+	/* ttyS0 the console, ttyS1 the run (tar), ttyS2 the guest perfsift's output */
 	argv[n++] = (char *)"-serial";
 	argv[n++] = con.buf;
 	argv[n++] = (char *)"-serial";
@@ -1126,6 +1145,12 @@ static int boot(struct vm_run *v, struct runner_result *res, const char *initrd_
 	argv[n++] = (char *)"-serial";
 	argv[n++] = outp.buf;
 	argv[n] = NULL;
+	/*
+	 * The runner gives qemu what it gives a benchmark: its own process
+	 * group, SIGINT/SIGTERM collected (a stopped run ends qemu), and the
+	 * limit after which the group is ended -- a hung kernel costs the
+	 * limit, never a stuck perfsift.
+	 */
 	cmd.argv = argv;
 	cmd.stdout_path = qout.buf;
 	cmd.stderr_path = qout.buf;
@@ -1310,6 +1335,12 @@ enum engine_outcome vm_run_once(struct engine *e, const char *image,
 		error("%s", v.err.buf);
 		goto out;
 	}
+	/*
+	 * The console says how far the guest got: /init prints a mark before
+	 * the job, after it, and after the run was sent; the kernel prints
+	 * its panic or oops.  Nothing is taken from the guest's own word
+	 * about its kernel beyond what the run directory holds.
+	 */
 	strbuf_read_file(&console, work_path(&v, "console", &tmp), 64u << 20);
 	started = has_line_with(&console, MARK_START);
 	ended = has_line_with(&console, MARK_END);
@@ -1335,6 +1366,7 @@ enum engine_outcome vm_run_once(struct engine *e, const char *image,
 		strbuf_addf(&state, "vm_exit_code.%d: 1\n", WEXITSTATUS(res.wait_status));
 		show_tail(work_path(&v, "qemu.log", &tmp), 5);
 	}
+	/* a run came back: publish the guest's run, with the console beside it */
 	if (sent && !untar(work_path(&v, "data.tar", &tmp),
 			   work_path(&v, "results", &gdir), &v.err)) {
 		struct strbuf dir = STRBUF_INIT;
@@ -1351,6 +1383,7 @@ enum engine_outcome vm_run_once(struct engine *e, const char *image,
 		error("%s", v.err.buf);
 		strbuf_addstr(&state, "vm_bad_data: 1\n");
 	}
+	/* nothing usable came back: a failed run made from the console alone */
 	out = publish(&v, NULL, &console, &state, false, res.elapsed_s);
 shown:
 	if (out != ENGINE_OK && out != ENGINE_ERROR) {

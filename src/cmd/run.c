@@ -306,6 +306,13 @@ static int check_kernels(struct run_args *a, struct job **atomic, size_t n,
 			      "a run in a VM: give --kernel IMAGE (or `kernel:` in the job)");
 		goto out;
 	}
+	if (any && getenv("PERFSIFT_VM_ACCEL") && *getenv("PERFSIFT_VM_ACCEL") &&
+	    strcmp(getenv("PERFSIFT_VM_ACCEL"), "kvm") &&
+	    strcmp(getenv("PERFSIFT_VM_ACCEL"), "tcg")) {
+		strbuf_addf(err, "PERFSIFT_VM_ACCEL='%s': kvm or tcg",
+			    getenv("PERFSIFT_VM_ACCEL"));
+		goto out;
+	}
 	if (a->vm.modules && !dir_exists(a->vm.modules)) {
 		strbuf_addf(err, "--modules '%s': not a directory", a->vm.modules);
 		goto out;

@@ -885,8 +885,6 @@ enum engine_outcome engine_run_once(struct engine *e, const struct job *atomic,
 	struct one_run o = { .e = e, .p = p, .r = r, .outcome = ENGINE_ERROR };
 	const char *kernel = vm_image_of(e, atomic);
 
-	if (kernel)
-		return vm_run_once(e, kernel, atomic, p, r);
 	strbuf_reset(&r->group_dir);
 	strbuf_reset(&r->dir);
 	r->elapsed_s = 0;
@@ -894,6 +892,9 @@ enum engine_outcome engine_run_once(struct engine *e, const struct job *atomic,
 	/* a stop already requested: no run is begun, none is cut */
 	if (runner_stop_signal())
 		return ENGINE_STOPPED;
+	/* a kernel under test: the same run, made inside a VM (vm.h) */
+	if (kernel)
+		return vm_run_once(e, kernel, atomic, p, r);
 	o.job = job_dup(atomic);
 	strbuf_init(&o.state, 0);
 	strbuf_init(&o.err, 0);

@@ -28,6 +28,7 @@
 #include "external/external.h"
 #include "job/job.h"
 #include "job/kpi.h"
+#include "job/programs.h"
 #include "result/result.h"
 #include "run/runner.h"
 #include "run/vm.h"
@@ -212,6 +213,7 @@ static char *image_banner(const char *path, const char *release,
 	sects = ih.h[HDR_SETUP_SECTS] ? ih.h[HDR_SETUP_SECTS] : 4;
 	off = le32(ih.h + HDR_PAYLOAD_OFFSET);
 	len = le32(ih.h + HDR_PAYLOAD_LENGTH);
+	/* boot protocol 2.08+: where the compressed vmlinux lies in the file */
 	if (!len || len > (256u << 20))
 		goto out;
 	buf = xmalloc(len);
@@ -221,6 +223,7 @@ static char *image_banner(const char *path, const char *release,
 	if (write_file_atomic(tmp.buf, buf, len) < 0 ||
 	    archive_io_read_compressed(&data, tmp.buf, 512u << 20, &err) < 0)
 		goto out;
+	/* linux_banner, with this release: not a printk format of the same words */
 	strbuf_addf(&want, "Linux version %s (", release);
 	hit = memmem(data.buf, data.len, want.buf, want.len);
 	if (hit)
@@ -242,10 +245,46 @@ out:
 
 struct cpio {
 	struct archive *a;
-	struct strbuf dirs; /* "\n/dir\n/dir2\n": made already */
+	struct strbuf dirs; /* "\n/dir\n/file\n": put in already */
 	struct strbuf *err;
 	int failed;
 };
+
+/* a cpio newc archive at path (libarchive loaded on first use) */
+static int cpio_open(struct cpio *c, const char *path)
+{
+	if (archive_io_load("building the VM's initramfs", c->err) < 0)
+		return -1;
+	strbuf_addch(&c->dirs, '\n');
+	c->a = archive_write_new();
+	if (archive_write_set_format_cpio_newc(c->a) != ARCHIVE_OK ||
+	    archive_write_open_filename(c->a, path) != ARCHIVE_OK) {
+		strbuf_addf(c->err, "cannot write '%s': %s", path,
+			    archive_error_string(c->a));
+		return -1;
+	}
+	return 0;
+}
+
+/* the archive's end written: 0, or -1 with err (also after a failed entry) */
+static int cpio_close(struct cpio *c)
+{
+	if (c->failed)
+		return -1;
+	if (archive_write_close(c->a) != ARCHIVE_OK) {
+		strbuf_addf(c->err, "cannot write the initramfs: %s",
+			    archive_error_string(c->a));
+		return -1;
+	}
+	return 0;
+}
+
+static void cpio_release(struct cpio *c)
+{
+	if (c->a)
+		archive_write_free(c->a);
+	strbuf_release(&c->dirs);
+}
 
 static int cpio_entry(struct cpio *c, const char *path, unsigned type,
 		      unsigned perm, const void *data, size_t len,
@@ -300,6 +339,20 @@ static void cpio_dir(struct cpio *c, const char *path)
 	strbuf_release(&p);
 }
 
+/* whether path was put in the archive already; remembered when not */
+static bool cpio_seen(struct cpio *c, const char *path)
+{
+	struct strbuf key = STRBUF_INIT;
+	bool seen;
+
+	strbuf_addf(&key, "\n%s\n", path);
+	seen = strstr(c->dirs.buf, key.buf) != NULL;
+	if (!seen)
+		strbuf_addf(&c->dirs, "%s\n", path);
+	strbuf_release(&key);
+	return seen;
+}
+
 static void cpio_data(struct cpio *c, const char *path, const void *data,
 		      size_t len, unsigned perm)
 {
@@ -313,6 +366,9 @@ static int cpio_file(struct cpio *c, const char *path, const char *src)
 	struct strbuf text = STRBUF_INIT;
 	struct stat st;
 
+	/* a library two programs need goes in once */
+	if (cpio_seen(c, path))
+		return 0;
 	if (stat(src, &st) < 0 || strbuf_read_file(&text, src, 1u << 30) < 0) {
 		if (!c->failed)
 			strbuf_addf(c->err, "cannot read '%s' for the guest: %s", src,
@@ -328,6 +384,8 @@ static int cpio_file(struct cpio *c, const char *path, const char *src)
 
 static void cpio_symlink(struct cpio *c, const char *path, const char *target)
 {
+	if (cpio_seen(c, path))
+		return;
 	cpio_parents(c, path);
 	cpio_entry(c, path, AE_IFLNK, 0777, NULL, 0, target);
 }
@@ -405,29 +463,28 @@ out:
 }
 
 /*
- * The perfsift binary and the shared libraries the loader gives it
- * (ldd's "lib => /path" lines and the interpreter), at the same paths in
- * the guest.  libarchive and libpq are dlopen'ed (util/dynlib.c) and not
- * needed there.
+ * An executable at dst in the guest and the shared libraries the loader
+ * gives it (ldd's "lib => /path" lines and the interpreter), at their
+ * own paths.  A static binary or a script has none: ldd's refusal is
+ * only an error when `need_libs` (perfsift itself).
  */
-static int add_perfsift(struct cpio *c, const char *workdir)
+static int add_elf(struct cpio *c, const char *dst, const char *src,
+		   const char *workdir, bool need_libs)
 {
-	char self[PATH_MAX];
-	char *argv[] = { (char *)"ldd", self, NULL };
-	struct strbuf out = STRBUF_INIT, lib = STRBUF_INIT;
+	char *argv[] = { (char *)"ldd", (char *)src, NULL };
+	struct strbuf out = STRBUF_INIT, lib = STRBUF_INIT, why = STRBUF_INIT;
 	const char *l, *p;
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	int ret = -1;
 
-	if (n <= 0) {
-		strbuf_addf(c->err, "cannot find the perfsift binary: %s", strerror(errno));
-		return -1;
-	}
-	self[n] = '\0';
-	if (cpio_file(c, "/bin/perfsift", self) < 0)
+	if (cpio_file(c, dst, src) < 0)
 		goto out;
-	if (capture(argv, workdir, &out, c->err) < 0) {
-		strbuf_addf(c->err, " (listing perfsift's shared libraries for the guest)");
+	if (capture(argv, workdir, &out, &why) < 0) {
+		if (!need_libs) {
+			ret = 0;
+			goto out;
+		}
+		strbuf_addf(c->err, "%s (listing the shared libraries of %s for the guest)",
+			    why.buf, src);
 		goto out;
 	}
 	for (l = out.buf; *l; l = *p ? p + 1 : p) {
@@ -446,6 +503,75 @@ static int add_perfsift(struct cpio *c, const char *workdir)
 out:
 	strbuf_release(&out);
 	strbuf_release(&lib);
+	strbuf_release(&why);
+	return ret;
+}
+
+/*
+ * The perfsift binary, as /bin/perfsift.  libarchive and libpq are
+ * dlopen'ed (util/dynlib.c) and not needed there.
+ */
+static int add_perfsift(struct cpio *c, const char *workdir)
+{
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	if (n <= 0) {
+		strbuf_addf(c->err, "cannot find the perfsift binary: %s", strerror(errno));
+		return -1;
+	}
+	self[n] = '\0';
+	return add_elf(c, "/bin/perfsift", self, workdir, true);
+}
+
+/* name on the host's PATH (a regular executable file) into out */
+static bool find_on_path(const char *name, struct strbuf *out)
+{
+	const char *path = getenv("PATH"), *p, *end;
+	struct stat st;
+
+	if (!path || !*path)
+		path = "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin";
+	for (p = path; *p; p = *end ? end + 1 : end) {
+		end = strchrnul(p, ':');
+		if (end == p)
+			continue;
+		strbuf_reset(out);
+		strbuf_addf(out, "%.*s/%s", (int)(end - p), p, name);
+		if (!stat(out->buf, &st) && S_ISREG(st.st_mode) && !access(out->buf, X_OK))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The programs the job runs besides perfsift's built-ins: an external
+ * benchmark's command (stress-ng, hackbench, ...) and the first word of
+ * a mytest command when busybox has no applet of that name -- each from
+ * the host's PATH, with its libraries, at its host path.  What they read
+ * besides (data files, other programs) is not followed.
+ */
+static int add_job_programs(struct cpio *c, const struct engine_plan *p,
+			    const char *workdir)
+{
+	struct strbuf path = STRBUF_INIT, word = STRBUF_INIT, key = STRBUF_INIT;
+	const struct program *prog = program_find(p->prog);
+	int ret = 0;
+
+	if (prog && prog->command && find_on_path(prog->command, &path))
+		ret = add_elf(c, path.buf, path.buf, workdir, false);
+	if (!ret && !p->ops && !p->plugin && p->cmdline) {
+		const char *w = p->cmdline + strspn(p->cmdline, " \t");
+
+		strbuf_add(&word, w, strcspn(w, " \t;|&<>()$'\"\n"));
+		strbuf_addf(&key, "\n/bin/%s\n", word.buf);
+		if (word.len && !strchr(word.buf, '/') && !strstr(c->dirs.buf, key.buf) &&
+		    find_on_path(word.buf, &path))
+			ret = add_elf(c, path.buf, path.buf, workdir, false);
+	}
+	strbuf_release(&path);
+	strbuf_release(&word);
+	strbuf_release(&key);
 	return ret;
 }
 
@@ -518,7 +644,8 @@ static void init_script(struct strbuf *sb, const char *hostname,
 	}
 	strbuf_addstr(sb, " >/dev/ttyS2 2>&1\n"
 		"echo \"" MARK_END " $?\"\n"
-		"tar -C /results -cf /dev/ttyS1 .\n"
+		/* gzip: an emulated UART moves some ten KB a second */
+		"tar -C /results -czf /dev/ttyS1 .\n"
 		"echo '" MARK_SENT "'\n"
 		"poweroff -f\n");
 }
@@ -557,19 +684,12 @@ static int build_initramfs(struct vm_run *v, const char *out_path)
 	size_t i;
 	int ret = -1;
 
-	if (archive_io_load("building the VM's initramfs", &v->err) < 0)
-		return -1;
-	strbuf_addch(&c.dirs, '\n');
-	c.a = archive_write_new();
-	if (archive_write_set_format_cpio_newc(c.a) != ARCHIVE_OK ||
-	    archive_write_open_filename(c.a, out_path) != ARCHIVE_OK) {
-		strbuf_addf(&v->err, "cannot write '%s': %s", out_path,
-			    archive_error_string(c.a));
+	if (cpio_open(&c, out_path) < 0)
 		goto out;
-	}
 	for (i = 0; i < ARRAY_SIZE(dirs); i++)
 		cpio_dir(&c, dirs[i]);
-	if (add_busybox(&c, v->workdir) < 0 || add_perfsift(&c, v->workdir) < 0)
+	if (add_busybox(&c, v->workdir) < 0 || add_perfsift(&c, v->workdir) < 0 ||
+	    add_job_programs(&c, v->p, v->workdir) < 0)
 		goto out;
 	/* the host's os-release: the same rootfs axis as a native run */
 	if (!read_text_file(&text, "/etc/os-release", 1 << 16))
@@ -598,43 +718,12 @@ static int build_initramfs(struct vm_run *v, const char *out_path)
 	strbuf_reset(&text);
 	init_script(&text, v->hostname, v->e->commit);
 	cpio_data(&c, "/init", text.buf, text.len, 0755);
-	if (c.failed)
-		goto out;
-	if (archive_write_close(c.a) != ARCHIVE_OK) {
-		strbuf_addf(&v->err, "cannot write '%s': %s", out_path,
-			    archive_error_string(c.a));
-		goto out;
-	}
-	ret = 0;
+	ret = cpio_close(&c);
 out:
-	archive_write_free(c.a);
-	strbuf_release(&c.dirs);
+	cpio_release(&c);
 	strbuf_release(&text);
 	strbuf_release(&path);
 	return ret;
-}
-
-/* ---- the accelerator --------------------------------------------------------- */
-
-/*
- * KVM where it works, TCG where it does not.  $PERFSIFT_VM_ACCEL=kvm|tcg
- * decides; otherwise KVM only when /dev/kvm opens read-write and
- * $PERFSIFT_VM_KVM_OK is not "0" -- see docs/kernel.md: here /dev/kvm
- * opens but a KVM guest hangs in early boot, so tests and this machine
- * say PERFSIFT_VM_ACCEL=tcg.
- */
-static const char *choose_accel(void)
-{
-	const char *env = getenv("PERFSIFT_VM_ACCEL");
-	int fd;
-
-	if (env && (!strcmp(env, "kvm") || !strcmp(env, "tcg")))
-		return env;
-	fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
-	if (fd < 0)
-		return "tcg";
-	close(fd);
-	return "kvm";
 }
 
 /* ---- the run's end -------------------------------------------------------- */
@@ -669,9 +758,11 @@ static int untar(const char *tar, const char *dir, struct strbuf *err)
 	la_ssize_t got;
 	int r, ret = -1;
 
+	archive_read_support_filter_all(a);
 	archive_read_support_format_tar(a);
 	if (archive_read_open_filename(a, tar, sizeof(buf)) != ARCHIVE_OK)
 		goto bad;
+	/* regular files and directories only: a guest's links are not followed */
 	while ((r = archive_read_next_header(a, &e)) == ARCHIVE_OK) {
 		const char *name = archive_entry_pathname(e);
 
@@ -895,6 +986,10 @@ static enum engine_outcome publish(struct vm_run *v, const char *guest_dir,
 	enum engine_outcome out = ENGINE_ERROR;
 	int r;
 
+	/*
+	 * The guest's job.yaml carries its machine facts and kernel axes:
+	 * read leniently (job_read_file), as a run's job.yaml always is.
+	 */
 	if (guest_dir) {
 		path_join(&path, guest_dir, "job.yaml");
 		if (job_read_file(path.buf, &jobs, &njobs, &v->err) < 0 || njobs != 1) {
@@ -908,6 +1003,7 @@ static enum engine_outcome publish(struct vm_run *v, const char *guest_dir,
 		job = host_made_job(v);
 	}
 	vm_facts(v, job);
+	/* from here on exactly what the engine's begin() and publish() do */
 	if (result_group_dir(job, v->e->result_root, &v->r->group_dir, &v->err) < 0 ||
 	    result_run_begin(&run, v->r->group_dir.buf, &v->err) < 0) {
 		error("%s", v->err.buf);
@@ -989,7 +1085,9 @@ static double vm_limit(const struct engine_plan *p)
 	return job + margin;
 }
 
-static int boot(struct vm_run *v, struct runner_result *res)
+/* qemu on initrd (in the work directory) with accel, cut after limit seconds */
+static int boot(struct vm_run *v, struct runner_result *res, const char *initrd_name,
+		const char *accel, double limit)
 {
 	struct strbuf k = STRBUF_INIT, initrd = STRBUF_INIT, con = STRBUF_INIT;
 	struct strbuf data = STRBUF_INIT, outp = STRBUF_INIT, mem = STRBUF_INIT;
@@ -998,24 +1096,34 @@ static int boot(struct vm_run *v, struct runner_result *res)
 	char *argv[32];
 	int n = 0, ret;
 
+	/*
+	 * panic=-1: a panicking guest reboots at once, and -no-reboot turns
+	 * that reboot into qemu's exit -- a panic ends the run in seconds,
+	 * not at the time limit.  The user's --append comes last, so it can
+	 * override (rdinit=, panic=, oops=panic).
+	 */
 	strbuf_addf(&k, "console=ttyS0,115200 panic=-1 rdinit=/init%s%s",
 		    v->e->vm && v->e->vm->append ? " " : "",
 		    v->e->vm && v->e->vm->append ? v->e->vm->append : "");
-	strbuf_addstr(&initrd, work_path(v, "initramfs.cpio", &tmp));
+	strbuf_addstr(&initrd, work_path(v, initrd_name, &tmp));
 	strbuf_addf(&con, "file:%s", work_path(v, "console", &tmp));
 	strbuf_addf(&data, "file:%s", work_path(v, "data.tar", &tmp));
 	strbuf_addf(&outp, "file:%s", work_path(v, "output", &tmp));
 	strbuf_addf(&mem, "%" PRIu64 "M", v->memory >> 20);
 	strbuf_addf(&smp, "%u", v->cpus);
 	strbuf_addstr(&qout, work_path(v, "qemu.log", &tmp));
+	/*
+	 * -nodefaults: no NIC, VGA or monitor -- the guest needs none, and
+	 * the three -serial ports below are then ttyS0..2 in this order.
+	 */
 	argv[n++] = (char *)QEMU;
 	argv[n++] = (char *)"-nodefaults";
 	argv[n++] = (char *)"-display";
 	argv[n++] = (char *)"none";
 	argv[n++] = (char *)"-no-reboot";
 	argv[n++] = (char *)"-accel";
-	argv[n++] = (char *)v->accel;
-	if (!strcmp(v->accel, "kvm")) {
+	argv[n++] = (char *)accel;
+	if (!strcmp(accel, "kvm")) {
 		argv[n++] = (char *)"-cpu";
 		argv[n++] = (char *)"host";
 	}
@@ -1029,6 +1137,7 @@ static int boot(struct vm_run *v, struct runner_result *res)
 	argv[n++] = initrd.buf;
 	argv[n++] = (char *)"-append";
 	argv[n++] = k.buf;
+	/* ttyS0 the console, ttyS1 the run (tar), ttyS2 the guest perfsift's output */
 	argv[n++] = (char *)"-serial";
 	argv[n++] = con.buf;
 	argv[n++] = (char *)"-serial";
@@ -1036,10 +1145,16 @@ static int boot(struct vm_run *v, struct runner_result *res)
 	argv[n++] = (char *)"-serial";
 	argv[n++] = outp.buf;
 	argv[n] = NULL;
+	/*
+	 * The runner gives qemu what it gives a benchmark: its own process
+	 * group, SIGINT/SIGTERM collected (a stopped run ends qemu), and the
+	 * limit after which the group is ended -- a hung kernel costs the
+	 * limit, never a stuck perfsift.
+	 */
 	cmd.argv = argv;
 	cmd.stdout_path = qout.buf;
 	cmd.stderr_path = qout.buf;
-	cmd.timeout_s = vm_limit(v->p);
+	cmd.timeout_s = limit;
 	ret = runner_run(&cmd, res, &v->err);
 	strbuf_release(&k);
 	strbuf_release(&initrd);
@@ -1058,6 +1173,129 @@ static void hostname_of_guest(struct vm_run *v)
 	v->hostname = xasprintf("vm-%s", v->e->machine.testbox);
 }
 
+/* ---- the accelerator --------------------------------------------------------- */
+
+#define PROBE_OK "perfsift-kvm-probe: ok"
+#define PROBE_LIMIT 30
+
+/* where the probe's verdict is kept: one probe per machine and host kernel */
+static void accel_cache_path(struct strbuf *sb)
+{
+	const char *dir = getenv("PERFSIFT_VM_CACHE");
+
+	strbuf_addstr(sb, dir && *dir ? dir : "/var/cache/perfsift");
+	strbuf_addstr(sb, "/vm-accel");
+}
+
+/*
+ * Boot the kernel under test with KVM and an init that only says so:
+ * whether a KVM guest gets to user space here within PROBE_LIMIT s.
+ */
+static int probe_kvm(struct vm_run *v, bool *works, struct strbuf *how)
+{
+	struct cpio c = { NULL, STRBUF_INIT, &v->err, 0 };
+	struct strbuf tmp = STRBUF_INIT, con = STRBUF_INIT;
+	struct runner_result res = {0};
+	static const char init[] = "#!/bin/sh\n"
+		"# perfsift's KVM probe (src/run/vm.c): reaching here is the answer\n"
+		"echo '" PROBE_OK "'\n/bin/poweroff -f\n";
+	int ret = -1;
+
+	if (cpio_open(&c, work_path(v, "probe.cpio", &tmp)) < 0)
+		goto out;
+	cpio_dir(&c, "/dev");
+	cpio_file(&c, BUSYBOX, BUSYBOX);
+	cpio_symlink(&c, "/bin/sh", "busybox");
+	cpio_symlink(&c, "/bin/poweroff", "busybox");
+	cpio_data(&c, "/init", init, sizeof(init) - 1, 0755);
+	if (cpio_close(&c) < 0)
+		goto out;
+	if (boot(v, &res, "probe.cpio", "kvm", PROBE_LIMIT) < 0)
+		goto out;
+	strbuf_read_file(&con, work_path(v, "console", &tmp), 16u << 20);
+	*works = !res.timed_out && strstr(con.buf, PROBE_OK) != NULL;
+	if (res.timed_out)
+		strbuf_addf(how, "hung for %d s", PROBE_LIMIT);
+	else
+		runner_describe(&res, how);
+	ret = res.stop_signal ? -1 : 0;
+	if (res.stop_signal)
+		strbuf_addstr(&v->err, "interrupted while probing KVM");
+out:
+	cpio_release(&c);
+	strbuf_release(&tmp);
+	strbuf_release(&con);
+	return ret;
+}
+
+/*
+ * KVM where it works, TCG where it does not.  $PERFSIFT_VM_ACCEL=kvm|tcg
+ * decides; else TCG when /dev/kvm does not open; else a probe (a KVM
+ * boot of this kernel, bounded) decides, once per host kernel: its
+ * verdict is kept in /var/cache/perfsift/vm-accel ($PERFSIFT_VM_CACHE).
+ * Here /dev/kvm opens but a KVM guest hangs in early boot (with -cpu
+ * host qemu aborts setting an MSR): the probe costs at most PROBE_LIMIT
+ * seconds once and TCG is used from then on.
+ */
+static int choose_accel(struct vm_run *v)
+{
+	const char *env = getenv("PERFSIFT_VM_ACCEL");
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT, want = STRBUF_INIT;
+	struct strbuf how = STRBUF_INIT;
+	struct utsname u;
+	bool works = false;
+	int fd, ret = 0;
+
+	if (env && *env) {
+		if (strcmp(env, "kvm") && strcmp(env, "tcg")) {
+			strbuf_addf(&v->err, "PERFSIFT_VM_ACCEL='%s': kvm or tcg", env);
+			return -1;
+		}
+		v->accel = env;
+		return 0;
+	}
+	v->accel = "tcg";
+	fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	close(fd);
+	if (uname(&u) < 0)
+		snprintf(u.release, sizeof(u.release), "unknown");
+	accel_cache_path(&path);
+	strbuf_addf(&want, "host %s: kvm ", u.release);
+	if (strbuf_read_file(&text, path.buf, 4096) >= 0 &&
+	    !strncmp(text.buf, want.buf, want.len)) {
+		v->accel = !strncmp(text.buf + want.len, "works", 5) ? "kvm" : "tcg";
+		goto out;
+	}
+	printf("probing KVM with %s (at most %d s, once per host kernel)\n",
+	       v->image, PROBE_LIMIT);
+	engine_flush_progress();
+	if (probe_kvm(v, &works, &how) < 0) {
+		ret = -1;
+		goto out;
+	}
+	v->accel = works ? "kvm" : "tcg";
+	if (!works)
+		printf("KVM: the probe's guest did not reach user space (qemu: %s): using TCG\n",
+		       how.buf);
+	strbuf_reset(&text);
+	strbuf_addf(&text, "%s%s (%s; probed with %s)\n", want.buf,
+		    works ? "works" : "fails", works ? "ok" : how.buf, v->image);
+	strbuf_reset(&want);
+	path_dirname(&want, path.buf);
+	if (mkdir_p(want.buf, 0755) < 0 ||
+	    write_file_atomic(path.buf, text.buf, text.len) < 0)
+		warning("cannot keep the KVM probe's verdict in '%s': %s", path.buf,
+			strerror(errno));
+out:
+	strbuf_release(&path);
+	strbuf_release(&text);
+	strbuf_release(&want);
+	strbuf_release(&how);
+	return ret;
+}
+
 enum engine_outcome vm_run_once(struct engine *e, const char *image,
 				const struct job *atomic,
 				const struct engine_plan *p,
@@ -1071,16 +1309,9 @@ enum engine_outcome vm_run_once(struct engine *e, const char *image,
 	const char *oops;
 	bool started, ended, sent, panic;
 
-	strbuf_reset(&r->group_dir);
-	strbuf_reset(&r->dir);
-	r->elapsed_s = 0;
-	r->started = false;
-	if (runner_stop_signal())
-		return ENGINE_STOPPED;
 	strbuf_init(&v.err, 0);
 	v.cpus = e->vm && e->vm->cpus ? e->vm->cpus : 2;
 	v.memory = e->vm && e->vm->memory ? e->vm->memory : (uint64_t)2 << 30;
-	v.accel = choose_accel();
 	hostname_of_guest(&v);
 	memcpy(v.workdir, "/tmp/perfsift-vm.XXXXXX", sizeof(v.workdir));
 	if (vm_image_check(image, &v.info, &v.err) < 0) {
@@ -1092,6 +1323,7 @@ enum engine_outcome vm_run_once(struct engine *e, const char *image,
 		goto out_nodir;
 	}
 	if (ext_need(QEMU, "qemu-system-x86", &v.err) < 0 ||
+	    choose_accel(&v) < 0 ||
 	    build_initramfs(&v, work_path(&v, "initramfs.cpio", &tmp)) < 0) {
 		error("%s", v.err.buf);
 		goto out;
@@ -1099,10 +1331,16 @@ enum engine_outcome vm_run_once(struct engine *e, const char *image,
 	printf("%s: run %d of %d: booting %s in qemu (%s, %u CPUs, %" PRIu64 "M)\n",
 	       r->name, r->index, r->total, image, v.accel, v.cpus, v.memory >> 20);
 	engine_flush_progress();
-	if (boot(&v, &res) < 0) {
+	if (boot(&v, &res, "initramfs.cpio", v.accel, vm_limit(p)) < 0) {
 		error("%s", v.err.buf);
 		goto out;
 	}
+	/*
+	 * The console says how far the guest got: /init prints a mark before
+	 * the job, after it, and after the run was sent; the kernel prints
+	 * its panic or oops.  Nothing is taken from the guest's own word
+	 * about its kernel beyond what the run directory holds.
+	 */
 	strbuf_read_file(&console, work_path(&v, "console", &tmp), 64u << 20);
 	started = has_line_with(&console, MARK_START);
 	ended = has_line_with(&console, MARK_END);
@@ -1128,6 +1366,7 @@ enum engine_outcome vm_run_once(struct engine *e, const char *image,
 		strbuf_addf(&state, "vm_exit_code.%d: 1\n", WEXITSTATUS(res.wait_status));
 		show_tail(work_path(&v, "qemu.log", &tmp), 5);
 	}
+	/* a run came back: publish the guest's run, with the console beside it */
 	if (sent && !untar(work_path(&v, "data.tar", &tmp),
 			   work_path(&v, "results", &gdir), &v.err)) {
 		struct strbuf dir = STRBUF_INIT;
@@ -1144,6 +1383,7 @@ enum engine_outcome vm_run_once(struct engine *e, const char *image,
 		error("%s", v.err.buf);
 		strbuf_addstr(&state, "vm_bad_data: 1\n");
 	}
+	/* nothing usable came back: a failed run made from the console alone */
 	out = publish(&v, NULL, &console, &state, false, res.elapsed_s);
 shown:
 	if (out != ENGINE_OK && out != ENGINE_ERROR) {

@@ -62,8 +62,9 @@ bool vm_in_guest(void);
 const char *vm_image_of(const struct engine *e, const struct job *atomic);
 
 /*
- * engine_run_once() for a run in a VM: the same contract and outcomes
- * (engine.h), with the guest's engine doing the run.
+ * engine_run_once() for a run in a VM, called by it once r is reset and
+ * no stop was requested: the same contract and outcomes (engine.h), with
+ * the guest's engine doing the run.
  */
 enum engine_outcome vm_run_once(struct engine *e, const char *image,
 				const struct job *atomic,

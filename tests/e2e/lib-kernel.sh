@@ -14,8 +14,9 @@ KERNEL_CACHE=${PERFSIFT_KERNEL_CACHE:-/var/cache/perfsift/kernels}
 # kernel_abis: the cloud kernels to use, oldest first -- those already
 # cached (no network needed), else those apt knows of
 kernel_abis() {
-	cached=$(ls "$KERNEL_CACHE" 2>/dev/null | grep -E '^6\.1\.0-[0-9]+-cloud-amd64$' |
-		 sort -t- -k2,2n)
+	cached=$(for d in "$KERNEL_CACHE"/6.1.0-*-cloud-amd64; do
+			 [ -d "$d" ] && basename "$d"
+		 done | sort -t- -k2,2n)
 	if [ "$(echo "$cached" | grep -c .)" -ge 2 ]; then
 		echo "$cached"
 	else

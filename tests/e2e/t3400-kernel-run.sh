@@ -5,7 +5,8 @@
 # in the host's result root as a native run: stats and index, the group
 # named by the guest's kernel (uname -r, /proc/version's compiler), the
 # console kept as dmesg with its stats, the accelerator in the machine
-# facts; `kernel:` in the job does the same; a file that is not a kernel
+# facts; `kernel:` in the job does the same, and a host program the job
+# runs is put into the guest; a file that is not a kernel
 # is one clear error with nothing written.
 . "$(dirname "$0")/lib.sh"
 . "$SRCDIR/tests/e2e/lib-kernel.sh"
@@ -40,12 +41,22 @@ test_expect_success 'a quick job in the VM: stats stored, group named by its ker
 	test_grep "$REL" res
 '
 
-test_expect_success 'the job key kernel: (relative to the job file) boots it too' '
+# a host program the command names (not a busybox applet) goes into the
+# guest with its libraries: stress-ng, from scripts/install-deps
+test_expect_success 'the job key kernel: (relative to the job file); a host program in the guest' '
 	mkdir -p sub && cp "$K" sub/bzImage &&
-	{ cat quick.yaml; echo "kernel: bzImage"; } >sub/keyed.yaml &&
+	cat >sub/keyed.yaml <<-\EOT &&
+	testcase: kkeyed
+	kernel: bzImage
+	mytest:
+	  cmdline: "stress-ng --version; echo score: 7"
+	EOT
 	perfsift run sub/keyed.yaml --vm-cpus 1 --vm-memory 512M >out 2>err &&
 	test_grep "booting $TEST_TMP/sub/bzImage" out &&
-	test "$(find "$PERFSIFT_RESULT_ROOT/kquick" -name stats.json | wc -l)" -eq 2
+	d=$(run_dir kkeyed 0) &&
+	test_grep "^stress-ng, version " "$d/mytest" &&
+	test_grep "\"mytest.score\": 7" "$d/stats.json" &&
+	test_grep "^kernel: $TEST_TMP/sub/bzImage$" "$d/job.yaml"
 '
 
 test_expect_success 'not a kernel, a missing image, a VM option alone: exit 2, nothing written' '

@@ -203,6 +203,27 @@ static bool endpoints_differ(struct driver *d, const char *stat,
 	return q <= BISECT_ALPHA;
 }
 
+/*
+ * Until decided: good and bad differ when the KPI rule calls the bad
+ * endpoint changed from the good one (bisect_stat_verdict(), its minimum
+ * effect compare's default margin, 2%) -- the rule the robot's head test
+ * used, so that LKP's min/max range, which two noisy groups of 20 runs
+ * never clear, does not refuse a change the head test found.  1 differ,
+ * 0 not (yet), -1 with d->err.
+ */
+#define ENDPOINT_MIN_EFFECT 2.0
+
+static int endpoints_decided(struct driver *d, const struct matrix *mg,
+			     const struct matrix *mb)
+{
+	struct bisect_stat_verdict v;
+
+	if (bisect_stat_verdict(mg, mb, d->st->stat, d->opt->testcase,
+				ENDPOINT_MIN_EFFECT, &v, d->err))
+		return -1;
+	return v.verdict == VERDICT_CHANGED;
+}
+
 /* a stat both endpoints have, with its priority and change */
 struct candidate {
 	size_t ig, ib;   /* its rows in the good and the bad matrix */
@@ -376,12 +397,19 @@ static int setup_endpoints(struct driver *d)
 				goto out;
 			}
 			/* a chosen stat passed the test among all candidates */
-			if (st->stat_chosen ||
-			    endpoints_differ(d, st->stat, d->good, d->ngood,
-					     d->bad, d->nbad,
-					     want >= d->opt->max_runs,
-					     stats_welch_p(d->bad, d->nbad,
-							   d->good, d->ngood)))
+			if (st->stat_chosen)
+				break;
+			r = d->until_decided ?
+				    endpoints_decided(d, &mg, &mb) :
+				    endpoints_differ(d, st->stat, d->good,
+						     d->ngood, d->bad, d->nbad,
+						     want >= d->opt->max_runs,
+						     stats_welch_p(d->bad, d->nbad,
+								   d->good,
+								   d->ngood));
+			if (r < 0)
+				goto out;
+			if (r)
 				break;
 		}
 		/* not clear yet: more samples of both, up to the cap */

@@ -220,7 +220,13 @@ static void test_planted_5pct(void **state)
 	make_groups(g, 2000, 5, 100, 0.05, NORMAL, 77);
 	count_flags(g, LKP, 100, &hit, &false_hit, NULL);
 	print_message("5%%: LKP %zu/100 (%zu false)\n", hit, false_hit);
-	assert_int_equal(hit, 100);
+	/*
+	 * The 20 vm-scalability.* stats are the benchmark's own, implicit
+	 * KPIs: their verdict is the interval's (Welch on the logs at
+	 * 99.9%, 4-8 degrees of freedom), not LKP's rule, and a noisy draw
+	 * can leave one undecided.  The other 80 are LKP's: every one.
+	 */
+	assert_true(hit >= 95);
 	assert_true(false_hit < 19); /* the guarded A/A rate, < 1% of 1,900 */
 	count_flags(g, LKP_EXACT, 100, &hit, &false_hit, NULL);
 	print_message("5%%: --lkp-exact %zu/100 (%zu false)\n", hit, false_hit);
@@ -232,8 +238,11 @@ static void test_planted_5pct(void **state)
 	 * Welch with 5 runs has 4-8 degrees of freedom: a planted stat
 	 * whose samples came out noisy can miss BH's threshold (about
 	 * 0.0025 here).  The power at this size is ~96%; FDR stays <= 5%.
+	 * The 20 implicit KPIs are held to the KPI rule's 99.9% interval
+	 * instead (the runs-until-decided loops look after every run),
+	 * which misses a few more at 5 runs: 94 measured.
 	 */
-	assert_true(hit >= 95);
+	assert_true(hit >= 92);
 	assert_true((double)false_hit / (double)(hit + false_hit) <= 0.05);
 	release_groups(g);
 }
@@ -562,14 +571,26 @@ static void test_missing_values(void **state)
 		strbuf_reset(&out);
 		compare_result_release(&res);
 	}
-	/* without --all, no row for the one-sided stats */
+	/*
+	 * Without --all, no row for the one-sided stats; the benchmark's
+	 * own some_runs is an implicit KPI, judged although it has no
+	 * direction (3 + 5 runs 1.6% apart: undecided at 99.9%), so shown.
+	 */
 	compare_options_init(&o);
 	assert_int_equal(compare_groups(gp, 2, &o, &res, &err), 0);
 	{
 		size_t i;
 
-		for (i = 0; i < res.nrows; i++)
-			assert_true(res.rows[i].is_function);
+		for (i = 0; i < res.nrows; i++) {
+			const struct compare_row *row = &res.rows[i];
+
+			if (row->is_function)
+				continue;
+			assert_string_equal(row->name, "vm-scalability.some_runs");
+			assert_true(row->cells[1].kpi_judged);
+			assert_int_equal(row->cells[1].kpi_verdict,
+					 VERDICT_UNKNOWN);
+		}
 	}
 	compare_result_release(&res);
 	release_groups(g);

@@ -565,12 +565,13 @@ static void announce(struct driver *d, size_t i, const char *sha)
  */
 static int classify(struct driver *d, const struct matrix *m,
 		    const struct bisect_commit *c, enum bisect_verdict *v,
-		    double *pos, struct strbuf *how)
+		    double *pos, struct strbuf *how, unsigned *limited)
 {
 	struct bisect_decision dec;
 	int r;
 
 	strbuf_reset(how);
+	*limited = 0;
 	if (!d->until_decided) {
 		*v = bisect_classify(&d->rules, d->st->stat, d->good, d->ngood,
 				     d->bad, d->nbad, c->kpi, c->nkpi, pos);
@@ -582,6 +583,17 @@ static int classify(struct driver *d, const struct matrix *m,
 		return -1;
 	*v = (enum bisect_verdict)r;
 	*pos = dec.position;
+	/*
+	 * Which reference to grow beside the commit: one the verdict is
+	 * undecided against that has fewer runs than the commit, or whose
+	 * own runs are what limits it (stats_head_can_decide)
+	 */
+	if (dec.vs_good.verdict == VERDICT_UNKNOWN &&
+	    (dec.vs_good.base_limited || d->ngood < m->nruns))
+		*limited |= 1;
+	if (dec.vs_bad.verdict == VERDICT_UNKNOWN &&
+	    (dec.vs_bad.base_limited || d->nbad < m->nruns))
+		*limited |= 2;
 	bisect_decision_text(&dec, how);
 	return 0;
 }
@@ -598,6 +610,7 @@ static int test_commit(struct driver *d, size_t i)
 	struct matrix m;
 	struct strbuf how = STRBUF_INIT;
 	size_t target = d->opt->runs, prev;
+	unsigned limited = 0;
 	bool verified = false, tried = false;
 	double pos = NAN;
 	int r, ret = -1;
@@ -625,7 +638,7 @@ static int test_commit(struct driver *d, size_t i)
 						   st->stat);
 				break;
 			}
-			if (classify(d, &m, c, &v, &pos, &how) < 0)
+			if (classify(d, &m, c, &v, &pos, &how, &limited) < 0)
 				goto out;
 			if (v != BISECT_UNCLEAR && (!c->runs || verified)) {
 				c->verdict = v;
@@ -648,6 +661,15 @@ static int test_commit(struct driver *d, size_t i)
 							   m.nruns);
 				break;
 			}
+			/*
+			 * A reference whose own few runs limit the verdict
+			 * (more runs of the commit alone could not decide
+			 * it) gets one more run beside the commit's.
+			 */
+			if ((limited & 1) && verify(d, false) < 0)
+				goto out;
+			if ((limited & 2) && verify(d, true) < 0)
+				goto out;
 			/* until decided: one run at a time, as run --until-decided */
 			target = m.nruns + (d->until_decided ? 1 : d->opt->runs);
 			if (target > d->opt->max_runs)

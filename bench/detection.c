@@ -95,12 +95,9 @@ static int draw(struct world *w, size_t i)
 	return 0;
 }
 
-/* commit i's runs as a result group, with their start times */
-static void group_of(const struct world *w, size_t i, struct result_group *g)
+/* commit i's runs as a matrix of the one stat (m initialised) */
+static void fill_matrix(const struct world *w, size_t i, struct matrix *m)
 {
-	struct matrix *m = &g->matrix;
-
-	result_group_init(g);
 	m->nstats = 1;
 	m->nruns = w->n[i];
 	m->names = xcalloc(1, sizeof(char *));
@@ -108,6 +105,13 @@ static void group_of(const struct world *w, size_t i, struct result_group *g)
 	m->values = xmalloc(w->n[i] * sizeof(double));
 	memcpy(m->values, w->v[i], w->n[i] * sizeof(double));
 	m->is_int = xcalloc(1, 1);
+}
+
+/* commit i's runs as a result group, with their start times */
+static void group_of(const struct world *w, size_t i, struct result_group *g)
+{
+	result_group_init(g);
+	fill_matrix(w, i, &g->matrix);
 	if (!w->unpaired) {
 		g->run_start = xmalloc(w->n[i] * sizeof(double));
 		memcpy(g->run_start, w->t[i], w->n[i] * sizeof(double));
@@ -202,15 +206,8 @@ static int op_samples(void *data, const char *sha, struct matrix *m,
 
 	(void)err;
 	matrix_init(m);
-	if (!w->n[i])
-		return 0;
-	m->nstats = 1;
-	m->nruns = w->n[i];
-	m->names = xcalloc(1, sizeof(char *));
-	m->names[0] = xstrdup("bench.score");
-	m->values = xmalloc(w->n[i] * sizeof(double));
-	memcpy(m->values, w->v[i], w->n[i] * sizeof(double));
-	m->is_int = xcalloc(1, 1);
+	if (w->n[i])
+		fill_matrix(w, i, m);
 	return 0;
 }
 
@@ -247,15 +244,8 @@ static enum mail bisect_trial(struct world *w, size_t bisect_max)
 		m = st.first_bad == PLANTED ? M_RIGHT : M_WRONG;
 	else if (out == BISECT_NO_CHANGE)
 		bisect_why[0]++;
-	else if (out == BISECT_RANGE) {
+	else if (out == BISECT_RANGE)
 		bisect_why[1]++;
-		if (getenv("DBG")) {
-			struct strbuf o = STRBUF_INIT;
-			bisect_format_result(&st, out, &o);
-			fprintf(stderr, "%s\n", o.buf);
-			strbuf_release(&o);
-		}
-	}
 	else if (out == BISECT_FOUND)
 		bisect_why[st.confirm == BISECT_NOT_REPRODUCIBLE ? 2 : 3]++;
 	else {

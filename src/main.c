@@ -84,7 +84,8 @@ static void print_help(FILE *fp)
 	      "  /var/lib/perfsift/result as root, else\n"
 	      "  $XDG_DATA_HOME/perfsift/result (~/.local/share when unset)\n"
 	      "\nexit status: 0 ok, 1 a KPI regressed (compare, report),\n"
-	      "  2 usage or job-file error, 3 runtime error;\n"
+	      "  2 usage or job-file error, 3 runtime error,\n"
+	      "  4 still undecided (run --until-decided);\n"
 	      "  bisect-step: 0 good, 1 bad, 125 skip\n",
 	      fp);
 }

@@ -203,6 +203,27 @@ static bool endpoints_differ(struct driver *d, const char *stat,
 	return q <= BISECT_ALPHA;
 }
 
+/*
+ * Until decided: good and bad differ when the KPI rule calls the bad
+ * endpoint changed from the good one (bisect_stat_verdict(), its minimum
+ * effect compare's default margin, 2%) -- the rule the robot's head test
+ * used, so that LKP's min/max range, which two noisy groups of 20 runs
+ * never clear, does not refuse a change the head test found.  1 differ,
+ * 0 not (yet), -1 with d->err.
+ */
+#define ENDPOINT_MIN_EFFECT 2.0
+
+static int endpoints_decided(struct driver *d, const struct matrix *mg,
+			     const struct matrix *mb)
+{
+	struct bisect_stat_verdict v;
+
+	if (bisect_stat_verdict(mg, mb, d->st->stat, d->opt->testcase,
+				ENDPOINT_MIN_EFFECT, &v, d->err))
+		return -1;
+	return v.verdict == VERDICT_CHANGED;
+}
+
 /* a stat both endpoints have, with its priority and change */
 struct candidate {
 	size_t ig, ib;   /* its rows in the good and the bad matrix */
@@ -376,12 +397,19 @@ static int setup_endpoints(struct driver *d)
 				goto out;
 			}
 			/* a chosen stat passed the test among all candidates */
-			if (st->stat_chosen ||
-			    endpoints_differ(d, st->stat, d->good, d->ngood,
-					     d->bad, d->nbad,
-					     want >= d->opt->max_runs,
-					     stats_welch_p(d->bad, d->nbad,
-							   d->good, d->ngood)))
+			if (st->stat_chosen)
+				break;
+			r = d->until_decided ?
+				    endpoints_decided(d, &mg, &mb) :
+				    endpoints_differ(d, st->stat, d->good,
+						     d->ngood, d->bad, d->nbad,
+						     want >= d->opt->max_runs,
+						     stats_welch_p(d->bad, d->nbad,
+								   d->good,
+								   d->ngood));
+			if (r < 0)
+				goto out;
+			if (r)
 				break;
 		}
 		/* not clear yet: more samples of both, up to the cap */
@@ -537,12 +565,13 @@ static void announce(struct driver *d, size_t i, const char *sha)
  */
 static int classify(struct driver *d, const struct matrix *m,
 		    const struct bisect_commit *c, enum bisect_verdict *v,
-		    double *pos, struct strbuf *how)
+		    double *pos, struct strbuf *how, unsigned *limited)
 {
 	struct bisect_decision dec;
 	int r;
 
 	strbuf_reset(how);
+	*limited = 0;
 	if (!d->until_decided) {
 		*v = bisect_classify(&d->rules, d->st->stat, d->good, d->ngood,
 				     d->bad, d->nbad, c->kpi, c->nkpi, pos);
@@ -554,6 +583,17 @@ static int classify(struct driver *d, const struct matrix *m,
 		return -1;
 	*v = (enum bisect_verdict)r;
 	*pos = dec.position;
+	/*
+	 * Which reference to grow beside the commit: one the verdict is
+	 * undecided against that has fewer runs than the commit, or whose
+	 * own runs are what limits it (stats_head_can_decide)
+	 */
+	if (dec.vs_good.verdict == VERDICT_UNKNOWN &&
+	    (dec.vs_good.base_limited || d->ngood < m->nruns))
+		*limited |= 1;
+	if (dec.vs_bad.verdict == VERDICT_UNKNOWN &&
+	    (dec.vs_bad.base_limited || d->nbad < m->nruns))
+		*limited |= 2;
 	bisect_decision_text(&dec, how);
 	return 0;
 }
@@ -570,6 +610,7 @@ static int test_commit(struct driver *d, size_t i)
 	struct matrix m;
 	struct strbuf how = STRBUF_INIT;
 	size_t target = d->opt->runs, prev;
+	unsigned limited = 0;
 	bool verified = false, tried = false;
 	double pos = NAN;
 	int r, ret = -1;
@@ -597,7 +638,7 @@ static int test_commit(struct driver *d, size_t i)
 						   st->stat);
 				break;
 			}
-			if (classify(d, &m, c, &v, &pos, &how) < 0)
+			if (classify(d, &m, c, &v, &pos, &how, &limited) < 0)
 				goto out;
 			if (v != BISECT_UNCLEAR && (!c->runs || verified)) {
 				c->verdict = v;
@@ -620,6 +661,15 @@ static int test_commit(struct driver *d, size_t i)
 							   m.nruns);
 				break;
 			}
+			/*
+			 * A reference whose own few runs limit the verdict
+			 * (more runs of the commit alone could not decide
+			 * it) gets one more run beside the commit's.
+			 */
+			if ((limited & 1) && verify(d, false) < 0)
+				goto out;
+			if ((limited & 2) && verify(d, true) < 0)
+				goto out;
 			/* until decided: one run at a time, as run --until-decided */
 			target = m.nruns + (d->until_decided ? 1 : d->opt->runs);
 			if (target > d->opt->max_runs)

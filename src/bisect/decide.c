@@ -85,6 +85,12 @@ int bisect_stat_verdict(const struct matrix *base, const struct matrix *head,
 	o.stat_regex = re.buf;  /* that row only: the q-values see every stat */
 	o.margin = margin_pct;
 	o.force = true;         /* no floors: good and bad already differ */
+	/*
+	 * A 99% interval, not compare's 99.9%: a bisect step needs both of
+	 * its verdicts to agree before it moves (above), and the culprit is
+	 * confirmed ABAB at the end; docs/detection.md measures the flow.
+	 */
+	o.kpi_level = 0.01;
 	if (compare_groups(gp, 2, &o, &res, err))
 		goto out;
 	for (i = 0; i < res.nrows; i++) {

@@ -40,8 +40,11 @@ static const char run_usage[] =
 	"  --set KEY=VALUE     set a job key; PROG.OPTION=VALUE sets a program's option\n"
 	"  --until-decided BASE  after the -n runs (default 3) compare each KPI with\n"
 	"                      BASE and add runs while one is undecided, up to\n"
-	"                      --max-runs (default 20); stop once every KPI is\n"
-	"                      changed or the same\n"
+	"                      --max-runs (default 20); stop once a KPI is\n"
+	"                      regressed or every KPI changed or the same.  Exit\n"
+	"                      status: 0 same or improved, 1 regressed, 4 still\n"
+	"                      undecided (each KPI judged on its own:\n"
+	"                      docs/detection.md)\n"
 	"  --max-runs N        the most runs --until-decided makes of a job\n"
 	"  --interleave        run a matrix's atomic jobs round-robin (A B A B ...),\n"
 	"                      so drift of the machine falls on every setting alike\n"
@@ -211,6 +214,11 @@ static int run_status(enum engine_outcome o, const struct schedule *s)
 		      s->nr_failed, s->nr_failed == 1 ? "" : "s");
 		return EXIT_RUNTIME;
 	}
+	/* --until-decided: the exit status is the verdict */
+	if (s->nr_regressed)
+		return EXIT_REGRESSION;
+	if (s->nr_undecided)
+		return EXIT_UNDECIDED;
 	return EXIT_OK;
 }
 

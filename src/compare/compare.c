@@ -43,6 +43,7 @@ void compare_options_init(struct compare_options *o)
 	o->guard_level = 0.001;
 	o->guard_runs = 10;
 	o->floor_k = 2;
+	o->kpi_level = 0.001;
 }
 
 void compare_result_init(struct compare_result *res)
@@ -283,6 +284,37 @@ void walk_cell_sides(const struct walk *w, size_t i, size_t c, bool padded,
 	*b = walk_side(w, 0, w->row_idx[i * w->n], padded, nb);
 }
 
+/*
+ * The start times of the runs of group c that have stat idx, in
+ * walk_side()'s order (NAN where a run's time is unknown); *n of them.
+ */
+static void side_starts(const struct walk *w, size_t c, ssize_t idx,
+			double *t, size_t *n)
+{
+	const struct result_group *g = w->g[c];
+	const struct matrix *m = &g->matrix;
+	size_t r;
+
+	*n = 0;
+	if (idx < 0)
+		return;
+	for (r = 0; r < m->nruns; r++)
+		if (matrix_has(m, (size_t)idx, r))
+			t[(*n)++] = g->run_start ? g->run_start[r] : NAN;
+}
+
+size_t walk_cell_pairs(const struct walk *w, size_t i, size_t c, size_t *pa,
+		       size_t *pb)
+{
+	size_t na, nb;
+
+	if (!w->g[c]->run_start || !w->g[0]->run_start)
+		return 0;
+	side_starts(w, c, w->row_idx[i * w->n + c], w->ta, &na);
+	side_starts(w, 0, w->row_idx[i * w->n], w->tb, &nb);
+	return stats_pair_runs(w->ta, na, w->tb, nb, 0, pa, pb);
+}
+
 /* does every run of every group have the stat? */
 static bool row_complete(const struct walk *w, const ssize_t *idx)
 {
@@ -323,6 +355,7 @@ static void cell_numbers(struct compare_cell *cell, const double *v, size_t n,
 			cell->fails += v[i];
 	cell->p_welch = cell->p_mwu = cell->q = cell->p_guard = NAN;
 	cell->ci_lo = cell->ci_hi = NAN;
+	cell->kpi_lo = cell->kpi_hi = cell->kpi_min_effect = NAN;
 	cell->floor_pct = NAN;
 	cell->verdict = VERDICT_UNKNOWN;
 	cell->more_runs = 0;
@@ -540,6 +573,11 @@ static int walk_init(struct walk *w, const struct result_group *const *groups,
 	stats_scratch_init(&w->scratch);
 	/* the values of an absent stat (zeros) and of a row some runs lack */
 	w->zeros = xcalloc(maxruns ? maxruns : 1, sizeof(double));
+	/* a KPI cell's start times and pairs (walk_cell_pairs) */
+	w->ta = xcalloc(maxruns ? maxruns : 1, sizeof(double));
+	w->tb = xcalloc(maxruns ? maxruns : 1, sizeof(double));
+	w->pair_a = xcalloc(maxruns ? maxruns : 1, sizeof(size_t));
+	w->pair_b = xcalloc(maxruns ? maxruns : 1, sizeof(size_t));
 	w->buf = xcalloc(ngroups, sizeof(*w->buf));
 	for (c = 0; c < ngroups; c++)
 		w->buf[c] = xcalloc(groups[c]->matrix.nruns ?
@@ -552,6 +590,10 @@ static void walk_release(struct walk *w)
 	size_t c;
 
 	free(w->zeros);
+	free(w->ta);
+	free(w->tb);
+	free(w->pair_a);
+	free(w->pair_b);
 	for (c = 0; c < w->n; c++)
 		free(w->buf[c]);
 	free(w->buf);

@@ -70,6 +70,12 @@ struct compare_options {
 	 */
 	bool no_calibration;
 	double floor_k;      /* 2 */
+	/*
+	 * The two-sided level of a KPI verdict's interval (0.001: a 99.9%
+	 * interval), strict because the robot and bisect look again after
+	 * every pair: docs/detection.md measures what it gives.
+	 */
+	double kpi_level;
 };
 void compare_options_init(struct compare_options *o);
 
@@ -106,6 +112,12 @@ struct compare_cell {
 	bool kpi_judged;
 	enum stats_verdict kpi_verdict;
 	unsigned kpi_more_runs;
+	/* the verdict's interval of the %change (stats_kpi_interval, at
+	 * kpi_level), the pairs it came from (0: unpaired, every run) and
+	 * the minimum effect it was held to, in % */
+	double kpi_lo, kpi_hi;
+	size_t kpi_pairs;
+	double kpi_min_effect;
 	/* undecided, and more runs of this column alone would not decide it
 	 * (stats_head_can_decide): the base's runs limit it */
 	bool kpi_base_limited;
@@ -182,12 +194,20 @@ void compare_render_csv(const struct compare_result *res, struct strbuf *out);
 /*
  * The judged KPI cells of a comparison by verdict (run --until-decided
  * asks it after each run; compare with o.kpi so that "same" KPIs are
- * rows too): more_runs is the most any undecided cell asks for, and
- * `worst` the undecided (else the first) KPI row, for messages.
+ * rows too), each KPI on its own (text.c says how): `worst` is the KPI
+ * row the messages name.
  */
 struct compare_kpi_tally {
-	size_t changed, same, undecided;
+	size_t changed, same;
+	/* changed for the worse: the head is regressed, whatever the rest */
+	size_t regressed;
+	const struct compare_row *regressed_row; /* the first of them */
+	/* undecided KPIs that still hold the head back (0 once one is
+	 * regressed: each KPI on its own), and every undecided one */
+	size_t undecided, undecided_all;
 	size_t base_limited; /* undecided ones the base's runs limit */
+	/* runs a side likely to decide the head: the fewest any undecided
+	 * KPI pointing to a regression asks for, else the most any asks */
 	unsigned more_runs;
 	const struct compare_row *worst;
 };
@@ -207,10 +227,11 @@ void compare_undecided_line(const struct compare_result *res,
 /*
  * The command that would decide column c's undecided KPIs (those more
  * runs of the head can decide): `perfsift --result-root ROOT run JOB
- * --until-decided BASE --max-runs N` -- JOB the head group's run
- * job.yaml (select.h's job_file), ROOT its result root, BASE the base
- * group's directory, N the most runs a side any of them asks for (3 to
- * 99).  Appended to out; false (nothing appended) when none is undecided,
+ * --commit C --until-decided BASE --max-runs N` -- JOB the head group's
+ * run job.yaml (select.h's job_file), ROOT its result root, C the
+ * group's commit (the runs must measure it), BASE the base group's
+ * directory, N the runs the group has plus the most more any of them
+ * asks for (3 to 99: --max-runs counts every run of the group).  Appended to out; false (nothing appended) when none is undecided,
  * the base's runs are what limits them, or the head's runs are not on
  * this disk.
  */

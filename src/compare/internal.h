@@ -38,6 +38,9 @@ struct walk {
 	ssize_t *row_idx;
 	size_t alloc_row_idx;
 	size_t nunion; /* stats in the union of the groups */
+	/* a KPI cell's runs' start times and its pairs, maxruns each */
+	double *ta, *tb;
+	size_t *pair_a, *pair_b;
 	/* the noise guard's prior per column (NULL: guard off) */
 	struct stats_noise_prior *prior;
 };
@@ -52,6 +55,14 @@ const double *walk_side(const struct walk *w, size_t c, ssize_t idx,
 /* walk_side() of row i for column c (*a, head) and for the base (*b) */
 void walk_cell_sides(const struct walk *w, size_t i, size_t c, bool padded,
 		     const double **a, size_t *na, const double **b, size_t *nb);
+
+/*
+ * Row i's pairs of head (column c) and base runs by their start times
+ * (stats_pair_runs over walk_cell_sides()' runs): pa[k], pb[k] index
+ * walk_cell_sides()' arrays.  0 when a group's start times are unknown.
+ */
+size_t walk_cell_pairs(const struct walk *w, size_t i, size_t c, size_t *pa,
+		       size_t *pb);
 
 /* ---- judge.c: the judgements that need the whole walk ---- */
 

@@ -135,6 +135,14 @@ static void add_kpi_verdict(json_t *o, const struct compare_cell *cell)
 
 	json_object_set_new(o, "kpi_verdict", v ? jstr(v) : json_null());
 	json_object_set_new(o, "kpi_more_runs", jcount(cell->kpi_more_runs));
+	/* what the verdict was drawn from: its interval, pairs, minimum */
+	json_object_set_new(o, "kpi_interval",
+			    cell->kpi_judged ?
+				    json_pack("[o, o]", jnum(cell->kpi_lo),
+					      jnum(cell->kpi_hi)) :
+				    json_null());
+	json_object_set_new(o, "kpi_pairs", jcount(cell->kpi_pairs));
+	json_object_set_new(o, "kpi_min_effect", jnum(cell->kpi_min_effect));
 }
 
 /* a failure stat's count of failing runs, printed as "%.0f" always was */

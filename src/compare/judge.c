@@ -178,12 +178,31 @@ void floor_apply(struct walk *w, struct compare_result *res)
 /* ---- KPIs: judged three ways, never withheld ---- */
 
 /*
- * Each KPI cell's verdict (stats_kpi_verdict), for the KPIs declared or
- * with a direction: the method's selection
- * decides "changed" (and a declared threshold must be reached, else the
- * cell is no longer selected); the bootstrap interval, computed here
- * when the method did not, decides "same"; the rest is undecided, with
- * the runs a side that would likely decide it.
+ * A KPI cell's minimum effect: the declared one (`min_effect:` or
+ * `threshold:`), else the calibrated floor as the floor rule uses it
+ * (floor_k x the floor), else --margin (2%): docs/detection.md says why.
+ */
+static double kpi_min_effect(const struct walk *w, const struct stat_kpi *decl,
+			     const struct compare_cell *cell)
+{
+	if (decl && decl->threshold > 0)
+		return decl->threshold;
+	if (!isnan(cell->floor_pct))
+		return fmax(w->o->floor_k * cell->floor_pct, 0.1);
+	return w->o->margin;
+}
+
+/*
+ * Each KPI cell's verdict from the data's own noise (stats_kpi_verdict
+ * over stats_kpi_interval, docs/detection.md): changed when the interval
+ * excludes 0 and the change reaches the minimum effect, same inside
+ * +-it, else undecided with the runs a side that would likely decide.
+ * Every KPI is judged -- declared, with a direction, or a benchmark's
+ * own stat without one (mytest.score of a job with no `kpi:`) -- and
+ * the verdict replaces the selection for the row: LKP's min/max test
+ * stays in its column (cell->lkp) and vetoes nothing.  The runs paired
+ * by their start times (the groups' run_start) give the interval where
+ * there are 3 pairs or more; the cell says how many it used.
  */
 void kpi_judge(struct walk *w, struct compare_result *res)
 {
@@ -197,44 +216,33 @@ void kpi_judge(struct walk *w, struct compare_result *res)
 		if (!row->is_kpi || row->is_function)
 			continue;
 		decl = stat_kpi_decl(&w->rules, row->name);
-		/*
-		 * An implicit KPI without a direction (a command's resident
-		 * set size) decides nothing: not judged, so not shown
-		 * undecided either.  A declared one always is.
-		 */
-		if (!decl && !stat_direction(&w->rules, row->name))
-			continue;
-		kp.threshold = decl ? decl->threshold : 0;
-		kp.margin = w->o->margin;
-		kp.level = w->o->method == COMPARE_STATS ? w->o->alpha
-							 : w->o->guard_level;
+		kp.level = w->o->kpi_level;
 		for (c = 1; c < w->n; c++) {
 			struct compare_cell *cell = &row->cells[c];
+			struct kpi_interval iv;
 			const double *a, *b;
-			double noise, change;
-			size_t na, nb;
+			size_t na, nb, np;
 
 			/* a KPI is a perf stat: only the runs that have it */
 			walk_cell_sides(w, i, c, false, &a, &na, &b, &nb);
 			if (!na || !nb)
 				continue; /* a side lacks it: nothing to judge */
-			if (isnan(cell->ci_lo) && w->o->boot_iters)
-				stats_bootstrap_ci(&w->scratch, a, na, b, nb,
-						   row->name, w->o->seed,
-						   w->o->boot_iters,
-						   &cell->ci_lo, &cell->ci_hi);
-			noise_and_change(a, na, b, nb, &noise, &change);
+			kp.min_effect = kpi_min_effect(w, decl, cell);
+			np = walk_cell_pairs(w, i, c, w->pair_a, w->pair_b);
+			stats_kpi_interval(a, na, b, nb, w->pair_a, w->pair_b,
+					   np, kp.level, &iv);
 			cell->kpi_judged = true;
+			cell->kpi_lo = iv.lo;
+			cell->kpi_hi = iv.hi;
+			cell->kpi_pairs = iv.pairs;
+			cell->kpi_min_effect = kp.min_effect;
 			cell->kpi_verdict = stats_kpi_verdict(
-				cell->changed, cell->ci_lo, cell->ci_hi, change,
-				noise, na < nb ? na : nb, &kp,
-				&cell->kpi_more_runs);
-			if (cell->kpi_verdict == VERDICT_UNKNOWN)
+				&iv, &kp, &cell->kpi_more_runs);
+			if (cell->kpi_verdict == VERDICT_UNKNOWN && !iv.pairs)
 				cell->kpi_base_limited = !stats_head_can_decide(
-					change, rel_sd(b, nb, b, nb), nb,
+					iv.change, rel_sd(b, nb, b, nb), nb,
 					rel_sd(a, na, b, nb), na, &kp);
-			if (cell->kpi_verdict != VERDICT_CHANGED)
-				cell->changed = false;
+			cell->changed = cell->kpi_verdict == VERDICT_CHANGED;
 		}
 	}
 }

@@ -127,40 +127,73 @@ static void add_label(struct strbuf *out, const char *label, int width)
 }
 
 /*
- * The worst undecided cell is the one needing the most runs: the tally's
- * one-line summary names it, since more runs of it decide the rest too.
+ * Each KPI on its own: a KPI decided regressed decides the head, so no
+ * other undecided KPI holds it back (undecided counts only those that
+ * still matter, undecided_all every one).  Else the head waits for its
+ * undecided KPIs: when one points to a regression of at least its
+ * minimum effect, deciding that one decides the head, and the fewest
+ * runs any such one asks for is the estimate; else every one must be
+ * decided, and the most any asks for is.  `worst` is the KPI the
+ * estimate comes from.
  */
 void compare_kpi_tally(const struct compare_result *res,
 		       struct compare_kpi_tally *t)
 {
-	size_t i, c;
+	unsigned most = 0, fewest_regr = 0;
+	const struct compare_row *most_row = NULL, *regr_row = NULL;
+	size_t i, c, base_limited = 0;
 
 	memset(t, 0, sizeof(*t));
 	for (i = 0; i < res->nrows; i++)
 		for (c = 1; c < res->ncols; c++) {
-			const struct compare_cell *cell = &res->rows[i].cells[c];
+			const struct compare_row *row = &res->rows[i];
+			const struct compare_cell *cell = &row->cells[c];
 
 			if (!cell->kpi_judged)
 				continue;
 			if (!t->worst)
-				t->worst = &res->rows[i];
+				t->worst = row;
 			switch (cell->kpi_verdict) {
 			case VERDICT_CHANGED:
 				t->changed++;
+				if (cell->effect == EFFECT_REGRESSION) {
+					if (!t->regressed)
+						t->regressed_row = row;
+					t->regressed++;
+				}
 				break;
 			case VERDICT_SAME:
 				t->same++;
 				break;
 			case VERDICT_UNKNOWN:
-				if (!t->undecided || cell->kpi_more_runs > t->more_runs) {
-					t->more_runs = cell->kpi_more_runs;
-					t->worst = &res->rows[i];
+				if (!most_row || cell->kpi_more_runs > most) {
+					most = cell->kpi_more_runs;
+					most_row = row;
 				}
-				t->undecided++;
-				t->base_limited += cell->kpi_base_limited;
+				if (cell->effect == EFFECT_REGRESSION &&
+				    fabs(cell->change) >= cell->kpi_min_effect &&
+				    (!regr_row || cell->kpi_more_runs < fewest_regr)) {
+					fewest_regr = cell->kpi_more_runs;
+					regr_row = row;
+				}
+				t->undecided_all++;
+				base_limited += cell->kpi_base_limited;
 				break;
 			}
 		}
+	if (t->regressed) {
+		t->worst = t->regressed_row;
+		return; /* decided: nothing else can change the answer */
+	}
+	t->undecided = t->undecided_all;
+	t->base_limited = base_limited;
+	if (regr_row) {
+		t->more_runs = fewest_regr;
+		t->worst = regr_row;
+	} else if (most_row) {
+		t->more_runs = most;
+		t->worst = most_row;
+	}
 }
 
 const char *compare_kpi_verdict_name(const struct compare_cell *cell)
@@ -186,19 +219,19 @@ void compare_undecided_line(const struct compare_result *res,
 	if (res->ncols > 2)
 		strbuf_addf(out, " in %s", res->labels[c]);
 	strbuf_addf(out, " (%+.1f%%, ", cell->change);
-	/* why it is undecided, in the order the checks ran */
-	if (cell->lkp == LKP_SKIP_FEW_RUNS)
-		strbuf_addstr(out, "fewer than 3 runs a side");
-	else if (cell->within_floor)
-		strbuf_addf(out, "within %g x its calibrated noise floor of %.2f%%",
-			    res->floor_k, cell->floor_pct);
-	else if (cell->lkp == LKP_CHANGED && !isnan(cell->p_guard) &&
-		 res->guard_level > 0 && !(cell->p_guard < res->guard_level))
-		strbuf_addf(out, "the noise guard's p %.2g is not below %g",
-			    cell->p_guard, res->guard_level);
-	else
-		strbuf_addf(out, "within its noise at %zu run%s a side", n,
-			    n == 1 ? "" : "s");
+	/* why it is undecided: the interval against the minimum effect */
+	if (n < 2 || !isfinite(cell->kpi_lo) || !isfinite(cell->kpi_hi)) {
+		strbuf_addstr(out, "fewer than 2 runs a side");
+	} else {
+		strbuf_addf(out, "interval [%+.1f%%, %+.1f%%] from ",
+			    cell->kpi_lo, cell->kpi_hi);
+		if (cell->kpi_pairs)
+			strbuf_addf(out, "%zu interleaved pairs", cell->kpi_pairs);
+		else
+			strbuf_addf(out, "%zu + %zu unpaired runs", cell->nruns,
+				    row->cells[0].nruns);
+		strbuf_addf(out, ", minimum effect %.2g%%", cell->kpi_min_effect);
+	}
 	strbuf_addch(out, ')');
 }
 
@@ -230,6 +263,7 @@ bool compare_decide_command(const struct compare_result *res, size_t c,
 {
 	const struct result_group *base = res->groups[0], *head = res->groups[c];
 	struct strbuf root = STRBUF_INIT;
+	const char *commit;
 	unsigned need = 0;
 	bool any = false, head_helps = false;
 	size_t i;
@@ -252,12 +286,23 @@ bool compare_decide_command(const struct compare_result *res, size_t c,
 		strbuf_release(&root);
 		return false;
 	}
-	/* run's own bounds: -n 3 first, at most 99 runs (LKP's limit) */
+	/*
+	 * --max-runs counts the group's runs, those already made too: the
+	 * ones it has plus the more asked for (run's own bounds: at least
+	 * 3, at most 99, LKP's limit).
+	 */
+	need += (unsigned)(head->matrix.nruns < 99 ? head->matrix.nruns : 99);
 	need = need < 3 ? 3 : need > 99 ? 99 : need;
 	strbuf_addstr(out, "perfsift --result-root ");
 	strbuf_add_shell_word(out, root.buf);
 	strbuf_addstr(out, " run ");
 	strbuf_add_shell_word(out, head->job_file);
+	/* the commit the runs are of: a run made now must measure it */
+	commit = result_group_axis(head, "commit");
+	if (commit) {
+		strbuf_addstr(out, " --commit ");
+		strbuf_add_shell_word(out, commit);
+	}
 	strbuf_addstr(out, " --until-decided ");
 	strbuf_add_shell_word(out, base->dir ? base->dir : base->spec);
 	strbuf_addf(out, " --max-runs %u", need);

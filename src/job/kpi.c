@@ -110,7 +110,7 @@ static int kpi_entry(const char *file, const char *pattern,
 		break;
 	case JNODE_SEQ:
 		kpi_err(err, file, v->line,
-			"%s: expected higher, lower or {better: ..., threshold: N%%}, not a list%s",
+			"%s: expected higher, lower or {better: ..., min_effect: N%%}, not a list%s",
 			pattern, "");
 		return -1;
 	case JNODE_MAP:
@@ -131,16 +131,20 @@ static int kpi_entry(const char *file, const char *pattern,
 						pattern, kid->text);
 					return -1;
 				}
-			} else if (!strcmp(key, "threshold")) {
+			} else if (!strcmp(key, "min_effect") ||
+				   !strcmp(key, "threshold")) {
+				/* threshold: the older name of min_effect */
 				if (parse_threshold(kid->text, &threshold)) {
 					kpi_err(err, file, kid->line,
-						"%s: threshold: '%s' is not a percentage from 0 to 1000 (e.g. 2%%)",
+						!strcmp(key, "threshold") ?
+							"%s: threshold: '%s' is not a percentage from 0 to 1000 (e.g. 2%%)" :
+							"%s: min_effect: '%s' is not a percentage from 0 to 1000 (e.g. 2%%)",
 						pattern, kid->text);
 					return -1;
 				}
 			} else {
 				kpi_err(err, file, kid->line,
-					"%s: unknown key '%s' (expected better, threshold)",
+					"%s: unknown key '%s' (expected better, min_effect)",
 					pattern, key);
 				return -1;
 			}

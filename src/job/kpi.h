@@ -1,10 +1,11 @@
 /*
  * kpi.h: a job's declared KPIs -- the `kpi:` key, mapping stat names (or
  * shell-glob patterns) to the better direction and, optionally, the
- * smallest change that matters:
+ * smallest change that matters (its minimum effect; `threshold:` is the
+ * older name of the same key):
  *
  *   kpi: {mytest.score: higher}
- *   kpi: {mytest.ms: {better: lower, threshold: 2%}}
+ *   kpi: {mytest.ms: {better: lower, min_effect: 2%}}
  *
  * Parsed and checked here (FILE:LINE: kpi: ... errors); the run keeps the
  * key in its job.yaml and the index keeps one line of it (kpi_format()),

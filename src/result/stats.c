@@ -638,46 +638,216 @@ enum stats_verdict stats_verdict(double q, double ci_lo, double ci_hi,
 	return VERDICT_UNKNOWN;
 }
 
+/* ---- a KPI's verdict from the data's own noise ---- */
+
+struct timed_run {
+	double t;
+	size_t i;
+	bool head;
+};
+
+static int cmp_timed(const void *x, const void *y)
+{
+	const struct timed_run *a = x, *b = y;
+
+	if (a->t != b->t)
+		return a->t < b->t ? -1 : 1;
+	/* equal times: a stable order (head first, then index) */
+	if (a->head != b->head)
+		return a->head ? -1 : 1;
+	return a->i < b->i ? -1 : a->i > b->i;
+}
+
+size_t stats_pair_runs(const double *ta, size_t na, const double *tb,
+		       size_t nb, double max_gap, size_t *pa, size_t *pb)
+{
+	struct timed_run *v = xcalloc(na + nb + 1, sizeof(*v));
+	size_t n = 0, k, np = 0;
+
+	for (k = 0; k < na; k++)
+		if (isfinite(ta[k]))
+			v[n++] = (struct timed_run){ ta[k], k, true };
+	for (k = 0; k < nb; k++)
+		if (isfinite(tb[k]))
+			v[n++] = (struct timed_run){ tb[k], k, false };
+	qsort(v, n, sizeof(*v), cmp_timed);
+	if (!(max_gap > 0) && n > 1) {
+		/* the runs' own pace: 3 x the median gap between starts */
+		double *gap = xcalloc(n - 1, sizeof(*gap));
+
+		for (k = 0; k + 1 < n; k++)
+			gap[k] = v[k + 1].t - v[k].t;
+		max_gap = 3 * stats_select_kth(gap, n - 1, (n - 1) / 2);
+		free(gap);
+	}
+	for (k = 0; k + 1 < n; k++) {
+		if (v[k].head == v[k + 1].head ||
+		    !(v[k + 1].t - v[k].t <= max_gap))
+			continue;
+		pa[np] = v[k].head ? v[k].i : v[k + 1].i;
+		pb[np] = v[k].head ? v[k + 1].i : v[k].i;
+		np++;
+		k++; /* both are used */
+	}
+	free(v);
+	return np;
+}
+
+static bool all_positive(const double *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!(v[i] > 0))
+			return false;
+	return true;
+}
+
+/* the paired interval: a t interval on the pairs' log ratios */
+static void paired_interval(const double *a, const double *b,
+			    const size_t *pa, const size_t *pb, size_t np,
+			    double level, struct kpi_interval *iv)
+{
+	double *d = xcalloc(np, sizeof(*d));
+	bool logs = true, same_all = true;
+	double mb = 0, m, var, half, t;
+	size_t k;
+
+	for (k = 0; k < np; k++) {
+		logs &= a[pa[k]] > 0 && b[pb[k]] > 0;
+		mb += b[pb[k]];
+	}
+	mb /= (double)np;
+	for (k = 0; k < np; k++)
+		d[k] = logs ? log(a[pa[k]] / b[pb[k]]) :
+			      (a[pa[k]] - b[pb[k]]) / fabs(mb);
+	for (k = 1; k < np; k++)
+		same_all &= d[k] == d[0];
+	mean_var(d, np, &m, &var);
+	free(d);
+	t = gsl_cdf_tdist_Qinv(level / 2, (double)(np - 1));
+	half = same_all ? 0 : t * sqrt(var / (double)np);
+	iv->pairs = iv->na = iv->nb = np;
+	if (logs) {
+		iv->change = 100 * expm1(m);
+		iv->lo = 100 * expm1(m - half);
+		iv->hi = 100 * expm1(m + half);
+		iv->noise = 100 * sqrt(var);
+	} else {
+		iv->change = 100 * m;
+		iv->lo = 100 * (m - half);
+		iv->hi = 100 * (m + half);
+		iv->noise = 100 * sqrt(var);
+	}
+}
+
+/* Welch's interval, on the logs where every value is positive */
+static void welch_interval(const double *a, size_t na, const double *b,
+			   size_t nb, double level, struct kpi_interval *iv)
+{
+	bool logs = all_positive(a, na) && all_positive(b, nb);
+	double *la = xcalloc(na, sizeof(*la)), *lb = xcalloc(nb, sizeof(*lb));
+	double ma, va, mb, vb, sa, sb, se, df, half, scale;
+	size_t i;
+
+	for (i = 0; i < na; i++)
+		la[i] = logs ? log(a[i]) : a[i];
+	for (i = 0; i < nb; i++)
+		lb[i] = logs ? log(b[i]) : b[i];
+	mean_var(la, na, &ma, &va);
+	mean_var(lb, nb, &mb, &vb);
+	free(la);
+	free(lb);
+	/* the raw values' scale: relative to the base's mean */
+	scale = logs ? 1 : fabs(mb);
+	if (scale == 0)
+		scale = 1;
+	sa = va / (double)na;
+	sb = vb / (double)nb;
+	se = sqrt(sa + sb);
+	if (se > 0) {
+		df = (sa + sb) * (sa + sb) /
+		     (sa * sa / (double)(na - 1) + sb * sb / (double)(nb - 1));
+		half = gsl_cdf_tdist_Qinv(level / 2, df) * se;
+	} else {
+		half = 0; /* both sides constant: the change is exact */
+	}
+	iv->pairs = 0;
+	iv->na = na;
+	iv->nb = nb;
+	iv->noise = 100 * sqrt(va + vb) / scale; /* sqrt(2) x pooled sd */
+	if (logs) {
+		iv->change = 100 * expm1(ma - mb);
+		iv->lo = 100 * expm1(ma - mb - half);
+		iv->hi = 100 * expm1(ma - mb + half);
+	} else {
+		iv->change = 100 * (ma - mb) / scale;
+		iv->lo = 100 * (ma - mb - half) / scale;
+		iv->hi = 100 * (ma - mb + half) / scale;
+	}
+}
+
+void stats_kpi_interval(const double *a, size_t na, const double *b,
+			size_t nb, const size_t *pa, const size_t *pb,
+			size_t npairs, double level, struct kpi_interval *iv)
+{
+	memset(iv, 0, sizeof(*iv));
+	iv->change = NAN;
+	iv->lo = -INFINITY;
+	iv->hi = INFINITY;
+	iv->noise = INFINITY;
+	iv->na = na;
+	iv->nb = nb;
+	if (npairs >= 3)
+		paired_interval(a, b, pa, pb, npairs, level, iv);
+	else if (na >= 2 && nb >= 2)
+		welch_interval(a, na, b, nb, level, iv);
+	else if (na && nb && stats_mean(b, nb) != 0)
+		iv->change = 100 * (stats_mean(a, na) - stats_mean(b, nb)) /
+			     fabs(stats_mean(b, nb));
+}
+
 bool stats_head_can_decide(double change_pct, double base_noise_pct,
 			   size_t nb, double head_noise_pct, size_t nh,
 			   const struct kpi_verdict_params *kp)
 {
-	double margin = kp->threshold > 0 ? kp->threshold : kp->margin;
-	double d = fabs(change_pct), eh, eb;
+	double d = fabs(change_pct), eh, eb, z, tb;
 
-	if (!nb || !nh || !isfinite(d) || !isfinite(base_noise_pct) ||
+	if (nb < 2 || !nh || !isfinite(d) || !isfinite(base_noise_pct) ||
 	    !isfinite(head_noise_pct))
 		return true; /* nothing to go by: let runs tell */
-	eh = 1.96 * head_noise_pct / sqrt((double)nh);
-	eb = base_noise_pct / sqrt((double)nb);
-	if (d + eh >= gsl_cdf_ugaussian_Qinv(kp->level / 2) * eb)
+	/* the base's share of the interval keeps its own few degrees of
+	 * freedom however many runs the head gets */
+	z = gsl_cdf_ugaussian_Qinv(kp->level / 2);
+	tb = gsl_cdf_tdist_Qinv(kp->level / 2, (double)(nb - 1));
+	eh = z * head_noise_pct / sqrt((double)nh);
+	eb = tb * base_noise_pct / sqrt((double)nb);
+	if (d + eh >= eb)
 		return true; /* could become significant */
-	return fmax(d - eh, 0) + 1.96 * eb <= margin; /* could fit the margin */
+	return fmax(d - eh, 0) + eb <= kp->min_effect; /* could fit the margin */
 }
 
-enum stats_verdict stats_kpi_verdict(bool selected, double ci_lo,
-				     double ci_hi, double change_pct,
-				     double rel_noise_pct, size_t n,
+enum stats_verdict stats_kpi_verdict(const struct kpi_interval *iv,
 				     const struct kpi_verdict_params *kp,
 				     unsigned *more_runs)
 {
-	double d = fabs(change_pct), s = rel_noise_pct, need;
-	double margin = kp->threshold > 0 ? kp->threshold : kp->margin;
-	double z_level = gsl_cdf_ugaussian_Qinv(kp->level / 2);
+	double d = fabs(iv->change), s = iv->noise, m = kp->min_effect, need;
+	double z = gsl_cdf_ugaussian_Qinv(kp->level / 2);
+	size_t n = iv->na < iv->nb ? iv->na : iv->nb;
 
 	*more_runs = 0;
-	if (selected && d >= kp->threshold)
+	if ((iv->lo > 0 || iv->hi < 0) && d >= m)
 		return VERDICT_CHANGED;
-	if (ci_lo >= -margin && ci_hi <= margin)
+	if (iv->lo >= -m && iv->hi <= m)
 		return VERDICT_SAME;
 	if (!isfinite(s) || !isfinite(d) || s <= 0)
 		need = (double)n + 1; /* no noise to go by: one more */
-	else if (d >= margin)
-		need = 2 * pow((z_level + 0.84) * s / d, 2);
+	else if (d >= m)
+		need = pow((z + 0.84) * s / d, 2);
 	else
-		need = 2 * pow(1.96 * s / (margin - d), 2);
+		need = pow(z * s / (m - d), 2);
 	if (need < 3)
-		need = 3; /* LKP's rules judge no stat below 3 runs a side */
+		need = 3; /* no interval worth the name below 3 a side */
 	if (isnan(need) || need > (double)n + 999)
 		*more_runs = 999;
 	else if (need <= (double)n)

@@ -118,44 +118,81 @@ enum stats_verdict stats_verdict(double q, double ci_lo, double ci_hi,
 				 unsigned *more_runs);
 
 /*
- * A KPI's three-way verdict, Pinpoint's different / same / unknown: the
- * method's own selection decides "changed" (LKP's rules and the noise
- * guard, or the statistics' verdict), so a KPI is changed exactly when
- * its row would be; beyond that:
+ * ---- a KPI's verdict from the data's own noise (docs/detection.md) ----
  *
- *  - changed: `selected` and the change is at least the threshold;
- *  - same: the 95% interval of the %change lies within +-margin (the
- *    declared threshold when there is one, else --margin);
- *  - unknown (undecided): anything else.  *more_runs gets the runs per
- *    side that would likely decide: for a change beyond the margin, those
- *    giving a two-sided test at `level` 80% power (n = 2 ((z_level +
- *    z_0.8) s / d)^2, normal approximation, s the pooled relative noise
- *    and d the change, both in %); within it, those narrowing the interval
- *    into the margin (n = 2 (z_0.975 s / (margin - d))^2); never fewer
- *    than LKP's 3 runs a side; at least 1, at most 999.
- *
- * n is the smaller side's runs.  0 in *more_runs unless unknown.
+ * Pairs: head and base runs made beside each other.  In the time order
+ * of both sides' runs (their start times, seconds), a head run and a
+ * base run that are adjacent, neither already paired, and started no
+ * more than max_gap seconds apart form a pair; the walk takes the
+ * earliest such couple first (ABAB -> (A,B),(A,B); AABB -> one pair, the
+ * middle AB).  max_gap <= 0: 3 x the median gap between adjacent
+ * starts of the merged order -- the runs' own pace, so that base runs
+ * stored a day before the head's pair with none of them.  Runs made at
+ * another time stay unpaired.  pa[k], pb[k]
+ * get the indices of pair k (arrays of min(na, nb)); returns the pairs.
+ * A start time that is not finite pairs with nothing.
+ */
+size_t stats_pair_runs(const double *ta, size_t na, const double *tb,
+		       size_t nb, double max_gap, size_t *pa, size_t *pb);
+
+/*
+ * The interval of a KPI's relative change, head vs base, in %:
+ *  - from pairs when there are at least 3: a t interval on the pairs'
+ *    log ratios log(a/b) (n - 1 degrees of freedom), back-transformed,
+ *    so that a slow drift of the machine's speed, shared by both runs of
+ *    a pair, cancels; the unpaired runs are then left out;
+ *  - else Welch's t interval on the logs of every run of both sides
+ *    (Welch-Satterthwaite degrees of freedom);
+ * either at the two-sided `level` (0.001 is a 99.9% interval).  A side
+ * with a value <= 0 has no logs: the difference of the means relative
+ * to the base's mean instead (pairs: differences over the base's mean).
+ * change is the interval's centre (the ratio of geometric means, or of
+ * means), noise the sd of one pair's change in % (unpaired: sqrt(2) x
+ * the pooled sd of one run), so that a runs-a-side estimate is one
+ * formula for both.  Fewer than 2 runs a side: lo = -inf, hi = inf.
+ */
+struct kpi_interval {
+	double change, lo, hi; /* % */
+	double noise;          /* % per pair of runs */
+	size_t pairs;          /* 0: unpaired */
+	size_t na, nb;         /* runs used */
+};
+void stats_kpi_interval(const double *a, size_t na, const double *b,
+			size_t nb, const size_t *pa, const size_t *pb,
+			size_t npairs, double level, struct kpi_interval *iv);
+
+/*
+ * A KPI's three-way verdict:
+ *  - changed: the interval excludes 0 and |change| >= min_effect;
+ *  - same: the interval lies inside +-min_effect;
+ *  - unknown (undecided): anything else.  *more_runs gets the runs a
+ *    side (pairs) that would likely decide: a change beyond min_effect,
+ *    those giving the test at `level` 80% power (n = ((z_level + z_0.8)
+ *    s / d)^2, s the noise of a pair, d the change, in %); within it,
+ *    those narrowing the interval into the margin (n = (z_level s /
+ *    (min_effect - d))^2); never fewer than 3 a side in all; at least 1,
+ *    at most 999.  0 in *more_runs unless unknown.
+ * LKP's min/max test has no say here (compare keeps it in its column).
  */
 struct kpi_verdict_params {
-	double threshold; /* the declared threshold in %, 0: none */
-	double margin;    /* the equivalence margin in % */
-	double level;     /* the selection's two-sided level */
+	double min_effect; /* % (declared, the calibrated floor, or 2) */
+	double level;      /* the interval's two-sided level */
 };
-enum stats_verdict stats_kpi_verdict(bool selected, double ci_lo,
-				     double ci_hi, double change_pct,
-				     double rel_noise_pct, size_t n,
+enum stats_verdict stats_kpi_verdict(const struct kpi_interval *iv,
 				     const struct kpi_verdict_params *kp,
 				     unsigned *more_runs);
 
 /*
  * Can more runs of the head alone still decide an undecided KPI?  (`run
  * --until-decided` adds runs to the head only.)  No when, even granting
- * the head's remaining noise (1.96 s_h / sqrt(n_h)) its most helpful
- * sign and the head infinitely many runs, the base's own noise keeps the
- * change both below significance at kp->level (|d| + 1.96 s_h/sqrt(n_h) <
- * z(level/2) s_b/sqrt(n_b)) and out of the margin (|d| - 1.96
- * s_h/sqrt(n_h) + 1.96 s_b/sqrt(n_b) > margin).  Noises in % of the
- * base mean (sample standard deviations), d the change in %.
+ * the head's remaining noise (z s_h / sqrt(n_h)) its most helpful sign
+ * and the head infinitely many runs, the base's own noise keeps the
+ * change both below significance (|d| + z s_h/sqrt(n_h) < t
+ * s_b/sqrt(n_b)) and out of the margin (|d| - z s_h/sqrt(n_h) + t
+ * s_b/sqrt(n_b) > min_effect), z = z(level/2) for the head, t the t
+ * quantile at n_b - 1 degrees of freedom for the base (its few runs stay
+ * few).  Noises in % of the base mean (sample standard deviations), d
+ * the change in %.
  */
 bool stats_head_can_decide(double change_pct, double base_noise_pct,
 			   size_t nb, double head_noise_pct, size_t nh,

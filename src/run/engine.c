@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include "benchmarks/bench.h"
 #include "external/external.h"
@@ -572,7 +573,24 @@ static int bench_child_run(void *arg)
 }
 
 /*
- * Reserve the run directory and write its job.yaml.  -1: nothing to
+ * When the run began, seconds since the epoch: compare pairs head and
+ * base runs made beside each other by it (select.h's run_start).
+ */
+static int write_start_time(struct one_run *o)
+{
+	struct strbuf text = STRBUF_INIT;
+	struct timespec ts;
+	int ret;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	strbuf_addf(&text, "%lld.%09ld\n", (long long)ts.tv_sec, ts.tv_nsec);
+	ret = write_tmp_file(o->run.tmp_dir, "start_time", &text, &o->err);
+	strbuf_release(&text);
+	return ret;
+}
+
+/*
+ * Reserve the run directory and write its job.yaml and start_time.  -1: nothing to
  * publish (said on stderr); the run is not counted as made.
  */
 static int begin(struct one_run *o)
@@ -591,7 +609,8 @@ static int begin(struct one_run *o)
 	}
 	strbuf_addstr(&o->r->dir, o->run.dir);
 	job_to_yaml(o->job, &text);
-	if (write_tmp_file(o->run.tmp_dir, "job.yaml", &text, &o->err) < 0) {
+	if (write_tmp_file(o->run.tmp_dir, "job.yaml", &text, &o->err) < 0 ||
+	    write_start_time(o) < 0) {
 		error("%s", o->err.buf);
 		result_run_abort(&o->run);
 		strbuf_reset(&o->r->dir); /* nothing of it is left */

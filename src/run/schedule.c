@@ -129,16 +129,19 @@ out:
  * What the tally t of job jr says: the job is decided, cannot be decided
  * here, or (false) wants another run.  Says which on stdout / stderr.
  */
-static bool decided(const struct schedule *s, struct job_runs *jr,
+static bool decided(struct schedule *s, struct job_runs *jr,
 		    const struct compare_kpi_tally *t, const struct strbuf *line)
 {
 	if (!t->changed && !t->same && !t->undecided) {
 		warning("%s: no KPI to decide against '%s' (none judged: "
 			"declare one with `kpi:`)", jr->name.buf, s->base);
+		s->nr_undecided++;
 	} else if (!t->undecided) {
 		printf("%s: decided after %d runs: %zu KPI%s changed, %zu the same (%s)\n",
 		       jr->name.buf, jr->done, t->changed,
 		       t->changed == 1 ? "" : "s", t->same, line->buf);
+		s->nr_regressed += t->regressed > 0;
+		return true;
 	} else if (t->base_limited == t->undecided) {
 		/* BASE's own runs are what is missing: ours cannot help */
 		printf("%s: still undecided after %d runs, and more runs here "
@@ -152,6 +155,7 @@ static bool decided(const struct schedule *s, struct job_runs *jr,
 		printf("%s: after %d runs, %s\n", jr->name.buf, jr->done, line->buf);
 		return false;
 	}
+	s->nr_undecided++;
 	return true;
 }
 

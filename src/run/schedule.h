@@ -33,6 +33,9 @@ struct schedule {
 	void *on_run_ctx;
 	/* what became of the runs, counted by outcome */
 	int nr_ok, nr_failed, nr_skipped, nr_incomplete, nr_error;
+	/* --until-decided: jobs that ended regressed (a KPI changed for the
+	 * worse), and jobs that ended still undecided (or with no KPI) */
+	int nr_regressed, nr_undecided;
 };
 
 /*

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <jansson.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +54,7 @@ void result_group_release(struct result_group *g)
 		free(g->floor);
 	}
 	free(g->job_file);
+	free(g->run_start);
 	matrix_release(&g->matrix);
 	result_group_init(g);
 }
@@ -317,6 +319,52 @@ static void set_runtime(struct result_group *g)
 		g->runtime_s = s;
 }
 
+/*
+ * Each run's start time from <group>/<n>/start_time (`perfsift run`
+ * writes it as the run begins), in the matrix's run order (its
+ * stats_source entries name the runs); NULL when no run has one (runs
+ * made before perfsift wrote it, LKP's own).
+ */
+static void read_run_starts(struct result_group *g)
+{
+	const struct matrix *m = &g->matrix;
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	bool any = false;
+	size_t r;
+
+	if (!g->dir || !m->sources || !m->nruns)
+		return;
+	g->run_start = xcalloc(m->nruns, sizeof(double));
+	for (r = 0; r < m->nruns; r++) {
+		const char *why;
+		double t;
+
+		g->run_start[r] = NAN;
+		/* a source is ".../<n>/stats.json": its run directory */
+		strbuf_reset(&path);
+		path_dirname(&path, m->sources[r]);
+		if (!result_is_run_number(path_basename(path.buf)))
+			continue;
+		strbuf_reset(&text);
+		strbuf_addf(&text, "%s/%s/start_time", g->dir,
+			    path_basename(path.buf));
+		strbuf_reset(&path);
+		strbuf_addbuf(&path, &text);
+		strbuf_reset(&text);
+		if (strbuf_read_file(&text, path.buf, 64) < 0)
+			continue;
+		strbuf_trim(&text);
+		if (!strnum_double(text.buf, &t, &why) && isfinite(t)) {
+			g->run_start[r] = t;
+			any = true;
+		}
+	}
+	if (!any)
+		FREE_AND_NULL(g->run_start);
+	strbuf_release(&path);
+	strbuf_release(&text);
+}
+
 int select_group_dir(const char *dir, struct result_group *g,
 		     struct strbuf *err)
 {
@@ -373,6 +421,7 @@ int select_group_dir(const char *dir, struct result_group *g,
 		result_group_set_axis(g, "commit", path_basename(group.buf));
 	g->label = xstrdup(result_group_axis(g, "commit"));
 	set_runtime(g);
+	read_run_starts(g);
 	ret = 0;
 out:
 	free(runs);
@@ -604,6 +653,8 @@ int select_group_store(struct store *st, const struct store_group *sg,
 		g->job_file = group_job_file(sg->dir);
 	g->label = xstrdup(result_group_axis(g, "commit"));
 	set_runtime(g);
+	if (sg->dir[0] == '/')
+		read_run_starts(g);
 	store_param_list_release(&params);
 	return 0;
 }

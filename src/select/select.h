@@ -52,6 +52,13 @@ struct result_group {
 	 * this group (the command that would decide an undecided KPI);
 	 * NULL when the group's runs are not on this disk */
 	char *job_file;
+	/*
+	 * When each run started (seconds since the epoch, matrix.nruns of
+	 * them, in the matrix's run order; NAN where unknown), from the runs'
+	 * start_time files; NULL when no run has one.  compare pairs head
+	 * and base runs made beside each other by them.
+	 */
+	double *run_start;
 };
 
 void result_group_init(struct result_group *g);

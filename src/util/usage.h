@@ -20,6 +20,9 @@ enum exit_code {
 	EXIT_REGRESSION = 1, /* compare/report: a KPI regressed */
 	EXIT_USAGE = 2,      /* bad usage or bad job file */
 	EXIT_RUNTIME = 3,    /* anything else that went wrong */
+	/* run --until-decided: a KPI still undecided at the end (no
+	 * regression decided) -- neither "same" nor "regressed" */
+	EXIT_UNDECIDED = 4,
 };
 
 NORETURN void die(const char *fmt, ...) PRINTF_LIKE(1, 2);

@@ -4,8 +4,10 @@
 # program's figure (mytest.run_ms, planted: nothing is timed) is 5% higher
 # from c10 on, with 1% seeded noise; commit c6, which the search tests,
 # is made noisy (4.5%): it gets runs beyond -n while compare's three-way
-# verdict against good and bad is undecided, and is still judged good,
-# so the bisect names c10.  --no-until-decided is the old classifier.
+# verdict against good and bad is undecided, and is never judged bad (the
+# KPI rule's 99% interval, docs/detection.md, leaves it undecided at 20
+# runs: a skip), so the bisect names c10.  --no-until-decided is the old
+# classifier.
 . "$(dirname "$0")/lib.sh"
 . "$SRCDIR/tests/e2e/lib-bisect.sh"
 . "$SRCDIR/tests/e2e/lib-decide.sh"
@@ -27,16 +29,20 @@ test_expect_success 'bisect names c10 and confirms it' '
 	test_grep "^confirmation: confirmed" out
 '
 
-test_expect_success 'the noisy c6 got runs beyond -n 3 and is good' '
-	n=$(runs_made c6) &&
+test_expect_success 'the noisy c6 got runs beyond -n 3 and is good or undecided, never bad' '
+	sha=$(git -C repo rev-parse c6 | cut -c1-12) &&
+	n=$(sed -n "s/^  [a-z]* $sha median [^ ]* (\([0-9]*\) runs).*/\1/p" out) &&
 	test -n "$n" && test "$n" -gt 3 && test "$n" -le 20 &&
-	test_grep "^  good $(git -C repo rev-parse c6 | cut -c1-12) " out &&
+	grep -E "^  (good|undecided) $(git -C repo rev-parse c6 | cut -c1-12) " out &&
 	test_grep "^bisect: $(git -C repo rev-parse c6 | cut -c1-12) undecided (.*vs good .*, vs bad .*), [0-9]* runs" err
 '
 
-test_expect_success 'the quiet commits were decided at -n 3' '
+# at -n 3, or one more: a verdict reached on fresh runs is checked
+# against a fresh run of the other side, which can leave it undecided once
+test_expect_success 'the quiet commits were decided at -n 3 (or one more)' '
 	for c in c12 c9; do
-		test "$(runs_made $c)" -eq 3 || return 1
+		n=$(runs_made $c) &&
+		test "$n" -ge 3 && test "$n" -le 4 || return 1
 	done
 '
 

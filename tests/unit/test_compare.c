@@ -220,7 +220,13 @@ static void test_planted_5pct(void **state)
 	make_groups(g, 2000, 5, 100, 0.05, NORMAL, 77);
 	count_flags(g, LKP, 100, &hit, &false_hit, NULL);
 	print_message("5%%: LKP %zu/100 (%zu false)\n", hit, false_hit);
-	assert_int_equal(hit, 100);
+	/*
+	 * The 20 vm-scalability.* stats are the benchmark's own, implicit
+	 * KPIs: their verdict is the interval's (Welch on the logs at
+	 * 99.9%, 4-8 degrees of freedom), not LKP's rule, and a noisy draw
+	 * can leave one undecided.  The other 80 are LKP's: every one.
+	 */
+	assert_true(hit >= 95);
 	assert_true(false_hit < 19); /* the guarded A/A rate, < 1% of 1,900 */
 	count_flags(g, LKP_EXACT, 100, &hit, &false_hit, NULL);
 	print_message("5%%: --lkp-exact %zu/100 (%zu false)\n", hit, false_hit);
@@ -232,8 +238,11 @@ static void test_planted_5pct(void **state)
 	 * Welch with 5 runs has 4-8 degrees of freedom: a planted stat
 	 * whose samples came out noisy can miss BH's threshold (about
 	 * 0.0025 here).  The power at this size is ~96%; FDR stays <= 5%.
+	 * The 20 implicit KPIs are held to the KPI rule's 99.9% interval
+	 * instead (the runs-until-decided loops look after every run),
+	 * which misses a few more at 5 runs: 94 measured.
 	 */
-	assert_true(hit >= 95);
+	assert_true(hit >= 92);
 	assert_true((double)false_hit / (double)(hit + false_hit) <= 0.05);
 	release_groups(g);
 }
@@ -562,18 +571,163 @@ static void test_missing_values(void **state)
 		strbuf_reset(&out);
 		compare_result_release(&res);
 	}
-	/* without --all, no row for the one-sided stats */
+	/*
+	 * Without --all, no row for the one-sided stats; the benchmark's
+	 * own some_runs is an implicit KPI, judged although it has no
+	 * direction (3 + 5 runs 1.6% apart: undecided at 99.9%), so shown.
+	 */
 	compare_options_init(&o);
 	assert_int_equal(compare_groups(gp, 2, &o, &res, &err), 0);
 	{
 		size_t i;
 
-		for (i = 0; i < res.nrows; i++)
-			assert_true(res.rows[i].is_function);
+		for (i = 0; i < res.nrows; i++) {
+			const struct compare_row *row = &res.rows[i];
+
+			if (row->is_function)
+				continue;
+			assert_string_equal(row->name, "vm-scalability.some_runs");
+			assert_true(row->cells[1].kpi_judged);
+			assert_int_equal(row->cells[1].kpi_verdict,
+					 VERDICT_UNKNOWN);
+		}
 	}
 	compare_result_release(&res);
 	release_groups(g);
 	strbuf_release(&out);
+	strbuf_release(&err);
+}
+
+
+/* a group of one testcase: stats names[0..ns) of nr runs, v row-major */
+static void small_group(struct result_group *g, const char *label,
+			const char *testcase, const char *kpi,
+			const char *const *names, size_t ns, size_t nr,
+			const double *v)
+{
+	struct matrix *m = &g->matrix;
+	size_t s;
+
+	result_group_init(g);
+	g->label = xstrdup(label);
+	result_group_set_axis(g, "testcase", testcase);
+	result_group_set_axis(g, "commit", label);
+	if (kpi)
+		g->kpi = xstrdup(kpi);
+	m->nstats = ns;
+	m->nruns = nr;
+	m->names = xcalloc(ns, sizeof(char *));
+	for (s = 0; s < ns; s++)
+		m->names[s] = xstrdup(names[s]);
+	m->values = xmalloc(ns * nr * sizeof(double));
+	memcpy(m->values, v, ns * nr * sizeof(double));
+	m->is_int = xcalloc(ns, 1);
+}
+
+static const struct compare_row *row_named(const struct compare_result *res,
+					   const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < res->nrows; i++)
+		if (!strcmp(res->rows[i].name, name))
+			return &res->rows[i];
+	return NULL;
+}
+
+/*
+ * Each KPI on its own: compress falls 30% on 10 steady runs a side --
+ * changed, regressed; decompress is unchanged but noisy (+-25%) and
+ * undecided.  The head is regressed, and the noisy one holds nothing back.
+ */
+static void test_each_kpi_on_its_own(void **state)
+{
+	static const char *const names[] = { "mytest.compress", "mytest.decompress" };
+	static const double base[] = {
+		356, 350, 360, 352, 358, 355, 357, 351, 359, 354,
+		100, 140, 75, 120, 90, 130, 70, 110, 95, 125,
+	};
+	static const double head[] = {
+		241, 245, 238, 243, 240, 244, 239, 242, 246, 237,
+		130, 80, 115, 72, 135, 98, 127, 88, 105, 141,
+	};
+	struct result_group g[2];
+	const struct result_group *gp[2] = { &g[0], &g[1] };
+	struct compare_options o;
+	struct compare_result res;
+	struct compare_kpi_tally t;
+	struct strbuf err = STRBUF_INIT;
+	const struct compare_row *r;
+
+	(void)state;
+	small_group(&g[0], "base", "mytest",
+		    "mytest.compress: higher; mytest.decompress: higher",
+		    names, 2, 10, base);
+	small_group(&g[1], "head", "mytest",
+		    "mytest.compress: higher; mytest.decompress: higher",
+		    names, 2, 10, head);
+	compare_options_init(&o);
+	o.kpi = true;
+	assert_int_equal(compare_groups(gp, 2, &o, &res, &err), 0);
+	r = row_named(&res, "mytest.compress");
+	assert_non_null(r);
+	assert_int_equal(r->cells[1].kpi_verdict, VERDICT_CHANGED);
+	assert_true(r->cells[1].kpi_hi < 0);
+	r = row_named(&res, "mytest.decompress");
+	assert_non_null(r);
+	assert_int_equal(r->cells[1].kpi_verdict, VERDICT_UNKNOWN);
+	compare_kpi_tally(&res, &t);
+	assert_int_equal(t.regressed, 1);
+	assert_int_equal(t.undecided, 0);     /* nothing holds it back */
+	assert_int_equal(t.undecided_all, 1); /* though one is undecided */
+	assert_string_equal(t.worst->name, "mytest.compress");
+	assert_true(res.kpi_regressed);
+	compare_result_release(&res);
+	release_groups(g);
+	strbuf_release(&err);
+}
+
+/*
+ * Item 11: no `kpi:` -- the program's own stats are the KPIs, judged
+ * though they have no direction: base 100/102/98 vs head 300/1200/700
+ * is a row (undecided at 3 runs a side), never silently withheld; with
+ * 6 runs a side a steady +200% is changed (no direction: no regression).
+ */
+static void test_undeclared_benchmark_stat_shown(void **state)
+{
+	static const char *const names[] = { "mytest.score" };
+	static const double b3[] = { 100, 102, 98 }, a3[] = { 300, 1200, 700 };
+	static const double b6[] = { 100, 102, 98, 101, 99, 100 };
+	static const double a6[] = { 300, 310, 290, 305, 295, 300 };
+	struct result_group g[2];
+	const struct result_group *gp[2] = { &g[0], &g[1] };
+	struct compare_options o;
+	struct compare_result res;
+	struct strbuf err = STRBUF_INIT;
+	const struct compare_row *r;
+
+	(void)state;
+	small_group(&g[0], "base", "tiny", NULL, names, 1, 3, b3);
+	small_group(&g[1], "head", "tiny", NULL, names, 1, 3, a3);
+	compare_options_init(&o);
+	assert_int_equal(compare_groups(gp, 2, &o, &res, &err), 0);
+	r = row_named(&res, "mytest.score");
+	assert_non_null(r);
+	assert_true(r->is_kpi);
+	assert_true(r->cells[1].kpi_judged);
+	assert_int_equal(r->cells[1].kpi_verdict, VERDICT_UNKNOWN);
+	compare_result_release(&res);
+	release_groups(g);
+	small_group(&g[0], "base", "tiny", NULL, names, 1, 6, b6);
+	small_group(&g[1], "head", "tiny", NULL, names, 1, 6, a6);
+	assert_int_equal(compare_groups(gp, 2, &o, &res, &err), 0);
+	r = row_named(&res, "mytest.score");
+	assert_non_null(r);
+	assert_int_equal(r->cells[1].kpi_verdict, VERDICT_CHANGED);
+	assert_true(r->changed);
+	assert_false(res.kpi_regressed);
+	compare_result_release(&res);
+	release_groups(g);
 	strbuf_release(&err);
 }
 
@@ -839,6 +993,8 @@ int main(void)
 		cmocka_unit_test(test_formats),
 		cmocka_unit_test(test_failure_block),
 		cmocka_unit_test(test_missing_values),
+		cmocka_unit_test(test_each_kpi_on_its_own),
+		cmocka_unit_test(test_undeclared_benchmark_stat_shown),
 		cmocka_unit_test(test_select_store),
 		cmocka_unit_test(test_bimodal),
 		cmocka_unit_test(test_planted_5pct),

@@ -255,9 +255,9 @@ static void test_kpi(void **state)
 	assert_err("kpi:\n  mytest.ms: {better: down}\n",
 		   "bad.yaml:2: kpi: mytest.ms: better: 'down' is not higher or lower");
 	assert_err("kpi:\n  mytest.ms: {worse: lower}\n",
-		   "bad.yaml:2: kpi: mytest.ms: unknown key 'worse' (expected better, threshold)");
+		   "bad.yaml:2: kpi: mytest.ms: unknown key 'worse' (expected better, min_effect)");
 	assert_err("kpi:\n  mytest.ms: [lower]\n",
-		   "bad.yaml:2: kpi: mytest.ms: expected higher, lower or {better: ..., threshold: N%}, not a list");
+		   "bad.yaml:2: kpi: mytest.ms: expected higher, lower or {better: ..., min_effect: N%}, not a list");
 	assert_err("kpi: {\"a;b\": higher}\n",
 		   "bad.yaml:1: kpi: 'a;b' is not a stat name or pattern (one word, no ';')");
 	strbuf_release(&err);

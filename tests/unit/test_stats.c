@@ -682,59 +682,162 @@ static void test_kpi_builtin_from_index(void **state)
 	strbuf_release(&err);
 }
 
-/* changed by the selection (and the threshold), same inside the margin,
- * else undecided with the runs a side that would likely decide */
+/* an interval given directly: the rule alone */
+static struct kpi_interval iv_of(double change, double lo, double hi,
+				 double noise, size_t n)
+{
+	struct kpi_interval iv = { change, lo, hi, noise, 0, n, n };
+
+	return iv;
+}
+
+/* changed: excludes 0 and reaches the minimum effect; same: inside
+ * +-min_effect; else undecided with the runs a side that would decide */
 static void test_kpi_verdict(void **state)
 {
-	struct kpi_verdict_params kp = { 0, 2, 0.001 };
+	struct kpi_verdict_params kp = { 2, 0.001 };
+	struct kpi_interval iv;
 	unsigned more;
 
 	(void)state;
-	assert_int_equal(stats_kpi_verdict(true, 40, 60, 50, 5, 3, &kp, &more),
-			 VERDICT_CHANGED);
+	iv = iv_of(50, 40, 60, 5, 3);
+	assert_int_equal(stats_kpi_verdict(&iv, &kp, &more), VERDICT_CHANGED);
 	assert_int_equal(more, 0);
-	/* a threshold of 60%: a selected +50% is not a change that matters,
-	 * and the interval does not show it is within 60% */
-	kp.threshold = 60;
-	assert_int_equal(stats_kpi_verdict(true, 40, 61, 50, 5, 3, &kp, &more),
-			 VERDICT_UNKNOWN);
-	assert_int_equal(stats_kpi_verdict(true, 40, 59, 50, 5, 3, &kp, &more),
-			 VERDICT_SAME);
-	kp.threshold = 0;
-	assert_int_equal(stats_kpi_verdict(false, -1, 1.5, 0.2, 1, 5, &kp,
-					   &more), VERDICT_SAME);
-	/* +200% with 146% noise at 3 runs: n = 2 ((3.29 + 0.84) 146 / 200)^2
-	 * = 18.2 -> 16 more a side */
-	assert_int_equal(stats_kpi_verdict(false, 11, 550, 200, 146, 3, &kp,
-					   &more), VERDICT_UNKNOWN);
-	assert_int_equal(more, 16);
-	/* a huge steady change kept out by the guard: 1 more run */
-	assert_int_equal(stats_kpi_verdict(false, 900, 990, 945, 20, 3, &kp,
-					   &more), VERDICT_UNKNOWN);
-	assert_int_equal(more, 1);
-	/* below LKP's 3 runs a side: at least up to 3 */
-	assert_int_equal(stats_kpi_verdict(false, 900, 990, 945, 20, 1, &kp,
-					   &more), VERDICT_UNKNOWN);
-	assert_int_equal(more, 2);
+	/* the boundaries: 0 just outside / inside the interval */
+	iv = iv_of(-22, -30.8, -0.01, 10, 10);
+	assert_int_equal(stats_kpi_verdict(&iv, &kp, &more), VERDICT_CHANGED);
+	iv = iv_of(-22, -30.8, 0.01, 10, 10);
+	assert_int_equal(stats_kpi_verdict(&iv, &kp, &more), VERDICT_UNKNOWN);
+	/* a minimum effect of 60%: a clear +50% is not a change that
+	 * matters; it is the same only once the interval is inside +-60% */
+	kp.min_effect = 60;
+	iv = iv_of(50, 40, 61, 5, 3);
+	assert_int_equal(stats_kpi_verdict(&iv, &kp, &more), VERDICT_UNKNOWN);
+	iv = iv_of(50, 40, 60, 5, 3);
+	assert_int_equal(stats_kpi_verdict(&iv, &kp, &more), VERDICT_SAME);
+	/* a change exactly at the minimum effect is a change */
+	iv = iv_of(60, 55, 65, 5, 3);
+	assert_int_equal(stats_kpi_verdict(&iv, &kp, &more), VERDICT_CHANGED);
+	kp.min_effect = 2;
+	/* significant but below the minimum effect, interval not inside:
+	 * undecided, not changed */
+	iv = iv_of(1.5, 0.5, 2.5, 1, 40);
+	assert_int_equal(stats_kpi_verdict(&iv, &kp, &more), VERDICT_UNKNOWN);
+	iv = iv_of(0.2, -1, 1.5, 1, 5);
+	assert_int_equal(stats_kpi_verdict(&iv, &kp, &more), VERDICT_SAME);
+	/* +20% with 30% noise a pair at 3 pairs: n = ((3.29 + 0.84) 30 /
+	 * 20)^2 = 38.4 -> 36 more */
+	iv = iv_of(20, -40, 90, 30, 3);
+	assert_int_equal(stats_kpi_verdict(&iv, &kp, &more), VERDICT_UNKNOWN);
+	assert_int_equal(more, 36);
 	/* within the margin but not yet shown so: 1% change, 2% noise:
-	 * n = 2 (1.96 * 2 / 1)^2 = 30.7 -> 26 more */
-	assert_int_equal(stats_kpi_verdict(false, -1.5, 3.5, 1, 2, 5, &kp,
-					   &more), VERDICT_UNKNOWN);
-	assert_int_equal(more, 26);
+	 * n = (3.29 * 2 / 1)^2 = 43.3 -> 39 more */
+	iv = iv_of(1, -1.5, 3.5, 2, 5);
+	assert_int_equal(stats_kpi_verdict(&iv, &kp, &more), VERDICT_UNKNOWN);
+	assert_int_equal(more, 39);
+	/* no noise to go by (1 run a side): one more, at least to 3 */
+	iv = iv_of(945, -INFINITY, INFINITY, INFINITY, 1);
+	assert_int_equal(stats_kpi_verdict(&iv, &kp, &more), VERDICT_UNKNOWN);
+	assert_int_equal(more, 2);
+}
+
+/* Welch on the logs, paired t on the log ratios, the fallbacks */
+static void test_kpi_interval(void **state)
+{
+	/* the item 11: 100/102/98 vs 300/1200/700 */
+	const double b[] = { 100, 102, 98 }, a[] = { 300, 1200, 700 };
+	/* a drifting machine: each pair shares its speed, the head 10%
+	 * slower; unpaired the drift swamps it, paired it is plain */
+	const double pb[] = { 100, 130, 80, 120, 90, 110 };
+	const double pa[] = { 90.5, 116.6, 72.3, 108.2, 80.8, 99.1 };
+	const size_t ia[] = { 0, 1, 2, 3, 4, 5 }, ib[] = { 0, 1, 2, 3, 4, 5 };
+	const double zb[] = { 0, 1, 2 }, za[] = { 1, 2, 3 };
+	struct kpi_interval iv;
+
+	(void)state;
+	stats_kpi_interval(a, 3, b, 3, NULL, NULL, 0, 0.05, &iv);
+	assert_int_equal(iv.pairs, 0);
+	/* geometric means 631.6 / 99.99: +531.7% */
+	assert_true(fabs(iv.change - 531.7) < 0.1);
+	assert_true(iv.lo > 0 && iv.hi > iv.lo);
+	/* at 99.9% with 3 runs a side (t at 2 df is 31.6) it spans 0:
+	 * undecided, shown with the runs that would decide */
+	stats_kpi_interval(a, 3, b, 3, NULL, NULL, 0, 0.001, &iv);
+	assert_true(iv.lo < 0 && iv.hi > 1000);
+
+	stats_kpi_interval(pa, 6, pb, 6, NULL, NULL, 0, 0.001, &iv);
+	assert_true(iv.lo < 0 && iv.hi > 0); /* unpaired: undecidable */
+	stats_kpi_interval(pa, 6, pb, 6, ia, ib, 6, 0.001, &iv);
+	assert_int_equal(iv.pairs, 6);
+	assert_true(fabs(iv.change + 9.9) < 0.05);
+	assert_true(iv.hi < 0 && iv.lo > -12); /* paired: plainly -10% */
+	/* fewer than 3 pairs: Welch on every run */
+	stats_kpi_interval(pa, 6, pb, 6, ia, ib, 2, 0.001, &iv);
+	assert_int_equal(iv.pairs, 0);
+	assert_int_equal(iv.na, 6);
+
+	/* a zero value has no log: differences over the base's mean (1) */
+	stats_kpi_interval(za, 3, zb, 3, NULL, NULL, 0, 0.05, &iv);
+	assert_true(fabs(iv.change - 100) < 1e-9);
+	assert_true(iv.lo < 100 && iv.hi > 100);
+	/* one run a side: a change, no interval */
+	stats_kpi_interval(a, 1, b, 1, NULL, NULL, 0, 0.05, &iv);
+	assert_true(fabs(iv.change - 200) < 1e-9);
+	assert_true(isinf(iv.lo) && isinf(iv.hi));
+	/* both sides constant: exact */
+	stats_kpi_interval(zb + 1, 1, zb + 1, 1, NULL, NULL, 0, 0.05, &iv);
+	assert_true(isinf(iv.hi));
+}
+
+/* pairs from start times: adjacent head/base couples, within the pace */
+static void test_pair_runs(void **state)
+{
+	size_t pa[8], pb[8], n;
+	/* ABAB ABAB: four pairs, in order */
+	const double ta[] = { 0, 20, 40, 60 }, tb[] = { 10, 30, 50, 70 };
+	/* base runs a day before, then ABAB of 2 pairs and a third head */
+	const double ta2[] = { 86400, 86420, 86440 };
+	const double tb2[] = { 0, 10, 20, 86410, 86430 };
+	/* AABB: only the middle couple */
+	const double ta3[] = { 0, 10 }, tb3[] = { 20, 30 };
+	const double tn[] = { NAN, 10 };
+
+	(void)state;
+	n = stats_pair_runs(ta, 4, tb, 4, 0, pa, pb);
+	assert_int_equal(n, 4);
+	assert_int_equal(pa[3], 3);
+	assert_int_equal(pb[3], 3);
+	n = stats_pair_runs(ta2, 3, tb2, 5, 0, pa, pb);
+	assert_int_equal(n, 2);
+	assert_int_equal(pa[0], 0);
+	assert_int_equal(pb[0], 3);
+	assert_int_equal(pa[1], 1);
+	assert_int_equal(pb[1], 4);
+	n = stats_pair_runs(ta3, 2, tb3, 2, 0, pa, pb);
+	assert_int_equal(n, 1);
+	assert_int_equal(pa[0], 1);
+	assert_int_equal(pb[0], 0);
+	/* an explicit gap: nothing within 5 s */
+	assert_int_equal(stats_pair_runs(ta, 4, tb, 4, 5, pa, pb), 0);
+	/* an unknown start time pairs with nothing */
+	n = stats_pair_runs(tn, 2, tb3, 2, 0, pa, pb);
+	assert_int_equal(n, 1);
+	assert_int_equal(pa[0], 1);
 }
 
 /* more runs of the head alone: can they still decide? */
 static void test_head_can_decide(void **state)
 {
-	struct kpi_verdict_params kp = { 0, 2, 0.001 };
+	struct kpi_verdict_params kp = { 2, 0.05 };
 
 	(void)state;
 	/* a base of 3 runs 5% apart, a steady head at the same mean: the
-	 * base's noise alone keeps it from significance (3.29 * 2.9 = 9.5%)
-	 * and from the 2% margin (1.96 * 2.9 = 5.7%) */
+	 * base's noise alone, at its 2 degrees of freedom, keeps it from
+	 * significance (t 4.30 * 2.9 = 12.4%) and from the 2% margin */
 	assert_false(stats_head_can_decide(0, 5, 3, 0.1, 3, &kp));
-	/* ... but a 12% change can still become significant */
-	assert_true(stats_head_can_decide(12, 5, 3, 0.1, 3, &kp));
+	/* ... and a 12% change too; a 13% one can still become significant */
+	assert_false(stats_head_can_decide(12, 5, 3, 0.1, 3, &kp));
+	assert_true(stats_head_can_decide(13, 5, 3, 0.1, 3, &kp));
 	/* a steady base of 5 runs: always decidable */
 	assert_true(stats_head_can_decide(1.2, 0.8, 5, 0.1, 3, &kp));
 	/* a noisy head may yet move: its own noise counts for it */
@@ -766,6 +869,8 @@ int main(void)
 		cmocka_unit_test(test_kpi_rules),
 		cmocka_unit_test(test_kpi_builtin_from_index),
 		cmocka_unit_test(test_kpi_verdict),
+		cmocka_unit_test(test_kpi_interval),
+		cmocka_unit_test(test_pair_runs),
 		cmocka_unit_test(test_head_can_decide),
 	};
 

@@ -17,7 +17,7 @@ PKG_CONFIG ?= pkg-config
 CC         ?= cc
 CFLAGS     ?= -O2 -g
 PREFIX     ?= /usr/local
-PKGS       := yaml-0.1 sqlite3 jansson gsl
+PKGS       := yaml-0.1 sqlite3 jansson gsl libelf
 # loaded on first use (src/util/dynlib.c): headers only, not linked
 LAZY_PKGS  := libarchive
 

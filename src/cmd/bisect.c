@@ -353,7 +353,11 @@ static int add_report(struct bisect_exec *x, const struct bisect_state *st,
 	struct report_data d;
 	struct chart_series series[REPORT_MAX_CHARTS];
 	struct strbuf dir = STRBUF_INIT;
-	struct matrix m;
+	/* every good and bad commit's runs: "what explains it" and charts */
+	struct matrix *m = xcalloc(st->ncommits + 1, sizeof(*m));
+	const struct matrix **good = xcalloc(st->ncommits + 1, sizeof(*good));
+	const struct matrix **bad = xcalloc(st->ncommits + 1, sizeof(*bad));
+	struct report_pool pool = { good, bad, 0, 0 };
 	size_t i, k;
 	int ret = -1;
 
@@ -361,7 +365,8 @@ static int add_report(struct bisect_exec *x, const struct bisect_state *st,
 	result_group_init(&head);
 	memset(&d, 0, sizeof(d));
 	memset(series, 0, sizeof(series));
-	matrix_init(&m);
+	for (i = 0; i < st->ncommits; i++)
+		matrix_init(&m[i]);
 	if (!x->group) {
 		strbuf_addstr(err, "no result group known for this bisect");
 		goto out;
@@ -371,8 +376,22 @@ static int add_report(struct bisect_exec *x, const struct bisect_state *st,
 		goto out;
 	strbuf_reset(&dir);
 	strbuf_addf(&dir, "%s/%s", x->group, st->commits[st->first_bad].sha);
-	if (select_group(&ctx, dir.buf, &head, err) ||
-	    report_build(&d, &base, &head, err) ||
+	if (select_group(&ctx, dir.buf, &head, err))
+		goto out;
+	for (i = 0; i < st->ncommits; i++) {
+		const struct bisect_commit *c = &st->commits[i];
+
+		if (c->verdict != BISECT_GOOD && c->verdict != BISECT_BAD)
+			continue;
+		if (bisect_exec_samples(x, c->sha, &m[i], err) < 0)
+			goto out;
+		if (c->verdict == BISECT_GOOD)
+			good[pool.ngood++] = &m[i];
+		else
+			bad[pool.nbad++] = &m[i];
+	}
+	/* the stats that separate every good run from every bad one */
+	if (report_build_pooled(&d, &base, &head, &pool, err) ||
 	    report_focus(&d, st->stat, err))
 		goto out;
 	if (report_git_commit(&d, x->repo, err)) {
@@ -390,20 +409,17 @@ static int add_report(struct bisect_exec *x, const struct bisect_state *st,
 
 		if (c->verdict != BISECT_GOOD && c->verdict != BISECT_BAD)
 			continue;
-		if (bisect_exec_samples(x, c->sha, &m, err) < 0)
-			goto out;
 		for (k = 0; k < d.r.ncharts; k++) {
 			struct chart_series *cs = &series[k];
 
 			if (c->verdict == BISECT_GOOD)
 				append_row(&cs->good, &cs->ngood,
-					   &cs->alloc_good, &m,
+					   &cs->alloc_good, &m[i],
 					   d.r.charts[k]->name);
 			else
 				append_row(&cs->bad, &cs->nbad, &cs->alloc_bad,
-					   &m, d.r.charts[k]->name);
+					   &m[i], d.r.charts[k]->name);
 		}
-		matrix_release(&m);
 	}
 	for (k = 0; k < d.r.ncharts; k++)
 		report_chart_samples(&d, k, series[k].good, series[k].ngood,
@@ -415,7 +431,11 @@ out:
 		free(series[k].good);
 		free(series[k].bad);
 	}
-	matrix_release(&m);
+	for (i = 0; i < st->ncommits; i++)
+		matrix_release(&m[i]);
+	free(m);
+	free(good);
+	free(bad);
 	report_data_release(&d);
 	result_group_release(&base);
 	result_group_release(&head);

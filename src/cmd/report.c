@@ -19,9 +19,11 @@
 #include "util/fileutil.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
+#include "util/xalloc.h"
 
 static const char report_usage[] =
 	"usage: perfsift report BASE HEAD [--repo DIR] [-o DIR] [--html FILE]\n"
+	"                       [--good SEL]... [--bad SEL]... [--interleaved]\n"
 	"\n"
 	"  BASE, HEAD    result groups as for compare (a directory, a commit id\n"
 	"                or prefix or tag, key=value selectors)\n"
@@ -31,6 +33,12 @@ static const char report_usage[] =
 	"                DIR/repro.tar.gz (the jobs, both sides' environment and\n"
 	"                raw samples) instead of printing the text\n"
 	"  --html FILE   also write the report as one self-contained HTML page\n"
+	"  --good SEL, --bad SEL\n"
+	"                more groups whose runs were judged good (as BASE) or\n"
+	"                bad (as HEAD), e.g. a bisect's: \"what explains it\" is\n"
+	"                the stats that separate all good runs from all bad ones\n"
+	"  --interleaved the runs of the sides were made in turn (ABAB), so the\n"
+	"                separation of BASE's runs from HEAD's decides alone\n"
 	"\n"
 	"exit status: 0, or 1 when a KPI (the benchmark's own stat) regressed\n";
 
@@ -108,6 +116,9 @@ int cmd_report(int argc, char **argv, struct options *opts)
 		{"repo", required_argument, NULL, 'r'},
 		{"output", required_argument, NULL, 'o'},
 		{"html", required_argument, NULL, 'H'},
+		{"good", required_argument, NULL, 'g'},
+		{"bad", required_argument, NULL, 'b'},
+		{"interleaved", no_argument, NULL, 'i'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -116,6 +127,13 @@ int cmd_report(int argc, char **argv, struct options *opts)
 	struct result_group base, head;
 	struct report_data d;
 	struct strbuf err = STRBUF_INIT, text = STRBUF_INIT, page = STRBUF_INIT;
+	/* --good / --bad: the selectors, then their groups and matrices */
+	const char **sel[2] = { NULL, NULL };
+	size_t nsel[2] = { 0, 0 }, alloc_sel[2] = { 0, 0 }, side, k;
+	struct result_group *more[2] = { NULL, NULL };
+	const struct matrix **pm[2] = { NULL, NULL };
+	struct report_pool pool;
+	bool interleaved = false;
 	int c, ret = EXIT_RUNTIME;
 
 	while ((c = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
@@ -129,14 +147,29 @@ int cmd_report(int argc, char **argv, struct options *opts)
 		case 'H':
 			html = optarg;
 			break;
+		case 'g':
+		case 'b':
+			side = c == 'b';
+			ALLOC_GROW(sel[side], nsel[side] + 1, alloc_sel[side]);
+			sel[side][nsel[side]++] = optarg;
+			break;
+		case 'i':
+			interleaved = true;
+			break;
 		case 'h':
+			free(sel[0]);
+			free(sel[1]);
 			return cmd_usage(report_usage, false);
 		default:
+			free(sel[0]);
+			free(sel[1]);
 			return cmd_usage(report_usage, true);
 		}
 	}
 	if (argc - optind != 2) {
 		error("expected BASE HEAD");
+		free(sel[0]);
+		free(sel[1]);
 		return cmd_usage(report_usage, true);
 	}
 	/* checked before any work: it is the user's typo, not a runtime error */
@@ -153,7 +186,28 @@ int cmd_report(int argc, char **argv, struct options *opts)
 		ret = EXIT_USAGE;
 		goto out;
 	}
-	if (report_build(&d, &base, &head, &err)) {
+	/* the pool: BASE and the --good groups against HEAD and the --bad */
+	for (side = 0; side < 2; side++) {
+		more[side] = xcalloc(nsel[side] + 1, sizeof(*more[side]));
+		pm[side] = xcalloc(nsel[side] + 1, sizeof(*pm[side]));
+		pm[side][0] = side ? &head.matrix : &base.matrix;
+		for (k = 0; k < nsel[side]; k++) {
+			result_group_init(&more[side][k]);
+			if (select_group(&ctx, sel[side][k], &more[side][k], &err)) {
+				error("--%s %s", side ? "bad" : "good", err.buf);
+				ret = EXIT_USAGE;
+				goto out;
+			}
+			pm[side][k + 1] = &more[side][k].matrix;
+		}
+	}
+	pool.good = pm[0];
+	pool.ngood = nsel[0] + 1;
+	pool.bad = pm[1];
+	pool.nbad = nsel[1] + 1;
+	if (report_build_pooled(&d, &base, &head,
+				interleaved || nsel[0] || nsel[1] ? &pool : NULL,
+				&err)) {
 		error("%s", err.buf);
 		ret = EXIT_USAGE;
 		goto out;
@@ -186,6 +240,13 @@ out:
 	report_data_release(&d);
 	result_group_release(&base);
 	result_group_release(&head);
+	for (side = 0; side < 2; side++) {
+		for (k = 0; more[side] && k < nsel[side]; k++)
+			result_group_release(&more[side][k]);
+		free(more[side]);
+		free(pm[side]);
+		free(sel[side]);
+	}
 	strbuf_release(&err);
 	strbuf_release(&text);
 	strbuf_release(&page);

@@ -332,7 +332,8 @@ int cmd_site(int argc, char **argv, struct options *opts)
 	if (!w.set.n) {
 		store_close(&st);
 		die_status(EXIT_USAGE, "no KPI values in the groups selected "
-			   "(a KPI is a stat named <testcase>.*)");
+			   "(a KPI is a stat the job's kpi: declares, else one "
+			   "named <testcase>.* or mytest.*, not time.*)");
 	}
 	detect_groups(&w);
 

@@ -503,6 +503,19 @@ void stat_rules_release(struct stat_rules *r)
 	memset(r, 0, sizeof(*r));
 }
 
+void stat_rules_reset_job(struct stat_rules *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nbenchmarks; i++)
+		free(r->benchmarks[i]);
+	r->nbenchmarks = 0;
+	for (i = 0; i < r->nkpis; i++)
+		free(r->kpis[i].pattern);
+	r->nkpis = 0;
+	stat_rules_add_benchmark(r, "mytest");
+}
+
 void stat_rules_add_kpi(struct stat_rules *r, const char *pattern,
 			int direction, double threshold)
 {

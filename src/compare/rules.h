@@ -51,6 +51,12 @@ void stat_rules_compile_all(struct stat_rules *r);
 void stat_rules_release(struct stat_rules *r);
 /* `mytest` is always one: a mytest job's stats are its own, whatever its testcase */
 void stat_rules_add_benchmark(struct stat_rules *r, const char *name);
+/*
+ * Forget the benchmarks and declared KPIs (mytest stays one), keeping
+ * the compiled tables: for a caller that looks at many jobs' stats in
+ * turn (history, the site) with one set of rules.
+ */
+void stat_rules_reset_job(struct stat_rules *r);
 /* declare a KPI (a pattern declared twice keeps its first declaration) */
 void stat_rules_add_kpi(struct stat_rules *r, const char *pattern,
 			int direction, double threshold);

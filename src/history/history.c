@@ -774,14 +774,12 @@ void history_detect(const struct history_point *pts, size_t n,
 int history_direction(struct stat_rules *rules, const char *testcase,
 		      const char *stat, bool *is_kpi)
 {
-	size_t n = testcase ? strlen(testcase) : 0;
-
 	/*
-	 * a KPI as compare's --kpi has it: `<testcase>.`, but not the time
-	 * monitor's `<testcase>.time.*` copy (stat_is_kpi)
+	 * a KPI as compare has it (stat_is_kpi: the declared ones, else the
+	 * testcase's and mytest's own stats, not the time monitor's); the
+	 * caller has set rules to the job's (a CSV column has no job)
 	 */
-	*is_kpi = n && !strncmp(stat, testcase, n) && stat[n] == '.' &&
-		  strncmp(stat + n + 1, "time.", 5);
+	*is_kpi = testcase && stat_is_kpi(rules, stat);
 	return stat_direction(rules, stat);
 }
 

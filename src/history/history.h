@@ -91,10 +91,12 @@ void history_detect(const struct history_point *pts, size_t n,
 		    const struct history_params *p, struct history_result *res);
 
 /*
- * The one place a stat's direction is looked up (KPI declarations will
- * plug in here): +1 higher is better, -1 lower, 0 unknown; *is_kpi tells
- * whether it is one of the benchmark's (testcase's) own stats.  testcase
- * may be NULL (a CSV column).
+ * The one place a stat's direction is looked up: +1 higher is better, -1
+ * lower, 0 unknown -- the job's declared KPI's when rules carries the
+ * job's declaration (stat_rules_reset_job + kpi_declare), else LKP's
+ * tables; *is_kpi tells whether it is a KPI of that job (stat_is_kpi:
+ * declared, else the testcase's or mytest's own stats, never `time.*`).
+ * testcase may be NULL (a CSV column: no job, no KPI).
  */
 int history_direction(struct stat_rules *rules, const char *testcase,
 		      const char *stat, bool *is_kpi);

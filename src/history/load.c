@@ -122,6 +122,11 @@ struct loader {
 	size_t nnames;
 	ssize_t *series_of;      /* key * nnames + name -> series, or -1 */
 	bool *wanted;            /* key * nnames + name: a KPI of that key */
+	/* each key's job: its testcase and declared KPIs (kpi_format()'s
+	 * line, NULL: none), read from one of its groups */
+	const char **key_tc;
+	char **key_kpi;
+	struct stat_rules rules; /* set to one key's job by key_rules() */
 };
 
 /*
@@ -400,16 +405,87 @@ static void index_groups(struct loader *l, char ***keys)
 }
 
 /*
- * The stats to load: the one asked for, or each testcase's KPIs (the
- * index's names under "<testcase>."), each testcase asked once however
- * many groups it has.
+ * Each key's job as the index keeps it: the testcase and the `kpi:` line
+ * of one of its groups (every commit of a series runs the same job, so
+ * one group a key is read, not 500 -- a root of 1,000 series x 500
+ * commits stays 1,000 small queries).
+ */
+static int read_key_jobs(struct store *st, struct loader *l,
+			 struct strbuf *err)
+{
+	const struct history_set *set = l->set;
+	size_t i, j;
+
+	l->key_tc = xcalloc(l->nkeys + 1, sizeof(*l->key_tc));
+	l->key_kpi = xcalloc(l->nkeys + 1, sizeof(*l->key_kpi));
+	for (i = 0; i < l->ngroups; i++) {
+		struct store_param_list params = { 0 };
+		size_t k = l->key_of[i];
+
+		if (l->key_tc[k])
+			continue;
+		l->key_tc[k] = set->groups[i].testcase;
+		if (store_group_params(st, set->groups[i].id, &params, err)) {
+			store_param_list_release(&params);
+			return -1;
+		}
+		for (j = 0; j < params.n; j++)
+			if (!strcmp(params.items[j].key, "kpi") &&
+			    params.items[j].kind == STORE_PARAM_FACT &&
+			    params.items[j].value && *params.items[j].value)
+				l->key_kpi[k] = xstrdup(params.items[j].value);
+		store_param_list_release(&params);
+	}
+	return 0;
+}
+
+/*
+ * l->rules set to key k's job: its testcase's stats and mytest's are the
+ * implicit KPIs, a declaration replaces them and gives the directions
+ * (compare's rules, stat_is_kpi and stat_direction: the same KPIs and
+ * directions as compare and the robot judge by).
+ */
+static void key_rules(struct loader *l, size_t k)
+{
+	stat_rules_reset_job(&l->rules);
+	stat_rules_add_benchmark(&l->rules, l->key_tc[k]);
+	/* the index's line is kpi_format()'s, which kpi_declare() reads back;
+	 * one that did not parse declares nothing, as in compare */
+	if (l->key_kpi[k])
+		(void)kpi_declare(&l->rules, l->key_kpi[k]);
+}
+
+/* add prefix[0..len) to the list unless it is there already */
+static void add_prefix(struct store_name_list *pre, const char *prefix,
+		       size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < pre->n; i++)
+		if (strlen(pre->items[i]) == len &&
+		    !strncmp(pre->items[i], prefix, len))
+			return;
+	ALLOC_GROW(pre->items, pre->n + 1, pre->alloc);
+	pre->items[pre->n++] = xstrndup(prefix, len);
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * The stats to load: the one asked for, or every name a key's KPIs can
+ * match -- the literal start of each declared pattern (up to its first
+ * glob character), else `<testcase>.` and `mytest.` -- each prefix read
+ * once, the names sorted and each kept once (prefixes can overlap).
  */
 static int pick_names(struct store *st, const struct history_query *q,
 		      struct loader *l, struct strbuf *err)
 {
 	struct history_set *out = l->set;
-	const char **kpi_done;
-	size_t i, nkpi = 0;
+	struct store_name_list pre = { 0 };
+	size_t i, k, w;
 	int ret = 0;
 
 	if (q->stat) {
@@ -417,50 +493,63 @@ static int pick_names(struct store *st, const struct history_query *q,
 		out->names.items[out->names.n++] = xstrdup(q->stat);
 		return 0;
 	}
-	kpi_done = xcalloc(l->nkeys + 1, sizeof(*kpi_done));
-	for (i = 0; i < l->ngroups && !ret; i++) {
-		const char *tc = out->groups[i].testcase;
-		struct strbuf prefix = STRBUF_INIT;
-		size_t j;
+	for (k = 0; k < l->nkeys; k++) {
+		const char *tc = l->key_tc[k];
 
-		for (j = 0; j < nkpi && strcmp(kpi_done[j], tc); j++)
-			;
-		if (j < nkpi || !tc || !*tc)
+		key_rules(l, k);
+		if (l->rules.nkpis) {
+			for (i = 0; i < l->rules.nkpis; i++) {
+				const char *p = l->rules.kpis[i].pattern;
+
+				add_prefix(&pre, p, strcspn(p, "*?[\\"));
+			}
 			continue;
-		kpi_done[nkpi++] = tc;
-		strbuf_addf(&prefix, "%s.", tc);
-		ret = store_stat_names(st, prefix.buf, &out->names, err);
-		strbuf_release(&prefix);
+		}
+		if (tc && *tc) {
+			struct strbuf prefix = STRBUF_INIT;
+
+			strbuf_addf(&prefix, "%s.", tc);
+			add_prefix(&pre, prefix.buf, prefix.len);
+			strbuf_release(&prefix);
+		}
+		add_prefix(&pre, "mytest.", strlen("mytest."));
 	}
-	free(kpi_done);
+	for (i = 0; i < pre.n && !ret; i++)
+		ret = store_stat_names(st, pre.items[i], &out->names, err);
+	store_name_list_release(&pre);
+	if (out->names.n)
+		qsort(out->names.items, out->names.n, sizeof(char *), cmp_name);
+	for (i = 0, w = 0; i < out->names.n; i++) {
+		if (w && !strcmp(out->names.items[w - 1], out->names.items[i]))
+			free(out->names.items[i]);
+		else
+			out->names.items[w++] = out->names.items[i];
+	}
+	out->names.n = w;
 	return ret ? -1 : 0;
 }
 
 /*
  * Which (key, name) cells make a series: every name asked for, or a
- * testcase's own KPIs in its groups -- not another testcase's stat of
- * the same name that happens to be indexed too.
+ * key's KPIs (key_rules()) -- not another testcase's stat that happens
+ * to be indexed too.
  */
 static void mark_wanted(struct loader *l, const struct history_query *q)
 {
 	const struct history_set *out = l->set;
-	size_t i, n;
+	size_t k, n;
 
 	l->nnames = out->names.n;
 	l->series_of = xmalloc((l->nkeys * l->nnames + 1) * sizeof(ssize_t));
 	l->wanted = xcalloc(l->nkeys * l->nnames + 1, sizeof(bool));
-	for (i = 0; i < l->nkeys * l->nnames; i++)
-		l->series_of[i] = -1;
-	for (i = 0; i < l->ngroups; i++) {
-		const char *tc = out->groups[i].testcase;
-		size_t tl = tc ? strlen(tc) : 0;
-
-		for (n = 0; n < l->nnames; n++) {
-			const char *name = out->names.items[n];
-
-			l->wanted[l->key_of[i] * l->nnames + n] = q->stat ||
-				(tl && !strncmp(name, tc, tl) && name[tl] == '.');
-		}
+	for (k = 0; k < l->nkeys * l->nnames; k++)
+		l->series_of[k] = -1;
+	for (k = 0; k < l->nkeys; k++) {
+		if (!q->stat)
+			key_rules(l, k);
+		for (n = 0; n < l->nnames; n++)
+			l->wanted[k * l->nnames + n] = q->stat ||
+				stat_is_kpi(&l->rules, out->names.items[n]);
 	}
 }
 
@@ -488,14 +577,13 @@ static int read_values(struct store *st, const struct history_query *q,
 }
 
 /* each series' key and direction (higher or lower is better, a KPI) */
-static void name_series(const struct loader *l, char **keys)
+static void name_series(struct loader *l, char **keys)
 {
 	struct history_set *out = l->set;
-	struct stat_rules rules;
 	size_t k, n;
 
-	stat_rules_init(&rules);
 	for (k = 0; k < l->nkeys; k++) {
+		key_rules(l, k);
 		for (n = 0; n < l->nnames; n++) {
 			ssize_t si = l->series_of[k * l->nnames + n];
 			struct history_series *s;
@@ -504,11 +592,10 @@ static void name_series(const struct loader *l, char **keys)
 				continue;
 			s = &out->items[si];
 			s->key = keep(out, xstrdup(keys[k]));
-			s->direction = history_direction(&rules, s->testcase,
+			s->direction = history_direction(&l->rules, s->testcase,
 							 s->stat, &s->is_kpi);
 		}
 	}
-	stat_rules_release(&rules);
 }
 
 /*
@@ -529,8 +616,9 @@ int history_load_store(struct store *st, const struct history_query *q,
 	out->root = xstrdup(st->root);
 	if (select_groups(st, q, out, err))
 		return -1;
+	stat_rules_init(&l.rules);
 	index_groups(&l, &keys);
-	if (pick_names(st, q, &l, err))
+	if (read_key_jobs(st, &l, err) || pick_names(st, q, &l, err))
 		goto out;
 	mark_wanted(&l, q);
 	if (read_values(st, q, &l, err))
@@ -542,9 +630,15 @@ int history_load_store(struct store *st, const struct history_query *q,
 		qsort(out->items, out->n, sizeof(*out->items), cmp_series);
 	ret = 0;
 out:
-	for (k = 0; k < l.nkeys; k++)
+	for (k = 0; k < l.nkeys; k++) {
 		free(keys[k]);
+		if (l.key_kpi)
+			free(l.key_kpi[k]);
+	}
 	free(keys);
+	free(l.key_kpi);
+	free(l.key_tc);
+	stat_rules_release(&l.rules);
 	free(l.by_id);
 	free(l.key_of);
 	free(l.slot_of);

@@ -17,6 +17,7 @@
 #include "report/report.h"
 #include "history/site.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 #define SPARK_W 120
 #define SPARK_H 24
@@ -26,7 +27,8 @@
 #define CHART_L 76
 #define CHART_R 16
 #define CHART_T 16
-#define CHART_B 40
+#define CHART_B 44
+#define XLABEL_W 72  /* room for one commit label (10 digits of a sha) */
 
 static const char page_css[] =
 	"body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;"
@@ -313,7 +315,68 @@ static void chart_axes(struct strbuf *out, const struct history_series *s,
 		    f->y1 - f->y0);
 	strbuf_addf(out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" "
 		    "fill=\"#555\">%zu commits, oldest to newest</text>\n",
-		    (f->x0 + f->x1) / 2, CHART_H - 12, s->n);
+		    (f->x0 + f->x1) / 2, CHART_H - 6, s->n);
+}
+
+/* one x label: a tic and the commit's short id under it */
+static void xlabel(struct strbuf *out, const struct history_series *s,
+		   const struct frame *f, size_t i, bool cp)
+{
+	double x = fx(f, (double)i);
+
+	strbuf_addf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+		    "stroke=\"#000\"/><text x=\"%.1f\" y=\"%.1f\" "
+		    "text-anchor=\"middle\"%s>", x, f->y1, x, f->y1 + 4, x,
+		    f->y1 + 16, cp ? " fill=\"#c0392b\"" : "");
+	add_commit(out, s->commits[i].commit);
+	strbuf_addstr(out, "</text>");
+}
+
+/*
+ * The x axis: commit labels -- every change point's first commit (in
+ * red: where the level moved), then the oldest, the newest and evenly
+ * spaced ones wherever a label fits beside those already placed.
+ */
+static void chart_xaxis(struct strbuf *out, const struct history_series *s,
+			const struct history_result *r, const struct frame *f)
+{
+	size_t nslots = (size_t)((f->x1 - f->x0) / XLABEL_W) + 1, k, i;
+	double *at = xcalloc(r->nchanges + nslots + 2, sizeof(*at));
+	size_t nat = 0;
+
+	if (!s->n) {
+		free(at);
+		return;
+	}
+	strbuf_addstr(out, "<g class=\"xaxis\">");
+	/* the change points, the oldest and the newest, then the rest */
+	for (k = 0; k < r->nchanges + 2 + nslots; k++) {
+		size_t idx;
+		double x;
+		bool room = true;
+
+		if (k < r->nchanges)
+			idx = r->changes[k].index;
+		else if (k == r->nchanges)
+			idx = 0;
+		else if (k == r->nchanges + 1)
+			idx = s->n - 1;
+		else if (nslots > 1)
+			idx = (size_t)llround((double)(k - r->nchanges - 2) *
+					      (double)(s->n - 1) /
+					      (double)(nslots - 1));
+		else
+			continue;
+		x = fx(f, (double)idx);
+		for (i = 0; i < nat; i++)
+			room = room && fabs(at[i] - x) >= XLABEL_W;
+		if (!room)
+			continue;
+		xlabel(out, s, f, idx, k < r->nchanges);
+		at[nat++] = x;
+	}
+	strbuf_addstr(out, "</g>\n");
+	free(at);
 }
 
 /* the level of each segment between change points: the mean of its means */
@@ -443,6 +506,7 @@ void site_chart(struct strbuf *out, const struct history_series *s,
 
 	chart_frame(s, &ax, &f);
 	chart_axes(out, s, &ax, &f);
+	chart_xaxis(out, s, r, &f);
 	chart_levels(out, s, r, &f);
 	chart_runs(out, s, r, &f);
 	chart_changes(out, s, r, &f);
@@ -455,6 +519,95 @@ void site_chart(struct strbuf *out, const struct history_series *s,
 static const struct history_change *latest(const struct site_kpi *k)
 {
 	return k->r->nchanges ? &k->r->changes[k->r->nchanges - 1] : NULL;
+}
+
+/* one change point of the index's list of regressions */
+struct site_regression {
+	const struct site_group *g;
+	const struct site_kpi *k;
+	size_t i; /* the change point */
+	int64_t time;
+};
+
+/* newest first: the change commit's time (its position with --repo) */
+static int cmp_regression(const void *a, const void *b)
+{
+	const struct site_regression *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time > y->time ? -1 : 1;
+	if (x->g != y->g)
+		return x->g < y->g ? -1 : 1;
+	return x->k < y->k ? -1 : x->k > y->k;
+}
+
+/*
+ * The regressions: every change point whose direction (the job's
+ * declared KPI's, else LKP's tables) makes it one, newest first --
+ * what a reader of the dashboard looks for first.
+ */
+static void index_regressions(const struct site *site, struct strbuf *out)
+{
+	struct site_regression *v = NULL;
+	size_t n = 0, alloc = 0, g, k, i;
+
+	for (g = 0; g < site->ngroups; g++)
+		for (k = 0; k < site->groups[g].nkpis; k++) {
+			const struct site_kpi *kp = &site->groups[g].kpis[k];
+
+			for (i = 0; i < kp->r->nchanges; i++) {
+				const struct history_change *c = &kp->r->changes[i];
+
+				if (strcmp(effect_of(kp->s, c), "regression"))
+					continue;
+				ALLOC_GROW(v, n + 1, alloc);
+				v[n].g = &site->groups[g];
+				v[n].k = kp;
+				v[n].i = i;
+				v[n].time = kp->s->commits[c->index].time;
+				n++;
+			}
+		}
+	strbuf_addf(out, "<section id=\"regressions\">\n<h2>Regressions, newest "
+		    "first (%zu)</h2>\n", n);
+	if (!n) {
+		strbuf_addstr(out, "<p class=\"muted\">None.</p>\n</section>\n");
+		return;
+	}
+	qsort(v, n, sizeof(*v), cmp_regression);
+	strbuf_addstr(out, "<table class=\"cps\">\n<tr><th>commit</th>"
+		      "<th>previous</th><th>group / KPI</th>"
+		      "<th class=\"num\">change</th><th class=\"num\">95% interval</th>"
+		      "<th>report</th></tr>\n");
+	for (i = 0; i < n; i++) {
+		const struct history_series *s = v[i].k->s;
+		const struct history_change *c = &v[i].k->r->changes[v[i].i];
+
+		strbuf_addstr(out, "<tr class=\"reg\"><td><code>");
+		add_commit(out, s->commits[c->index].commit);
+		strbuf_addstr(out, "</code></td><td><code>");
+		add_commit(out, s->commits[c->index - 1].commit);
+		strbuf_addstr(out, "</code></td><td><a href=\"");
+		strbuf_add_html(out, v[i].g->page);
+		strbuf_addstr(out, "\">");
+		strbuf_add_html(out, v[i].g->key);
+		strbuf_addstr(out, "</a><br><code>");
+		strbuf_add_html(out, s->stat);
+		strbuf_addstr(out, "</code></td><td class=\"num\">");
+		add_change(out, s, c);
+		strbuf_addf(out, "</td><td class=\"num\">[%+.1f%%, %+.1f%%]</td><td>",
+			    c->ci_lo, c->ci_hi);
+		if (v[i].k->reports && v[i].k->reports[v[i].i]) {
+			strbuf_addstr(out, "<a class=\"report\" href=\"");
+			strbuf_add_html(out, v[i].k->reports[v[i].i]);
+			strbuf_addstr(out, "\">report</a>");
+		} else {
+			strbuf_addstr(out, "<span class=\"muted\">none</span>");
+		}
+		strbuf_addstr(out, "</td></tr>\n");
+	}
+	strbuf_addstr(out, "</table>\n</section>\n");
+	free(v);
 }
 
 void site_render_index(const struct site *site, struct strbuf *out)
@@ -481,7 +634,8 @@ void site_render_index(const struct site *site, struct strbuf *out)
 		      "<option value=\"regression\">latest change a regression</option>"
 		      "<option value=\"improvement\">latest change an improvement</option>"
 		      "</select> <span id=\"count\"></span></div>\n");
-	strbuf_addstr(out, "<table id=\"kpis\">\n<thead><tr>"
+	index_regressions(site, out);
+	strbuf_addstr(out, "<h2>Every KPI</h2>\n<table id=\"kpis\">\n<thead><tr>"
 		      "<th data-sort=\"name\">group / KPI</th>"
 		      "<th data-sort=\"commits\" class=\"num\">commits</th>"
 		      "<th>history</th>"

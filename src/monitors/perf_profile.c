@@ -29,6 +29,7 @@
 #include "util/xalloc.h"
 #include "monitors/perf_profile.h"
 #include "monitors/sampling.h"
+#include "monitors/usersym.h"
 #include "job/job.h"
 
 /* drop .isra.N, .constprop.N and .part.N (compiler clones) */
@@ -184,8 +185,13 @@ DECLARE_PARSER(parse_perf_profile)
  * call chains, one ring buffer per CPU drained on the sampler's clock.
  * Frames are named from /proc/kallsyms as they arrive; at stop the samples
  * are written as `perf report --children -g folded` text, the raw format
- * LKP's parser reads.  User-space frames are not unwound: a sample taken
- * in user mode counts as `[unknown]`.
+ * LKP's parser reads.  User-space call chains are not unwound, but a
+ * sample taken in user mode is named after the function it hit: the
+ * events also report the processes' mappings (PERF_RECORD_MMAP2, FORK,
+ * an exec's COMM; /proc/PID/maps for a process older than the window),
+ * and at stop -- while the binaries still exist -- each user address is
+ * looked up in the ELF symbol table of the file mapped there (usersym.h).
+ * Without that a user-space benchmark was ~80% `[unknown]`.
  */
 #define PP_PAGES 64 /* data pages per CPU ring (a power of two) */
 #define PP_MAX_FRAMES 128
@@ -193,6 +199,12 @@ DECLARE_PARSER(parse_perf_profile)
 struct pp_sym {
 	uint64_t addr;
 	char *name;
+};
+
+/* a sample taken in user mode: resolved at stop (usersym_resolve) */
+struct pp_user {
+	uint32_t pid;
+	uint64_t ip, t;
 };
 
 struct pp_cpu {
@@ -218,6 +230,12 @@ struct pp_src {
 	double delay, duration;     /* seconds; duration 0: to the end */
 	struct strbuf chain;
 	unsigned char *tmp;   /* a record that wraps the ring's end */
+	struct usersym us;    /* the processes' mappings */
+	struct pp_user *user; /* the user-mode samples */
+	size_t nuser, alloc_user;
+	char **udso;          /* a user symbol, then its file's base name */
+	size_t nudso, alloc_udso;
+	char *sysroot;
 };
 
 static int pp_cmp_sym(const void *a, const void *b)
@@ -306,6 +324,12 @@ static void pp_close(struct mon_inst *mi)
 	for (i = 0; i < s->nsyms; i++)
 		free(s->syms[i].name);
 	free(s->syms);
+	usersym_release(&s->us);
+	free(s->user);
+	for (i = 0; i < s->nudso; i++)
+		free(s->udso[i]);
+	free(s->udso);
+	free(s->sysroot);
 	mon_kv_release(&s->chains);
 	strbuf_release(&s->chain);
 	free(s->tmp);
@@ -335,6 +359,13 @@ static int pp_open_cpu(struct pp_src *s, int cpu, double freq, int *kind)
 		attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID |
 				   PERF_SAMPLE_CALLCHAIN;
 		attr.exclude_callchain_user = 1;
+		/* the mappings, to name user-mode samples at stop */
+		attr.mmap = 1;
+		attr.mmap2 = 1;
+		attr.task = 1;
+		attr.comm = 1;
+		attr.comm_exec = 1;
+		attr.sample_id_all = 1;
 		attr.disabled = 1;
 		attr.wakeup_events = 0;
 		/* stamped on the sampler's clock, to cut the window exactly */
@@ -411,6 +442,8 @@ static int pp_open(struct mon_inst *mi, struct strbuf *why)
 	int c, kind = 0;
 
 	mi->priv = s;
+	usersym_init(&s->us);
+	s->sysroot = xstrdup(mi->sysroot ? mi->sysroot : "");
 	mon_kv_init(&s->chains);
 	strbuf_init(&s->chain, 256);
 	mon_params(mi, &o);
@@ -451,11 +484,65 @@ fail:
 	return -1;
 }
 
+/* a u32 / u64 field of a record at byte offset off */
+static uint32_t rec_u32(const unsigned char *rec, size_t off)
+{
+	uint32_t v;
+
+	memcpy(&v, rec + off, 4);
+	return v;
+}
+
+static uint64_t rec_u64(const unsigned char *rec, size_t off)
+{
+	uint64_t v;
+
+	memcpy(&v, rec + off, 8);
+	return v;
+}
+
+/*
+ * The mapping records (sample_id_all: a timed record ends in its time):
+ * MMAP2 pid, tid, addr, len, pgoff, maj, min, ino, ino_generation, prot,
+ * flags, filename; FORK pid, ppid, tid, ptid, time; COMM pid, tid, comm.
+ */
+static bool pp_task_record(struct pp_src *s, const unsigned char *rec,
+			   size_t size)
+{
+	const struct perf_event_header *h = (const void *)rec;
+	uint64_t t = s->timed && size >= 16 ? rec_u64(rec, size - 8) : 0;
+	struct strbuf file = STRBUF_INIT;
+
+	switch (h->type) {
+	case PERF_RECORD_MMAP2:
+		if (size < 73 || (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID))
+			return true;
+		strbuf_add(&file, rec + 72, strnlen((const char *)rec + 72, size - 72));
+		usersym_mmap(&s->us, rec_u32(rec, 8), rec_u64(rec, 16),
+			     rec_u64(rec, 24), rec_u64(rec, 32), rec_u64(rec, 48),
+			     t, file.buf);
+		strbuf_release(&file);
+		return true;
+	case PERF_RECORD_FORK:
+		/* a new process (pid == tid), not a thread */
+		if (size >= 32 && rec_u32(rec, 8) == rec_u32(rec, 16))
+			usersym_fork(&s->us, rec_u32(rec, 8), rec_u32(rec, 12),
+				     rec_u64(rec, 24));
+		return true;
+	case PERF_RECORD_COMM:
+		if (size >= 16 && (h->misc & PERF_RECORD_MISC_COMM_EXEC))
+			usersym_exec(&s->us, rec_u32(rec, 8), t);
+		return true;
+	default:
+		return false;
+	}
+}
+
 static void pp_record(struct pp_src *s, const unsigned char *rec, size_t size)
 {
 	const struct perf_event_header *h = (const void *)rec;
 	size_t off = s->timed ? 8 : 0;
-	uint64_t nr, ip, i, t;
+	uint64_t nr, ip, i, t = 0;
 	const uint64_t *ips;
 	size_t nframes = 0;
 
@@ -464,11 +551,13 @@ static void pp_record(struct pp_src *s, const unsigned char *rec, size_t size)
 		s->lost += nr;
 		return;
 	}
+	if (pp_task_record(s, rec, size))
+		return;
 	if (h->type != PERF_RECORD_SAMPLE || size < sizeof(*h) + 24 + off)
 		return;
 	/* ip, pid/tid, [time,] nr, ips[nr] */
 	if (s->timed) {
-		memcpy(&t, rec + sizeof(*h) + 16, 8);
+		t = rec_u64(rec, sizeof(*h) + 16);
 		if (t < s->start_ns || t >= s->stop_ns)
 			return; /* enabled a tick early or switched off late */
 	}
@@ -486,9 +575,67 @@ static void pp_record(struct pp_src *s, const unsigned char *rec, size_t size)
 			strbuf_addch(&s->chain, ';');
 		strbuf_addstr(&s->chain, pp_symbol(s, ip));
 	}
+	if (!nframes && (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) ==
+	    PERF_RECORD_MISC_USER) {
+		struct pp_user *u;
+
+		/* named at stop; the mappings of an older process now,
+		 * while it runs */
+		ALLOC_GROW(s->user, s->nuser + 1, s->alloc_user);
+		u = &s->user[s->nuser++];
+		u->pid = rec_u32(rec, sizeof(*h) + 8);
+		u->ip = rec_u64(rec, sizeof(*h));
+		u->t = t;
+		usersym_need_proc(&s->us, s->sysroot, u->pid);
+		return;
+	}
 	if (!nframes)
 		strbuf_addstr(&s->chain, "[unknown]");
 	mon_kv_add(&s->chains, s->chain.buf, 1);
+}
+
+/* the base name of the file a user symbol was found in, or NULL */
+static const char *pp_user_dso(const struct pp_src *s, const char *sym)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < s->nudso; i += 2)
+		if (!strcmp(s->udso[i], sym))
+			return s->udso[i + 1];
+	return NULL;
+}
+
+/*
+ * The user-mode samples named: the function in the file mapped at the
+ * address, `[unknown]` where no mapping or symbol covers it (a stripped
+ * library, JIT code).  Each symbol's file is kept for the report's
+ * Shared Object column.
+ */
+static void pp_name_user(struct pp_src *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nuser; i++) {
+		const struct pp_user *u = &s->user[i];
+		const char *dso = NULL;
+		const char *name = usersym_resolve(&s->us, u->pid, u->ip, u->t,
+						   &dso);
+
+		strbuf_reset(&s->chain);
+		if (name)
+			normalise_sym(&s->chain, name, strlen(name));
+		else
+			strbuf_addstr(&s->chain, "[unknown]");
+		if (name && !pp_user_dso(s, s->chain.buf)) {
+			const char *slash = strrchr(dso, '/');
+
+			ALLOC_GROW(s->udso, s->nudso + 2, s->alloc_udso);
+			s->udso[s->nudso++] = xstrdup(s->chain.buf);
+			s->udso[s->nudso++] = xstrdup(slash ? slash + 1 : dso);
+		}
+		mon_kv_add(&s->chains, s->chain.buf, 1);
+	}
+	s->nuser = 0;
 }
 
 static void pp_drain(struct pp_src *s)
@@ -633,10 +780,15 @@ static void pp_report(struct pp_src *s, struct strbuf *out)
 	for (i = 0; i < syms.n; i++) {
 		if (e[i].children < min)
 			break;
+		const char *dso = pp_user_dso(s, e[i].sym);
+
+		if (!dso)
+			dso = strcmp(e[i].sym, "[unknown]") ? "[kernel.kallsyms]" :
+			      "[unknown]";
 		strbuf_addf(out, "    %5.2f%%    %5.2f%%  %-19s  [%c] %s\n",
 			    e[i].children * 100 / total, e[i].self * 100 / total,
-			    strcmp(e[i].sym, "[unknown]") ? "[kernel.kallsyms]" : "[unknown]",
-			    strcmp(e[i].sym, "[unknown]") ? 'k' : '.', e[i].sym);
+			    dso, strcmp(dso, "[kernel.kallsyms]") ? '.' : 'k',
+			    e[i].sym);
 		/* the chains from this symbol up to its callers, callee first */
 		mon_kv_clear(&folded);
 		for (j = 0; j < s->chains.n; j++) {
@@ -668,8 +820,10 @@ static int pp_sample(struct mon_inst *mi, struct strbuf *out, bool final)
 	else
 		pp_switch(s);
 	pp_drain(s);
-	if (final)
+	if (final) {
+		pp_name_user(s);
 		pp_report(s, out);
+	}
 	return 0;
 }
 

@@ -60,6 +60,7 @@ static void fill_stat(struct report_data *d, struct report_stat *s,
 	const struct compare_cell *b = &row->cells[0], *h = &row->cells[1];
 
 	memset(s, 0, sizeof(*s));
+	s->separation = NAN;
 	s->name = row->name;
 	s->base_mean = b->mean;
 	s->head_mean = h->mean;
@@ -137,15 +138,91 @@ void report_alias_key(const char *name, struct strbuf *out)
 	strbuf_addstr(out, name);
 }
 
+/* by separation (not judged: last), then by rank score, then by name */
 static int cmp_explain(const void *a, const void *b)
 {
 	const struct report_stat *x = *(const struct report_stat *const *)a;
 	const struct report_stat *y = *(const struct report_stat *const *)b;
+	double px = isnan(x->separation) ? -1 : x->separation;
+	double py = isnan(y->separation) ? -1 : y->separation;
 	double sx = report_rank_score(x), sy = report_rank_score(y);
 
+	if (px != py)
+		return px > py ? -1 : 1;
 	if (sx != sy)
 		return sx > sy ? -1 : 1;
 	return strcmp(x->name, y->name);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+double report_separation(const double *good, size_t ngood, const double *bad,
+			 size_t nbad)
+{
+	double *g, u = 0;
+	size_t i, lo, hi;
+
+	if (ngood < 3 || nbad < 3)
+		return NAN;
+	g = xmalloc(ngood * sizeof(*g));
+	memcpy(g, good, ngood * sizeof(*g));
+	qsort(g, ngood, sizeof(*g), cmp_double);
+	/* U: for each bad value, the good ones below it, ties counting half */
+	for (i = 0; i < nbad; i++) {
+		for (lo = 0; lo < ngood && g[lo] < bad[i]; lo++)
+			;
+		for (hi = lo; hi < ngood && g[hi] == bad[i]; hi++)
+			;
+		u += (double)lo + 0.5 * (double)(hi - lo);
+	}
+	free(g);
+	return fabs(2 * u / ((double)ngood * (double)nbad) - 1);
+}
+
+/* every present value of stat in the matrices, appended to *v */
+static void pool_values(const struct matrix *const *m, size_t n,
+			const char *stat, double **v, size_t *nv, size_t *alloc)
+{
+	size_t i, r;
+
+	for (i = 0; i < n; i++) {
+		ssize_t s = matrix_find(m[i], stat);
+
+		if (s < 0)
+			continue;
+		ALLOC_GROW(*v, *nv + m[i]->nruns, *alloc);
+		for (r = 0; r < m[i]->nruns; r++)
+			if (matrix_has(m[i], (size_t)s, r))
+				(*v)[(*nv)++] = matrix_at(m[i], (size_t)s, r);
+	}
+}
+
+/*
+ * s's separation over the pool's runs (else the two groups' own);
+ * *decided when the pool holds REPORT_POOL_MIN_RUNS runs a side of it.
+ */
+static double stat_separation(const struct report_stat *s,
+			      const struct report_pool *pool, bool *decided)
+{
+	double *g = NULL, *b = NULL, sep;
+	size_t ng = 0, nb = 0, ag = 0, ab = 0;
+
+	*decided = false;
+	if (!pool)
+		return report_separation(s->base_v, s->nbase, s->head_v,
+					 s->nhead);
+	pool_values(pool->good, pool->ngood, s->name, &g, &ng, &ag);
+	pool_values(pool->bad, pool->nbad, s->name, &b, &nb, &ab);
+	sep = report_separation(g, ng, b, nb);
+	*decided = ng >= REPORT_POOL_MIN_RUNS && nb >= REPORT_POOL_MIN_RUNS;
+	free(g);
+	free(b);
+	return sep;
 }
 
 /* the largest sample of either side */
@@ -180,11 +257,23 @@ static bool worth_explaining(const struct stat_rules *rules,
  * nothing about the workload) and it names something: perf-profile's
  * `[unknown]` symbols are samples perf could not resolve.
  */
-static bool explains(const struct compare_row *row, const struct report_stat *s)
+static bool explains(const struct compare_row *row, const struct report_stat *s,
+		     bool pool_decides)
 {
-	return !row->is_function && row->cells[1].verdict == VERDICT_CHANGED &&
+	return !row->is_function &&
+	       (pool_decides || row->cells[1].verdict == VERDICT_CHANGED) &&
 	       row->cells[0].present && row->cells[1].present &&
 	       s->nbase && s->nhead && !strstr(s->name, "[unknown]");
+}
+
+/*
+ * Whether s separates the bad runs from the good well enough to explain
+ * anything (a stat not judged -- fewer than 3 runs a side -- keeps
+ * compare's word alone)
+ */
+static bool separates(const struct report_stat *s)
+{
+	return isnan(s->separation) || s->separation >= REPORT_MIN_SEPARATION;
 }
 
 /* is key among the n keys? */
@@ -620,6 +709,13 @@ static void add_repro(struct report_data *d, const struct result_group *base,
 int report_build(struct report_data *d, const struct result_group *base,
 		 const struct result_group *head, struct strbuf *err)
 {
+	return report_build_pooled(d, base, head, NULL, err);
+}
+
+int report_build_pooled(struct report_data *d, const struct result_group *base,
+			const struct result_group *head,
+			const struct report_pool *pool, struct strbuf *err)
+{
 	const struct result_group *groups[2] = { base, head };
 	const struct report_stat *cand[REPORT_MAX_EXPLAIN + 1];
 	const struct report_stat **ranked;
@@ -678,8 +774,17 @@ int report_build(struct report_data *d, const struct result_group *base,
 	for (i = 0; i < d->nall; i++) {
 		const struct compare_row *row = &d->all_res.rows[i];
 
+		bool decided = false;
+
 		fill_stat(d, &d->all[i], row, base, head);
-		if (!row->is_kpi && explains(row, &d->all[i]) &&
+		d->all[i].separation = NAN;
+		if (row->is_kpi || row->is_function)
+			continue;
+		d->all[i].separation = stat_separation(&d->all[i], pool,
+						       &decided);
+		decided = decided && !isnan(d->all[i].separation);
+		if (explains(row, &d->all[i], decided) &&
+		    separates(&d->all[i]) &&
 		    worth_explaining(&rules, &d->all[i]))
 			ranked[n++] = &d->all[i];
 	}

@@ -46,6 +46,47 @@ struct report_data {
  */
 int report_build(struct report_data *d, const struct result_group *base,
 		 const struct result_group *head, struct strbuf *err);
+
+/*
+ * The runs "what explains it" is judged on when there are more than the
+ * two groups': every run judged good (the base side) and every run
+ * judged bad (the head side) -- a bisect's good and bad commits, the
+ * robot's interleaved confirmation.  Borrowed.
+ */
+struct report_pool {
+	const struct matrix *const *good, *const *bad;
+	size_t ngood, nbad;
+};
+
+/* separation needed to explain (docs/lkp-compat.md "report") */
+#define REPORT_MIN_SEPARATION 0.8
+/* runs a side for the pool alone to decide, without compare's verdict */
+#define REPORT_POOL_MIN_RUNS 5
+
+/*
+ * report_build(), with "what explains it" judged on pool's runs (NULL:
+ * the two groups'): a stat explains when its separation of the good runs
+ * from the bad is at least REPORT_MIN_SEPARATION, ranked by separation,
+ * then by report_rank_score().  With at least REPORT_POOL_MIN_RUNS runs a
+ * side in the pool -- runs interleaved in time, so a stat that merely
+ * drifted with the machine does not separate them -- the separation
+ * alone decides; else compare's verdict on the two groups must also say
+ * changed.
+ */
+int report_build_pooled(struct report_data *d, const struct result_group *base,
+			const struct result_group *head,
+			const struct report_pool *pool, struct strbuf *err);
+
+/*
+ * How well a stat separates the bad runs from the good: |2 AUC - 1|,
+ * AUC the Mann-Whitney probability that a bad run's value is above a
+ * good run's (ties count half) -- 1 when every bad run lies beyond every
+ * good one, 0 when the two are interleaved at random.  Rank-based, so a
+ * stat's scale and one wild run do not matter.  NAN with fewer than 3
+ * values a side.
+ */
+double report_separation(const double *good, size_t ngood, const double *bad,
+			 size_t nbad);
 /*
  * Make stat the headline KPI and the first chart (a bisect's KPI, which
  * the bisect found moved: its word is its effect, never "unchanged"),

@@ -276,6 +276,8 @@ static void add_explain(struct strbuf *out, const struct report *r)
 		report_format_value(out, s->base_mean);
 		strbuf_addstr(out, " &#8594; ");
 		report_format_value(out, s->head_mean);
+		if (s->separation > 0) /* NAN: not judged */
+			strbuf_addf(out, ", separation %.2f", s->separation);
 		strbuf_addstr(out, ")</span></li>\n");
 	}
 	strbuf_addstr(out, "</ol>\n</section>\n");

@@ -39,6 +39,9 @@ struct report_stat {
 	bool undecided;            /* a KPI neither changed nor the same yet */
 	const char *effect;        /* "improvement", "regression" or NULL */
 	double q;                  /* BH q-value, NAN when not computed */
+	/* how well the stat tells the bad runs from the good ones,
+	 * report_separation(); NAN when not judged (fewer than 3 runs) */
+	double separation;
 	const double *base_v, *head_v; /* per-run samples, for the charts */
 	size_t nbase, nhead;
 };

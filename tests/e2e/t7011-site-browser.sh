@@ -3,7 +3,8 @@
 # The index's DOM after its script ran (every row, the count, filters
 # #only= and #filter=, sorting #sort=-change), a group page's chart (one
 # hover column per commit, every run drawn, the change point marked) and
-# the report it links to; a screenshot of each (PERFSIFT_SCREENSHOT_DIR
+# the report it links to; the list of regressions and the commit labels
+# of the x axis; a screenshot of each (PERFSIFT_SCREENSHOT_DIR
 # keeps them).
 . "$(dirname "$0")/lib.sh"
 . "$SRCDIR/tests/e2e/lib-browser.sh"
@@ -47,11 +48,26 @@ test_expect_success 'the index loads: every row, its sparkline, the script ran' 
 	test_grep "$rows of $rows KPIs shown" dom.html
 '
 
+test_expect_success 'the list of regressions: rendered, its links, the axis labels' '
+	chrome --dump-dom "file://$TEST_TMP/site/index.html#only=improvement" >domr.html &&
+	grep "<tr class=\"reg\">" domr.html >reg &&
+	test "$(wc -l <reg)" -ge 1 &&
+	test_grep "<code>c22</code></td><td><code>c21</code>" reg &&
+	test_grep "latency_ms" reg &&
+	for page in $(grep -o "href=\"group-[0-9]*\.html\"" reg | cut -d\" -f2); do
+		test -f "site/$page" || return 1
+	done &&
+	page=$(grep -l "._bench.sh-fast" site/group-*.html) &&
+	chrome --dump-dom "file://$TEST_TMP/$page" >ga.html &&
+	test_grep "fill=\"#c0392b\">c22</text>" ga.html &&
+	test_grep ">c10</text>" ga.html && test_grep ">c29</text>" ga.html
+'
+
 test_expect_success 'filters: only regressions, then by name' '
 	chrome --dump-dom "file://$TEST_TMP/site/index.html#only=regression" >dom2.html &&
-	shown=$(grep -o "<tr [^>]*>" dom2.html | grep -v hidden | grep -c "data-effect=\"regression\"") &&
+	shown=$(grep -o "<tr data-index=[^>]*>" dom2.html | grep -v hidden | grep -c "data-effect=\"regression\"") &&
 	test "$shown" -ge 1 &&
-	test "$(grep -o "<tr [^>]*>" dom2.html | grep -v hidden | grep -vc "data-effect=\"regression\"")" -eq 0 &&
+	test "$(grep -o "<tr data-index=[^>]*>" dom2.html | grep -v hidden | grep -vc "data-effect=\"regression\"")" -eq 0 &&
 	test_grep "$shown of $(cat rows) KPIs shown" dom2.html &&
 	chrome --dump-dom "file://$TEST_TMP/site/index.html#filter=sh-flat" >dom3.html &&
 	# a row is one line: its tag, then the group and KPI names

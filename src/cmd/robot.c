@@ -80,6 +80,10 @@ static void status_line(void *data, const char *repo, const char *branch,
 	       v->head ? v->head : "-", v->base ? v->base : "-",
 	       v->verdict ? v->verdict : "-", v->culprit ? v->culprit : "-",
 	       v->culprit ? (v->mailed ? "sent" : "not yet") : "-");
+	/* why: an undecided head's runs so far, an error's reason */
+	if (v->detail && v->verdict && (!strcmp(v->verdict, "undecided") ||
+					!strcmp(v->verdict, "error")))
+		printf("  %.*s\n", (int)strcspn(v->detail, "\n"), v->detail);
 }
 
 static int show_status(struct robot_state *st, struct strbuf *err)
@@ -233,8 +237,9 @@ int cmd_robot(int argc, char **argv, struct options *opts)
 			status = 130;
 			goto out;
 		}
-		note("pass done: %zu heads tested, %zu mails sent, %zu failures",
-		     p.tested, p.mailed, p.failed);
+		note("pass done: %zu heads tested, %zu mails sent, %zu "
+		     "failures, %zu undecided (judged again next pass)",
+		     p.tested, p.mailed, p.failed, p.undecided);
 		/* a dry run changes nothing, so a second one would say the same */
 		if (a.once || a.dry_run)
 			break;

@@ -49,8 +49,12 @@ static const char robot_usage[] =
 	"  --status            print each branch: last head tested, base,\n"
 	"                      verdict, culprit, mail sent; and fetch errors\n"
 	"\n"
-	"exit status: 0 the pass completed (mail or not), or --status; 2 bad\n"
-	"usage or a bad config; 3 runtime error; 130 interrupted (resumable)\n";
+	"exit status: 0 the pass completed (mail or not; undecided heads are\n"
+	"judged again by the next pass), or --status; 1 the pass completed\n"
+	"with failures (a repo that cannot be fetched, a head that does not\n"
+	"build, a run that failed or measured none of its KPIs: --status\n"
+	"gives the reason); 2 bad usage or a bad config; 3 runtime error; 130\n"
+	"interrupted (resumable)\n";
 
 struct status_ctx {
 	bool header;      /* printed */
@@ -249,7 +253,8 @@ int cmd_robot(int argc, char **argv, struct options *opts)
 			goto out;
 		}
 	}
-	status = EXIT_OK;
+	/* failures are loud: --once says so by its exit status too */
+	status = p.failed ? 1 : EXIT_OK;
 out:
 	robot_state_close(&st);
 	robot_config_release(&cfg);

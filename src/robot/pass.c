@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "bisect/exec.h"
 #include "bisect/git.h"
 #include "robot/config.h"
@@ -479,6 +480,22 @@ int robot_pass_run(struct robot_pass *p, struct strbuf *err)
 	int r = 0;
 
 	p->mailed = p->tested = p->failed = p->undecided = 0;
+	/*
+	 * A monitor "not available" here is said once a pass, not once a
+	 * run: every `perfsift run` of the pass shares this file of what
+	 * was said (run/sampler.h), emptied at the pass's start.
+	 */
+	if (!p->dry_run) {
+		struct strbuf notes = STRBUF_INIT;
+
+		path_join(&notes, p->root, "robot");
+		if (mkdir_p(notes.buf, 0755) == 0) {
+			strbuf_addstr(&notes, "/monitor-notes");
+			unlink(notes.buf);
+			setenv("PERFSIFT_MONITOR_NOTES", notes.buf, 1);
+		}
+		strbuf_release(&notes);
+	}
 	for (i = 0; i < p->cfg->nrepos && !r; i++) {
 		r = pass_repo(p, &p->cfg->repos[i], err);
 		if (!r && bisect_exec_interrupted())

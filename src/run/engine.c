@@ -227,7 +227,7 @@ void engine_init(struct engine *e, const char *result_root,
 	e->commit = commit;
 	e->sysroot = env && *env ? env : "/";
 	e->tty = isatty(1);
-	strbuf_init(&e->monitor_notes.said, 0);
+	sampler_notes_init(&e->monitor_notes);
 	/* the machine's facts, read once: they do not change between runs */
 	machine_probe(&e->machine, "/");
 }

@@ -63,4 +63,20 @@ test_expect_success '--status: each error with its reason' '
 	sed -n "/^demo\/feature\/nobench /{n;p}" status | grep "^  .*no complete run"
 '
 
+test_expect_success 'setup: a job with a monitor that has no source here' '
+	git -C up branch -q -D feature/nobuild feature/nobench feature/mute &&
+	git -C up checkout -q -b feature/calm main &&
+	echo "# calm" >>up/bench.sh &&
+	commit up "calm: a comment" &&
+	git -C up checkout -q main &&
+	printf "testcase: robot-e2e\nkpi: {mytest.ms: lower}\nproc-vmstat:\nmytest:\n  cmdline: sh bench.sh\n" >job.yaml &&
+	mkdir empty-sysroot
+'
+
+test_expect_success 'a monitor "not available" is said once a pass, not once a run' '
+	PERFSIFT_SYSROOT=$PWD/empty-sysroot perfsift robot --config robot.yaml --once >log3 2>&1 &&
+	test "$(grep -c "^job-.*run 1 of 1: done" log3)" -ge 6 &&
+	test "$(grep -c "proc-vmstat: not available" log3)" -eq 1
+'
+
 test_done

@@ -11,7 +11,9 @@
 # Expected: the slowdown is mailed once, naming the 4th commit; the
 # harmless branch mails nothing.  Nothing in it depends on the
 # machine's speed: the figures are whatever the runs measure, and only
-# the verdicts are checked.
+# the verdicts are checked.  It needs the verdict from interleaved pairs
+# (issue 23 item 3, branch verdict): with compare's unpaired rule the
+# drift of a loaded box leaves both heads undecided at max_runs.
 . "$(dirname "$0")/lib.sh"
 . "$SRCDIR/tests/e2e/lib-robot.sh"
 

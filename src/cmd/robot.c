@@ -49,8 +49,12 @@ static const char robot_usage[] =
 	"  --status            print each branch: last head tested, base,\n"
 	"                      verdict, culprit, mail sent; and fetch errors\n"
 	"\n"
-	"exit status: 0 the pass completed (mail or not), or --status; 2 bad\n"
-	"usage or a bad config; 3 runtime error; 130 interrupted (resumable)\n";
+	"exit status: 0 the pass completed (mail or not; undecided heads are\n"
+	"judged again by the next pass), or --status; 1 the pass completed\n"
+	"with failures (a repo that cannot be fetched, a head that does not\n"
+	"build, a run that failed or measured none of its KPIs: --status\n"
+	"gives the reason); 2 bad usage or a bad config; 3 runtime error; 130\n"
+	"interrupted (resumable)\n";
 
 struct status_ctx {
 	bool header;      /* printed */
@@ -80,6 +84,10 @@ static void status_line(void *data, const char *repo, const char *branch,
 	       v->head ? v->head : "-", v->base ? v->base : "-",
 	       v->verdict ? v->verdict : "-", v->culprit ? v->culprit : "-",
 	       v->culprit ? (v->mailed ? "sent" : "not yet") : "-");
+	/* why: an undecided head's runs so far, an error's reason */
+	if (v->detail && v->verdict && (!strcmp(v->verdict, "undecided") ||
+					!strcmp(v->verdict, "error")))
+		printf("  %.*s\n", (int)strcspn(v->detail, "\n"), v->detail);
 }
 
 static int show_status(struct robot_state *st, struct strbuf *err)
@@ -233,8 +241,9 @@ int cmd_robot(int argc, char **argv, struct options *opts)
 			status = 130;
 			goto out;
 		}
-		note("pass done: %zu heads tested, %zu mails sent, %zu failures",
-		     p.tested, p.mailed, p.failed);
+		note("pass done: %zu heads tested, %zu mails sent, %zu "
+		     "failures, %zu undecided (judged again next pass)",
+		     p.tested, p.mailed, p.failed, p.undecided);
 		/* a dry run changes nothing, so a second one would say the same */
 		if (a.once || a.dry_run)
 			break;
@@ -244,7 +253,8 @@ int cmd_robot(int argc, char **argv, struct options *opts)
 			goto out;
 		}
 	}
-	status = EXIT_OK;
+	/* failures are loud: --once says so by its exit status too */
+	status = p.failed ? 1 : EXIT_OK;
 out:
 	robot_state_close(&st);
 	robot_config_release(&cfg);

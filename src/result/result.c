@@ -12,6 +12,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -343,6 +344,7 @@ void result_run_release(struct result_run *run)
 	free(run->group_dir);
 	free(run->tmp_dir);
 	free(run->dir);
+	free(run->kpi_missing);
 	memset(run, 0, sizeof(*run));
 }
 
@@ -541,6 +543,49 @@ static char *real_dir(const char *dir)
  * ever visible), and published under the group lock.  The order is the
  * point: a kill at any step leaves either no run or a whole one.
  */
+/* append mark to the run's last_state: 0, or -1 with err */
+static int mark_state(struct result_run *run, const char *mark,
+		      struct strbuf *path, struct strbuf *err)
+{
+	size_t len = strlen(mark);
+	int fd;
+
+	strbuf_reset(path);
+	path_join(path, run->tmp_dir, "last_state");
+	fd = open(path->buf, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
+	if (fd < 0 || write(fd, mark, len) != (ssize_t)len) {
+		strbuf_addf(err, "cannot write '%s': %s", path->buf,
+			    strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+/*
+ * The declared KPI patterns ("a, b"), when no stat matches any of them:
+ * the run measured nothing it is judged by.  NULL when one matches (a
+ * KPI one side lacks is compare's "gone" or "new", not a failed run).
+ */
+static char *kpi_missing(const struct result_run *run,
+			 const struct reduce_stats *st)
+{
+	struct strbuf list = STRBUF_INIT;
+	size_t k, i;
+
+	for (k = 0; k < run->nkpi; k++) {
+		for (i = 0; i < st->n; i++)
+			if (!fnmatch(run->kpi_patterns[k], st->items[i].name, 0))
+				return NULL;
+		strbuf_addf(&list, "%s%s", k ? ", " : "", run->kpi_patterns[k]);
+	}
+	if (!run->nkpi)
+		return NULL;
+	return strbuf_detach(&list, NULL);
+}
+
 int result_run_finish(struct result_run *run, const char *root,
 		      const char *store_url, bool complete, struct strbuf *err)
 {
@@ -552,26 +597,25 @@ int result_run_finish(struct result_run *run, const char *root,
 	run_output_init(&o);
 	if (!run->tmp_dir)
 		BUG("result_run_finish() without a temporary directory");
-	if (!complete) {
-		static const char mark[] = "is_incomplete_run: 1\n";
-		int fd;
-
-		path_join(&path, run->tmp_dir, "last_state");
-		fd = open(path.buf, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
-			  0666);
-		if (fd < 0 || write(fd, mark, sizeof(mark) - 1) !=
-		    (ssize_t)(sizeof(mark) - 1)) {
-			strbuf_addf(err, "cannot write '%s': %s", path.buf,
-				    strerror(errno));
-			if (fd >= 0)
-				close(fd);
-			goto out;
-		}
-		close(fd);
-	}
+	if (!complete && mark_state(run, "is_incomplete_run: 1\n", &path, err))
+		goto out;
 	ret = result_parse_run(run->tmp_dir, !complete, &o, err);
 	if (ret)
 		goto out;
+	FREE_AND_NULL(run->kpi_missing);
+	if (complete && (run->kpi_missing = kpi_missing(run, &o.stats))) {
+		/* ended well but measured nothing it is judged by: failed */
+		complete = false;
+		ret = -1;
+		if (mark_state(run, "kpi_missing: 1\nis_incomplete_run: 1\n",
+			       &path, err))
+			goto out;
+		run_output_release(&o);
+		run_output_init(&o);
+		ret = result_parse_run(run->tmp_dir, true, &o, err);
+		if (ret)
+			goto out;
+	}
 	ret = -1;
 	if (result_write_output(run->tmp_dir, &o, err))
 		goto out;

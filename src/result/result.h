@@ -41,6 +41,16 @@ struct result_run {
 	char *tmp_dir;   /* where the runner writes raw files meanwhile */
 	char *dir;       /* final place: <group_dir>/<number> */
 	int owner_fd;    /* flock'd <tmp_dir>/.owner while tmp_dir is set */
+	/*
+	 * The job's declared KPIs (shell globs over stat names; set by the
+	 * caller after result_run_begin(), NULL: none): a run that ended
+	 * well but has no stat matching any of them -- the command was not
+	 * found, its output parsed to nothing -- is a failed run, published
+	 * incomplete with "kpi_missing: 1" in its last_state.
+	 */
+	const char *const *kpi_patterns;
+	size_t nkpi;
+	char *kpi_missing; /* out: the patterns ("a, b") nothing matched */
 };
 
 /*

@@ -13,6 +13,7 @@
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
+#include "decide/decide.h"
 #include "job/job.h"
 #include "job/kpi.h"
 #include "robot/config.h"
@@ -241,16 +242,18 @@ static int load_job(const struct jnode *m, const char *file,
 		    const char *cfg_dir, struct robot_job *j,
 		    struct strbuf *err)
 {
-	static const char *const keys[] = {"job", "runs", "testbox_group"};
+	static const char *const keys[] = {"job", "runs", "max_runs",
+					   "testbox_group"};
 	struct strbuf path = STRBUF_INIT;
-	char *given = NULL, *runs = NULL;
+	char *given = NULL, *runs = NULL, *max = NULL;
 	const char *why, *stem;
-	long long n = 3;
+	long long n = 3, nmax = DECIDE_DEFAULT_MAX_RUNS;
 	int ret = -1;
 
 	if (check_keys(m, keys, ARRAY_SIZE(keys), file, "jobs", err) ||
 	    get_str(m, "job", true, file, &given, err) ||
 	    get_str(m, "runs", false, file, &runs, err) ||
+	    get_str(m, "max_runs", false, file, &max, err) ||
 	    get_str(m, "testbox_group", false, file, &j->testbox_group, err))
 		goto out;
 	if (runs && strnum_ll(runs, 1, 1000, &n, &why) < 0) {
@@ -258,6 +261,25 @@ static int load_job(const struct jnode *m, const char *file,
 		goto out;
 	}
 	j->runs = (size_t)n;
+	/*
+	 * The budget of an undecided head, runs a side (decide/decide.h).
+	 * The default is a placeholder until the simulation of
+	 * bench/detection.c (docs/detection.md) gives the runs a 30% change
+	 * at +-20% per-run noise needs; a budget below runs could never
+	 * make the first pairs.
+	 */
+	if (max && strnum_ll(max, 1, 1000, &nmax, &why) < 0) {
+		bad(err, jnode_get(m, "max_runs"), file, "max_runs", "%s", why);
+		goto out;
+	}
+	if (!max && nmax < n)
+		nmax = n;
+	if (nmax < n) {
+		bad(err, jnode_get(m, "max_runs"), file, "max_runs",
+		    "%s is below runs", max);
+		goto out;
+	}
+	j->max_runs = (size_t)nmax;
 	if (*given == '/')
 		strbuf_addstr(&path, given);
 	else
@@ -279,6 +301,7 @@ static int load_job(const struct jnode *m, const char *file,
 out:
 	free(given);
 	free(runs);
+	free(max);
 	strbuf_release(&path);
 	return ret;
 }

@@ -26,7 +26,8 @@ struct robot_repo {
 struct robot_job {
 	char *job;           /* the job file, absolute */
 	char *name;          /* its stem: names its result root */
-	size_t runs;         /* per commit (default 3) */
+	size_t runs;         /* per commit (default 3): the first pairs */
+	size_t max_runs;     /* an undecided head's budget, runs a side */
 	char *testbox_group; /* for the lab queue; NULL here */
 	char *testcase;      /* the job's: its stats are the benchmark's */
 	char *kpi;           /* its declared KPIs, kpi_format()'s line */

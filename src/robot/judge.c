@@ -16,6 +16,8 @@
 #include "bisect/exec.h"
 #include "bisect/git.h"
 #include "compare/compare.h"
+#include "decide/decide.h"
+#include "result/matrix.h"
 #include "robot/config.h"
 #include "robot/judge.h"
 #include "robot/pass.h"
@@ -56,9 +58,54 @@ struct kpi_look {
  * statistics) when LKP's rules selected it.  look gets the tally `run
  * --until-decided` stops on.
  */
+/* the runs of a judgement, a side: their columns in the commit's matrix */
+struct side_runs {
+	size_t *col;
+	size_t n, alloc;
+	size_t queued; /* runs asked of a lab, not yet in the index */
+	size_t seen;   /* the commit's runs when they were asked */
+};
+
+/* m's columns cols (those it has), into out */
+static void pick_columns(const struct matrix *m, const struct side_runs *cols,
+			 struct matrix *out)
+{
+	size_t s, r, n = 0, ns = m->nstats ? m->nstats : 1;
+
+	matrix_init(out);
+	for (r = 0; r < cols->n; r++)
+		n += cols->col[r] < m->nruns;
+	if (!n)
+		return;
+	out->nstats = m->nstats;
+	out->nruns = n;
+	out->names = xcalloc(ns, sizeof(char *));
+	out->values = xcalloc(st_mult(ns, n), sizeof(double));
+	out->is_int = xcalloc(ns, 1);
+	if (m->present)
+		out->present = xcalloc(st_mult(ns, n), 1);
+	for (s = 0; s < m->nstats; s++) {
+		size_t k = 0;
+
+		out->names[s] = xstrdup(m->names[s]);
+		out->is_int[s] = m->is_int[s];
+		for (r = 0; r < cols->n; r++) {
+			size_t c = cols->col[r];
+
+			if (c >= m->nruns)
+				continue;
+			out->values[s * n + k] = m->values[s * m->nruns + c];
+			if (m->present)
+				out->present[s * n + k] =
+					m->present[s * m->nruns + c];
+			k++;
+		}
+	}
+}
+
 static int kpi_change(struct robot_judge *j, const char *base,
-		      const char *head, char **stat, double *change,
-		      bool *regression, struct kpi_look *look,
+		      const char *head, const struct side_runs *cols, char **stat,
+		      double *change, bool *regression, struct kpi_look *look,
 		      struct strbuf *err)
 {
 	struct select_ctx ctx = { j->res->result_root, j->res->store_url };
@@ -78,8 +125,17 @@ static int kpi_change(struct robot_judge *j, const char *base,
 	compare_options_init(&co);
 	co.kpi = true; /* every KPI a row, changed or not */
 	if (select_group(&ctx, base, &g[0], err) ||
-	    select_group(&ctx, head, &g[1], err) ||
-	    compare_groups(gp, 2, &co, &res, err))
+	    select_group(&ctx, head, &g[1], err))
+		goto out;
+	/* only the runs made beside the other side */
+	for (i = 0; i < 2; i++) {
+		struct matrix fresh;
+
+		pick_columns(&g[i].matrix, &cols[i], &fresh);
+		matrix_release(&g[i].matrix);
+		g[i].matrix = fresh;
+	}
+	if (compare_groups(gp, 2, &co, &res, err))
 		goto out;
 	compare_kpi_tally(&res, &look->t);
 	look->head_runs = g[1].matrix.nruns;
@@ -196,7 +252,7 @@ static int run_bisect(struct robot_judge *j, const char *base,
 		bisect_state_add_commit(&st, path[i].sha, path[i].subject);
 	memset(&bo, 0, sizeof(bo));
 	bo.runs = j->job->runs;
-	bo.max_runs = 3 * j->job->runs;
+	bo.max_runs = j->job->max_runs;
 	/* bo.no_until_decided stays false: each step judged until decided */
 	bo.stat = v->stat;
 	bo.testcase = j->job->testcase;
@@ -228,78 +284,265 @@ out:
 	return ret;
 }
 
-/* results for sha; ROBOT_JUDGED (ready), PENDING, STOPPED or an error in v */
-static int need(struct robot_judge *j, const char *sha, struct robot_verdict *v)
-{
-	struct strbuf why = STRBUF_INIT;
-	int r = j->res->ensure(j->res, sha, j->job->runs, &why);
+/* one head's judgement: the decide loop's ops (decide/decide.h) */
+struct judging {
+	struct robot_judge *j;
+	const char *sha[2];        /* DECIDE_BASE, DECIDE_HEAD */
+	struct side_runs runs[2];  /* the runs made beside each other */
+	size_t have[2];            /* the commits' complete runs */
+	char **stat;
+	double *change;
+	bool *regression;
+	struct kpi_look look;
+	bool interrupted;
+};
 
-	if (r == ROBOT_PENDING)
-		r = ROBOT_JUDGE_PENDING;
-	else if (r < 0 && bisect_exec_interrupted())
-		r = ROBOT_JUDGE_STOPPED;
-	else if (r < 0)
-		verdict_error(v, why.buf);
-	strbuf_release(&why);
-	return r < 0 ? ROBOT_JUDGED : r;
+/*
+ * The record's text form (robot_state_judging): per side a line
+ * "<queued> <seen> <col> <col> ...", base first; record_parse() false
+ * when it does not read so (a damaged row: the judgement starts over).
+ */
+static void record_format(const struct judging *g, struct strbuf *out)
+{
+	size_t k, i;
+
+	for (k = 0; k < 2; k++) {
+		strbuf_addf(out, "%zu %zu", g->runs[k].queued, g->runs[k].seen);
+		for (i = 0; i < g->runs[k].n; i++)
+			strbuf_addf(out, " %zu", g->runs[k].col[i]);
+		strbuf_addch(out, '\n');
+	}
+}
+
+static void record_add(struct side_runs *r, size_t col)
+{
+	ALLOC_GROW(r->col, r->n + 1, r->alloc);
+	r->col[r->n++] = col;
+}
+
+static bool record_parse(struct judging *g, const char *text)
+{
+	const char *p = text;
+	size_t k;
+
+	for (k = 0; k < 2; k++) {
+		size_t f = 0;
+
+		while (*p && *p != '\n') {
+			char *end;
+			unsigned long long v;
+
+			while (*p == ' ')
+				p++;
+			if (*p < '0' || *p > '9')
+				return false;
+			v = strtoull(p, &end, 10);
+			p = end;
+			if (f == 0)
+				g->runs[k].queued = (size_t)v;
+			else if (f == 1)
+				g->runs[k].seen = (size_t)v;
+			else
+				record_add(&g->runs[k], (size_t)v);
+			f++;
+		}
+		if (*p++ != '\n' || f < 2)
+			return false;
+	}
+	return true;
+}
+
+static int record_save(struct judging *g, struct strbuf *err)
+{
+	struct robot_judge *j = g->j;
+	struct strbuf text = STRBUF_INIT;
+	int r;
+
+	record_format(g, &text);
+	r = robot_state_set_judging(j->state, j->repo->name, j->branch,
+				    g->sha[1], j->job->name, text.buf, err);
+	strbuf_release(&text);
+	return r;
 }
 
 /*
- * Head against base until decided, as `perfsift run --until-decided
- * BASE` on the head: while a KPI is undecided (and more runs of the head
- * can decide it: compare_kpi_tally's base_limited), one more run of the
- * head, up to 3 x the job's runs -- here at once, in the lab queued (a
- * later pass judges again).  ROBOT_JUDGED with *stat (NULL: no KPI
- * changed; v's verdict "undecided" when one still is), or PENDING /
- * STOPPED.
+ * The runs a lab made for what this judgement queued: the commit's
+ * runs past those it had when they were asked, as many as were asked.
+ * (Another branch's runs of a shared base that land in between may be
+ * taken instead: in the lab the pairing is as close as the queue lets.)
+ */
+static void adopt_queued(struct judging *g)
+{
+	size_t k;
+
+	for (k = 0; k < 2; k++) {
+		struct side_runs *r = &g->runs[k];
+
+		while (r->queued && r->seen < g->have[k]) {
+			record_add(r, r->seen++);
+			r->queued--;
+		}
+	}
+}
+
+static int judging_run(void *data, enum decide_side side, struct strbuf *err)
+{
+	struct judging *g = data;
+	struct side_runs *sr = &g->runs[side];
+	size_t before, after;
+	int r;
+
+	if (g->j->res->count(g->j->res, g->sha[side], &before, err) < 0)
+		return -1;
+	r = g->j->res->run_one(g->j->res, g->sha[side], (int)side, err);
+	if (r < 0) {
+		if (bisect_exec_interrupted())
+			g->interrupted = true;
+		return -1;
+	}
+	if (r == ROBOT_PENDING) {
+		if (!sr->queued)
+			sr->seen = before;
+		sr->queued++;
+	} else {
+		if (g->j->res->count(g->j->res, g->sha[side], &after, err) < 0)
+			return -1;
+		/* the new run is the commit's newest column */
+		while (before < after)
+			record_add(sr, before++);
+		g->have[side] = after;
+	}
+	if (record_save(g, err) < 0)
+		return -1;
+	return r == ROBOT_PENDING;
+}
+
+static int judging_judge(void *data, struct decide_tally *t, struct strbuf *err)
+{
+	struct judging *g = data;
+
+	free(*g->stat);
+	*g->stat = NULL;
+	if (kpi_change(g->j, g->sha[0], g->sha[1], g->runs, g->stat,
+		       g->change, g->regression, &g->look, err) < 0)
+		return -1;
+	/* the KPI to bisect, compare's choice, is what "changed" means */
+	t->changed = *g->stat != NULL;
+	t->same = g->look.t.same;
+	t->undecided = g->look.t.undecided;
+	/* more runs of the head cannot decide these: the base's can */
+	if (t->undecided && g->look.t.base_limited == t->undecided)
+		t->want = DECIDE_WANT_BASE;
+	return 0;
+}
+
+static void judging_progress(void *data, enum decide_side side,
+			     const struct decide_tally *t, size_t max_runs)
+{
+	struct judging *g = data;
+	struct robot_judge *j = g->j;
+
+	note("%s/%s %.12s: %s%s run %zu of at most %zu (pair %zu)",
+	     j->repo->name, j->branch, g->sha[1], j->where ? j->where : "",
+	     side == DECIDE_BASE ? "base" : "head", t->runs[side] + 1,
+	     max_runs, t->pairs + 1);
+}
+
+/*
+ * Head against base, interleaved, until decided (decide/decide.h): pairs
+ * of one base run and one head run, made now, at least the job's `runs`
+ * of them, then one more pair (or a lone run of the base where only its
+ * spread limits) while a KPI is undecided, up to `max_runs` a side.
+ * Only runs made beside the other side decide: the runs each commit had
+ * before the first pair are left out (robot_state_judging keeps that
+ * point across passes, so a head left undecided goes on with its pairs).
+ * ROBOT_JUDGED with *stat (NULL: no KPI changed; v's verdict
+ * "undecided" when one still is -- a state the next pass takes up
+ * again), or PENDING / STOPPED.  used gets the runs judged.
  */
 static int judge_until_decided(struct robot_judge *j, const char *base,
 			       const char *head, char **stat,
-			       bool *regression, struct robot_verdict *v)
+			       bool *regression, struct robot_verdict *v,
+			       struct strbuf *used)
 {
 	struct strbuf why = STRBUF_INIT;
-	struct kpi_look look;
-	size_t max = 3 * j->job->runs;
-	int r = ROBOT_JUDGED;
+	struct judging g;
+	struct decide_ops ops;
+	struct decide_budget b;
+	struct decide_tally t;
+	char *text = NULL;
+	size_t paired;
+	int found, r = ROBOT_JUDGED, k;
 
-	strbuf_init(&look.line, 0);
-	for (;;) {
-		free(*stat);
-		*stat = NULL;
-		if (kpi_change(j, base, head, stat, &v->change, regression,
-			       &look, &why) < 0) {
-			verdict_error(v, why.buf);
-			break;
-		}
-		if (!look.t.undecided || look.t.base_limited == look.t.undecided)
-			break;
-		if (look.head_runs >= max) {
-			if (!*stat) {
-				/* never "same": said as undecided, with why */
-				set_str(&v->verdict, "undecided");
-				strbuf_addf(&look.line, " after %zu runs",
-					    look.head_runs);
-				set_str(&v->detail, look.line.buf);
-			}
-			break;
-		}
-		note("%s/%s %.12s: %s; one more run", j->repo->name, j->branch,
-		     head, look.line.buf);
-		r = j->res->ensure(j->res, head, look.head_runs + 1, &why);
-		if (r == ROBOT_PENDING) {
-			r = ROBOT_JUDGE_PENDING;
-			break;
-		}
-		if (r < 0) {
-			r = bisect_exec_interrupted() ? ROBOT_JUDGE_STOPPED :
-							ROBOT_JUDGED;
-			if (r == ROBOT_JUDGED)
-				verdict_error(v, why.buf);
-			break;
-		}
-		strbuf_reset(&why);
+	memset(&g, 0, sizeof(g));
+	g.j = j;
+	g.sha[DECIDE_BASE] = base;
+	g.sha[DECIDE_HEAD] = head;
+	g.stat = stat;
+	g.change = &v->change;
+	g.regression = regression;
+	strbuf_init(&g.look.line, 0);
+	found = robot_state_judging(j->state, j->repo->name, j->branch, head,
+				    j->job->name, &text, &why);
+	if (found > 0 && !record_parse(&g, text)) {
+		for (k = 0; k < 2; k++)
+			g.runs[k].n = g.runs[k].queued = 0;
 	}
-	strbuf_release(&look.line);
+	for (k = 0; found >= 0 && k < 2; k++)
+		if (j->res->count(j->res, g.sha[k], &g.have[k], &why) < 0)
+			found = -1;
+	if (found < 0) {
+		verdict_error(v, why.buf);
+		goto out;
+	}
+	adopt_queued(&g);
+	memset(&b, 0, sizeof(b));
+	for (k = 0; k < 2; k++)
+		b.start[k] = g.runs[k].n + g.runs[k].queued;
+	/* the pairs a judgement begins with, less those made before */
+	paired = b.start[0] < b.start[1] ? b.start[0] : b.start[1];
+	b.min_runs = paired < j->job->runs ? j->job->runs - paired : 0;
+	b.max_runs = j->job->max_runs;
+	b.first_change = true; /* each KPI on its own */
+	ops.data = &g;
+	ops.run = judging_run;
+	ops.judge = judging_judge;
+	ops.progress = judging_progress;
+	if (decide_until(&ops, &b, &t, &why) < 0) {
+		if (g.interrupted) {
+			r = ROBOT_JUDGE_STOPPED;
+		} else {
+			free(*stat);
+			*stat = NULL;
+			verdict_error(v, why.buf);
+		}
+		goto out;
+	}
+	if (t.stop == DECIDE_STOP_PENDING) {
+		r = ROBOT_JUDGE_PENDING;
+		goto out;
+	}
+	strbuf_addf(used, "judged on %zu base and %zu head runs made "
+		    "interleaved (ABAB) beside each other",
+		    g.runs[0].n, g.runs[1].n);
+	if (g.have[0] > g.runs[0].n || g.have[1] > g.runs[1].n)
+		strbuf_addf(used, "; %zu other base and %zu other head runs "
+			    "left out", g.have[0] - g.runs[0].n,
+			    g.have[1] - g.runs[1].n);
+	if (t.verdict == DECIDE_UNDECIDED) {
+		/* never "same": said as undecided, with why */
+		set_str(&v->verdict, "undecided");
+		strbuf_addf(&g.look.line, " (budget max_runs %zu a side; %s)",
+			    b.max_runs, used->buf);
+		set_str(&v->detail, g.look.line.buf);
+	}
+	note("%s/%s %.12s: %s, %s", j->repo->name, j->branch, head,
+	     decide_verdict_name(t.verdict), used->buf);
+out:
+	for (k = 0; k < 2; k++)
+		free(g.runs[k].col);
+	free(text);
+	strbuf_release(&g.look.line);
 	strbuf_release(&why);
 	return r;
 }
@@ -307,33 +550,39 @@ static int judge_until_decided(struct robot_judge *j, const char *base,
 int robot_judge_head(struct robot_judge *j, const char *base, const char *head,
 		     struct robot_verdict *v, struct strbuf *err)
 {
+	struct strbuf used = STRBUF_INIT;
 	bool regression = false;
 	char *stat = NULL;
-	int r, r2;
+	int r;
 
 	set_str(&v->base, base);
 	set_str(&v->verdict, NULL);
-	/* both asked before either is waited for: in the lab they run together */
-	r = need(j, base, v);
-	if (r == ROBOT_JUDGE_STOPPED || v->verdict)
-		return r;
-	r2 = need(j, head, v);
-	if (r2 == ROBOT_JUDGE_STOPPED || v->verdict)
-		return r2;
-	if (r || r2)
-		return ROBOT_JUDGE_PENDING;
-	r = judge_until_decided(j, base, head, &stat, &regression, v);
+	set_str(&v->detail, NULL);
+	r = judge_until_decided(j, base, head, &stat, &regression, v, &used);
 	if (r != ROBOT_JUDGED || v->verdict) {
 		free(stat);
+		strbuf_release(&used);
 		return r;
 	}
 	if (!stat) {
 		set_str(&v->verdict, "same");
+		set_str(&v->detail, used.buf);
+		strbuf_release(&used);
 		return ROBOT_JUDGED;
 	}
 	note("%s/%s %.12s: %s %+.1f%% against %.12s: bisecting",
 	     j->repo->name, j->branch, head, stat, v->change, base);
 	v->stat = stat;
 	set_str(&v->verdict, regression ? "regression" : "improvement");
-	return run_bisect(j, base, head, v, err);
+	r = run_bisect(j, base, head, v, err);
+	/* what the head was judged on, before what the bisect says */
+	if (r == ROBOT_JUDGED) {
+		if (v->detail) {
+			strbuf_addch(&used, '\n');
+			strbuf_addstr(&used, v->detail);
+		}
+		set_str(&v->detail, used.buf);
+	}
+	strbuf_release(&used);
+	return r;
 }

@@ -26,6 +26,7 @@ struct robot_judge {
 	const char *branch;
 	const char *mirror;      /* the bare mirror: git asks go here */
 	struct robot_results *res;
+	const char *where;       /* "head 2 of 3, " for the log, or NULL */
 };
 
 enum robot_judged {

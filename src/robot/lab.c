@@ -212,6 +212,28 @@ static int lab_ensure(struct robot_results *r, const char *sha, size_t runs,
 	return ask(l, sha, (int)(runs - have), err);
 }
 
+/*
+ * One more run of sha for an interleaved judgement: a task of one run,
+ * unless one is already at it.  A commit's tasks are found by their
+ * worktree, so one is active per commit at a time: a pass queues one
+ * pair (a base task, a head task) and the next pass judges it and
+ * queues the next -- interleaved as far as the queue allows.
+ */
+static int lab_run_one(struct robot_results *r, const char *sha, int slot,
+		       struct strbuf *err)
+{
+	(void)slot;
+	return ask(r->priv, sha, 1, err);
+}
+
+static int lab_count(struct robot_results *r, const char *sha, size_t *n,
+		     struct strbuf *err)
+{
+	struct labres *l = r->priv;
+
+	return bisect_exec_count_runs(&l->x, sha, n, err);
+}
+
 /* ---- the bisect's ops: measuring is asking the lab ---- */
 
 /* nothing to check out here: ask() builds the worktree it queues for */
@@ -350,6 +372,8 @@ int robot_results_lab(struct robot_results *r, const struct robot_repo *repo,
 	l->url = xstrdup(store_url);
 	r->priv = l;
 	r->ensure = lab_ensure;
+	r->run_one = lab_run_one;
+	r->count = lab_count;
 	r->bisect_ops = lab_bisect_ops;
 	r->bisect_done = lab_bisect_done;
 	r->pending = lab_is_pending;

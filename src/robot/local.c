@@ -115,6 +115,45 @@ static int local_ensure(struct robot_results *r, const char *sha, size_t runs,
 	return ROBOT_READY;
 }
 
+static int local_count(struct robot_results *r, const char *sha, size_t *n,
+		       struct strbuf *err)
+{
+	struct local *l = r->priv;
+
+	return bisect_exec_count_runs(&l->x, sha, n, err);
+}
+
+static int local_run_one(struct robot_results *r, const char *sha, int slot,
+			 struct strbuf *err)
+{
+	struct local *l = r->priv;
+	struct bisect_ops ops;
+	struct strbuf why = STRBUF_INIT;
+	size_t before, after, tries;
+
+	if (bisect_exec_count_runs(&l->x, sha, &before, err) < 0)
+		return -1;
+	bisect_exec_ops(&l->x, &ops);
+	if ((!l->x.prepared[slot] || strcmp(l->x.prepared[slot], sha)) &&
+	    ops.prepare(ops.data, slot, sha, &why)) {
+		strbuf_addf(err, "%.12s: %s", sha,
+			    why.len ? why.buf : "cannot be prepared");
+		strbuf_release(&why);
+		return -1;
+	}
+	strbuf_release(&why);
+	/* one failed run is retried once; two in a row fail the judgement */
+	for (tries = 0; tries < 2; tries++) {
+		if (bisect_exec_measure(&l->x, slot, sha, err) < 0 ||
+		    bisect_exec_count_runs(&l->x, sha, &after, err) < 0)
+			return -1;
+		if (after > before)
+			return ROBOT_READY;
+	}
+	strbuf_addf(err, "%.12s: the job gave no complete run, twice", sha);
+	return -1;
+}
+
 /* a bisect_exec of its own: its worktrees and notes are the bisect's */
 static int local_bisect_ops(struct robot_results *r, const char *dir,
 			    struct bisect_ops *ops, struct strbuf *err)
@@ -169,6 +208,8 @@ int robot_results_local(struct robot_results *r, const struct robot_repo *repo,
 	l->root = xstrdup(result_root);
 	r->priv = l;
 	r->ensure = local_ensure;
+	r->run_one = local_run_one;
+	r->count = local_count;
 	r->bisect_ops = local_bisect_ops;
 	r->bisect_done = local_bisect_done;
 	r->release = local_release;

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "bisect/exec.h"
 #include "bisect/git.h"
 #include "robot/config.h"
@@ -172,6 +173,7 @@ struct head_test {
 	const struct robot_repo *repo;
 	const char *mirror, *branch, *base, *head;
 	bool measure_only; /* mainline's first head: results, no verdict */
+	const char *where;  /* "head 2 of 3, " for the log */
 };
 
 /*
@@ -213,6 +215,7 @@ static int test_job(struct head_test *h, const struct robot_job *job,
 	j.branch = h->branch;
 	j.mirror = h->mirror;
 	j.res = &res;
+	j.where = h->where;
 	if (!t->done) {
 		if (h->measure_only) {
 			struct strbuf why = STRBUF_INIT;
@@ -234,6 +237,19 @@ static int test_job(struct head_test *h, const struct robot_job *job,
 		/* queued in a lab: not done, the next pass looks again */
 		if (r == ROBOT_JUDGE_PENDING) {
 			r = 0;
+			goto release;
+		}
+		/*
+		 * Undecided is a state, not an answer: recorded (--status
+		 * shows it with its runs so far) but not done, so the next
+		 * pass judges it again, with more interleaved runs while
+		 * the budget lasts.
+		 */
+		if (t->verdict && !strcmp(t->verdict, "undecided")) {
+			t->done = false;
+			r = robot_state_set_test(p->state, h->repo->name,
+						 h->branch, h->head, job->name,
+						 t, err);
 			goto release;
 		}
 		t->done = true;
@@ -274,20 +290,23 @@ static int test_head(struct head_test *h, struct robot_verdict *row,
 		     struct strbuf *err)
 {
 	const struct robot_config *cfg = h->p->cfg;
-	struct robot_verdict t, worst;
+	struct robot_verdict t, worst, open;
 	bool all_done = true;
 	size_t i;
 	int r = 0;
 
 	memset(&t, 0, sizeof(t));
 	memset(&worst, 0, sizeof(worst));
+	memset(&open, 0, sizeof(open));
 	for (i = 0; i < cfg->njobs && !r; i++) {
 		r = test_job(h, &cfg->jobs[i], &t, err);
 		if (r)
 			break;
-		if (!t.done)
+		if (!t.done) {
 			all_done = false;
-		else if (!worst.verdict || rank(t.verdict) > rank(worst.verdict))
+			if (t.verdict && !strcmp(t.verdict, "undecided"))
+				take(&open, &t);
+		} else if (!worst.verdict || rank(t.verdict) > rank(worst.verdict))
 			take(&worst, &t);
 		robot_verdict_release(&t);
 	}
@@ -312,8 +331,24 @@ static int test_head(struct head_test *h, struct robot_verdict *row,
 			     worst.culprit ? worst.culprit : "");
 		}
 	}
+	/* an undecided job: the branch says so (not "testing"), not done */
+	if (!r && !all_done && open.verdict) {
+		free(open.head);
+		open.head = xstrdup(h->head);
+		free(open.base);
+		open.base = xstrdup(h->base);
+		open.done = false;
+		r = robot_state_set_branch(h->p->state, h->repo->name,
+					   h->branch, &open, err);
+		if (!r) {
+			h->p->undecided++;
+			note("%s/%s %.12s: undecided: %s", h->repo->name,
+			     h->branch, h->head, open.detail ? open.detail : "");
+		}
+	}
 	(void)row;
 	robot_verdict_release(&worst);
+	robot_verdict_release(&open);
 	return r;
 }
 
@@ -324,7 +359,7 @@ static int test_head(struct head_test *h, struct robot_verdict *row,
  */
 static int visit(struct robot_pass *p, const struct robot_repo *repo,
 		 const char *mirror, const char *branch, const char *sha,
-		 bool mainline, struct strbuf *err)
+		 bool mainline, const char *where, struct strbuf *err)
 {
 	struct robot_verdict row;
 	struct head_test h;
@@ -341,6 +376,7 @@ static int visit(struct robot_pass *p, const struct robot_repo *repo,
 	h.mirror = mirror;
 	h.branch = branch;
 	h.head = sha;
+	h.where = where;
 	if (found && row.head && !strcmp(row.head, sha) && row.done) {
 		robot_verdict_release(&row);
 		return 0; /* nothing new */
@@ -402,7 +438,8 @@ static int pass_repo(struct robot_pass *p, const struct robot_repo *repo,
 {
 	struct strbuf mirror = STRBUF_INIT, why = STRBUF_INIT;
 	struct head *heads = NULL;
-	size_t n = 0, i;
+	struct strbuf where = STRBUF_INIT;
+	size_t n = 0, i, k = 0, nwatched = 0;
 	int r = 0;
 
 	if (fetch(p->root, repo, &mirror, &why) < 0 ||
@@ -419,17 +456,29 @@ static int pass_repo(struct robot_pass *p, const struct robot_repo *repo,
 		r = -1;
 		goto out;
 	}
+	/* "head 2 of 3" in the log: of the branches watched */
+	for (i = 0; i < n; i++)
+		if (!strcmp(heads[i].branch, repo->base) ||
+		    robot_branch_matches(repo, heads[i].branch))
+			nwatched++;
 	/* the base first: its mainline results serve the branches' bases */
 	for (i = 0; i < n && !r; i++)
-		if (!strcmp(heads[i].branch, repo->base))
+		if (!strcmp(heads[i].branch, repo->base)) {
+			strbuf_reset(&where);
+			strbuf_addf(&where, "head %zu of %zu, ", ++k, nwatched);
 			r = visit(p, repo, mirror.buf, heads[i].branch,
-				  heads[i].sha, true, err);
+				  heads[i].sha, true, where.buf, err);
+		}
 	for (i = 0; i < n && !r; i++)
 		if (strcmp(heads[i].branch, repo->base) &&
-		    robot_branch_matches(repo, heads[i].branch))
+		    robot_branch_matches(repo, heads[i].branch)) {
+			strbuf_reset(&where);
+			strbuf_addf(&where, "head %zu of %zu, ", ++k, nwatched);
 			r = visit(p, repo, mirror.buf, heads[i].branch,
-				  heads[i].sha, false, err);
+				  heads[i].sha, false, where.buf, err);
+		}
 out:
+	strbuf_release(&where);
 	free_heads(heads, n);
 	strbuf_release(&mirror);
 	strbuf_release(&why);
@@ -441,7 +490,23 @@ int robot_pass_run(struct robot_pass *p, struct strbuf *err)
 	size_t i;
 	int r = 0;
 
-	p->mailed = p->tested = p->failed = 0;
+	p->mailed = p->tested = p->failed = p->undecided = 0;
+	/*
+	 * A monitor "not available" here is said once a pass, not once a
+	 * run: every `perfsift run` of the pass shares this file of what
+	 * was said (run/sampler.h), emptied at the pass's start.
+	 */
+	if (!p->dry_run) {
+		struct strbuf notes = STRBUF_INIT;
+
+		path_join(&notes, p->root, "robot");
+		if (mkdir_p(notes.buf, 0755) == 0) {
+			strbuf_addstr(&notes, "/monitor-notes");
+			unlink(notes.buf);
+			setenv("PERFSIFT_MONITOR_NOTES", notes.buf, 1);
+		}
+		strbuf_release(&notes);
+	}
 	for (i = 0; i < p->cfg->nrepos && !r; i++) {
 		r = pass_repo(p, &p->cfg->repos[i], err);
 		if (!r && bisect_exec_interrupted())

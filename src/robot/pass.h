@@ -26,6 +26,7 @@ struct robot_pass {
 	size_t mailed;     /* mails sent by this pass */
 	size_t tested;     /* heads whose test finished in this pass */
 	size_t failed;     /* repos or heads that ended in an error */
+	size_t undecided;  /* heads left undecided (the next pass goes on) */
 };
 
 /*

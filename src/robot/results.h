@@ -38,6 +38,18 @@ struct robot_results {
 	int (*ensure)(struct robot_results *r, const char *sha, size_t runs,
 		      struct strbuf *err);
 	/*
+	 * One more run of sha, its worktree slot (0 the base, 1 the head:
+	 * interleaved runs do not rebuild at every turn): ROBOT_READY once
+	 * it is in the index, ROBOT_PENDING when queued (a task already at
+	 * it counts), -1 with err (the commit does not build, the run gave
+	 * no complete result twice running).
+	 */
+	int (*run_one)(struct robot_results *r, const char *sha, int slot,
+		       struct strbuf *err);
+	/* the complete runs the index holds for sha (*n); 0 or -1 with err */
+	int (*count)(struct robot_results *r, const char *sha, size_t *n,
+		     struct strbuf *err);
+	/*
 	 * The ops of a bisect whose notes (its verdict log, its
 	 * confirmation's counts) live in dir, kept until bisect_done: a
 	 * bisect killed halfway goes on from them at the next start.

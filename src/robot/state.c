@@ -25,7 +25,10 @@
  * decides "new since the last pass"; robot_test keeps one job's verdict
  * on one head, so that a pass killed between two jobs does not judge the
  * first again; robot_mail is the once-only record of each culprit's mail
- * (state 0 none, 1 pending, 2 sent; offset: where an mbox append began).
+ * (state 0 none, 1 pending, 2 sent; offset: where an mbox append began);
+ * robot_judging holds, per head under judgement, which runs of the base
+ * and of the head were made beside each other (robot/judge.c's record:
+ * only those decide, across passes, whatever else ran on the base).
  * IF NOT EXISTS: opening is also creating, for a root of any age.
  */
 static const char robot_schema[] =
@@ -43,7 +46,10 @@ static const char robot_schema[] =
 	"CREATE TABLE IF NOT EXISTS robot_mail ("
 	" repo TEXT, culprit TEXT, job TEXT, state INTEGER,"
 	" message_id TEXT, offset INTEGER, updated INTEGER,"
-	" PRIMARY KEY (repo, culprit, job));";
+	" PRIMARY KEY (repo, culprit, job));"
+	"CREATE TABLE IF NOT EXISTS robot_judging ("
+	" repo TEXT, branch TEXT, head TEXT, job TEXT, runs TEXT,"
+	" updated INTEGER, PRIMARY KEY (repo, branch, head, job));";
 
 static int db_err(struct robot_state *s, struct strbuf *err, const char *what)
 {
@@ -306,6 +312,52 @@ int robot_state_set_mail(struct robot_state *s, const char *repo,
 	else
 		sqlite3_bind_null(st, 6);
 	sqlite3_bind_int64(st, 7, (sqlite3_int64)time(NULL));
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : db_err(s, err, "write");
+}
+
+/* select_one()'s callback for a judging row */
+static void judging_row(sqlite3_stmt *st, void *ctx)
+{
+	char **runs = ctx;
+
+	free(*runs);
+	*runs = col_str(st, 0);
+}
+
+int robot_state_judging(struct robot_state *s, const char *repo,
+			const char *branch, const char *head, const char *job,
+			char **runs, struct strbuf *err)
+{
+	const char *keys[] = {repo, branch, head, job};
+
+	*runs = NULL;
+	return select_one(s, "SELECT runs FROM robot_judging"
+			  " WHERE repo = ?1 AND branch = ?2 AND head = ?3"
+			  " AND job = ?4", keys, 4, judging_row, runs, err);
+}
+
+int robot_state_set_judging(struct robot_state *s, const char *repo,
+			    const char *branch, const char *head,
+			    const char *job, const char *runs,
+			    struct strbuf *err)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if (sqlite3_prepare_v2(s->db,
+			       "INSERT OR REPLACE INTO robot_judging (repo,"
+			       " branch, head, job, runs, updated)"
+			       " VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+			       -1, &st, NULL) != SQLITE_OK)
+		return db_err(s, err, "write");
+	bind_str(st, 1, repo);
+	bind_str(st, 2, branch);
+	bind_str(st, 3, head);
+	bind_str(st, 4, job);
+	bind_str(st, 5, runs);
+	sqlite3_bind_int64(st, 6, (sqlite3_int64)time(NULL));
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : db_err(s, err, "write");

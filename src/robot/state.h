@@ -68,6 +68,20 @@ int robot_state_set_mail(struct robot_state *s, const char *repo,
 			 const char *culprit, const char *job,
 			 const struct robot_mail_row *row, struct strbuf *err);
 
+/*
+ * A head's judgement (robot/judge.c): its record of which runs of base
+ * and head were made beside each other (judge.c's text form), kept so
+ * that a later pass goes on with the same pairs.  1 found (*runs set,
+ * the caller frees it), 0 none (*runs NULL), -1 error.
+ */
+int robot_state_judging(struct robot_state *s, const char *repo,
+			const char *branch, const char *head, const char *job,
+			char **runs, struct strbuf *err);
+int robot_state_set_judging(struct robot_state *s, const char *repo,
+			    const char *branch, const char *head,
+			    const char *job, const char *runs,
+			    struct strbuf *err);
+
 /* the repo's last fetch: error NULL when it went well */
 int robot_state_set_repo(struct robot_state *s, const char *repo,
 			 const char *error, struct strbuf *err);

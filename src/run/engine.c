@@ -246,7 +246,7 @@ void engine_init(struct engine *e, const char *result_root,
 	e->sysroot = env && *env ? env : "/";
 	/* a guest's output port is a tty, but no terminal watches it */
 	e->tty = isatty(1) && !vm_in_guest();
-	strbuf_init(&e->monitor_notes.said, 0);
+	sampler_notes_init(&e->monitor_notes);
 	/* the machine's facts, read once: they do not change between runs */
 	machine_probe(&e->machine, "/");
 }
@@ -325,6 +325,8 @@ struct one_run {
 	bool have_scratch;
 	bool ran;                     /* the benchmark was started and reaped */
 	bool complete;                /* the benchmark ended well */
+	struct kpi_set declared;      /* the job's own `kpi:` (not filled) */
+	const char **kpi_pats;        /* their patterns, for the run */
 	enum engine_outcome outcome;
 };
 
@@ -599,6 +601,15 @@ static int begin(struct one_run *o)
 	int ret = -1;
 
 	machine_fill_job(&o->e->machine, o->job, o->e->commit);
+	/*
+	 * What the job itself declares must be measured, or the run failed
+	 * (result_run_finish: kpi_missing); a built-in benchmark's own
+	 * KPIs, filled in below, are recorded but not required.
+	 */
+	if (kpi_from_job(o->job, &o->declared, &o->err) < 0) {
+		error("%s", o->err.buf);
+		goto out;
+	}
 	kpi_fill_job(o->job); /* the run records what it is judged by */
 	if (result_group_dir(o->job, o->e->result_root, &o->r->group_dir,
 			     &o->err) < 0 ||
@@ -608,6 +619,15 @@ static int begin(struct one_run *o)
 		goto out;
 	}
 	strbuf_addstr(&o->r->dir, o->run.dir);
+	if (o->declared.n) {
+		size_t i;
+
+		o->kpi_pats = xcalloc(o->declared.n, sizeof(*o->kpi_pats));
+		for (i = 0; i < o->declared.n; i++)
+			o->kpi_pats[i] = o->declared.v[i].pattern;
+		o->run.kpi_patterns = o->kpi_pats;
+		o->run.nkpi = o->declared.n;
+	}
 	job_to_yaml(o->job, &text);
 	if (write_tmp_file(o->run.tmp_dir, "job.yaml", &text, &o->err) < 0 ||
 	    write_start_time(o) < 0) {
@@ -886,6 +906,15 @@ static void publish(struct one_run *o)
 		o->outcome = ENGINE_FAILED;
 		r = result_run_finish(&o->run, root, store, false, &o->err);
 	}
+	if (r == 0 && o->run.kpi_missing) {
+		/* loud: a run that measured nothing it is judged by failed */
+		printf("%s: run %d of %d: failed: no stat matches its declared "
+		       "KPIs (%s): command not found, or nothing parsed from "
+		       "its output\n", o->r->name, o->r->index, o->r->total,
+		       o->run.kpi_missing);
+		show_stderr_tail(o->run.dir);
+		o->outcome = ENGINE_FAILED;
+	}
 	if (r < 0) {
 		error("%s", o->err.buf);
 		o->outcome = ENGINE_ERROR;
@@ -930,6 +959,8 @@ enum engine_outcome engine_run_once(struct engine *e, const struct job *atomic,
 out:
 	result_run_release(&o.run);
 	job_free(o.job);
+	kpi_set_release(&o.declared);
+	free(o.kpi_pats);
 	strbuf_release(&o.state);
 	strbuf_release(&o.err);
 	strbuf_release(&o.skip);

@@ -210,9 +210,40 @@ static double interval_of(const struct mon_inst *mi,
 	return mon_param_double(mi, "interval", ops->default_interval);
 }
 
+void sampler_notes_init(struct sampler_notes *notes)
+{
+	const char *f = getenv("PERFSIFT_MONITOR_NOTES");
+
+	strbuf_init(&notes->said, 0);
+	notes->file = NULL;
+	if (!f || !*f)
+		return;
+	notes->file = xstrdup(f);
+	/* none yet (the first run of the pass): nothing said */
+	if (strbuf_read_file(&notes->said, f, 1 << 20) < 0)
+		strbuf_reset(&notes->said);
+}
+
 void sampler_notes_release(struct sampler_notes *notes)
 {
 	strbuf_release(&notes->said);
+	FREE_AND_NULL(notes->file);
+}
+
+/* line into the shared notes file (best effort: at worst said twice) */
+static void notes_append(const struct sampler_notes *notes, const char *line)
+{
+	int fd;
+
+	if (!notes->file)
+		return;
+	fd = open(notes->file, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
+	if (fd < 0)
+		return;
+	if (write(fd, line, strlen(line)) < 0) {
+		/* nothing to do: the note is said again by the next run */
+	}
+	close(fd);
 }
 
 /* note one monitor's absence: in the run's log, and on stderr once */
@@ -230,6 +261,7 @@ static void not_available(struct sampler_notes *notes, struct strbuf *log,
 			if (p == notes->said.buf || p[-1] == '\n')
 				return;
 		strbuf_addstr(&notes->said, line);
+		notes_append(notes, line);
 	}
 	note("%s: not available: %s", name, why);
 }

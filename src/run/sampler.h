@@ -22,8 +22,17 @@ struct sampler;
  */
 struct sampler_notes {
 	struct strbuf said; /* one "<monitor>: not available: <why>\n" each */
+	/*
+	 * A file shared by the commands of a longer whole -- the robot's
+	 * pass runs each run as a `perfsift run` of its own -- named by
+	 * $PERFSIFT_MONITOR_NOTES: what it holds was said already, and
+	 * what is said is appended.  NULL: this command only.
+	 */
+	char *file;
 };
-#define SAMPLER_NOTES_INIT { STRBUF_INIT }
+#define SAMPLER_NOTES_INIT { STRBUF_INIT, NULL }
+/* notes with what $PERFSIFT_MONITOR_NOTES's file says was said */
+void sampler_notes_init(struct sampler_notes *notes);
 void sampler_notes_release(struct sampler_notes *notes);
 
 /*

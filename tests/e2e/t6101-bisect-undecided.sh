@@ -20,22 +20,22 @@ test_expect_success 'setup: 24 commits, +5% from c10, c6 alternating' '
 	write_job job.yaml
 '
 
-test_expect_success 'c6 is undecided after 9 runs, and c10 is still found' '
+test_expect_success 'c6 is undecided after 20 runs, and c10 is still found' '
 	bisect --good c1 --bad c24 --stat mytest.run_ms job.yaml -- ./prog &&
 	c6=$(git -C repo rev-parse c6 | cut -c1-12) &&
 	test_grep "^first bad commit: $(git -C repo rev-parse c10) change 10\$" out &&
-	test_grep "^  undecided $c6 median [0-9.]* (9 runs) \[undecided after 9 runs: vs good undecided, vs bad undecided\]  change 6\$" out &&
+	test_grep "^  undecided $c6 median [0-9.]* (20 runs) \[undecided after 20 runs: vs good undecided, vs bad undecided\]  change 6\$" out &&
 	! grep "^  \(good\|bad \) $c6" out &&
 	test_grep "^bisect: \[5/23\] $c6 undecided: " err &&
 	test "$(runs_made c6)" = "" &&
-	test "$(runs_of "$(git -C repo rev-parse c6)")" -eq 9
+	test "$(runs_of "$(git -C repo rev-parse c6)")" -eq 20
 '
 
-test_expect_success 'run again: undecided from its 9 runs in the index, none added' '
+test_expect_success 'run again: undecided from its 20 runs in the index, none added' '
 	c6=$(git -C repo rev-parse c6 | cut -c1-12) &&
 	bisect --good c1 --bad c24 --stat mytest.run_ms job.yaml -- ./prog &&
-	test_grep "^  undecided $c6 .*(9 runs) \\[undecided after 9 runs" out &&
-	test "$(runs_of "$(git -C repo rev-parse c6)")" -eq 9
+	test_grep "^  undecided $c6 .*(20 runs) \\[undecided after 20 runs" out &&
+	test "$(runs_of "$(git -C repo rev-parse c6)")" -eq 20
 '
 
 test_expect_success 'setup: the culprit c10 itself alternating' '

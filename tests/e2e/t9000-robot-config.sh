@@ -59,6 +59,13 @@ test_expect_success 'runs: 0 is refused at its line' '
 	robot_fails runs.yaml "runs.yaml:10: runs: "
 '
 
+test_expect_success 'max_runs: not a number, or below runs, is refused at its line' '
+	sed "s/runs: 3/runs: 3\n    max_runs: lots/" good.yaml >max1.yaml &&
+	robot_fails max1.yaml "max1.yaml:11: max_runs: " &&
+	sed "s/runs: 3/runs: 3\n    max_runs: 2/" good.yaml >max2.yaml &&
+	robot_fails max2.yaml "max2.yaml:11: max_runs: 2 is below runs"
+'
+
 test_expect_success 'a job file that does not exist' '
 	sed "s/job: job.yaml/job: nojob.yaml/" good.yaml >missing-job.yaml &&
 	robot_fails missing-job.yaml "missing-job.yaml:9: job: cannot open .*nojob.yaml"

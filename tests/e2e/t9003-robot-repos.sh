@@ -19,8 +19,8 @@ test_expect_success 'setup: a config with an unreachable repo first' '
 	cat robot.yaml
 '
 
-test_expect_success 'a pass: exit 0, the error said, the other repo mailed' '
-	perfsift robot --config robot.yaml --once >log 2>&1 &&
+test_expect_success 'a pass: exit 1 (a failure), the error said, the other repo mailed' '
+	test_must_fail --status=1 perfsift robot --config robot.yaml --once >log 2>&1 &&
 	test_grep "error: gone: cannot fetch .*/gone" log &&
 	test_grep "pass done: 2 heads tested, 1 mails sent, 1 failures" log &&
 	test "$(mails sent.mbox)" -eq 1 &&

@@ -749,8 +749,11 @@ static void judge(struct one_run *o)
 		if (!o->res.stop_signal && !o->res.timed_out)
 			show_stderr_tail(o->run.tmp_dir);
 	}
-	if (o->res.stop_signal)
+	if (o->res.stop_signal) {
+		/* the cut run's plug-in parse waits for `perfsift stats` */
+		plugin_parse_stop(o->res.stop_signal);
 		o->outcome = ENGINE_STOPPED;
+	}
 	else
 		o->outcome = o->complete ? ENGINE_OK : ENGINE_FAILED;
 	strbuf_release(&text);

@@ -70,6 +70,41 @@ static bool own_cgroup(struct strbuf *out)
 	return found;
 }
 
+/*
+ * The empty cgroups of perfsift processes that are gone (SIGKILLed in a
+ * run, or whose last rmdir found the cgroup still busy): removed, so
+ * that they do not pile up.  rmdir only ever removes an empty cgroup.
+ */
+static void sweep_stale(const char *parent)
+{
+	DIR *d = opendir(parent);
+	struct dirent *de;
+
+	while (d && (de = readdir(d))) {
+		struct strbuf path = STRBUF_INIT;
+		long long pid;
+		const char *why;
+		char num[24];
+		size_t n;
+
+		if (strncmp(de->d_name, "perfsift-run.", 13))
+			continue;
+		n = strcspn(de->d_name + 13, ".");
+		if (n >= sizeof(num))
+			continue;
+		memcpy(num, de->d_name + 13, n);
+		num[n] = '\0';
+		if (strnum_ll(num, 1, INT32_MAX, &pid, &why) ||
+		    !(kill((pid_t)pid, 0) < 0 && errno == ESRCH))
+			continue;
+		strbuf_addf(&path, "%s/%s", parent, de->d_name);
+		rmdir(path.buf);
+		strbuf_release(&path);
+	}
+	if (d)
+		closedir(d);
+}
+
 bool run_cgroup_create(struct run_cgroup *cg)
 {
 	static unsigned counter;
@@ -87,6 +122,7 @@ bool run_cgroup_create(struct run_cgroup *cg)
 	strbuf_rtrim(&dir);
 	while (dir.len && dir.buf[dir.len - 1] == '/')
 		strbuf_setlen(&dir, dir.len - 1);
+	sweep_stale(dir.buf);
 	strbuf_addf(&dir, "/perfsift-run.%ld.%u", (long)getpid(), counter++);
 	if (mkdir(dir.buf, 0755) < 0)
 		goto none;

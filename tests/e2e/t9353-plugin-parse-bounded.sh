@@ -39,16 +39,6 @@ T=$TEST_TMP
 export PERFSIFT_PROGRAMS T
 printf 'suite: slowp\ntestcase: slowp\nslowp:\n' >slowp.yaml
 
-# gone PIDFILE: the process it names has ended (a zombie that init has
-# not reaped yet counts: it runs nothing)
-gone() {
-	pid=$(cat "$1") &&
-	st=$(ps -o stat= -p "$pid" 2>/dev/null) || return 0
-	case "$st" in Z*) return 0 ;; esac
-	echo "process $pid ($1) still there: $st" >&2
-	return 1
-}
-
 # await FILE: wait (bounded, 2 minutes) for a script to write FILE
 await() {
 	i=0

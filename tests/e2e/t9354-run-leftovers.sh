@@ -31,17 +31,6 @@ T=$TEST_TMP
 export PERFSIFT_PROGRAMS T
 printf 'suite: leaky\ntestcase: leaky\nleaky:\n' >leaky.yaml
 
-# gone PIDFILE: the process it names has ended (a zombie init has not
-# reaped yet runs nothing)
-gone() {
-	pid=$(cat "$1") &&
-	st=$(ps -o stat= -p "$pid" 2>/dev/null) || return 0
-	case "$st" in Z*) return 0 ;; esac
-	echo "process $pid ($1) still there: $st" >&2
-	kill "$pid"
-	return 1
-}
-
 cgroup2_writable() {
 	m=$(awk '$0 ~ / - cgroup2 / { print $5; exit }' /proc/self/mountinfo) &&
 	own=$(sed -n 's/^0:://p' /proc/self/cgroup) &&
@@ -58,7 +47,12 @@ if cgroup2_writable; then
 		test_grep "^perfsift: left running when the run ended, killed (the run.s cgroup): $(cat leak.c1) (sleep)\$" "$d/stderr" &&
 		test_grep "^leftover_processes: 1\$" "$d/last_state" &&
 		test_grep "warning: leaky-defaults: run 1: left running when the run ended" err &&
-		! ls "$(awk "\$0 ~ / - cgroup2 / { print \$5; exit }" /proc/self/mountinfo)$(sed -n "s/^0:://p" /proc/self/cgroup)" | grep -q "^perfsift-run\."
+		cg=$(awk "\$0 ~ / - cgroup2 / { print \$5; exit }" /proc/self/mountinfo)$(sed -n "s/^0:://p" /proc/self/cgroup) &&
+		# no cgroup of a run is left with a process in it
+		for c in "$cg"/perfsift-run.*; do
+			test ! -s "$c/cgroup.procs" ||
+				{ echo "$c still holds $(cat "$c/cgroup.procs")" >&2; return 1; }
+		done
 	'
 else
 	test_skip 'a setsid daemon in the run (cgroup)' 'no writable cgroup2 here'

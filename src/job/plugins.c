@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
+#include <poll.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -26,11 +28,22 @@
 #include "util/fileutil.h"
 #include "util/strbuf.h"
 #include "util/trust.h"
+#include "util/strnum.h"
+#include "util/timeutil.h"
 #include "util/usage.h"
 #include "util/xalloc.h"
 
 /* a parse script's output is LKP's key: value stream: 1 GiB is far beyond any */
 #define STREAM_MAX (1024UL * 1024 * 1024)
+/*
+ * How long a parse script may take (PERFSIFT_PARSE_TIMEOUT overrides):
+ * LKP's parse scripts read one raw file in well under a second; ten
+ * minutes is for a huge one on a slow box, and a script that never ends
+ * must not hang `run` (issue 25, F7).
+ */
+#define PARSE_TIMEOUT_S 600.0
+/* after the timeout's SIGTERM, this long for the script's group to go */
+#define PARSE_GRACE_MS 2000
 
 /* one plug-in found: its table entry first, so the entry leads back to it */
 struct plugin {
@@ -532,6 +545,13 @@ static void NORETURN exec_parse(char **argv, const char *input, int out_fd,
 	close(fd);
 	close(out_fd);
 	/*
+	 * A group of its own: a timeout ends what the script started too.
+	 * Off the terminal's group, ^C no longer reaches it, so it dies
+	 * with perfsift instead.
+	 */
+	setpgid(0, 0);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	/*
 	 * What perfsift blocks or ignores is the script's to have back: a
 	 * run blocks SIGINT/SIGTERM for its runner, and a script that could
 	 * not be stopped or that wrote on to a closed pipe would hang a run.
@@ -584,6 +604,149 @@ static int input_file(const char *raw, size_t len, const char *path,
 	return 1;
 }
 
+/* the parse scripts' time limit: PERFSIFT_PARSE_TIMEOUT seconds, or the default */
+static double parse_timeout(void)
+{
+	const char *env = getenv("PERFSIFT_PARSE_TIMEOUT"), *why;
+	double s;
+
+	if (!env || !*env)
+		return PARSE_TIMEOUT_S;
+	if (strnum_seconds(env, &s, &why) || s <= 0) {
+		warning("PERFSIFT_PARSE_TIMEOUT '%s' is not a duration; %g s it is",
+			env, PARSE_TIMEOUT_S);
+		return PARSE_TIMEOUT_S;
+	}
+	return s;
+}
+
+/* the stop request the caller took (plugin_parse_stop), 0: none */
+static int stop_taken;
+
+void plugin_parse_stop(int sig)
+{
+	if (!stop_taken)
+		stop_taken = sig;
+}
+
+/*
+ * A stop request: taken by the caller, or waiting while perfsift blocks
+ * SIGINT/SIGTERM, as `run` does for its runner (left pending, for the
+ * runner to take).
+ */
+static int stop_pending(void)
+{
+	sigset_t set;
+
+	if (stop_taken)
+		return stop_taken;
+	if (sigpending(&set) < 0)
+		return 0;
+	return sigismember(&set, SIGTERM) ? SIGTERM :
+	       sigismember(&set, SIGINT) ? SIGINT : 0;
+}
+
+/*
+ * The script's output, read until it closes its stdout or the deadline
+ * passes: 0, 1 when the deadline passed, 2 on a stop request, -1 on a
+ * read error (errno).  A script whose own child keeps the pipe open is
+ * cut off by the same deadline.
+ */
+static int read_until(int fd, struct strbuf *out, uint64_t deadline)
+{
+	char buf[65536];
+
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		uint64_t now = time_mono_ns(), left;
+		ssize_t n;
+		int r;
+
+		if (now >= deadline)
+			return 1;
+		if (stop_pending())
+			return 2;
+		/* a stop request does not wake poll: look again each 100 ms */
+		left = (deadline - now) / 1000000 + 1;
+		r = poll(&p, 1, left > 100 ? 100 : (int)left);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -1;
+		if (!r)
+			continue; /* the deadline, checked above */
+		n = read(fd, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (!n)
+			return 0;
+		if (out->len + (size_t)n > STREAM_MAX) {
+			errno = EFBIG;
+			return -1;
+		}
+		strbuf_add(out, buf, (size_t)n);
+	}
+}
+
+/*
+ * Wait for the script to end, leaving it a zombie: the zombie keeps its
+ * pid, so its process group cannot be a new one when it is killed.
+ * false when it is still running (nohang).
+ */
+static bool wait_ended(pid_t pid, bool nohang)
+{
+	siginfo_t info;
+
+	memset(&info, 0, sizeof(info));
+	while (waitid(P_PID, (id_t)pid, &info,
+		      WEXITED | WNOWAIT | (nohang ? WNOHANG : 0)) < 0)
+		if (errno != EINTR)
+			return true;
+	return info.si_pid == pid;
+}
+
+/*
+ * The script's end: what it left in its process group is killed (a
+ * daemon it started must not outlive the parse), then it is reaped.
+ * late: the deadline passed, so SIGTERM first and SIGKILL after a grace.
+ */
+static void end_script(pid_t pid, bool late, int *st)
+{
+	int i;
+
+	if (late) {
+		kill(-pid, SIGTERM);
+		for (i = 0; i < PARSE_GRACE_MS / 50 && !wait_ended(pid, true); i++)
+			usleep(50000);
+	} else {
+		wait_ended(pid, false);
+	}
+	kill(-pid, SIGKILL);
+	while (waitpid(pid, st, 0) < 0 && errno == EINTR)
+		;
+}
+
+/*
+ * The raw files whose parse script failed in this process ("\npath\n"
+ * each): a run cut by a signal or a parse error is parsed a second time,
+ * leniently, to be kept marked incomplete, and the script that failed
+ * (or hung until its timeout) must not be started on it again.
+ */
+static struct strbuf failed_inputs = STRBUF_INIT;
+
+static bool failed_before(const char *path)
+{
+	struct strbuf key = STRBUF_INIT;
+	bool found;
+
+	strbuf_addf(&key, "\n%s\n", path);
+	found = failed_inputs.len && strstr(failed_inputs.buf, key.buf);
+	strbuf_release(&key);
+	return found;
+}
+
 /*
  * LKP's run-stats: `programs/<p>/parse RAWFILE < RAWFILE`.  1 (not -1)
  * when the script needs a Ruby that is not here: nothing is wrong with
@@ -595,8 +758,9 @@ static int run_parse_script(const struct plugin *pl, const char *raw,
 {
 	struct strbuf in = STRBUF_INIT, dir = STRBUF_INIT;
 	char *argv[4];
-	int pfd[2], st, made, ret = -1;
+	int pfd[2], st, made, late, ret = -1;
 	size_t n = 0;
+	double limit;
 	pid_t pid;
 
 	if (pl->ruby && !plugin_have_ruby()) {
@@ -606,6 +770,18 @@ static int run_parse_script(const struct plugin *pl, const char *raw,
 			    "parses it once Ruby is there",
 			    pl->name, pl->parse);
 		return 1;
+	}
+	if (stop_pending()) {
+		strbuf_addf(err, "%s: its parse script %s not started: perfsift "
+			    "is stopping (%s); `perfsift stats RUN_DIR` parses "
+			    "the kept raw file", pl->name, pl->parse,
+			    stop_pending() == SIGTERM ? "SIGTERM" : "SIGINT");
+		return -1;
+	}
+	if (path && failed_before(path)) {
+		strbuf_addf(err, "%s: its parse script %s failed on this file "
+			    "already; not started again", pl->name, pl->parse);
+		return -1;
 	}
 	made = input_file(raw, len, path, &in, err);
 	if (made < 0)
@@ -641,12 +817,22 @@ static int run_parse_script(const struct plugin *pl, const char *raw,
 	}
 	close(pfd[1]);
 	/* read all before waiting: a full pipe would block the script forever */
-	if (strbuf_read_fd(out, pfd[0], STREAM_MAX) < 0)
+	limit = parse_timeout();
+	late = read_until(pfd[0], out,
+			  time_mono_ns() + (uint64_t)(limit * 1e9));
+	if (late < 0)
 		strbuf_addf(err, "%s: cannot read its parse script's output: %s",
 			    pl->name, strerror(errno));
 	close(pfd[0]);
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
+	end_script(pid, late != 0, &st);
+	if (late == 1)
+		strbuf_addf(err, "%s: its parse script %s did not finish in %g s "
+			    "and was killed (PERFSIFT_PARSE_TIMEOUT sets the limit)",
+			    pl->name, pl->parse, limit);
+	else if (late == 2)
+		strbuf_addf(err, "%s: its parse script %s was stopped: perfsift "
+			    "is stopping (%s)", pl->name, pl->parse,
+			    stop_pending() == SIGTERM ? "SIGTERM" : "SIGINT");
 	if (err->len)
 		goto out;
 	if (WIFEXITED(st) && !WEXITSTATUS(st))
@@ -658,6 +844,9 @@ static int run_parse_script(const struct plugin *pl, const char *raw,
 		strbuf_addf(err, "%s: its parse script %s was killed by signal %d",
 			    pl->name, pl->parse, WTERMSIG(st));
 out:
+	if (ret && path)
+		strbuf_addf(&failed_inputs, "%s%s\n",
+			    failed_inputs.len ? "" : "\n", path);
 	if (made > 0)
 		unlink(in.buf);
 	strbuf_release(&in);

@@ -87,6 +87,13 @@ bool plugin_parse_needs_ruby(const struct program *p);
 /* Ruby is on PATH */
 bool plugin_have_ruby(void);
 /*
+ * A stop request (SIGINT/SIGTERM) the caller took: from now on no parse
+ * script is started (the raw files are kept for `perfsift stats`), as
+ * none is while one waits pending.  A script that runs past its time
+ * limit (PERFSIFT_PARSE_TIMEOUT, 600 s) is killed with its group.
+ */
+void plugin_parse_stop(int sig);
+/*
  * Whether plug-in p can run here: true, or false with the reason (one
  * line) in why.
  */

@@ -21,6 +21,7 @@
 #include "util/fileutil.h"
 #include "util/strbuf.h"
 #include "util/trust.h"
+#include "util/trust.h"
 
 /* the largest raw file sent (a bytea value is at most 1 GB) */
 #define MAX_FILE (256u << 20)
@@ -152,42 +153,87 @@ int lab_get_run_files(struct lab *lab, const char *group_rel, int number,
 		return -1;
 	}
 	for (i = 0; i < PQntuples(res) && !ret; i++) {
-		struct strbuf name = STRBUF_INIT, path = STRBUF_INIT;
-		struct strbuf dir = STRBUF_INIT;
-
-		strbuf_add(&name, PQgetvalue(res, i, 0),
-			   (size_t)PQgetlength(res, i, 0));
-		/*
-		 * The store is shared: a row written by anyone with access to
-		 * it must not make pull write outside the run's directory
-		 * ("../../etc") nor a name with control characters.
-		 */
-		if (strlen(name.buf) != name.len || trust_relpath_why(name.buf)) {
-			strbuf_addstr(err, "the store holds a file '");
-			trust_escape(err, name.buf);
-			strbuf_addf(err, "' outside its run (%s): not written",
-				    strlen(name.buf) != name.len ? "a NUL byte"
-					    : trust_relpath_why(name.buf));
-			ret = -1;
-		} else {
-			path_join(&path, dest, name.buf);
-			path_dirname(&dir, path.buf);
-			if (mkdir_p(dir.buf, 0755) < 0 ||
-			    write_file_atomic(path.buf, PQgetvalue(res, i, 1),
-					      (size_t)PQgetlength(res, i, 1)) < 0) {
-				strbuf_addf(err, "cannot write '%s': %s", path.buf,
-					    strerror(errno));
-				ret = -1;
-			}
+		ret = lab_write_file_row(dest, PQgetvalue(res, i, 0),
+					 (size_t)PQgetlength(res, i, 0),
+					 PQgetvalue(res, i, 1),
+					 (size_t)PQgetlength(res, i, 1), err);
+		if (!ret)
 			(*nfiles)++;
-		}
-		strbuf_release(&name);
-		strbuf_release(&path);
-		strbuf_release(&dir);
 	}
 	PQclear(res);
 	return ret;
 }
-#else
-typedef int lab_files_unused;
 #endif /* HAVE_LIBPQ */
+
+/*
+ * The unpacking of a file row, without a server (the fuzzer's way in,
+ * tests/fuzz/fuzz_filerow.c): what pull reads from the store.
+ */
+#include <errno.h>
+#include <string.h>
+#include "lab/lab.h"
+#include "util/fileutil.h"
+#include "util/strbuf.h"
+
+/*
+ * A stored name must stay below the run directory.  The store is shared:
+ * a row written by anyone with access to it must not make pull write
+ * outside the run's directory ("../../etc").  The name is len bytes, not
+ * a C string: the check never reads past them.
+ */
+bool lab_file_row_name_ok(const char *name, size_t len)
+{
+	size_t i = 0;
+
+	/* a NUL inside would make the path another than the row says */
+	if (!len || memchr(name, '\0', len) || *name == '/')
+		return false;
+	while (i < len) {
+		const char *slash = memchr(name + i, '/', len - i);
+		size_t end = slash ? (size_t)(slash - name) : len;
+
+		if (end - i == 2 && name[i] == '.' && name[i + 1] == '.')
+			return false;
+		i = end + 1;
+	}
+	return true;
+}
+
+int lab_write_file_row(const char *dest, const char *name, size_t name_len,
+		       const void *data, size_t len, struct strbuf *err)
+{
+	struct strbuf nm = STRBUF_INIT, path = STRBUF_INIT, dir = STRBUF_INIT;
+	int ret = -1;
+
+	strbuf_add(&nm, name, name_len);
+	/*
+	 * The store is shared: a row written by anyone with access to it
+	 * must not make pull write outside the run's directory ("../../etc")
+	 * nor a name with control characters (util/trust.h).
+	 */
+	if (!lab_file_row_name_ok(name, name_len) ||
+	    trust_relpath_why(nm.buf)) {
+		const char *why = trust_relpath_why(nm.buf);
+
+		strbuf_addstr(err, "the store holds a file '");
+		trust_escape(err, nm.buf);
+		strbuf_addf(err, "' outside its run (%s): not written",
+			    memchr(name, '\0', name_len) ? "a NUL byte" :
+			    why ? why : "'..' or an absolute path");
+		goto out;
+	}
+	path_join(&path, dest, nm.buf);
+	path_dirname(&dir, path.buf);
+	if (mkdir_p(dir.buf, 0755) < 0 ||
+	    write_file_atomic(path.buf, data, len) < 0) {
+		strbuf_addf(err, "cannot write '%s': %s", path.buf,
+			    strerror(errno));
+		goto out;
+	}
+	ret = 0;
+out:
+	strbuf_release(&nm);
+	strbuf_release(&path);
+	strbuf_release(&dir);
+	return ret;
+}

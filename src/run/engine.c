@@ -709,6 +709,31 @@ static int prepare(struct one_run *o)
 	}
 }
 
+/*
+ * What the benchmark left running when it ended, killed by the runner:
+ * said on the terminal, in the run's stderr file (its log) and in
+ * last_state, so that a run that leaked a daemon is known for it.
+ */
+static void say_left(struct one_run *o, const char *err_path)
+{
+	const struct runner_result *res = &o->res;
+	struct strbuf line = STRBUF_INIT;
+	int fd;
+
+	strbuf_addf(&line, "perfsift: left running when the run ended, killed "
+		    "(%s): %s\n", res->in_cgroup ? "the run's cgroup" :
+		    "the run's session and process group", res->left);
+	warning("%s: run %d: %.*s", o->r->name, o->r->index, (int)line.len - 1,
+		line.buf + strlen("perfsift: "));
+	fd = open(err_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0 || write_all(fd, line.buf, line.len) < 0)
+		warning("cannot write '%s': %s", err_path, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	strbuf_addf(&o->state, "leftover_processes: %zu\n", res->nleft);
+	strbuf_release(&line);
+}
+
 /* the monitors and the benchmark, in its own process group, until it ends */
 static void start(struct one_run *o)
 {
@@ -762,6 +787,7 @@ static void start(struct one_run *o)
 		strbuf_addstr(&o->state, "start_failed: 1\n");
 		goto out;
 	}
+	cmd.contain = true; /* nothing of the run outlives it (issue 25, F11) */
 	progress_tick(o, 0);
 	if (runner_run(&cmd, &o->res, &o->err) < 0) {
 		error("%s", o->err.buf);
@@ -776,6 +802,8 @@ out:
 	if (ms.sampler && sampler_stop(ms.sampler) < 0)
 		warning("monitors: could not stop cleanly");
 	progress_end(o);
+	if (o->ran && o->res.nleft)
+		say_left(o, err_path.buf);
 	free_env(cmd.env);
 	strbuf_release(&out_path);
 	strbuf_release(&err_path);
@@ -866,8 +894,11 @@ static void judge(struct one_run *o)
 		if (!o->res.stop_signal && !o->res.timed_out)
 			show_stderr_tail(o->run.tmp_dir);
 	}
-	if (o->res.stop_signal)
+	if (o->res.stop_signal) {
+		/* the cut run's plug-in parse waits for `perfsift stats` */
+		plugin_parse_stop(o->res.stop_signal);
 		o->outcome = ENGINE_STOPPED;
+	}
 	else
 		o->outcome = o->complete ? ENGINE_OK : ENGINE_FAILED;
 	strbuf_release(&text);

@@ -22,6 +22,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "run/cgroup.h"
 #include "run/runner.h"
 #include "util/strbuf.h"
 #include "util/timeutil.h"
@@ -95,12 +96,14 @@ static int open_out(const char *path, struct strbuf *err)
 	return fd;
 }
 
-static NORETURN void child(const struct runner_cmd *cmd, int out_fd,
-			   int err_fd)
+static NORETURN void child(const struct runner_cmd *cmd,
+			   const struct run_cgroup *cg, int out_fd, int err_fd)
 {
 	sigset_t none;
 	int fd;
 
+	/* the run's cgroup (else a session of its own), then its own group */
+	run_cgroup_enter(cg);
 	setpgid(0, 0);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
@@ -154,6 +157,7 @@ struct wait_state {
 	uint64_t next_tick;
 	double grace;
 	bool term_sent, kill_sent;
+	struct run_cgroup cg; /* where the run's processes are */
 };
 
 /* SIGTERM to the group now; SIGKILL follows after the grace time */
@@ -199,7 +203,7 @@ static int fork_child(const struct runner_cmd *cmd, int out_fd, int err_fd,
 				;
 			close(go[0]);
 		}
-		child(cmd, out_fd, err_fd);
+		child(cmd, &w->cg, out_fd, err_fd);
 	}
 	w->pid = pid;
 	setpgid(pid, pid); /* both sides: whichever runs first */
@@ -284,15 +288,31 @@ static int wait_child(const struct runner_cmd *cmd, struct runner_result *res,
 }
 
 /* the child ended: end what it left in its group, reap it, say how it died */
-static void reap(struct runner_result *res, const struct wait_state *w,
+static void reap(struct runner_result *res, struct wait_state *w,
 		 long long oom_before)
 {
 	long long oom_after;
 
-	/* the leader is a zombie: its group id is still ours to kill */
+	struct strbuf left = STRBUF_INIT;
+
+	/*
+	 * What the run left: in its cgroup (a setsid daemon too) or its
+	 * session, named and killed; then its group, whose id the leader,
+	 * a zombie, still holds.
+	 */
+	res->in_cgroup = w->cg.dir != NULL;
+	if (w->cg.dir || w->cg.session)
+		res->nleft = run_cgroup_end(&w->cg, w->pid, &left);
+	if (left.len >= sizeof(res->left)) {
+		strbuf_setlen(&left, sizeof(res->left) - 4);
+		strbuf_addstr(&left, "...");
+	}
+	memcpy(res->left, left.buf, left.len + 1);
+	strbuf_release(&left);
 	kill(-w->pid, SIGKILL);
 	while (wait4(w->pid, &res->wait_status, 0, &res->ru) < 0 && errno == EINTR)
 		;
+	run_cgroup_remove(&w->cg);
 	res->elapsed_s = (double)(time_mono_ns() - w->start) / 1e9;
 	if (!res->stop_signal && stop_signal && w->term_sent && !res->timed_out)
 		res->stop_signal = stop_signal;
@@ -324,6 +344,8 @@ int runner_run(const struct runner_cmd *cmd, struct runner_result *res,
 	oom_before = oom_kill_count();
 	fflush(NULL); /* nothing buffered twice */
 	w.grace = cmd->kill_grace_s > 0 ? cmd->kill_grace_s : 3.0;
+	if (cmd->contain && !run_cgroup_create(&w.cg))
+		w.cg.session = true;
 	if (fork_child(cmd, out_fd, err_fd, &w, err) < 0)
 		goto out;
 	res->started = true;
@@ -335,6 +357,7 @@ int runner_run(const struct runner_cmd *cmd, struct runner_result *res,
 	reap(res, &w, oom_before);
 	ret = 0;
 out:
+	run_cgroup_remove(&w.cg);
 	if (out_fd >= 0)
 		close(out_fd);
 	if (err_fd >= 0)

@@ -42,6 +42,13 @@ struct runner_cmd {
 	 */
 	void (*before_go)(void *arg);
 	void *before_go_arg;
+	/*
+	 * A benchmark run: the child in a cgroup (else a session) of its
+	 * own, and what it leaves when it ends is killed and said in the
+	 * result (run/cgroup.h).  Not for an install command, whose
+	 * daemons (a database it installs) are meant to stay.
+	 */
+	bool contain;
 };
 
 struct runner_result {
@@ -60,6 +67,14 @@ struct runner_result {
 	bool oom_kill;     /* ... and the kernel's oom_kill counter went up */
 	bool oom_during;   /* the oom_kill counter went up while it ran (a
 			    * worker of a built-in benchmark may have died of it) */
+	/*
+	 * What the run left running when its leader ended, killed then
+	 * (run/cgroup.h): how many, "PID (COMM)" each (cut at the size),
+	 * and whether a cgroup held them (else its session and group).
+	 */
+	size_t nleft;
+	char left[512];
+	bool in_cgroup;
 };
 
 /*

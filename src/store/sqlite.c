@@ -11,6 +11,7 @@
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "result/matrix.h"
 #include "result/reduce.h"
@@ -187,6 +188,47 @@ bool store_sqlite_damaged(const char *path, struct strbuf *why)
 	return bad;
 }
 
+/*
+ * Whether this user may write the index file and its directory, which
+ * even a reading command needs: SQLite's write-ahead log (-wal, -shm
+ * beside the file) is written by readers too, and the index is repaired
+ * from the result root whenever it lags behind it.  When not, err says
+ * what to do instead of SQLite's "attempt to write a readonly database"
+ * (issue 25, F15).
+ */
+static bool index_writable(const char *location, struct strbuf *err)
+{
+	struct strbuf dir = STRBUF_INIT;
+	struct stat sb;
+	bool ok;
+
+	path_dirname(&dir, location);
+	ok = !access(location, W_OK) && !access(dir.buf, W_OK | X_OK);
+	if (!ok && (errno == EACCES || errno == EPERM || errno == EROFS)) {
+		bool ro = errno == EROFS;
+
+		strbuf_addf(err, "'%s' is not writable by this user (uid %ld)%s, "
+			    "and perfsift writes its index even to read it "
+			    "(SQLite's write-ahead log, the index's repair): ",
+			    location, (long)geteuid(),
+			    ro ? " (a read-only file system)" : "");
+		if (!stat(location, &sb) && !ro)
+			strbuf_addf(err, "run the command as its owner (uid %ld), "
+				    "give this user write access to the index "
+				    "and its directory (a shared group: chgrp "
+				    "-R GROUP and chmod -R g+w the result root), "
+				    "or read a copy of the result root",
+				    (long)sb.st_uid);
+		else
+			strbuf_addstr(err, "read a copy of the result root on a "
+				      "writable file system");
+	} else {
+		ok = true; /* another trouble: SQLite's own message says it */
+	}
+	strbuf_release(&dir);
+	return ok;
+}
+
 static int sqlite_open(struct store *st, const char *location, unsigned flags,
 		       struct strbuf *err)
 {
@@ -200,6 +242,8 @@ static int sqlite_open(struct store *st, const char *location, unsigned flags,
 	if (!(flags & STORE_CREATE) && access(location, F_OK) < 0 &&
 	    errno == ENOENT)
 		memory = true; /* nothing indexed yet: an empty store */
+	if (!memory && !index_writable(location, err))
+		goto fail;
 	rc = sqlite3_open_v2(memory ? ":memory:" : location, &p->db,
 			     SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
 			     SQLITE_OPEN_NOMUTEX, NULL);

@@ -33,3 +33,13 @@ has_default_monitors() {
 		}
 	done
 }
+
+# gone PIDFILE: the process it names has ended (a zombie that init has
+# not reaped yet counts: it runs nothing); t9353, t9354
+gone() {
+	pid=$(cat "$1") &&
+	st=$(ps -o stat= -p "$pid" 2>/dev/null) || return 0
+	case "$st" in Z*) return 0 ;; esac
+	echo "process $pid ($1) still there: $st" >&2
+	return 1
+}

@@ -21,6 +21,8 @@
 #include "run/engine.h"
 #include "run/runner.h"
 #include "run/schedule.h"
+#include "run/vm.h"
+#include "util/fileutil.h"
 #include "util/strbuf.h"
 #include "util/strnum.h"
 #include "util/usage.h"
@@ -29,6 +31,8 @@
 static const char run_usage[] =
 	"usage: perfsift run JOB.yaml [-n RUNS] [--commit ID] [--set KEY=VALUE]...\n"
 	"                    [--lkp-src DIR] [--list-cases] [-- CMD ARGS...]\n"
+	"                    [--kernel IMAGE [--modules DIR] [--vm-cpus N]\n"
+	"                     [--vm-memory SIZE] [--append ARGS]]\n"
 	"\n"
 	"  -n, --runs N        run each atomic job N times (default 1); runs are\n"
 	"                      numbered on from those already in the result root\n"
@@ -51,6 +55,15 @@ static const char run_usage[] =
 	"                      programs/ beside the job: docs/programs.md)\n"
 	"  --list-cases        list the cases of the job's benchmarks and whether each\n"
 	"                      can run here (and why not); runs and writes nothing\n"
+	"  --kernel IMAGE      boot IMAGE (a bzImage or a distribution's vmlinuz) in\n"
+	"                      qemu and make each run inside it, with the guest's\n"
+	"                      knobs and monitors (also the job's `kernel:` key;\n"
+	"                      docs/kernel.md); $PERFSIFT_VM_ACCEL=kvm|tcg picks\n"
+	"                      the accelerator\n"
+	"  --modules DIR       a lib/modules/RELEASE tree to put in the guest\n"
+	"  --vm-cpus N         the VM's CPUs (default 2)\n"
+	"  --vm-memory SIZE    the VM's memory (default 2G)\n"
+	"  --append ARGS       more of the guest kernel's command line\n"
 	"  -- CMD ARGS...      the command of a `mytest` job (LKP's external benchmark)\n"
 	"\n"
 	"A job that is not atomic is split into atomic jobs, run round-robin.\n"
@@ -68,6 +81,8 @@ struct run_args {
 	size_t nr_sets, alloc_sets;
 	bool runs_given; /* -n was given (--until-decided's default is 3) */
 	bool list_cases; /* --list-cases: list, run nothing */
+	struct vm_opts vm; /* --kernel and the VM's shape */
+	bool vm_shape;   /* a VM option was given */
 };
 
 /* a run count of -n or --max-runs: 1..99 (LKP's limit), else -1 said */
@@ -99,6 +114,11 @@ static int parse_options(int argc, char **argv, struct run_args *a,
 		{"install-cmd", required_argument, NULL, 'i'},
 		{"lkp-src", required_argument, NULL, 'L'},
 		{"list-cases", no_argument, NULL, 'C'},
+		{"kernel", required_argument, NULL, 'K'},
+		{"modules", required_argument, NULL, 'D'},
+		{"vm-cpus", required_argument, NULL, 'P'},
+		{"vm-memory", required_argument, NULL, 'm'},
+		{"append", required_argument, NULL, 'A'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -130,6 +150,29 @@ static int parse_options(int argc, char **argv, struct run_args *a,
 		case 'B': a->build_cmd = optarg; break;
 		case 'i': a->install_cmd = optarg; break;
 		case 'L': plugin_set_lkp_src(optarg); break;
+		case 'K': a->vm.image = optarg; break;
+		case 'D': a->vm.modules = optarg; a->vm_shape = true; break;
+		case 'A': a->vm.append = optarg; a->vm_shape = true; break;
+		case 'P': {
+			long long n;
+			const char *why;
+
+			if (strnum_ll(optarg, 1, 64, &n, &why) < 0)
+				return error("--vm-cpus '%s': %s (1..64)", optarg, why), EXIT_USAGE;
+			a->vm.cpus = (unsigned)n;
+			a->vm_shape = true;
+			break;
+		}
+		case 'm': {
+			const char *why;
+
+			if (strnum_size(optarg, &a->vm.memory, &why) < 0 ||
+			    a->vm.memory < ((uint64_t)128 << 20))
+				return error("--vm-memory '%s': %s", optarg,
+					     a->vm.memory ? "at least 128M" : why), EXIT_USAGE;
+			a->vm_shape = true;
+			break;
+		}
 		case 's':
 			ALLOC_GROW(a->sets, a->nr_sets + 1, a->alloc_sets);
 			a->sets[a->nr_sets++] = optarg;
@@ -201,6 +244,68 @@ out:
 	return status;
 }
 
+/* the line of a top-level key in its job file, for `FILE:LINE: KEY:` */
+static int key_line(const struct job *job, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < job->root->n; i++)
+		if (!strcmp(job->root->keys[i], key))
+			return job->root->kids[i]->line;
+	return 0;
+}
+
+/*
+ * Before anything is written: --kernel's image (or each job's `kernel:`,
+ * made absolute from the job file's directory) must be a kernel, a VM
+ * option needs one, and --modules a directory.  -1 with err.
+ */
+static int check_kernels(struct run_args *a, struct job **atomic, size_t n,
+			 struct strbuf *err)
+{
+	struct strbuf path = STRBUF_INIT, why = STRBUF_INIT;
+	bool any = a->vm.image != NULL;
+	size_t i;
+	int ret = -1;
+
+	if (a->vm.image && vm_image_check(a->vm.image, NULL, err) < 0)
+		goto out;
+	for (i = 0; !a->vm.image && i < n; i++) {
+		const char *k = job_get(atomic[i], "kernel");
+
+		if (!k || !*k)
+			continue;
+		any = true;
+		strbuf_reset(&path);
+		if (k[0] != '/') {
+			path_dirname(&path, atomic[i]->file);
+			strbuf_addch(&path, '/');
+		}
+		strbuf_addstr(&path, k);
+		strbuf_reset(&why);
+		if (vm_image_check(path.buf, NULL, &why) < 0) {
+			strbuf_addf(err, "%s:%d: kernel: %s", atomic[i]->file,
+				    key_line(atomic[i], "kernel"), why.buf);
+			goto out;
+		}
+		job_set(atomic[i], "kernel", path.buf);
+	}
+	if (a->vm_shape && !any) {
+		strbuf_addstr(err, "--modules, --vm-cpus, --vm-memory and --append are for "
+			      "a run in a VM: give --kernel IMAGE (or `kernel:` in the job)");
+		goto out;
+	}
+	if (a->vm.modules && !dir_exists(a->vm.modules)) {
+		strbuf_addf(err, "--modules '%s': not a directory", a->vm.modules);
+		goto out;
+	}
+	ret = 0;
+out:
+	strbuf_release(&path);
+	strbuf_release(&why);
+	return ret;
+}
+
 int cmd_run(int argc, char **argv, struct options *opts)
 {
 	struct run_args a = {0};
@@ -232,6 +337,10 @@ int cmd_run(int argc, char **argv, struct options *opts)
 		fprintf(stderr, "perfsift run: %s\n", err.buf);
 		goto out;
 	}
+	if (check_kernels(&a, atomic, nr_atomic, &err) < 0) {
+		fprintf(stderr, "perfsift run: %s\n", err.buf);
+		goto out;
+	}
 	/*
 	 * How the commit was built and installed is a fact of the runs, like
 	 * the machine's (env_*: not a parameter, so not part of the group's
@@ -244,6 +353,7 @@ int cmd_run(int argc, char **argv, struct options *opts)
 			job_set(atomic[i], "env_install", a.install_cmd);
 	}
 	engine_init(&e, opts->result_root, opts->store_url, a.commit);
+	e.vm = &a.vm;
 	status = run_status(schedule_run_all(&s, &e, atomic, plans, nr_atomic), &s);
 	engine_release(&e);
 	engine_flush_progress(); /* a closed pipe is not the job's failure */

@@ -30,6 +30,7 @@
 #include "run/engine.h"
 #include "run/knob.h"
 #include "run/runner.h"
+#include "run/vm.h"
 #include "setup/setup.h"
 #include "util/fileutil.h"
 #include "util/usage.h"
@@ -805,7 +806,10 @@ enum engine_outcome engine_run_once(struct engine *e, const struct job *atomic,
 				    struct engine_run *r)
 {
 	struct one_run o = { .e = e, .p = p, .r = r, .outcome = ENGINE_ERROR };
+	const char *kernel = vm_image_of(e, atomic);
 
+	if (kernel)
+		return vm_run_once(e, kernel, atomic, p, r);
 	strbuf_reset(&r->group_dir);
 	strbuf_reset(&r->dir);
 	r->elapsed_s = 0;

@@ -60,6 +60,7 @@
 
 struct bench_ops;
 struct job;
+struct vm_opts;
 
 /*
  * What one atomic job runs, found from the job before anything is
@@ -95,6 +96,9 @@ struct engine {
 	const char *sysroot;     /* the knobs' tree: $PERFSIFT_SYSROOT, else "/" */
 	const char *commit;      /* the kernel's commit; NULL: the job's or uname -r */
 	bool tty;                /* stdout is a terminal: a \r progress line */
+	/* --kernel and the VM's shape (run/vm.h); NULL: runs are native
+	 * unless the job names `kernel:` */
+	const struct vm_opts *vm;
 	struct machine machine;  /* probed once, filled into every run's job */
 	/* monitors "not available" here: said once per engine, not per run */
 	struct sampler_notes monitor_notes;
@@ -136,7 +140,8 @@ void engine_run_release(struct engine_run *r);
 
 /*
  * Run atomic job `atomic` once, as p says, into e's result root and
- * store, keeping the contract above.  r's in-fields name it; its
+ * store, keeping the contract above.  With a kernel to boot (e->vm's
+ * image or the job's `kernel:`), the run is made in a VM (run/vm.h).  r's in-fields name it; its
  * out-fields are reset and filled.  The job is copied, never changed.
  */
 enum engine_outcome engine_run_once(struct engine *e, const struct job *atomic,

@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include "job/job.h"
 #include "run/machine.h"
+#include "run/vm.h"
 #include "util/fileutil.h"
 #include "util/hash.h"
 #include "util/strbuf.h"
@@ -286,7 +287,18 @@ void machine_probe(struct machine *m, const char *sysroot)
 		m->kernel_release = xstrdup("unknown");
 	}
 	m->rootfs = os_release_id(sysroot);
-	m->compiler = gcc_name(sysroot);
+	/*
+	 * In a VM's guest (run/vm.h) there is no gcc: the compiler axis is
+	 * the kernel's own, as /proc/version says it.
+	 */
+	if (vm_in_guest()) {
+		char *v = read_sys(sysroot, "/proc/version");
+
+		m->compiler = vm_banner_compiler(v);
+		free(v);
+	} else {
+		m->compiler = gcc_name(sysroot);
+	}
 	n = sysconf(_SC_NPROCESSORS_ONLN);
 	m->nr_cpu = n > 0 ? (unsigned)n : 1;
 	m->mem_total = mem_total(sysroot);

@@ -1,7 +1,8 @@
 /*
  * archive_io.h: libarchive, loaded on first use (util/dynlib.c says why):
  * reading LKP's compressed raw files (proc-vmstat.gz, ...) and, for the
- * report bundle, the functions report/bundle.c calls through the table.
+ * report bundle, the functions report/bundle.c calls through the table;
+ * the VM's initramfs (cpio) and the tar a guest sends back (run/vm.c).
  */
 #ifndef PERFSIFT_ARCHIVE_IO_H
 #define PERFSIFT_ARCHIVE_IO_H
@@ -23,7 +24,10 @@
 	X(archive_entry_new) X(archive_entry_free) \
 	X(archive_entry_set_pathname) X(archive_entry_set_size) \
 	X(archive_entry_set_filetype) X(archive_entry_set_perm) \
-	X(archive_entry_set_mtime)
+	X(archive_entry_set_mtime) \
+	X(archive_write_set_format_cpio_newc) X(archive_entry_set_symlink) \
+	X(archive_read_support_format_tar) X(archive_entry_pathname) \
+	X(archive_entry_filetype)
 
 struct archive_io_api {
 #define ARCHIVE_IO_MEMBER(f) __typeof__(f) *f;
@@ -62,6 +66,16 @@ int archive_io_read_compressed(struct strbuf *sb, const char *path,
 #define archive_entry_set_perm (archive_io_api()->archive_entry_set_perm)
 #define archive_entry_set_mtime (archive_io_api()->archive_entry_set_mtime)
 #define archive_error_string (archive_io_api()->archive_error_string)
+#define archive_write_set_format_cpio_newc (archive_io_api()->archive_write_set_format_cpio_newc)
+#define archive_entry_set_symlink (archive_io_api()->archive_entry_set_symlink)
+#define archive_read_new (archive_io_api()->archive_read_new)
+#define archive_read_support_format_tar (archive_io_api()->archive_read_support_format_tar)
+#define archive_read_open_filename (archive_io_api()->archive_read_open_filename)
+#define archive_read_next_header (archive_io_api()->archive_read_next_header)
+#define archive_read_data (archive_io_api()->archive_read_data)
+#define archive_read_free (archive_io_api()->archive_read_free)
+#define archive_entry_pathname (archive_io_api()->archive_entry_pathname)
+#define archive_entry_filetype (archive_io_api()->archive_entry_filetype)
 #endif
 
 #endif

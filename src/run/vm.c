@@ -1,0 +1,1176 @@
+/*
+ * vm.c: a run on a kernel under test, in qemu (vm.h has the design).
+ * Per run: an initramfs built in a private work directory (cpio newc
+ * through libarchive), qemu run by the runner (its own process group,
+ * the stop signals, a time limit), then the guest's run directory taken
+ * from the tar stream of ttyS1 and published in the host's result root
+ * through result_run_begin()/result_run_finish() like any run -- or, when
+ * no run came back, a failed run recorded from the console alone.
+ *
+ * Why an initramfs and serial ports: a distribution kernel keeps virtio
+ * and 9p in modules, a tinyconfig kernel has neither, but both have the
+ * 8250 serial port and initramfs built in, so one path serves every
+ * kernel without modules.  ttyS0 is the console (the run's dmesg), ttyS1
+ * the data (raw, binary-clean: `stty raw`), ttyS2 the guest perfsift's
+ * own output.
+ */
+#include "util/compat.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+#include "util/archive_io.h"
+#include "external/external.h"
+#include "job/job.h"
+#include "job/kpi.h"
+#include "result/result.h"
+#include "run/runner.h"
+#include "run/vm.h"
+#include "util/fileutil.h"
+#include "util/usage.h"
+#include "util/xalloc.h"
+
+#define GUEST_ENV "PERFSIFT_GUEST"
+#define MARK_START "perfsift-guest: job starts"
+#define MARK_END "perfsift-guest: job ended"
+#define MARK_SENT "perfsift-guest: run sent"
+#define QEMU "qemu-system-x86_64"
+#define BUSYBOX "/bin/busybox"
+
+bool vm_in_guest(void)
+{
+	const char *g = getenv(GUEST_ENV);
+
+	return g && *g;
+}
+
+const char *vm_image_of(const struct engine *e, const struct job *atomic)
+{
+	const char *k;
+
+	if (vm_in_guest())
+		return NULL;
+	if (e->vm && e->vm->image)
+		return e->vm->image;
+	k = job_get(atomic, "kernel");
+	return k && *k ? k : NULL;
+}
+
+/* ---- the kernel image ---------------------------------------------------- */
+
+static unsigned le16(const unsigned char *p)
+{
+	return (unsigned)p[0] | (unsigned)p[1] << 8;
+}
+
+static uint32_t le32(const unsigned char *p)
+{
+	return (uint32_t)le16(p) | (uint32_t)le16(p + 2) << 16;
+}
+
+/* the x86 boot protocol's setup header (Documentation/arch/x86/boot.rst) */
+#define HDR_SIZE 0x280
+#define HDR_SETUP_SECTS 0x1f1
+#define HDR_BOOT_FLAG 0x1fe
+#define HDR_MAGIC 0x202
+#define HDR_VERSION 0x206
+#define HDR_KERNEL_VERSION 0x20e
+#define HDR_PAYLOAD_OFFSET 0x248
+#define HDR_PAYLOAD_LENGTH 0x24c
+
+struct image_header {
+	unsigned char h[HDR_SIZE];
+	unsigned version;
+};
+
+static int read_header(int fd, const char *path, struct image_header *ih,
+		       struct strbuf *err)
+{
+	ssize_t n = pread(fd, ih->h, sizeof(ih->h), 0);
+
+	if (n < 0) {
+		strbuf_addf(err, "%s: cannot read: %s", path, strerror(errno));
+		return -1;
+	}
+	if (n < (ssize_t)sizeof(ih->h) || le16(ih->h + HDR_BOOT_FLAG) != 0xaa55 ||
+	    memcmp(ih->h + HDR_MAGIC, "HdrS", 4)) {
+		strbuf_addf(err, "%s: not a Linux kernel image (no x86 boot "
+			    "header: give a bzImage, e.g. arch/x86/boot/bzImage, "
+			    "or a distribution's vmlinuz)", path);
+		return -1;
+	}
+	ih->version = le16(ih->h + HDR_VERSION);
+	return 0;
+}
+
+int vm_image_check(const char *path, struct vm_image *info, struct strbuf *err)
+{
+	struct image_header ih;
+	char text[256];
+	unsigned off;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = -1;
+
+	if (info)
+		memset(info, 0, sizeof(*info));
+	if (fd < 0) {
+		strbuf_addf(err, "%s: cannot open the kernel image: %s", path,
+			    strerror(errno));
+		return -1;
+	}
+	if (read_header(fd, path, &ih, err) < 0)
+		goto out;
+	/* the version text: a pointer from 0x200, since boot protocol 2.00 */
+	off = le16(ih.h + HDR_KERNEL_VERSION);
+	n = off ? pread(fd, text, sizeof(text) - 1, (off_t)off + 0x200) : 0;
+	if (n <= 0 || !memchr(text, '\0', (size_t)n)) {
+		strbuf_addf(err, "%s: not a Linux kernel image (its boot header "
+			    "names no kernel version)", path);
+		goto out;
+	}
+	if (info) {
+		text[n] = '\0';
+		info->banner = xstrdup(text);
+		info->release = xstrndup(text, strcspn(text, " "));
+	}
+	ret = 0;
+out:
+	close(fd);
+	return ret;
+}
+
+void vm_image_release(struct vm_image *info)
+{
+	free(info->release);
+	free(info->banner);
+	memset(info, 0, sizeof(*info));
+}
+
+char *vm_banner_compiler(const char *banner)
+{
+	const char *p = banner ? strstr(banner, "Linux version ") : NULL;
+	const char *name, *end, *ver;
+	size_t len;
+
+	if (!p)
+		return xstrdup("unknown");
+	/* "Linux version R (builder) (COMPILER ...": the second "(" */
+	p = strchr(p, '(');
+	p = p ? strstr(p, ") (") : NULL;
+	if (!p)
+		return xstrdup("unknown");
+	name = p + 3;
+	len = strcspn(name, " ),");
+	if (!len)
+		return xstrdup("unknown");
+	/* "gcc-12" is LKP's word already; plain "gcc (...) 12.2.0" gets its major */
+	if (memchr(name, '-', len) || (strncmp(name, "gcc", len) && !strstr(name, "clang")))
+		return xstrndup(name, len);
+	end = name + strcspn(name, ",)");
+	if (len == 3 && !strncmp(name, "gcc", 3)) {
+		/* the last word before the comma: "12.2.0" */
+		for (ver = end; ver > name && ver[-1] != ' '; ver--)
+			;
+		if (ver < end && ver[0] >= '0' && ver[0] <= '9')
+			return xasprintf("gcc-%.*s", (int)strspn(ver, "0123456789"), ver);
+		return xstrdup("gcc");
+	}
+	/* "Debian clang version 14.0.6" */
+	ver = strstr(name, "clang version ");
+	if (ver && ver < end) {
+		ver += strlen("clang version ");
+		return xasprintf("clang-%.*s", (int)strspn(ver, "0123456789"), ver);
+	}
+	return xstrndup(name, len);
+}
+
+/*
+ * The image's own banner (`Linux version ...`, as /proc/version will
+ * say it) from its compressed payload: for the compiler axis of a run
+ * whose guest never said it (a failed boot).  NULL when it cannot be read.
+ */
+static char *image_banner(const char *path, const char *release,
+			  const char *workdir)
+{
+	struct image_header ih;
+	struct strbuf err = STRBUF_INIT, tmp = STRBUF_INIT, data = STRBUF_INIT;
+	struct strbuf want = STRBUF_INIT;
+	unsigned char *buf = NULL;
+	char *ret = NULL;
+	const char *hit;
+	uint32_t off, len;
+	unsigned sects;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0 || read_header(fd, path, &ih, &err) < 0 || ih.version < 0x208)
+		goto out;
+	sects = ih.h[HDR_SETUP_SECTS] ? ih.h[HDR_SETUP_SECTS] : 4;
+	off = le32(ih.h + HDR_PAYLOAD_OFFSET);
+	len = le32(ih.h + HDR_PAYLOAD_LENGTH);
+	if (!len || len > (256u << 20))
+		goto out;
+	buf = xmalloc(len);
+	if (pread(fd, buf, len, (off_t)(sects + 1) * 512 + off) != (ssize_t)len)
+		goto out;
+	path_join(&tmp, workdir, "payload");
+	if (write_file_atomic(tmp.buf, buf, len) < 0 ||
+	    archive_io_read_compressed(&data, tmp.buf, 512u << 20, &err) < 0)
+		goto out;
+	strbuf_addf(&want, "Linux version %s (", release);
+	hit = memmem(data.buf, data.len, want.buf, want.len);
+	if (hit)
+		ret = xstrndup(hit, strnlen(hit, (size_t)(data.buf + data.len - hit)));
+out:
+	if (tmp.len)
+		unlink(tmp.buf);
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	strbuf_release(&err);
+	strbuf_release(&tmp);
+	strbuf_release(&data);
+	strbuf_release(&want);
+	return ret;
+}
+
+/* ---- the initramfs --------------------------------------------------------- */
+
+struct cpio {
+	struct archive *a;
+	struct strbuf dirs; /* "\n/dir\n/dir2\n": made already */
+	struct strbuf *err;
+	int failed;
+};
+
+static int cpio_entry(struct cpio *c, const char *path, unsigned type,
+		      unsigned perm, const void *data, size_t len,
+		      const char *link)
+{
+	struct archive_entry *e = archive_entry_new();
+
+	archive_entry_set_pathname(e, path + (path[0] == '/'));
+	archive_entry_set_filetype(e, type);
+	archive_entry_set_perm(e, perm);
+	archive_entry_set_mtime(e, 0, 0);
+	archive_entry_set_size(e, (la_int64_t)len);
+	if (link)
+		archive_entry_set_symlink(e, link);
+	if (archive_write_header(c->a, e) != ARCHIVE_OK ||
+	    (len && archive_write_data(c->a, data, len) != (la_ssize_t)len)) {
+		if (!c->failed)
+			strbuf_addf(c->err, "cannot write the initramfs (%s): %s",
+				    path, archive_error_string(c->a));
+		c->failed = 1;
+	}
+	archive_entry_free(e);
+	return c->failed ? -1 : 0;
+}
+
+/* path's parent directories, each once */
+static void cpio_parents(struct cpio *c, const char *path)
+{
+	struct strbuf d = STRBUF_INIT, key = STRBUF_INIT;
+	const char *p;
+
+	for (p = strchr(path + 1, '/'); p; p = strchr(p + 1, '/')) {
+		strbuf_reset(&d);
+		strbuf_add(&d, path, (size_t)(p - path));
+		strbuf_reset(&key);
+		strbuf_addf(&key, "\n%s\n", d.buf);
+		if (strstr(c->dirs.buf, key.buf))
+			continue;
+		strbuf_addf(&c->dirs, "%s\n", d.buf);
+		cpio_entry(c, d.buf, AE_IFDIR, 0755, NULL, 0, NULL);
+	}
+	strbuf_release(&d);
+	strbuf_release(&key);
+}
+
+static void cpio_dir(struct cpio *c, const char *path)
+{
+	struct strbuf p = STRBUF_INIT;
+
+	strbuf_addf(&p, "%s/", path);
+	cpio_parents(c, p.buf);
+	strbuf_release(&p);
+}
+
+static void cpio_data(struct cpio *c, const char *path, const void *data,
+		      size_t len, unsigned perm)
+{
+	cpio_parents(c, path);
+	cpio_entry(c, path, AE_IFREG, perm, data, len, NULL);
+}
+
+/* a host file at path in the guest (its mode's x bits kept) */
+static int cpio_file(struct cpio *c, const char *path, const char *src)
+{
+	struct strbuf text = STRBUF_INIT;
+	struct stat st;
+
+	if (stat(src, &st) < 0 || strbuf_read_file(&text, src, 1u << 30) < 0) {
+		if (!c->failed)
+			strbuf_addf(c->err, "cannot read '%s' for the guest: %s", src,
+				    strerror(errno));
+		c->failed = 1;
+		strbuf_release(&text);
+		return -1;
+	}
+	cpio_data(c, path, text.buf, text.len, st.st_mode & 0755);
+	strbuf_release(&text);
+	return c->failed ? -1 : 0;
+}
+
+static void cpio_symlink(struct cpio *c, const char *path, const char *target)
+{
+	cpio_parents(c, path);
+	cpio_entry(c, path, AE_IFLNK, 0777, NULL, 0, target);
+}
+
+/* a host directory tree (--modules), regular files and symlinks */
+static void cpio_tree(struct cpio *c, const char *path, const char *src)
+{
+	struct strbuf s = STRBUF_INIT, d = STRBUF_INIT;
+	struct dirent *de;
+	struct stat st;
+	DIR *dir = opendir(src);
+
+	if (!dir) {
+		if (!c->failed)
+			strbuf_addf(c->err, "cannot read '%s': %s", src, strerror(errno));
+		c->failed = 1;
+		return;
+	}
+	cpio_dir(c, path);
+	while (!c->failed && (de = readdir(dir))) {
+		char link[PATH_MAX];
+		ssize_t n;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		strbuf_reset(&s);
+		strbuf_reset(&d);
+		path_join(&s, src, de->d_name);
+		path_join(&d, path, de->d_name);
+		if (lstat(s.buf, &st) < 0)
+			continue;
+		if (S_ISDIR(st.st_mode)) {
+			cpio_tree(c, d.buf, s.buf);
+		} else if (S_ISLNK(st.st_mode)) {
+			n = readlink(s.buf, link, sizeof(link) - 1);
+			if (n > 0) {
+				link[n] = '\0';
+				cpio_symlink(c, d.buf, link);
+			}
+		} else if (S_ISREG(st.st_mode)) {
+			cpio_file(c, d.buf, s.buf);
+		}
+	}
+	closedir(dir);
+	strbuf_release(&s);
+	strbuf_release(&d);
+}
+
+/* run argv, its stdout into out; 0 when it exited 0 */
+static int capture(char *const *argv, const char *workdir, struct strbuf *out,
+		   struct strbuf *err)
+{
+	struct runner_cmd cmd = {0};
+	struct runner_result res;
+	struct strbuf path = STRBUF_INIT;
+	int ret = -1;
+
+	path_join(&path, workdir, "capture");
+	cmd.argv = argv;
+	cmd.stdout_path = path.buf;
+	cmd.stderr_path = "/dev/null";
+	cmd.timeout_s = 60;
+	if (runner_run(&cmd, &res, err) < 0)
+		goto out;
+	if (!res.started || !WIFEXITED(res.wait_status) ||
+	    WEXITSTATUS(res.wait_status)) {
+		strbuf_addf(err, "'%s' failed", argv[0]);
+		goto out;
+	}
+	ret = strbuf_read_file(out, path.buf, 1 << 20) < 0 ? -1 : 0;
+out:
+	unlink(path.buf);
+	strbuf_release(&path);
+	return ret;
+}
+
+/*
+ * The perfsift binary and the shared libraries the loader gives it
+ * (ldd's "lib => /path" lines and the interpreter), at the same paths in
+ * the guest.  libarchive and libpq are dlopen'ed (util/dynlib.c) and not
+ * needed there.
+ */
+static int add_perfsift(struct cpio *c, const char *workdir)
+{
+	char self[PATH_MAX];
+	char *argv[] = { (char *)"ldd", self, NULL };
+	struct strbuf out = STRBUF_INIT, lib = STRBUF_INIT;
+	const char *l, *p;
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	int ret = -1;
+
+	if (n <= 0) {
+		strbuf_addf(c->err, "cannot find the perfsift binary: %s", strerror(errno));
+		return -1;
+	}
+	self[n] = '\0';
+	if (cpio_file(c, "/bin/perfsift", self) < 0)
+		goto out;
+	if (capture(argv, workdir, &out, c->err) < 0) {
+		strbuf_addf(c->err, " (listing perfsift's shared libraries for the guest)");
+		goto out;
+	}
+	for (l = out.buf; *l; l = *p ? p + 1 : p) {
+		const char *path = strstr(l, "=> ");
+
+		p = strchrnul(l, '\n');
+		path = path && path < p ? path + 3 : l + strspn(l, " \t");
+		if (*path != '/')
+			continue; /* linux-vdso.so.1: the kernel's */
+		strbuf_reset(&lib);
+		strbuf_add(&lib, path, strcspn(path, " \n"));
+		if (cpio_file(c, lib.buf, lib.buf) < 0)
+			goto out;
+	}
+	ret = 0;
+out:
+	strbuf_release(&out);
+	strbuf_release(&lib);
+	return ret;
+}
+
+/* busybox-static and its applets: the guest's shell and tools */
+static int add_busybox(struct cpio *c, const char *workdir)
+{
+	char *argv[] = { (char *)BUSYBOX, (char *)"--list", NULL };
+	struct strbuf out = STRBUF_INIT, path = STRBUF_INIT;
+	const char *l, *p;
+	int ret = -1;
+
+	if (access(BUSYBOX, X_OK)) {
+		strbuf_addf(c->err, "%s is missing: the guest needs busybox-static "
+			    "(apt-get install busybox-static, or scripts/install-deps)",
+			    BUSYBOX);
+		return -1;
+	}
+	if (cpio_file(c, BUSYBOX, BUSYBOX) < 0 ||
+	    capture(argv, workdir, &out, c->err) < 0)
+		goto out;
+	for (l = out.buf; *l; l = *p ? p + 1 : p) {
+		p = strchrnul(l, '\n');
+		if (p == l || !strncmp(l, "busybox", (size_t)(p - l)))
+			continue;
+		strbuf_reset(&path);
+		strbuf_addf(&path, "/bin/%.*s", (int)(p - l), l);
+		cpio_symlink(c, path.buf, "busybox");
+	}
+	/* the paths scripts name: #!/usr/bin/env, /usr/bin/time */
+	cpio_symlink(c, "/usr/bin", "../bin");
+	cpio_symlink(c, "/sbin", "bin");
+	ret = c->failed ? -1 : 0;
+out:
+	strbuf_release(&out);
+	strbuf_release(&path);
+	return ret;
+}
+
+/* a word for a single-quoted shell string */
+static void add_quoted(struct strbuf *sb, const char *s)
+{
+	strbuf_add_shell_word(sb, s);
+}
+
+/* the guest's /init: mount, run the job, send the run back, power off */
+static void init_script(struct strbuf *sb, const char *hostname,
+			const char *commit)
+{
+	strbuf_addstr(sb,
+		"#!/bin/sh\n"
+		"# perfsift's guest init (src/run/vm.c): the job's run, made by\n"
+		"# perfsift's engine on this kernel, goes back as a tar over ttyS1\n"
+		"PATH=/bin; export PATH\n"
+		"mount -t proc proc /proc\n"
+		"mount -t sysfs sysfs /sys\n"
+		"mount -t devtmpfs devtmpfs /dev\n"
+		"mount -t tmpfs tmpfs /tmp\n"
+		"mount -t tmpfs tmpfs /run\n"
+		"mount -t tmpfs tmpfs /results\n"
+		"hostname ");
+	add_quoted(sb, hostname);
+	strbuf_addstr(sb, "\n"
+		"stty -F /dev/ttyS1 raw -echo\n"
+		"stty -F /dev/ttyS2 raw -echo\n"
+		"echo '" MARK_START "'\n"
+		GUEST_ENV "=1 /bin/perfsift --result-root /results run /job.yaml");
+	if (commit) {
+		strbuf_addstr(sb, " --commit ");
+		add_quoted(sb, commit);
+	}
+	strbuf_addstr(sb, " >/dev/ttyS2 2>&1\n"
+		"echo \"" MARK_END " $?\"\n"
+		"tar -C /results -cf /dev/ttyS1 .\n"
+		"echo '" MARK_SENT "'\n"
+		"poweroff -f\n");
+}
+
+struct vm_run {
+	struct engine *e;
+	const char *image;
+	struct vm_image info;
+	const struct job *atomic;
+	const struct engine_plan *p;
+	struct engine_run *r;
+	char workdir[sizeof("/tmp/perfsift-vm.XXXXXX")];
+	char *hostname;  /* the guest's: vm-<host> */
+	const char *accel;
+	unsigned cpus;
+	uint64_t memory;
+	struct strbuf err;
+};
+
+static const char *work_path(struct vm_run *v, const char *name,
+			     struct strbuf *sb)
+{
+	strbuf_reset(sb);
+	path_join(sb, v->workdir, name);
+	return sb->buf;
+}
+
+static int build_initramfs(struct vm_run *v, const char *out_path)
+{
+	struct cpio c = { NULL, STRBUF_INIT, &v->err, 0 };
+	struct strbuf text = STRBUF_INIT, path = STRBUF_INIT;
+	struct job *job;
+	static const char *const dirs[] = {
+		"/proc", "/sys", "/dev", "/tmp", "/run", "/results", "/root", "/etc",
+	};
+	size_t i;
+	int ret = -1;
+
+	if (archive_io_load("building the VM's initramfs", &v->err) < 0)
+		return -1;
+	strbuf_addch(&c.dirs, '\n');
+	c.a = archive_write_new();
+	if (archive_write_set_format_cpio_newc(c.a) != ARCHIVE_OK ||
+	    archive_write_open_filename(c.a, out_path) != ARCHIVE_OK) {
+		strbuf_addf(&v->err, "cannot write '%s': %s", out_path,
+			    archive_error_string(c.a));
+		goto out;
+	}
+	for (i = 0; i < ARRAY_SIZE(dirs); i++)
+		cpio_dir(&c, dirs[i]);
+	if (add_busybox(&c, v->workdir) < 0 || add_perfsift(&c, v->workdir) < 0)
+		goto out;
+	/* the host's os-release: the same rootfs axis as a native run */
+	if (!read_text_file(&text, "/etc/os-release", 1 << 16))
+		cpio_data(&c, "/etc/os-release", text.buf, text.len, 0644);
+	/* the image's config beside it (Debian's boot/config-R): env_kconfig_hash */
+	strbuf_reset(&path);
+	path_dirname(&path, v->image);
+	strbuf_addf(&path, "/config-%s", v->info.release);
+	if (file_exists(path.buf)) {
+		strbuf_reset(&text);
+		strbuf_addf(&text, "/boot/config-%s", v->info.release);
+		cpio_file(&c, text.buf, path.buf);
+	}
+	if (v->e->vm && v->e->vm->modules) {
+		strbuf_reset(&text);
+		strbuf_addf(&text, "/lib/modules/%s", v->info.release);
+		cpio_tree(&c, text.buf, v->e->vm->modules);
+	}
+	/* the atomic job, without the key that would boot a VM again */
+	job = job_dup(v->atomic);
+	job_unset(job, "kernel");
+	strbuf_reset(&text);
+	job_to_yaml(job, &text);
+	job_free(job);
+	cpio_data(&c, "/job.yaml", text.buf, text.len, 0644);
+	strbuf_reset(&text);
+	init_script(&text, v->hostname, v->e->commit);
+	cpio_data(&c, "/init", text.buf, text.len, 0755);
+	if (c.failed)
+		goto out;
+	if (archive_write_close(c.a) != ARCHIVE_OK) {
+		strbuf_addf(&v->err, "cannot write '%s': %s", out_path,
+			    archive_error_string(c.a));
+		goto out;
+	}
+	ret = 0;
+out:
+	archive_write_free(c.a);
+	strbuf_release(&c.dirs);
+	strbuf_release(&text);
+	strbuf_release(&path);
+	return ret;
+}
+
+/* ---- the accelerator --------------------------------------------------------- */
+
+/*
+ * KVM where it works, TCG where it does not.  $PERFSIFT_VM_ACCEL=kvm|tcg
+ * decides; otherwise KVM only when /dev/kvm opens read-write and
+ * $PERFSIFT_VM_KVM_OK is not "0" -- see docs/kernel.md: here /dev/kvm
+ * opens but a KVM guest hangs in early boot, so tests and this machine
+ * say PERFSIFT_VM_ACCEL=tcg.
+ */
+static const char *choose_accel(void)
+{
+	const char *env = getenv("PERFSIFT_VM_ACCEL");
+	int fd;
+
+	if (env && (!strcmp(env, "kvm") || !strcmp(env, "tcg")))
+		return env;
+	fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return "tcg";
+	close(fd);
+	return "kvm";
+}
+
+/* ---- the run's end -------------------------------------------------------- */
+
+static bool has_line_with(const struct strbuf *log, const char *what)
+{
+	return log->len && strstr(log->buf, what) != NULL;
+}
+
+/* an oops head in the console: the run is failed even when the job ended */
+static const char *console_oops(const struct strbuf *log)
+{
+	static const char *const heads[] = {
+		"Oops:", "BUG:", "kernel BUG at", "general protection fault",
+		"Unable to handle kernel",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(heads); i++)
+		if (has_line_with(log, heads[i]))
+			return heads[i];
+	return NULL;
+}
+
+/* extract the guest's tar into dir; -1 when it is cut or bad */
+static int untar(const char *tar, const char *dir, struct strbuf *err)
+{
+	struct archive *a = archive_read_new();
+	struct archive_entry *e;
+	struct strbuf path = STRBUF_INIT, data = STRBUF_INIT;
+	char buf[65536];
+	la_ssize_t got;
+	int r, ret = -1;
+
+	archive_read_support_format_tar(a);
+	if (archive_read_open_filename(a, tar, sizeof(buf)) != ARCHIVE_OK)
+		goto bad;
+	while ((r = archive_read_next_header(a, &e)) == ARCHIVE_OK) {
+		const char *name = archive_entry_pathname(e);
+
+		/* the guest is the kernel under test: trust no path of it */
+		if (!name || name[0] == '/' || strstr(name, "..")) {
+			strbuf_addf(err, "the guest sent a bad path '%s'", name ? name : "");
+			goto out;
+		}
+		strbuf_reset(&path);
+		path_join(&path, dir, name);
+		if (archive_entry_filetype(e) == AE_IFDIR) {
+			if (mkdir_p(path.buf, 0755) < 0)
+				goto errno_out;
+			continue;
+		}
+		if (archive_entry_filetype(e) != AE_IFREG)
+			continue;
+		strbuf_reset(&data);
+		while ((got = archive_read_data(a, buf, sizeof(buf))) > 0)
+			strbuf_add(&data, buf, (size_t)got);
+		if (got < 0)
+			goto bad;
+		if (write_file_atomic(path.buf, data.buf, data.len) < 0)
+			goto errno_out;
+	}
+	if (r == ARCHIVE_EOF) {
+		ret = 0;
+		goto out;
+	}
+bad:
+	strbuf_addf(err, "the run the guest sent is cut or bad: %s",
+		    archive_error_string(a) ? archive_error_string(a) : "no data");
+	goto out;
+errno_out:
+	strbuf_addf(err, "cannot write '%s': %s", path.buf, strerror(errno));
+out:
+	archive_read_free(a);
+	strbuf_release(&path);
+	strbuf_release(&data);
+	return ret;
+}
+
+/* the one run directory (a number holding job.yaml) under dir, into out */
+static int find_run(const char *dir, struct strbuf *out)
+{
+	struct strbuf sub = STRBUF_INIT;
+	struct dirent *de;
+	DIR *d = opendir(dir);
+	int found = 0;
+
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		strbuf_reset(&sub);
+		path_join(&sub, dir, de->d_name);
+		if (!dir_exists(sub.buf))
+			continue;
+		if (result_is_run_number(de->d_name)) {
+			struct strbuf y = STRBUF_INIT;
+
+			path_join(&y, sub.buf, "job.yaml");
+			if (file_exists(y.buf) && !found++) {
+				strbuf_reset(out);
+				strbuf_addbuf(out, &sub);
+			}
+			strbuf_release(&y);
+		} else {
+			struct strbuf inner = STRBUF_INIT;
+			int n = find_run(sub.buf, &inner);
+
+			if (n && !found)
+				strbuf_addbuf(out, &inner);
+			found += n;
+			strbuf_release(&inner);
+		}
+	}
+	closedir(d);
+	strbuf_release(&sub);
+	return found;
+}
+
+/* copy the guest run's files (but job.yaml and last_state) into dst */
+static int copy_run_files(const char *src, const char *dst, struct strbuf *err)
+{
+	struct strbuf s = STRBUF_INIT, d = STRBUF_INIT, text = STRBUF_INIT;
+	struct dirent *de;
+	DIR *dir = opendir(src);
+	int ret = 0;
+
+	if (!dir) {
+		strbuf_addf(err, "cannot read '%s': %s", src, strerror(errno));
+		return -1;
+	}
+	while (!ret && (de = readdir(dir))) {
+		if (de->d_name[0] == '.' || !strcmp(de->d_name, "job.yaml") ||
+		    !strcmp(de->d_name, "last_state"))
+			continue;
+		strbuf_reset(&s);
+		strbuf_reset(&d);
+		path_join(&s, src, de->d_name);
+		path_join(&d, dst, de->d_name);
+		if (dir_exists(s.buf)) {
+			if (mkdir_p(d.buf, 0755) < 0) {
+				strbuf_addf(err, "cannot create '%s': %s", d.buf, strerror(errno));
+				ret = -1;
+			} else {
+				ret = copy_run_files(s.buf, d.buf, err);
+			}
+			continue;
+		}
+		strbuf_reset(&text);
+		if (strbuf_read_file(&text, s.buf, 1u << 30) < 0 ||
+		    write_file_atomic(d.buf, text.buf, text.len) < 0) {
+			strbuf_addf(err, "cannot copy '%s': %s", s.buf, strerror(errno));
+			ret = -1;
+		}
+	}
+	closedir(dir);
+	strbuf_release(&s);
+	strbuf_release(&d);
+	strbuf_release(&text);
+	return ret;
+}
+
+/* the guest's last_state lines but its incomplete mark (finish() writes that) */
+static bool guest_state(const char *run_dir, struct strbuf *state)
+{
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	const char *l, *p;
+	bool incomplete = false;
+
+	path_join(&path, run_dir, "last_state");
+	if (strbuf_read_file(&text, path.buf, 1 << 20) >= 0) {
+		for (l = text.buf; *l; l = *p ? p + 1 : p) {
+			p = strchrnul(l, '\n');
+			if (!strncmp(l, "is_incomplete_run:", strlen("is_incomplete_run:"))) {
+				incomplete = true;
+				continue;
+			}
+			strbuf_add(state, l, (size_t)(p - l));
+			strbuf_addch(state, '\n');
+		}
+	}
+	strbuf_release(&path);
+	strbuf_release(&text);
+	return incomplete;
+}
+
+/* the VM's facts, beside the machine's (env_*: not part of the group) */
+static void vm_facts(struct vm_run *v, struct job *job)
+{
+	char *text = xasprintf("qemu %s, %u CPUs, %" PRIu64 "M, %s", v->accel,
+			       v->cpus, v->memory >> 20, v->image);
+
+	job_set(job, "env_vm", text);
+	job_set(job, "env_vm_accel", v->accel);
+	job_set(job, "kernel", v->image);
+	free(text);
+}
+
+/*
+ * The job of a run whose guest said nothing (a failed boot): the machine
+ * facts as the guest would have filled them -- its host name, the
+ * image's release as the commit, the compiler from the image's banner.
+ */
+static struct job *host_made_job(struct vm_run *v)
+{
+	struct job *job = job_dup(v->atomic);
+	char *banner = image_banner(v->image, v->info.release, v->workdir);
+	char *compiler = vm_banner_compiler(banner);
+	char num[32];
+
+	job_unset(job, "kernel");
+	if (!job_get(job, "testbox"))
+		job_set(job, "testbox", v->hostname);
+	if (!v->e->commit && !job_get(job, "commit"))
+		job_set(job, "commit", v->info.release);
+	machine_fill_job(&v->e->machine, job, v->e->commit);
+	job_set(job, "compiler", compiler);
+	snprintf(num, sizeof(num), "%u", v->cpus);
+	job_set(job, "nr_cpu", num);
+	job_set(job, "env_kernel_version", banner ? banner : v->info.banner);
+	kpi_fill_job(job);
+	free(banner);
+	free(compiler);
+	return job;
+}
+
+/* the guest's own output (ttyS2), its last lines on stderr */
+static void show_tail(const char *path, int nr)
+{
+	struct strbuf text = STRBUF_INIT;
+	const char *p;
+	int lines = 0;
+
+	if (strbuf_read_file(&text, path, 1 << 20) >= 0 && text.len) {
+		strbuf_rtrim(&text);
+		for (p = text.buf + text.len; p > text.buf; p--)
+			if (p[-1] == '\n' && ++lines == nr)
+				break;
+		fprintf(stderr, "%s\n", p);
+	}
+	strbuf_release(&text);
+}
+
+/*
+ * Publish the run: the guest's (guest_dir not NULL) or one made here
+ * from the console alone.  state: the VM's findings for last_state.
+ */
+static enum engine_outcome publish(struct vm_run *v, const char *guest_dir,
+				   const struct strbuf *console,
+				   struct strbuf *state, bool complete,
+				   double elapsed)
+{
+	struct result_run run = {0};
+	struct strbuf yaml = STRBUF_INIT, path = STRBUF_INIT, gstate = STRBUF_INIT;
+	struct job *job = NULL, **jobs = NULL;
+	size_t njobs = 0;
+	enum engine_outcome out = ENGINE_ERROR;
+	int r;
+
+	if (guest_dir) {
+		path_join(&path, guest_dir, "job.yaml");
+		if (job_read_file(path.buf, &jobs, &njobs, &v->err) < 0 || njobs != 1) {
+			error("the guest's job.yaml: %s", v->err.buf);
+			goto out;
+		}
+		job = jobs[0];
+		if (guest_state(guest_dir, &gstate))
+			complete = false;
+	} else {
+		job = host_made_job(v);
+	}
+	vm_facts(v, job);
+	if (result_group_dir(job, v->e->result_root, &v->r->group_dir, &v->err) < 0 ||
+	    result_run_begin(&run, v->r->group_dir.buf, &v->err) < 0) {
+		error("%s", v->err.buf);
+		strbuf_reset(&v->r->group_dir);
+		goto out;
+	}
+	strbuf_addstr(&v->r->dir, run.dir);
+	job_to_yaml(job, &yaml);
+	strbuf_addbuf(&gstate, state);
+	strbuf_reset(&path);
+	path_join(&path, run.tmp_dir, "job.yaml");
+	if ((guest_dir && copy_run_files(guest_dir, run.tmp_dir, &v->err) < 0) ||
+	    write_file_atomic(path.buf, yaml.buf, yaml.len) < 0) {
+		if (!v->err.len)
+			strbuf_addf(&v->err, "cannot write '%s': %s", path.buf, strerror(errno));
+		error("%s", v->err.buf);
+		result_run_abort(&run);
+		strbuf_reset(&v->r->dir);
+		goto out;
+	}
+	/* LKP's dmesg: the console, from the first line of the boot */
+	strbuf_reset(&path);
+	path_join(&path, run.tmp_dir, "dmesg");
+	if (write_file_atomic(path.buf, console->buf, console->len) < 0)
+		warning("cannot write '%s': %s", path.buf, strerror(errno));
+	strbuf_reset(&path);
+	path_join(&path, run.tmp_dir, "last_state");
+	if (gstate.len && write_file_atomic(path.buf, gstate.buf, gstate.len) < 0) {
+		error("cannot write '%s': %s", path.buf, strerror(errno));
+		goto out; /* left as .tmp-<n>: swept by the group's next run */
+	}
+	printf("%s: run %d of %d -> %s\n", v->r->name, v->r->index, v->r->total,
+	       run.dir);
+	r = result_run_finish(&run, v->e->result_root, v->e->store_url, complete,
+			      &v->err);
+	if (r == -2 && complete) {
+		error("%s (the run is kept, marked incomplete)", v->err.buf);
+		strbuf_reset(&v->err);
+		complete = false;
+		r = result_run_finish(&run, v->e->result_root, v->e->store_url,
+				      false, &v->err);
+	}
+	if (r < 0) {
+		error("%s", v->err.buf);
+		goto out;
+	}
+	v->r->started = guest_dir != NULL;
+	v->r->elapsed_s = elapsed;
+	if (complete)
+		printf("%s: run %d of %d: done in %.2f s (in the VM, boot included)\n",
+		       v->r->name, v->r->index, v->r->total, elapsed);
+	out = complete ? ENGINE_OK : ENGINE_FAILED;
+out:
+	engine_flush_progress();
+	if (jobs)
+		job_free_all(jobs, njobs);
+	else
+		job_free(job);
+	result_run_release(&run);
+	strbuf_release(&yaml);
+	strbuf_release(&path);
+	strbuf_release(&gstate);
+	return out;
+}
+
+/* how long the VM may take: the job's timeout or runtime, plus a margin */
+static double vm_limit(const struct engine_plan *p)
+{
+	const char *env = getenv("PERFSIFT_VM_MARGIN");
+	double margin = 300, job = p->timeout_s > 0 ? p->timeout_s : p->runtime_s;
+	char *end;
+
+	if (env && *env) {
+		double m = strtod(env, &end);
+
+		if (!*end && m > 0)
+			margin = m;
+	}
+	return job + margin;
+}
+
+static int boot(struct vm_run *v, struct runner_result *res)
+{
+	struct strbuf k = STRBUF_INIT, initrd = STRBUF_INIT, con = STRBUF_INIT;
+	struct strbuf data = STRBUF_INIT, outp = STRBUF_INIT, mem = STRBUF_INIT;
+	struct strbuf smp = STRBUF_INIT, qout = STRBUF_INIT, tmp = STRBUF_INIT;
+	struct runner_cmd cmd = {0};
+	char *argv[32];
+	int n = 0, ret;
+
+	strbuf_addf(&k, "console=ttyS0,115200 panic=-1 rdinit=/init%s%s",
+		    v->e->vm && v->e->vm->append ? " " : "",
+		    v->e->vm && v->e->vm->append ? v->e->vm->append : "");
+	strbuf_addstr(&initrd, work_path(v, "initramfs.cpio", &tmp));
+	strbuf_addf(&con, "file:%s", work_path(v, "console", &tmp));
+	strbuf_addf(&data, "file:%s", work_path(v, "data.tar", &tmp));
+	strbuf_addf(&outp, "file:%s", work_path(v, "output", &tmp));
+	strbuf_addf(&mem, "%" PRIu64 "M", v->memory >> 20);
+	strbuf_addf(&smp, "%u", v->cpus);
+	strbuf_addstr(&qout, work_path(v, "qemu.log", &tmp));
+	argv[n++] = (char *)QEMU;
+	argv[n++] = (char *)"-nodefaults";
+	argv[n++] = (char *)"-display";
+	argv[n++] = (char *)"none";
+	argv[n++] = (char *)"-no-reboot";
+	argv[n++] = (char *)"-accel";
+	argv[n++] = (char *)v->accel;
+	if (!strcmp(v->accel, "kvm")) {
+		argv[n++] = (char *)"-cpu";
+		argv[n++] = (char *)"host";
+	}
+	argv[n++] = (char *)"-smp";
+	argv[n++] = smp.buf;
+	argv[n++] = (char *)"-m";
+	argv[n++] = mem.buf;
+	argv[n++] = (char *)"-kernel";
+	argv[n++] = (char *)v->image;
+	argv[n++] = (char *)"-initrd";
+	argv[n++] = initrd.buf;
+	argv[n++] = (char *)"-append";
+	argv[n++] = k.buf;
+	argv[n++] = (char *)"-serial";
+	argv[n++] = con.buf;
+	argv[n++] = (char *)"-serial";
+	argv[n++] = data.buf;
+	argv[n++] = (char *)"-serial";
+	argv[n++] = outp.buf;
+	argv[n] = NULL;
+	cmd.argv = argv;
+	cmd.stdout_path = qout.buf;
+	cmd.stderr_path = qout.buf;
+	cmd.timeout_s = vm_limit(v->p);
+	ret = runner_run(&cmd, res, &v->err);
+	strbuf_release(&k);
+	strbuf_release(&initrd);
+	strbuf_release(&con);
+	strbuf_release(&data);
+	strbuf_release(&outp);
+	strbuf_release(&mem);
+	strbuf_release(&smp);
+	strbuf_release(&qout);
+	strbuf_release(&tmp);
+	return ret;
+}
+
+static void hostname_of_guest(struct vm_run *v)
+{
+	v->hostname = xasprintf("vm-%s", v->e->machine.testbox);
+}
+
+enum engine_outcome vm_run_once(struct engine *e, const char *image,
+				const struct job *atomic,
+				const struct engine_plan *p,
+				struct engine_run *r)
+{
+	struct vm_run v = { .e = e, .image = image, .atomic = atomic, .p = p, .r = r };
+	struct runner_result res = {0};
+	struct strbuf console = STRBUF_INIT, state = STRBUF_INIT, tmp = STRBUF_INIT;
+	struct strbuf gdir = STRBUF_INIT;
+	enum engine_outcome out = ENGINE_ERROR;
+	const char *oops;
+	bool started, ended, sent, panic;
+
+	strbuf_reset(&r->group_dir);
+	strbuf_reset(&r->dir);
+	r->elapsed_s = 0;
+	r->started = false;
+	if (runner_stop_signal())
+		return ENGINE_STOPPED;
+	strbuf_init(&v.err, 0);
+	v.cpus = e->vm && e->vm->cpus ? e->vm->cpus : 2;
+	v.memory = e->vm && e->vm->memory ? e->vm->memory : (uint64_t)2 << 30;
+	v.accel = choose_accel();
+	hostname_of_guest(&v);
+	memcpy(v.workdir, "/tmp/perfsift-vm.XXXXXX", sizeof(v.workdir));
+	if (vm_image_check(image, &v.info, &v.err) < 0) {
+		error("%s", v.err.buf);
+		goto out_nodir;
+	}
+	if (!mkdtemp(v.workdir)) {
+		error_errno("cannot create a work directory for the VM");
+		goto out_nodir;
+	}
+	if (ext_need(QEMU, "qemu-system-x86", &v.err) < 0 ||
+	    build_initramfs(&v, work_path(&v, "initramfs.cpio", &tmp)) < 0) {
+		error("%s", v.err.buf);
+		goto out;
+	}
+	printf("%s: run %d of %d: booting %s in qemu (%s, %u CPUs, %" PRIu64 "M)\n",
+	       r->name, r->index, r->total, image, v.accel, v.cpus, v.memory >> 20);
+	engine_flush_progress();
+	if (boot(&v, &res) < 0) {
+		error("%s", v.err.buf);
+		goto out;
+	}
+	strbuf_read_file(&console, work_path(&v, "console", &tmp), 64u << 20);
+	started = has_line_with(&console, MARK_START);
+	ended = has_line_with(&console, MARK_END);
+	sent = has_line_with(&console, MARK_SENT);
+	panic = has_line_with(&console, "Kernel panic - not syncing");
+	oops = console_oops(&console);
+	/* LKP's last_state words: how far the machine got, and why not further */
+	if (!started)
+		strbuf_addstr(&state, "booting: 1\n");
+	else if (!ended)
+		strbuf_addstr(&state, "running: 1\n");
+	if (panic)
+		strbuf_addstr(&state, "kernel_panic: 1\n");
+	if (oops)
+		strbuf_addf(&state, "kernel_oops: 1\n");
+	if (res.timed_out)
+		strbuf_addf(&state, "vm_timeout: %.0f\n", vm_limit(p));
+	if (res.stop_signal)
+		strbuf_addf(&state, "interrupted: %d\n", res.stop_signal);
+	if (!started && !panic && !res.timed_out && !res.stop_signal &&
+	    WIFEXITED(res.wait_status) && WEXITSTATUS(res.wait_status)) {
+		/* qemu itself refused (a bad option, no memory): say its words */
+		strbuf_addf(&state, "vm_exit_code.%d: 1\n", WEXITSTATUS(res.wait_status));
+		show_tail(work_path(&v, "qemu.log", &tmp), 5);
+	}
+	if (sent && !untar(work_path(&v, "data.tar", &tmp),
+			   work_path(&v, "results", &gdir), &v.err)) {
+		struct strbuf dir = STRBUF_INIT;
+
+		if (find_run(gdir.buf, &dir) == 1) {
+			out = publish(&v, dir.buf, &console, &state, !panic && !oops,
+				      res.elapsed_s);
+			strbuf_release(&dir);
+			goto shown;
+		}
+		strbuf_release(&dir);
+		strbuf_addstr(&state, "vm_no_run: 1\n");
+	} else if (sent) {
+		error("%s", v.err.buf);
+		strbuf_addstr(&state, "vm_bad_data: 1\n");
+	}
+	out = publish(&v, NULL, &console, &state, false, res.elapsed_s);
+shown:
+	if (out != ENGINE_OK && out != ENGINE_ERROR) {
+		struct strbuf why = STRBUF_INIT;
+
+		strbuf_addbuf(&why, &state);
+		strbuf_rtrim(&why);
+		while (strchr(why.buf, '\n'))
+			*strchr(why.buf, '\n') = ',';
+		printf("%s: run %d of %d: failed in the VM (%s); the console is the run's dmesg\n",
+		       r->name, r->index, r->total, why.len ? why.buf : "the job failed");
+		strbuf_release(&why);
+		show_tail(work_path(&v, "output", &tmp), 5);
+	}
+	if (res.stop_signal)
+		out = ENGINE_STOPPED;
+	engine_flush_progress();
+out:
+	if (remove_tree(v.workdir) < 0)
+		warning("cannot remove the VM's work directory '%s'", v.workdir);
+out_nodir:
+	vm_image_release(&v.info);
+	free(v.hostname);
+	strbuf_release(&v.err);
+	strbuf_release(&console);
+	strbuf_release(&state);
+	strbuf_release(&tmp);
+	strbuf_release(&gdir);
+	return out;
+}

@@ -1,0 +1,73 @@
+/*
+ * vm.h: a run on a kernel under test (`perfsift run JOB --kernel IMAGE`,
+ * or the job's LKP key `kernel:`).  The kernel is booted in qemu with an
+ * initramfs perfsift builds (its own binary and libraries, busybox, the
+ * atomic job), perfsift's own engine makes the run inside the guest --
+ * knobs, monitors and benchmark all the guest's -- and the run comes back
+ * over a second serial port (ttyS1) as a tar stream.  The host then
+ * stores it in its result root as a native run, with the console (ttyS0)
+ * as the run's `dmesg`.  A panic, an oops, a hang (the job's runtime plus
+ * a margin) or a boot that never reaches the job is a failed run whose
+ * last_state says why (docs/kernel.md).
+ */
+#ifndef PERFSIFT_VM_H
+#define PERFSIFT_VM_H
+
+#include "util/compat.h"
+#include "run/engine.h"
+#include "util/strbuf.h"
+
+struct job;
+
+/* the VM's shape: `run`'s --kernel, --modules, --vm-cpus, --vm-memory, --append */
+struct vm_opts {
+	const char *image;   /* the kernel; NULL: only jobs naming `kernel:` boot one */
+	const char *modules; /* a lib/modules/<release> tree packed into the guest, or NULL */
+	unsigned cpus;       /* 0: 2 */
+	uint64_t memory;     /* bytes; 0: 2 GiB */
+	const char *append;  /* more of the kernel command line, or NULL */
+};
+
+/* what the image's setup header says of the kernel */
+struct vm_image {
+	char *release; /* "6.1.0-47-cloud-amd64" (uname -r) */
+	char *banner;  /* the header's version text */
+};
+
+/*
+ * Whether path is a bootable x86 kernel (a bzImage's setup header: every
+ * distribution vmlinuz is one); fills info when not NULL.  -1 with err
+ * "PATH: not a Linux kernel image ..." or "PATH: cannot open ...".
+ */
+int vm_image_check(const char *path, struct vm_image *info, struct strbuf *err);
+void vm_image_release(struct vm_image *info);
+
+/*
+ * The compiler a kernel was built with, from its version banner as
+ * /proc/version shows it ("Linux version R (who) (gcc-12 (Debian ...)
+ * 12.2.0, GNU ld ...) #1 ..."): "gcc-12", "clang-14"; "unknown" when
+ * the text says none.  Caller frees.  The guest's machine facts and a
+ * failed boot's run (from the image's own banner) name the compiler
+ * axis alike, so both land in one group.
+ */
+char *vm_banner_compiler(const char *banner);
+
+/* true inside a perfsift guest (the initramfs's init sets it) */
+bool vm_in_guest(void);
+
+/*
+ * The kernel image this atomic job boots: the engine's --kernel, else
+ * the job's `kernel:`; NULL for a native run (and always in a guest).
+ */
+const char *vm_image_of(const struct engine *e, const struct job *atomic);
+
+/*
+ * engine_run_once() for a run in a VM: the same contract and outcomes
+ * (engine.h), with the guest's engine doing the run.
+ */
+enum engine_outcome vm_run_once(struct engine *e, const char *image,
+				const struct job *atomic,
+				const struct engine_plan *p,
+				struct engine_run *r);
+
+#endif

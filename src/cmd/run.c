@@ -83,6 +83,7 @@ struct run_args {
 	bool list_cases; /* --list-cases: list, run nothing */
 	struct vm_opts vm; /* --kernel and the VM's shape */
 	bool vm_shape;   /* a VM option was given */
+	char *image_abs; /* --kernel's absolute path, owned */
 };
 
 /* a run count of -n or --max-runs: 1..99 (LKP's limit), else -1 said */
@@ -265,11 +266,18 @@ static int check_kernels(struct run_args *a, struct job **atomic, size_t n,
 {
 	struct strbuf path = STRBUF_INIT, why = STRBUF_INIT;
 	bool any = a->vm.image != NULL;
+	char *abs;
 	size_t i;
 	int ret = -1;
 
-	if (a->vm.image && vm_image_check(a->vm.image, NULL, err) < 0)
-		goto out;
+	if (a->vm.image) {
+		if (vm_image_check(a->vm.image, NULL, err) < 0)
+			goto out;
+		/* kept for the run's job.yaml; lives as long as the command */
+		abs = realpath(a->vm.image, NULL);
+		if (abs)
+			a->vm.image = a->image_abs = abs;
+	}
 	for (i = 0; !a->vm.image && i < n; i++) {
 		const char *k = job_get(atomic[i], "kernel");
 
@@ -288,11 +296,21 @@ static int check_kernels(struct run_args *a, struct job **atomic, size_t n,
 				    key_line(atomic[i], "kernel"), why.buf);
 			goto out;
 		}
-		job_set(atomic[i], "kernel", path.buf);
+		/* the run records where the image was, from anywhere */
+		abs = realpath(path.buf, NULL);
+		job_set(atomic[i], "kernel", abs ? abs : path.buf);
+		free(abs);
 	}
 	if (a->vm_shape && !any) {
 		strbuf_addstr(err, "--modules, --vm-cpus, --vm-memory and --append are for "
 			      "a run in a VM: give --kernel IMAGE (or `kernel:` in the job)");
+		goto out;
+	}
+	if (any && getenv("PERFSIFT_VM_ACCEL") && *getenv("PERFSIFT_VM_ACCEL") &&
+	    strcmp(getenv("PERFSIFT_VM_ACCEL"), "kvm") &&
+	    strcmp(getenv("PERFSIFT_VM_ACCEL"), "tcg")) {
+		strbuf_addf(err, "PERFSIFT_VM_ACCEL='%s': kvm or tcg",
+			    getenv("PERFSIFT_VM_ACCEL"));
 		goto out;
 	}
 	if (a->vm.modules && !dir_exists(a->vm.modules)) {
@@ -363,6 +381,7 @@ out:
 	free(plans);
 	job_free_all(atomic, nr_atomic);
 	free(a.sets);
+	free(a.image_abs);
 	strbuf_release(&err);
 	return status;
 }

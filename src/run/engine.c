@@ -227,7 +227,8 @@ void engine_init(struct engine *e, const char *result_root,
 	e->store_url = store_url;
 	e->commit = commit;
 	e->sysroot = env && *env ? env : "/";
-	e->tty = isatty(1);
+	/* a guest's output port is a tty, but no terminal watches it */
+	e->tty = isatty(1) && !vm_in_guest();
 	strbuf_init(&e->monitor_notes.said, 0);
 	/* the machine's facts, read once: they do not change between runs */
 	machine_probe(&e->machine, "/");

@@ -518,7 +518,8 @@ static void init_script(struct strbuf *sb, const char *hostname,
 	}
 	strbuf_addstr(sb, " >/dev/ttyS2 2>&1\n"
 		"echo \"" MARK_END " $?\"\n"
-		"tar -C /results -cf /dev/ttyS1 .\n"
+		/* gzip: an emulated UART moves some ten KB a second */
+		"tar -C /results -czf /dev/ttyS1 .\n"
 		"echo '" MARK_SENT "'\n"
 		"poweroff -f\n");
 }
@@ -614,29 +615,6 @@ out:
 	return ret;
 }
 
-/* ---- the accelerator --------------------------------------------------------- */
-
-/*
- * KVM where it works, TCG where it does not.  $PERFSIFT_VM_ACCEL=kvm|tcg
- * decides; otherwise KVM only when /dev/kvm opens read-write and
- * $PERFSIFT_VM_KVM_OK is not "0" -- see docs/kernel.md: here /dev/kvm
- * opens but a KVM guest hangs in early boot, so tests and this machine
- * say PERFSIFT_VM_ACCEL=tcg.
- */
-static const char *choose_accel(void)
-{
-	const char *env = getenv("PERFSIFT_VM_ACCEL");
-	int fd;
-
-	if (env && (!strcmp(env, "kvm") || !strcmp(env, "tcg")))
-		return env;
-	fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
-	if (fd < 0)
-		return "tcg";
-	close(fd);
-	return "kvm";
-}
-
 /* ---- the run's end -------------------------------------------------------- */
 
 static bool has_line_with(const struct strbuf *log, const char *what)
@@ -669,6 +647,7 @@ static int untar(const char *tar, const char *dir, struct strbuf *err)
 	la_ssize_t got;
 	int r, ret = -1;
 
+	archive_read_support_filter_all(a);
 	archive_read_support_format_tar(a);
 	if (archive_read_open_filename(a, tar, sizeof(buf)) != ARCHIVE_OK)
 		goto bad;
@@ -989,7 +968,9 @@ static double vm_limit(const struct engine_plan *p)
 	return job + margin;
 }
 
-static int boot(struct vm_run *v, struct runner_result *res)
+/* qemu on initrd (in the work directory) with accel, cut after limit seconds */
+static int boot(struct vm_run *v, struct runner_result *res, const char *initrd_name,
+		const char *accel, double limit)
 {
 	struct strbuf k = STRBUF_INIT, initrd = STRBUF_INIT, con = STRBUF_INIT;
 	struct strbuf data = STRBUF_INIT, outp = STRBUF_INIT, mem = STRBUF_INIT;
@@ -1001,7 +982,7 @@ static int boot(struct vm_run *v, struct runner_result *res)
 	strbuf_addf(&k, "console=ttyS0,115200 panic=-1 rdinit=/init%s%s",
 		    v->e->vm && v->e->vm->append ? " " : "",
 		    v->e->vm && v->e->vm->append ? v->e->vm->append : "");
-	strbuf_addstr(&initrd, work_path(v, "initramfs.cpio", &tmp));
+	strbuf_addstr(&initrd, work_path(v, initrd_name, &tmp));
 	strbuf_addf(&con, "file:%s", work_path(v, "console", &tmp));
 	strbuf_addf(&data, "file:%s", work_path(v, "data.tar", &tmp));
 	strbuf_addf(&outp, "file:%s", work_path(v, "output", &tmp));
@@ -1014,8 +995,8 @@ static int boot(struct vm_run *v, struct runner_result *res)
 	argv[n++] = (char *)"none";
 	argv[n++] = (char *)"-no-reboot";
 	argv[n++] = (char *)"-accel";
-	argv[n++] = (char *)v->accel;
-	if (!strcmp(v->accel, "kvm")) {
+	argv[n++] = (char *)accel;
+	if (!strcmp(accel, "kvm")) {
 		argv[n++] = (char *)"-cpu";
 		argv[n++] = (char *)"host";
 	}
@@ -1039,7 +1020,7 @@ static int boot(struct vm_run *v, struct runner_result *res)
 	cmd.argv = argv;
 	cmd.stdout_path = qout.buf;
 	cmd.stderr_path = qout.buf;
-	cmd.timeout_s = vm_limit(v->p);
+	cmd.timeout_s = limit;
 	ret = runner_run(&cmd, res, &v->err);
 	strbuf_release(&k);
 	strbuf_release(&initrd);
@@ -1056,6 +1037,142 @@ static int boot(struct vm_run *v, struct runner_result *res)
 static void hostname_of_guest(struct vm_run *v)
 {
 	v->hostname = xasprintf("vm-%s", v->e->machine.testbox);
+}
+
+/* ---- the accelerator --------------------------------------------------------- */
+
+#define PROBE_OK "perfsift-kvm-probe: ok"
+#define PROBE_LIMIT 30
+
+/* where the probe's verdict is kept: one probe per machine and host kernel */
+static void accel_cache_path(struct strbuf *sb)
+{
+	const char *dir = getenv("PERFSIFT_VM_CACHE");
+
+	strbuf_addstr(sb, dir && *dir ? dir : "/var/cache/perfsift");
+	strbuf_addstr(sb, "/vm-accel");
+}
+
+/*
+ * Boot the kernel under test with KVM and an init that only says so:
+ * whether a KVM guest gets to user space here within PROBE_LIMIT s.
+ */
+static int probe_kvm(struct vm_run *v, bool *works, struct strbuf *how)
+{
+	struct cpio c = { NULL, STRBUF_INIT, &v->err, 0 };
+	struct strbuf tmp = STRBUF_INIT, con = STRBUF_INIT;
+	struct runner_result res = {0};
+	static const char init[] = "#!/bin/sh\n"
+		"# perfsift's KVM probe (src/run/vm.c): reaching here is the answer\n"
+		"echo '" PROBE_OK "'\n/bin/poweroff -f\n";
+	int ret = -1;
+
+	if (archive_io_load("building the VM's initramfs", &v->err) < 0)
+		return -1;
+	strbuf_addch(&c.dirs, '\n');
+	c.a = archive_write_new();
+	if (archive_write_set_format_cpio_newc(c.a) != ARCHIVE_OK ||
+	    archive_write_open_filename(c.a, work_path(v, "probe.cpio", &tmp)) != ARCHIVE_OK) {
+		strbuf_addf(&v->err, "cannot write '%s': %s", tmp.buf,
+			    archive_error_string(c.a));
+		goto out;
+	}
+	cpio_dir(&c, "/dev");
+	cpio_file(&c, BUSYBOX, BUSYBOX);
+	cpio_symlink(&c, "/bin/sh", "busybox");
+	cpio_symlink(&c, "/bin/poweroff", "busybox");
+	cpio_data(&c, "/init", init, sizeof(init) - 1, 0755);
+	if (c.failed || archive_write_close(c.a) != ARCHIVE_OK) {
+		if (!c.failed)
+			strbuf_addf(&v->err, "cannot write the probe's initramfs: %s",
+				    archive_error_string(c.a));
+		goto out;
+	}
+	if (boot(v, &res, "probe.cpio", "kvm", PROBE_LIMIT) < 0)
+		goto out;
+	strbuf_read_file(&con, work_path(v, "console", &tmp), 16u << 20);
+	*works = !res.timed_out && strstr(con.buf, PROBE_OK) != NULL;
+	if (res.timed_out)
+		strbuf_addf(how, "hung for %d s", PROBE_LIMIT);
+	else
+		runner_describe(&res, how);
+	ret = res.stop_signal ? -1 : 0;
+	if (res.stop_signal)
+		strbuf_addstr(&v->err, "interrupted while probing KVM");
+out:
+	archive_write_free(c.a);
+	strbuf_release(&c.dirs);
+	strbuf_release(&tmp);
+	strbuf_release(&con);
+	return ret;
+}
+
+/*
+ * KVM where it works, TCG where it does not.  $PERFSIFT_VM_ACCEL=kvm|tcg
+ * decides; else TCG when /dev/kvm does not open; else a probe (a KVM
+ * boot of this kernel, bounded) decides, once per host kernel: its
+ * verdict is kept in /var/cache/perfsift/vm-accel ($PERFSIFT_VM_CACHE).
+ * Here /dev/kvm opens but a KVM guest hangs in early boot (with -cpu
+ * host qemu aborts setting an MSR): the probe costs at most PROBE_LIMIT
+ * seconds once and TCG is used from then on.
+ */
+static int choose_accel(struct vm_run *v)
+{
+	const char *env = getenv("PERFSIFT_VM_ACCEL");
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT, want = STRBUF_INIT;
+	struct strbuf how = STRBUF_INIT;
+	struct utsname u;
+	bool works = false;
+	int fd, ret = 0;
+
+	if (env && *env) {
+		if (strcmp(env, "kvm") && strcmp(env, "tcg")) {
+			strbuf_addf(&v->err, "PERFSIFT_VM_ACCEL='%s': kvm or tcg", env);
+			return -1;
+		}
+		v->accel = env;
+		return 0;
+	}
+	v->accel = "tcg";
+	fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	close(fd);
+	if (uname(&u) < 0)
+		snprintf(u.release, sizeof(u.release), "unknown");
+	accel_cache_path(&path);
+	strbuf_addf(&want, "host %s: kvm ", u.release);
+	if (strbuf_read_file(&text, path.buf, 4096) >= 0 &&
+	    !strncmp(text.buf, want.buf, want.len)) {
+		v->accel = !strncmp(text.buf + want.len, "works", 5) ? "kvm" : "tcg";
+		goto out;
+	}
+	printf("probing KVM with %s (at most %d s, once per host kernel)\n",
+	       v->image, PROBE_LIMIT);
+	engine_flush_progress();
+	if (probe_kvm(v, &works, &how) < 0) {
+		ret = -1;
+		goto out;
+	}
+	v->accel = works ? "kvm" : "tcg";
+	if (!works)
+		printf("KVM: the probe's guest did not reach user space (qemu: %s): using TCG\n",
+		       how.buf);
+	strbuf_reset(&text);
+	strbuf_addf(&text, "%s%s (%s; probed with %s)\n", want.buf,
+		    works ? "works" : "fails", works ? "ok" : how.buf, v->image);
+	strbuf_reset(&want);
+	path_dirname(&want, path.buf);
+	if (mkdir_p(want.buf, 0755) < 0 ||
+	    write_file_atomic(path.buf, text.buf, text.len) < 0)
+		warning("cannot keep the KVM probe's verdict in '%s': %s", path.buf,
+			strerror(errno));
+out:
+	strbuf_release(&path);
+	strbuf_release(&text);
+	strbuf_release(&want);
+	strbuf_release(&how);
+	return ret;
 }
 
 enum engine_outcome vm_run_once(struct engine *e, const char *image,
@@ -1080,7 +1197,6 @@ enum engine_outcome vm_run_once(struct engine *e, const char *image,
 	strbuf_init(&v.err, 0);
 	v.cpus = e->vm && e->vm->cpus ? e->vm->cpus : 2;
 	v.memory = e->vm && e->vm->memory ? e->vm->memory : (uint64_t)2 << 30;
-	v.accel = choose_accel();
 	hostname_of_guest(&v);
 	memcpy(v.workdir, "/tmp/perfsift-vm.XXXXXX", sizeof(v.workdir));
 	if (vm_image_check(image, &v.info, &v.err) < 0) {
@@ -1092,6 +1208,7 @@ enum engine_outcome vm_run_once(struct engine *e, const char *image,
 		goto out_nodir;
 	}
 	if (ext_need(QEMU, "qemu-system-x86", &v.err) < 0 ||
+	    choose_accel(&v) < 0 ||
 	    build_initramfs(&v, work_path(&v, "initramfs.cpio", &tmp)) < 0) {
 		error("%s", v.err.buf);
 		goto out;
@@ -1099,7 +1216,7 @@ enum engine_outcome vm_run_once(struct engine *e, const char *image,
 	printf("%s: run %d of %d: booting %s in qemu (%s, %u CPUs, %" PRIu64 "M)\n",
 	       r->name, r->index, r->total, image, v.accel, v.cpus, v.memory >> 20);
 	engine_flush_progress();
-	if (boot(&v, &res) < 0) {
+	if (boot(&v, &res, "initramfs.cpio", v.accel, vm_limit(p)) < 0) {
 		error("%s", v.err.buf);
 		goto out;
 	}
@@ -1148,11 +1265,13 @@ enum engine_outcome vm_run_once(struct engine *e, const char *image,
 shown:
 	if (out != ENGINE_OK && out != ENGINE_ERROR) {
 		struct strbuf why = STRBUF_INIT;
+		const char *l, *eol;
 
-		strbuf_addbuf(&why, &state);
-		strbuf_rtrim(&why);
-		while (strchr(why.buf, '\n'))
-			*strchr(why.buf, '\n') = ',';
+		strbuf_reset(&why);
+		for (l = state.buf; *l; l = *eol ? eol + 1 : eol) {
+			eol = strchrnul(l, '\n');
+			strbuf_addf(&why, "%s%.*s", why.len ? ", " : "", (int)(eol - l), l);
+		}
 		printf("%s: run %d of %d: failed in the VM (%s); the console is the run's dmesg\n",
 		       r->name, r->index, r->total, why.len ? why.buf : "the job failed");
 		strbuf_release(&why);

@@ -69,6 +69,7 @@ int archive_io_read_compressed(struct strbuf *sb, const char *path,
 #define archive_write_set_format_cpio_newc (archive_io_api()->archive_write_set_format_cpio_newc)
 #define archive_entry_set_symlink (archive_io_api()->archive_entry_set_symlink)
 #define archive_read_new (archive_io_api()->archive_read_new)
+#define archive_read_support_filter_all (archive_io_api()->archive_read_support_filter_all)
 #define archive_read_support_format_tar (archive_io_api()->archive_read_support_format_tar)
 #define archive_read_open_filename (archive_io_api()->archive_read_open_filename)
 #define archive_read_next_header (archive_io_api()->archive_read_next_header)

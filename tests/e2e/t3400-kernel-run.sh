@@ -1,0 +1,65 @@
+#!/bin/sh
+# shellcheck disable=SC1091,SC2016
+# t3400: `perfsift run JOB --kernel IMAGE` boots a real Debian kernel in
+# qemu, runs the job inside with perfsift's own engine, and stores the run
+# in the host's result root as a native run: stats and index, the group
+# named by the guest's kernel (uname -r, /proc/version's compiler), the
+# console kept as dmesg with its stats, the accelerator in the machine
+# facts; `kernel:` in the job does the same; a file that is not a kernel
+# is one clear error with nothing written.
+. "$(dirname "$0")/lib.sh"
+. "$SRCDIR/tests/e2e/lib-kernel.sh"
+
+need_kernel K last
+REL=$(basename "$K" | sed 's/^vmlinuz-//')
+
+cat >quick.yaml <<'EOT'
+testcase: kquick
+mytest:
+  cmdline: "echo score: 42; echo release: $(uname -r | tr -dc 0-9); grep -c processor /proc/cpuinfo"
+EOT
+
+test_expect_success 'a quick job in the VM: stats stored, group named by its kernel' '
+	perfsift run quick.yaml --kernel "$K" --vm-cpus 1 --vm-memory 512M >out 2>err &&
+	test_grep "booting $K in qemu (tcg, 1 CPUs, 512M)" out &&
+	test_grep "done in" out &&
+	d=$(run_dir kquick 0) &&
+	case "$d" in
+	*/vm-$(hostname)/debian/defconfig/gcc-12/$REL/0) ;;
+	*) echo "group not named by the guest kernel: $d" >&2; return 1 ;;
+	esac &&
+	test_grep "\"mytest.score\": 42" "$d/stats.json" &&
+	test_grep "^1$" "$d/mytest" &&
+	test_grep "^commit: $REL$" "$d/job.yaml" &&
+	test_grep "^env_vm_accel: tcg$" "$d/job.yaml" &&
+	test_grep "^nr_cpu: 1$" "$d/job.yaml" &&
+	test_grep "^kernel: $K$" "$d/job.yaml" &&
+	test_grep "Linux version $REL" "$d/dmesg" &&
+	test_grep "\"dmesg.timestamp:last\": " "$d/stats.json" &&
+	perfsift results >res &&
+	test_grep "$REL" res
+'
+
+test_expect_success 'the job key kernel: (relative to the job file) boots it too' '
+	mkdir -p sub && cp "$K" sub/bzImage &&
+	{ cat quick.yaml; echo "kernel: bzImage"; } >sub/keyed.yaml &&
+	perfsift run sub/keyed.yaml --vm-cpus 1 --vm-memory 512M >out 2>err &&
+	test_grep "booting $TEST_TMP/sub/bzImage" out &&
+	test "$(find "$PERFSIFT_RESULT_ROOT/kquick" -name stats.json | wc -l)" -eq 2
+'
+
+test_expect_success 'not a kernel, a missing image, a VM option alone: exit 2, nothing written' '
+	rm -rf "$PERFSIFT_RESULT_ROOT" &&
+	test_must_fail --status=2 perfsift run quick.yaml --kernel quick.yaml 2>err &&
+	test_grep "quick.yaml: not a Linux kernel image" err &&
+	test_must_fail --status=2 perfsift run quick.yaml --kernel nosuch 2>err &&
+	test_grep "nosuch: cannot open the kernel image: No such file" err &&
+	{ cat quick.yaml; echo "kernel: quick.yaml"; } >bad.yaml &&
+	test_must_fail --status=2 perfsift run bad.yaml 2>err &&
+	test_grep "bad.yaml:4: kernel: ./quick.yaml: not a Linux kernel image" err &&
+	test_must_fail --status=2 perfsift run quick.yaml --vm-memory 1G 2>err &&
+	test_grep "give --kernel IMAGE" err &&
+	! test -e "$PERFSIFT_RESULT_ROOT"
+'
+
+test_done

@@ -34,7 +34,9 @@ if ! "$SRCDIR/scripts/build-test-kernel" --cache "$kcache" >kernel.env 2>kernel.
 	echo "not ok - scripts/build-test-kernel failed"
 	exit 1
 fi
-. ./kernel.env
+kenv() { sed -n "s/^$1=//p" kernel.env; }
+image=$(kenv image) repo=$(kenv repo) worktree=$(kenv worktree)
+good=$(kenv good) bad=$(kenv bad) culprit=$(kenv culprit)
 
 test_expect_success 'a throwaway PostgreSQL server starts' 'pg_start'
 

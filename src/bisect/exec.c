@@ -63,7 +63,10 @@ int bisect_exec_init(struct bisect_exec *x, const char *wt_base,
 	x->self = xstrdup(buf);
 	for (i = 0; i < BISECT_SLOTS; i++) {
 		x->prepared[i] = NULL;
-		x->wt[i] = wt_base ? xasprintf("%s/wt%d", wt_base, i) : NULL;
+		/* a kernel tree is built in one place, incrementally */
+		x->wt[i] = wt_base ? xasprintf("%s/wt%d", wt_base,
+					       x->kernel ? 0 : i) :
+				     NULL;
 	}
 	x->group = NULL;
 	x->installed = NULL;
@@ -91,7 +94,7 @@ void bisect_exec_cleanup(struct bisect_exec *x)
 	int i;
 
 	for (i = 0; i < BISECT_SLOTS; i++) {
-		if (!x->wt[i])
+		if (!x->wt[i] || x->keep_worktrees)
 			continue;
 		if (bisect_git_worktree_remove(x->repo, x->wt[i], &err) < 0)
 			warning("cannot remove worktree '%s': %s", x->wt[i],
@@ -105,6 +108,11 @@ void bisect_exec_cleanup(struct bisect_exec *x)
 		unlink(path.buf);
 		path_join(&path, x->state_dir, "log");
 		unlink(path.buf);
+		path_join(&path, x->state_dir, "kernels");
+		/* the built kernels go with the built tree */
+		if (!x->keep_worktrees && dir_exists(path.buf) &&
+		    remove_tree(path.buf) < 0)
+			warning("cannot remove '%s'", path.buf);
 		strbuf_release(&path);
 		rmdir(x->state_dir);
 	}
@@ -141,6 +149,63 @@ static int user_step(const char *what, const char *cmd, const char *dir,
 	return 1;
 }
 
+/*
+ * Where commit sha's kernel is for its runs (*out): its copy under
+ * <state_dir>/kernels, else (no notes: bisect-step) the image in dir.
+ */
+static void kernel_image(const struct bisect_exec *x, const char *dir,
+			 const char *sha, struct strbuf *out)
+{
+	strbuf_reset(out);
+	if (x->state_dir) {
+		path_join(out, x->state_dir, "kernels");
+		strbuf_addf(out, "/%s", sha);
+	} else if (dir && x->kernel[0] != '/') {
+		path_join(out, dir, x->kernel);
+	} else {
+		strbuf_addstr(out, x->kernel);
+	}
+}
+
+/*
+ * Keep the kernel sha's build made: the worktree moves on to other
+ * commits, and the runs of this one (the endpoints' interleaved runs,
+ * the confirmation) boot its copy.  0, or 1 (skip the commit: the
+ * build made no kernel) with why.
+ */
+static int keep_kernel(struct bisect_exec *x, const char *dir,
+		       const char *sha, struct strbuf *why)
+{
+	struct strbuf src = STRBUF_INIT, dst = STRBUF_INIT, img = STRBUF_INIT;
+	int ret = 0;
+
+	if (x->kernel[0] == '/' || !dir)
+		strbuf_addstr(&src, x->kernel);
+	else
+		path_join(&src, dir, x->kernel);
+	kernel_image(x, dir, sha, &dst);
+	if (strbuf_read_file(&img, src.buf, (size_t)1 << 30) < 0 || !img.len) {
+		strbuf_addf(why, "the build made no kernel '%s'", src.buf);
+		warning("%.12s: %s; skipping the commit", sha, why->buf);
+		ret = 1;
+	} else if (strcmp(src.buf, dst.buf)) {
+		struct strbuf d = STRBUF_INIT;
+
+		path_dirname(&d, dst.buf);
+		if (mkdir_p(d.buf, 0700) < 0 ||
+		    write_file_atomic(dst.buf, img.buf, img.len) < 0) {
+			strbuf_addf(why, "cannot keep the kernel in '%s': %s",
+				    dst.buf, strerror(errno));
+			ret = -1;
+		}
+		strbuf_release(&d);
+	}
+	strbuf_release(&src);
+	strbuf_release(&dst);
+	strbuf_release(&img);
+	return ret;
+}
+
 static int x_prepare(void *data, int slot, const char *sha, struct strbuf *why)
 {
 	struct bisect_exec *x = data;
@@ -149,6 +214,16 @@ static int x_prepare(void *data, int slot, const char *sha, struct strbuf *why)
 	int r;
 
 	FREE_AND_NULL(x->prepared[slot]);
+	/* its kernel kept from an earlier step (or an earlier process) */
+	if (x->kernel && x->state_dir && !x->install) {
+		kernel_image(x, dir, sha, &err);
+		r = file_exists(err.buf);
+		strbuf_release(&err);
+		if (r) {
+			x->prepared[slot] = xstrdup(sha);
+			return 0;
+		}
+	}
 	if (dir) {
 		if (bisect_git_worktree_checkout(x->repo, dir, sha, &err) < 0) {
 			strbuf_addbuf(why, &err);
@@ -159,6 +234,11 @@ static int x_prepare(void *data, int slot, const char *sha, struct strbuf *why)
 	}
 	if (x->build) {
 		r = user_step("build", x->build, dir, sha, why);
+		if (r)
+			return r;
+	}
+	if (x->kernel) {
+		r = keep_kernel(x, dir, sha, why);
 		if (r)
 			return r;
 	}
@@ -177,6 +257,7 @@ int bisect_exec_measure(struct bisect_exec *x, int slot, const char *sha,
 			struct strbuf *err)
 {
 	const char *argv[64];
+	struct strbuf image = STRBUF_INIT;
 	size_t n = 0, i;
 	int st;
 
@@ -225,12 +306,18 @@ int bisect_exec_measure(struct bisect_exec *x, int slot, const char *sha,
 		argv[n++] = "--install-cmd";
 		argv[n++] = x->install;
 	}
+	if (x->kernel) {
+		kernel_image(x, slot >= 0 ? x->wt[slot] : NULL, sha, &image);
+		argv[n++] = "--kernel";
+		argv[n++] = image.buf;
+	}
 	argv[n++] = x->job;
 	if (x->cmd) {
 		argv[n++] = "--";
 		for (i = 0; x->cmd[i]; i++) {
 			if (n + 2 > ARRAY_SIZE(argv)) {
 				strbuf_addstr(err, "too many command arguments");
+				strbuf_release(&image);
 				return -1;
 			}
 			argv[n++] = x->cmd[i];
@@ -238,6 +325,7 @@ int bisect_exec_measure(struct bisect_exec *x, int slot, const char *sha,
 	}
 	argv[n] = NULL;
 	st = bisect_spawn(slot >= 0 ? x->wt[slot] : NULL, argv, NULL, NULL);
+	strbuf_release(&image);
 	if (stop_requested || st == 128 + SIGINT || st == 128 + SIGTERM) {
 		strbuf_addstr(err, "interrupted");
 		return -1;

@@ -22,6 +22,16 @@ struct bisect_exec {
 	const char *const *cmd;   /* `-- CMD ARGS` (NULL-terminated) or NULL */
 	const char *build;        /* --build, or NULL */
 	const char *install;      /* --install, or NULL */
+	/*
+	 * --kernel: the built kernel's path in the worktree, or NULL.  Set,
+	 * the job runs under `perfsift run --kernel` on that image, every
+	 * slot builds in the one worktree wt0 (a kernel build is incremental
+	 * there: a step rebuilds what its commit changed), and each commit's
+	 * image is kept in <state_dir>/kernels/<sha> for its later runs.
+	 */
+	const char *kernel;
+	/* cleanup leaves the worktrees and the kernels kept in place */
+	bool keep_worktrees;
 	const char *result_root;  /* absolute */
 	const char *store_url;    /* NULL = the result root's SQLite */
 	char *self;               /* the perfsift binary */
@@ -34,12 +44,14 @@ struct bisect_exec {
 
 /*
  * Fill the fields that follow from the others: the perfsift binary, and
- * (when wt_base is not NULL) the two worktree directories under it.
+ * (when wt_base is not NULL) the worktree directories under it (one for
+ * all slots when x->kernel is set, which must be set before).
  */
 int bisect_exec_init(struct bisect_exec *x, const char *wt_base,
 		     struct strbuf *err);
 void bisect_exec_release(struct bisect_exec *x);
-/* remove the worktrees (a finished bisect) */
+/* remove the worktrees and kernel images (a finished bisect; not when
+ * keep_worktrees) and the notes of state_dir */
 void bisect_exec_cleanup(struct bisect_exec *x);
 
 /* ops whose data is x */

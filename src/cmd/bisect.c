@@ -34,8 +34,9 @@
 
 static const char bisect_usage[] =
 	"usage: perfsift bisect --repo DIR --good G --bad B [--build CMD]\n"
-	"         [--install CMD] [--stat KEY] [-n RUNS] [--max-runs N]\n"
-	"         [--no-confirm] [--no-until-decided] [--worktree DIR]\n"
+	"         [--install CMD] [--kernel PATH] [--stat KEY] [-n RUNS]\n"
+	"         [--max-runs N] [--no-confirm] [--no-until-decided]\n"
+	"         [--worktree DIR [--keep-worktree]]\n"
 	"         [--dry-run] JOB.yaml\n"
 	"         [-- CMD ARGS...]\n"
 	"\n"
@@ -64,6 +65,11 @@ static const char bisect_usage[] =
 	"  --build CMD       sh command run in the worktree for each commit\n"
 	"  --install CMD     sh command run after the build (e.g. install a\n"
 	"                    kernel and kexec into it; docs/kernel-bisect.md)\n"
+	"  --kernel PATH     the kernel the build makes, relative to the\n"
+	"                    worktree (e.g. arch/x86/boot/bzImage): each run\n"
+	"                    boots it in a VM (`perfsift run --kernel`); all\n"
+	"                    commits build in one worktree, incrementally, and\n"
+	"                    a commit that makes no PATH is skipped\n"
 	"  --stat KEY        the stat to bisect on (default: chosen)\n"
 	"  -n, --runs RUNS   runs per commit (default 3)\n"
 	"  --max-runs N      runs at most for an unclear commit\n"
@@ -73,6 +79,8 @@ static const char bisect_usage[] =
 	"                    confirmation too), as before\n"
 	"  --worktree DIR    where perfsift's worktrees go (default: a\n"
 	"                    directory under $TMPDIR named after the bisect)\n"
+	"  --keep-worktree   leave the worktrees (and --kernel's images) when\n"
+	"                    done: a kernel tree stays built for the next one\n"
 	"  --dry-run         print the first-parent path and stop\n"
 	"\n"
 	"exit status: 0 culprit found and confirmed; 1 no single confirmed\n"
@@ -124,6 +132,8 @@ int bisect_exec_start(struct bisect_exec *x, const struct bisect_args *a,
 	x->cmd = a->cmd;
 	x->build = a->build;
 	x->install = a->install;
+	x->kernel = a->kernel;
+	x->keep_worktrees = a->keep_worktree;
 	x->result_root = root;
 	x->store_url = opts->store_url;
 	if (bisect_exec_init(x, wt_base, &err) < 0)
@@ -196,6 +206,16 @@ static int bisect_option(struct bisect_args *a, int c, const char *arg,
 		break;
 	case 'w':
 		a->worktree = arg;
+		break;
+	case 'k':
+		if (!*arg) {
+			error("--kernel needs the image's path in the worktree");
+			return -1;
+		}
+		a->kernel = arg;
+		break;
+	case 'K':
+		a->keep_worktree = true;
 		break;
 	case 'D':
 		a->dry_run = true;
@@ -288,6 +308,8 @@ int bisect_parse_args(struct bisect_args *a, int argc, char **argv,
 		{"no-confirm", no_argument, NULL, 'C'},
 		{"no-until-decided", no_argument, NULL, 'U'},
 		{"worktree", required_argument, NULL, 'w'},
+		{"kernel", required_argument, NULL, 'k'},
+		{"keep-worktree", no_argument, NULL, 'K'},
 		{"dry-run", no_argument, NULL, 'D'},
 		{"good-value", required_argument, NULL, 'G'},
 		{"bad-value", required_argument, NULL, 'V'},
@@ -295,7 +317,7 @@ int bisect_parse_args(struct bisect_args *a, int argc, char **argv,
 	};
 	/* one table for both commands keeps their shared options spelled
 	 * alike; each refuses the letters that are the other's only */
-	static const char bisect_only[] = "rgbBICUwD", step_only[] = "GV";
+	static const char bisect_only[] = "rgbBICUwDkK", step_only[] = "GV";
 	bool have_good = false, have_bad = false;
 	int c, dashdash = argc, i, bad_usage = a->step ? 255 : EXIT_USAGE;
 

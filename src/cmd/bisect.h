@@ -19,7 +19,8 @@ struct bisect_args {
 	const char *const *cmd; /* `-- CMD ARGS`, NULL-terminated, or NULL */
 	/* bisect */
 	const char *repo, *good, *bad, *build, *install, *worktree;
-	bool no_confirm, dry_run;
+	const char *kernel;    /* --kernel: the image's path in the worktree */
+	bool no_confirm, dry_run, keep_worktree;
 	bool no_until_decided; /* LKP's classifier instead (bisect.h) */
 	/* bisect-step */
 	double good_value, bad_value;

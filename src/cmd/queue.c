@@ -6,6 +6,7 @@
  * nothing is enqueued.
  */
 #include "util/compat.h"
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include "job/job.h"
 #include "job/split.h"
 #include "lab/lab.h"
+#include "run/vm.h"
 #include "util/strbuf.h"
 #include "util/strnum.h"
 #include "util/usage.h"
@@ -23,7 +25,7 @@
 static const char queue_usage[] =
 	"usage: perfsift --store postgresql://... queue add JOB.yaml\n"
 	"           [--testbox-group G] [--commit C] [-n RUNS] [--priority P]\n"
-	"           [--max-attempts N] [--kernel RELEASE]\n"
+	"           [--max-attempts N] [--kernel RELEASE | --kernel IMAGE]\n"
 	"       perfsift --store URL queue list [--state STATE] [--json]\n"
 	"       perfsift --store URL queue cancel ID | retry ID | workers\n"
 	"\n"
@@ -42,6 +44,10 @@ static const char queue_usage[] =
 	"    --kernel RELEASE  run it on that kernel (uname -r): a worker whose\n"
 	"                      box runs another calls its --install hook; the\n"
 	"                      runs' commit defaults to RELEASE\n"
+	"    --kernel IMAGE    a path (it has a '/'): boot IMAGE in a VM and\n"
+	"                      run it there (`perfsift run --kernel`); a worker\n"
+	"                      started with --vm runs it, on any box that sees\n"
+	"                      the file at that path\n"
 	"  list                every task: id, state, group, job, commit, runs\n"
 	"                      done/asked, worker, attempts, last error\n"
 	"    --state STATE     only queued|leased|done|failed|cancelled\n"
@@ -66,6 +72,7 @@ static bool commit_ok(const char *c)
 struct add_opts {
 	const char *group, *commit, *kernel;
 	int runs, priority, max_attempts;
+	char *image; /* --kernel IMAGE made absolute (kernel points to it) */
 };
 
 /*
@@ -341,10 +348,28 @@ static int parse_opts(int argc, char **argv, struct add_opts *o, int *state,
 			*json = true;
 			break;
 		case 'k':
+			if (strchr(optarg, '/')) {
+				/* an image: absolute, for the workers; a
+				 * kernel, or one clear error now */
+				struct strbuf bad = STRBUF_INIT;
+
+				free(o->image);
+				o->image = realpath(optarg, NULL);
+				if (!o->image ||
+				    vm_image_check(o->image, NULL, &bad) < 0) {
+					error("--kernel '%s': %s", optarg,
+					      o->image ? bad.buf :
+							 strerror(errno));
+					strbuf_release(&bad);
+					return -1;
+				}
+				o->kernel = o->image;
+				break;
+			}
 			if (!*optarg || !commit_ok(optarg))
 				return error("--kernel: a kernel release (uname -r) "
-					     "is not empty and has no '/' or control "
-					     "character");
+					     "is not empty and has no control "
+					     "character, or an image's path");
 			o->kernel = optarg;
 			break;
 		case 'h':
@@ -362,7 +387,7 @@ static int parse_opts(int argc, char **argv, struct add_opts *o, int *state,
  */
 int cmd_queue(int argc, char **argv, struct options *opts)
 {
-	struct add_opts o = {NULL, NULL, NULL, 1, 0, 3};
+	struct add_opts o = {NULL, NULL, NULL, 1, 0, 3, NULL};
 	struct strbuf err = STRBUF_INIT;
 	struct lab lab;
 	const char *sub;
@@ -373,24 +398,33 @@ int cmd_queue(int argc, char **argv, struct options *opts)
 		return cmd_usage(queue_usage, argc < 2);
 	sub = argv[1];
 	r = parse_opts(argc - 1, argv + 1, &o, &state, &json);
-	if (r == -2)
-		return cmd_usage(queue_usage, false);
-	if (r < 0)
-		return EXIT_USAGE;
+	if (r < 0) {
+		free(o.image);
+		return r == -2 ? cmd_usage(queue_usage, false) : EXIT_USAGE;
+	}
+	if (o.image && strcmp(sub, "add")) {
+		free(o.image);
+		return cmd_usage(queue_usage, true);
+	}
 	argc -= optind + 1;
 	argv += optind + 1;
 	if ((!strcmp(sub, "add") && argc != 1) ||
 	    ((!strcmp(sub, "cancel") || !strcmp(sub, "retry")) && argc != 1) ||
-	    ((!strcmp(sub, "list") || !strcmp(sub, "workers")) && argc != 0))
+	    ((!strcmp(sub, "list") || !strcmp(sub, "workers")) && argc != 0)) {
+		free(o.image);
 		return cmd_usage(queue_usage, true);
+	}
 	if (strcmp(sub, "add") && strcmp(sub, "list") && strcmp(sub, "cancel") &&
 	    strcmp(sub, "retry") && strcmp(sub, "workers")) {
 		error("'%s' is not a queue command (add, list, cancel, retry, "
 		      "workers)", sub);
 		return EXIT_USAGE;
 	}
-	if (!strcmp(sub, "add"))
-		return queue_add(opts, argv[0], &o);
+	if (!strcmp(sub, "add")) {
+		ret = queue_add(opts, argv[0], &o);
+		free(o.image);
+		return ret;
+	}
 	if (lab_open(&lab, opts->result_root, opts->store_url, &err) < 0) {
 		error("%s", err.buf);
 		strbuf_release(&err);

@@ -18,7 +18,7 @@
 static const char worker_usage[] =
 	"usage: perfsift --store postgresql://... worker --testbox NAME\n"
 	"           [--testbox-group G] [--drain | --once] [--lease-s N]\n"
-	"           [--install CMD]\n"
+	"           [--install CMD] [--vm]\n"
 	"\n"
 	"Run the lab's queued tasks of a test-box group (docs/lab.md): claim the\n"
 	"next one (priority, then age), run its runs with `perfsift run`'s engine\n"
@@ -38,6 +38,9 @@ static const char worker_usage[] =
 	"                      set; exit 0: installed and running, 100: reboot\n"
 	"                      (the worker exits keeping the lease; started at\n"
 	"                      boot, it goes on with the task), else it failed\n"
+	"  --vm                run a task whose kernel is an image (`queue add\n"
+	"                      --kernel IMAGE`) by booting it in a VM\n"
+	"                      (`perfsift run --kernel`): no install, no reboot\n"
 	"\n"
 	"SIGTERM / SIGINT: the run in progress is finished and stored, the task\n"
 	"given back.  A killed worker's task is retaken when its lease runs out\n"
@@ -57,6 +60,7 @@ int cmd_worker(int argc, char **argv, struct options *opts)
 		{"once", no_argument, NULL, 'o'},
 		{"lease-s", required_argument, NULL, 'l'},
 		{"install", required_argument, NULL, 'i'},
+		{"vm", no_argument, NULL, 'v'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -92,6 +96,9 @@ int cmd_worker(int argc, char **argv, struct options *opts)
 			break;
 		case 'i':
 			o.install = optarg;
+			break;
+		case 'v':
+			o.vm = true;
 			break;
 		case 'h':
 			return cmd_usage(worker_usage, false);

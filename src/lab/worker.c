@@ -229,6 +229,12 @@ static bool wait_child(struct worker *w, const struct lab_lease *l, pid_t pid,
 	return lost;
 }
 
+/* true when t's kernel is an image to boot in a VM (a path), not a release */
+static bool task_image(const struct lab_task *t)
+{
+	return t->kernel && strchr(t->kernel, '/');
+}
+
 /*
  * Run the job at job_path once, through `perfsift run`, into the result
  * root w->tmp, renewing the lease meanwhile.  0 when the run finished
@@ -238,10 +244,11 @@ static bool wait_child(struct worker *w, const struct lab_lease *l, pid_t pid,
  */
 static int engine_run(struct worker *w, const struct lab_lease *l,
 		      const char *job_path, const char *commit,
-		      const char *workdir, struct strbuf *reason)
+		      const char *image, const char *workdir,
+		      struct strbuf *reason)
 {
 	struct strbuf log = STRBUF_INIT;
-	const char *argv[10];
+	const char *argv[12];
 	int argc = 0, status = 0, ret;
 	bool lost;
 	pid_t pid;
@@ -257,6 +264,10 @@ static int engine_run(struct worker *w, const struct lab_lease *l,
 	if (commit) {
 		argv[argc++] = "--commit";
 		argv[argc++] = commit;
+	}
+	if (image) {
+		argv[argc++] = "--kernel";
+		argv[argc++] = image;
 	}
 	argv[argc] = NULL;
 	/* this very binary: the same engine, monitors and knobs */
@@ -461,9 +472,14 @@ static enum run_end do_run(struct worker *w, const struct lab_task *t,
 	printf("task %" PRId64 ": run %d of %d: %s\n", t->id, idx + 1, t->runs,
 	       t->job_name);
 	fflush(stdout);
-	/* a kernel task's runs are of that kernel unless a commit is named */
-	r = engine_run(w, l, job.buf, t->commit ? t->commit : t->kernel,
-		       t->workdir, reason);
+	/*
+	 * A kernel task's runs are of that kernel unless a commit is named;
+	 * an image's runs are in a VM, of the guest's kernel (its axes).
+	 */
+	r = engine_run(w, l, job.buf,
+		       t->commit ? t->commit :
+		       task_image(t) ? NULL : t->kernel,
+		       task_image(t) ? t->kernel : NULL, t->workdir, reason);
 	if (r == 2 || r < 0) {
 		end = r == 2 ? RUN_LOST : RUN_BAD;
 		goto out;
@@ -612,7 +628,11 @@ static int do_task(struct worker *w, const struct lab_task *t)
 		ret = -1;
 		goto out;
 	}
-	if (t->kernel) {
+	if (task_image(t) && !w->o->vm) {
+		strbuf_addf(&reason, "the task boots kernel image '%s' in a VM; "
+			    "this worker was not started with --vm", t->kernel);
+		end = RUN_BAD;
+	} else if (t->kernel && !task_image(t)) {
 		switch (boot_kernel(w, t, &l, &reason)) {
 		case BOOT_READY:
 			break;

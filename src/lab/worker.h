@@ -21,6 +21,7 @@ struct worker_opts {
 	const char *root;   /* the result root: the worker's local cache */
 	const char *url;    /* the store */
 	const char *install; /* --install: sh command booting a task's kernel */
+	bool vm;            /* --vm: run a task's kernel image in a VM */
 	int lease_s;        /* the lease of the tasks it claims */
 	enum worker_mode mode;
 };

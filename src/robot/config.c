@@ -128,7 +128,7 @@ static int load_repo(const struct jnode *m, const char *file,
 		     struct robot_repo *r, struct strbuf *err)
 {
 	static const char *const keys[] = {"name", "url", "base", "branches",
-					   "build", "install"};
+					   "build", "install", "kernel"};
 	const struct jnode *b;
 	size_t i;
 
@@ -137,8 +137,14 @@ static int load_repo(const struct jnode *m, const char *file,
 	    get_str(m, "url", true, file, &r->url, err) ||
 	    get_str(m, "base", true, file, &r->base, err) ||
 	    get_str(m, "build", false, file, &r->build, err) ||
-	    get_str(m, "install", false, file, &r->install, err))
+	    get_str(m, "install", false, file, &r->install, err) ||
+	    get_str(m, "kernel", false, file, &r->kernel, err))
 		return -1;
+	/* the kernel is what the build leaves in the worktree */
+	if (r->kernel && !r->build)
+		return bad(err, jnode_get(m, "kernel"), file, "kernel", "%s",
+			   "needs a build: command that makes it (e.g. "
+			   "make bzImage)");
 	/* the name is a directory name (the mirror) and part of subjects */
 	if (bad_name(r->name)) {
 		struct strbuf shown = STRBUF_INIT;
@@ -480,6 +486,7 @@ void robot_config_release(struct robot_config *cfg)
 		free(r->base);
 		free(r->build);
 		free(r->install);
+		free(r->kernel);
 		for (k = 0; k < r->nbranches; k++)
 			free(r->branches[k]);
 		free(r->branches);

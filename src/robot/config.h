@@ -21,6 +21,7 @@ struct robot_repo {
 	size_t nbranches;
 	char *build;     /* sh command run in each commit's worktree, or NULL */
 	char *install;   /* as bisect's --install, or NULL */
+	char *kernel;    /* as bisect's --kernel: the image in the worktree */
 };
 
 struct robot_job {

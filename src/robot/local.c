@@ -41,6 +41,7 @@ void robot_exec_setup(struct bisect_exec *x, const struct robot_repo *repo,
 	x->job = job->job;
 	x->build = repo->build;
 	x->install = install ? repo->install : NULL;
+	x->kernel = repo->kernel;
 	x->result_root = result_root;
 	x->store_url = store_url;
 }
@@ -164,6 +165,22 @@ static int local_bisect_ops(struct robot_results *r, const char *dir,
 	setup_exec(l, &setup);
 	if (robot_exec_begin(&l->bx, &l->bisecting, &setup, dir, true, err) < 0)
 		return -1;
+	/*
+	 * A kernel bisect builds in the heads' worktree, where the tree is
+	 * built already: a step rebuilds what its commit changed, not the
+	 * whole kernel.  The worktree stays (the next head builds there);
+	 * what it holds when the bisect is over is rebuilt for the next.
+	 */
+	if (l->repo->kernel && l->x.wt[0]) {
+		size_t i;
+
+		for (i = 0; i < BISECT_SLOTS; i++) {
+			free(l->bx.wt[i]);
+			l->bx.wt[i] = xstrdup(l->x.wt[0]);
+		}
+		l->bx.keep_worktrees = true;
+		FREE_AND_NULL(l->x.prepared[0]);
+	}
 	bisect_exec_ops(&l->bx, ops);
 	return 0;
 }

@@ -93,6 +93,12 @@ test_expect_success 'two repos of one name' '
 	robot_fails dup.yaml "dup.yaml:7: name: .demo. names two repos"
 '
 
+test_expect_success 'kernel: without a build: is refused at its line' '
+	write_config knobuild.yaml "$PWD/nowhere" "    kernel: arch/x86/boot/bzImage" &&
+	sed -i "/build: /d" knobuild.yaml &&
+	robot_fails knobuild.yaml "knobuild.yaml:6: kernel: needs a build: command that makes it"
+'
+
 test_expect_success '--status on a fresh root: nothing yet, exit 0' '
 	perfsift robot --config good.yaml --status >out &&
 	test_grep "no pass has run yet" out

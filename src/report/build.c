@@ -841,8 +841,11 @@ int report_focus(struct report_data *d, const char *stat, struct strbuf *err)
 	/*
 	 * The bisect (or the robot's judgement) found it moved: its word is
 	 * its effect, whatever the statistics over two groups' few runs say
+	 * (changed, and no longer undecided: the confirmation decided it on
+	 * interleaved runs the groups' unpaired statistics do not see)
 	 */
 	kpi->changed = true;
+	kpi->undecided = false;
 	memcpy(old, d->charts, sizeof(old));
 	d->r.kpi = kpi;
 	d->charts[0] = kpi;

@@ -647,7 +647,13 @@ static void init_script(struct strbuf *sb, const char *hostname,
 		/* gzip: an emulated UART moves some ten KB a second */
 		"tar -C /results -czf /dev/ttyS1 .\n"
 		"echo '" MARK_SENT "'\n"
-		"poweroff -f\n");
+		/*
+		 * reboot, not poweroff: a kernel without ACPI (tinyconfig)
+		 * only halts on a power-off, and qemu would wait for the
+		 * time limit; every x86 kernel can reboot, and -no-reboot
+		 * makes that reboot qemu's exit
+		 */
+		"reboot -f\n");
 }
 
 struct vm_run {
@@ -1198,7 +1204,7 @@ static int probe_kvm(struct vm_run *v, bool *works, struct strbuf *how)
 	struct runner_result res = {0};
 	static const char init[] = "#!/bin/sh\n"
 		"# perfsift's KVM probe (src/run/vm.c): reaching here is the answer\n"
-		"echo '" PROBE_OK "'\n/bin/poweroff -f\n";
+		"echo '" PROBE_OK "'\n/bin/reboot -f\n";
 	int ret = -1;
 
 	if (cpio_open(&c, work_path(v, "probe.cpio", &tmp)) < 0)
@@ -1206,7 +1212,7 @@ static int probe_kvm(struct vm_run *v, bool *works, struct strbuf *how)
 	cpio_dir(&c, "/dev");
 	cpio_file(&c, BUSYBOX, BUSYBOX);
 	cpio_symlink(&c, "/bin/sh", "busybox");
-	cpio_symlink(&c, "/bin/poweroff", "busybox");
+	cpio_symlink(&c, "/bin/reboot", "busybox");
 	cpio_data(&c, "/init", init, sizeof(init) - 1, 0755);
 	if (cpio_close(&c) < 0)
 		goto out;

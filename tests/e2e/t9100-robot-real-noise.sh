@@ -120,9 +120,12 @@ test_expect_success 'beside a hog on each core: one pass mails the 4th commit, o
 test_expect_success 'the harmless branch mails nothing and is not a regression' '
 	perfsift robot --config robot.yaml --status >status &&
 	cat status &&
-	test_grep "^demo/feature/slow .* regression " status &&
 	! grep "^demo/feature/same .* \(regression\|improvement\|error\) " status &&
-	! grep "feature/same" sent.mbox
+	! grep -s "feature/same" sent.mbox
+'
+
+test_expect_success 'the slow branch stands as a regression in --status' '
+	test_grep "^demo/feature/slow .* regression " status
 '
 
 test_expect_success 'the next pass mails nothing more' '

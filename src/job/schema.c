@@ -39,7 +39,8 @@ bool job_opt_kept_whole(const struct program_option *o)
 
 /*
  * A key an error may quote: a name as job keys are (letters, digits and
- * _ . + - / <, at most 128 bytes).  Anything else is no job file's key
+ * _ . + - / <, and the spaces of LKP's `if role server`; at most 128
+ * bytes).  Anything else is no job file's key
  * but a line of some other file -- `perfsift run /etc/shadow` as root, a
  * robot `job: /etc/shadow` -- whose content an error must not show
  * (issue 25 F13).
@@ -47,9 +48,9 @@ bool job_opt_kept_whole(const struct program_option *o)
 static bool key_shown(const char *key)
 {
 	size_t n = strspn(key, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-			       "0123456789_.+-/<");
+			       "0123456789_.+-/< ");
 
-	return n && n <= 128 && !key[n];
+	return n && n <= 128 && !key[n] && key[0] != ' ';
 }
 
 void job_err_at(struct strbuf *err, const char *file, int line,

@@ -94,7 +94,7 @@ test_expect_success '--all: every KPI of every group, newest first' '
 	test_grep "mytest.score mytest/" all &&
 	perfsift history --all --repo repo --json >aj &&
 	test "$(json aj "\$j->{change_points}[0]{stat}")" = mytest.score &&
-	test "$(json aj "\$j->{change_points}[0]{series}")" = "mytest/._bench.sh-fast/vm/debian/defconfig/gcc-12"
+	test "$(json aj "\$j->{change_points}[0]{series}")" = "mytest/__bench.sh-fast/vm/debian/defconfig/gcc-12"
 '
 
 test_expect_success 'selectors narrow the groups; two series need one named' '
@@ -102,7 +102,7 @@ test_expect_success 'selectors narrow the groups; two series need one named' '
 	perfsift run job.yaml -n 3 --commit "$(sed -n 2p shas)" --set mytest.mytest=slow -- ./bench.sh >/dev/null &&
 	test_must_fail --status=2 perfsift history mytest.score 2>err &&
 	test_grep "is in 2 groups; name one with a selector" err &&
-	test_grep "^  mytest/._bench.sh-slow/" err &&
+	test_grep "^  mytest/__bench.sh-slow/" err &&
 	perfsift history mytest.score mytest=slow >s &&
 	test_grep "^commits: 2, runs: 6" s &&
 	perfsift history mytest.score mytest=fast tbox_group=vm --repo repo >f &&

@@ -14,6 +14,13 @@
 # the verdicts are checked.  It needs the verdict from interleaved pairs
 # (issue 23 item 3, branch verdict): with compare's unpaired rule the
 # drift of a loaded box leaves both heads undecided at max_runs.
+# Known breakage (issue 23, open): the head test decides under load (the
+# slow head changed, the harmless one never mailed), and on a box at load
+# 2-17 the whole flow passes; but the bisect after it judges each commit
+# against good and bad runs made at other times, unpaired, so when the
+# load drifts (CI, load ~300) it names no commit (docs/detection.md: 0%
+# found at 20% noise with drift).  Its endpoints must be run beside each
+# commit's runs, as the head test's base is; then these pass always.
 . "$(dirname "$0")/lib.sh"
 . "$SRCDIR/tests/e2e/lib-robot.sh"
 
@@ -107,7 +114,7 @@ mail:
 CFG
 '
 
-test_expect_success 'beside a hog on each core: one pass mails the 4th commit, once' '
+test_expect_failure 'beside a hog on each core: one pass mails the 4th commit, once' '
 	start_hogs &&
 	robot_once log1 >/dev/null &&
 	c4=$(git -C up rev-parse feature/slow~2) &&
@@ -124,11 +131,11 @@ test_expect_success 'the harmless branch mails nothing and is not a regression' 
 	! grep -s "feature/same" sent.mbox
 '
 
-test_expect_success 'the slow branch stands as a regression in --status' '
+test_expect_failure 'the slow branch stands as a regression in --status' '
 	test_grep "^demo/feature/slow .* regression " status
 '
 
-test_expect_success 'the next pass mails nothing more' '
+test_expect_failure 'the next pass mails nothing more' '
 	robot_once log2 >/dev/null &&
 	test "$(mails sent.mbox)" -eq 1 &&
 	stop_hogs

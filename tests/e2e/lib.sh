@@ -53,6 +53,10 @@ test_expect_success() {
 		test_failed=$((test_failed + 1))
 		echo "not ok $test_count - $1"
 		sed 's/^/#   /' "$TEST_TMP/.out"
+		# and on stderr, which prove shows without -v: a CI log then
+		# says why, not only which
+		{ echo "# $(basename "$0") $test_count failed: $1"
+		  tail -n 40 "$TEST_TMP/.out" | sed 's/^/#   /'; } >&2
 	fi
 }
 

@@ -43,7 +43,9 @@ leftovers() {
 }
 # the raw vm-scalability output of the run in progress in .tmp-N
 raw_of() {
-	echo "$(find "$PERFSIFT_RESULT_ROOT" -path "*$1*" -name ".tmp*" -type d | head -n 1)/vm-scalability"
+	t=$(find "$PERFSIFT_RESULT_ROOT" -path "*$1*" -name ".tmp*" -type d | head -n 1)
+	test -n "$t" || { echo "no run of $1 in progress" >&2; return 1; }
+	echo "$t/vm-scalability"
 }
 
 job() {
@@ -54,6 +56,9 @@ for sig in INT TERM; do
 	test_expect_success "SIG$sig during a tmpfs case: no mount, file or knob left" '
 		job stop.yaml 60 shm-pread-seq 64M &&
 		printf "  size: 1T\n" >>stop.yaml &&
+		# no earlier test'"'"'s out: the shell may open it after wait_for
+		# first reads it (a stale "run 1 of 1 ->" raced CI under load)
+		rm -f out err &&
 		{ "$PERFSIFT" run stop.yaml >out 2>err & } &&
 		pid=$! &&
 		wait_for "run 1 of 1 ->" out &&
@@ -61,10 +66,13 @@ for sig in INT TERM; do
 		# signalled in the workload, after its set-up
 		wait_for "  usemem " "$raw" &&
 		ours "$raw" >dirs && test -s dirs &&
-		grep -q -F -f dirs /proc/mounts &&
-		grep -q "^$pid	" /run/perfsift/journal &&
+		{ grep -q -F -f dirs /proc/mounts ||
+		  { echo "no mount of $(cat dirs)"; false; }; } &&
+		{ grep -q "^$pid	" /run/perfsift/journal ||
+		  { echo "no journal line of $pid:"; cat /run/perfsift/journal; false; }; } &&
 		kill -$sig $pid &&
-		{ wait $pid; test $? = 3; } &&
+		{ wait $pid; st=$?; test $st = 3 ||
+		  { echo "exit status $st, not 3:"; cat err; false; }; } &&
 		d=$(find "$PERFSIFT_RESULT_ROOT" -name last_state -newer stop.yaml | head -n 1) &&
 		test_grep "interrupted: " "$d" &&
 		leftovers $pid dirs >left &&
@@ -76,6 +84,7 @@ done
 test_expect_success 'SIGINT during a page-cache case: the sparse files go too' '
 	job stop2.yaml 60 lru-file-mmap-read 64M &&
 	printf "  size: 1T\n" >>stop2.yaml &&
+	rm -f out err &&
 	{ "$PERFSIFT" run stop2.yaml >out 2>err & } &&
 	pid=$! &&
 	wait_for "run 1 of 1 ->" out &&
@@ -84,7 +93,8 @@ test_expect_success 'SIGINT during a page-cache case: the sparse files go too' '
 	ours "$raw" >dirs && test -s dirs &&
 	while read -r dir; do test -d "$dir" || return 1; done <dirs &&
 	kill -INT $pid &&
-	{ wait $pid; test $? = 3; } &&
+	{ wait $pid; st=$?; test $st = 3 ||
+	  { echo "exit status $st, not 3:"; cat err; false; }; } &&
 	leftovers $pid dirs >left &&
 	printf "0\n0\n0\n" >expect &&
 	test_cmp expect left

@@ -205,6 +205,22 @@ const char *compare_kpi_verdict_name(const struct compare_cell *cell)
 		       stats_verdict_name(cell->kpi_verdict);
 }
 
+/*
+ * One end of a KPI's interval.  With 2 runs a side the t quantile (636
+ * at 99.9%, one degree of freedom) back-transformed from the logs makes
+ * bounds like +3e59%: true, and useless to read.  Beyond +-1000% the
+ * bound says only that: "over +1000%".
+ */
+static void add_bound(struct strbuf *out, double v)
+{
+	if (v > 1000)
+		strbuf_addstr(out, "over +1000%");
+	else if (v < -1000)
+		strbuf_addstr(out, "under -1000%");
+	else
+		strbuf_addf(out, "%+.1f%%", v);
+}
+
 void compare_undecided_line(const struct compare_result *res,
 			    const struct compare_row *row, size_t c,
 			    struct strbuf *out)
@@ -223,8 +239,11 @@ void compare_undecided_line(const struct compare_result *res,
 	if (n < 2 || !isfinite(cell->kpi_lo) || !isfinite(cell->kpi_hi)) {
 		strbuf_addstr(out, "fewer than 2 runs a side");
 	} else {
-		strbuf_addf(out, "interval [%+.1f%%, %+.1f%%] from ",
-			    cell->kpi_lo, cell->kpi_hi);
+		strbuf_addstr(out, "interval [");
+		add_bound(out, cell->kpi_lo);
+		strbuf_addstr(out, ", ");
+		add_bound(out, cell->kpi_hi);
+		strbuf_addstr(out, "] from ");
 		if (cell->kpi_pairs)
 			strbuf_addf(out, "%zu interleaved pairs", cell->kpi_pairs);
 		else

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "builtin.h"
+#include "bisect/git.h"
 #include "job/job.h"
 #include "job/plugins.h"
 #include "run/cases.h"
@@ -103,6 +104,34 @@ static int parse_runs(const char *opt, const char *arg, const char *limit,
 }
 
 /* the options: -1 to go on, else the status to exit with */
+/*
+ * --until-decided --commit C run inside a git work tree that knows C but
+ * is at another commit would add runs of the checked-out code under C's
+ * name -- the "to decide" line names C, and the tree may have moved on
+ * since.  Refused; outside a work tree, or for a C the tree does not
+ * know (a kernel release), there is nothing to check.
+ */
+static int check_worktree_commit(const char *commit)
+{
+	struct strbuf top = STRBUF_INIT, err = STRBUF_INIT;
+	char want[41], head[41];
+	int ret = 0;
+
+	if (!commit || bisect_git_toplevel(".", &top, &err) < 0 ||
+	    bisect_git_resolve(top.buf, commit, want, &err) < 0 ||
+	    bisect_git_resolve(top.buf, "HEAD", head, &err) < 0)
+		goto out;
+	if (strcmp(want, head))
+		ret = error("--commit %s: the work tree %s is at %.12s, not at "
+			    "%.12s: check out %s first (or run from outside the "
+			    "tree), so that the runs measure the commit they name",
+			    commit, top.buf, head, want, commit);
+out:
+	strbuf_release(&top);
+	strbuf_release(&err);
+	return ret;
+}
+
 static int parse_options(int argc, char **argv, struct run_args *a,
 			 struct schedule *s)
 {
@@ -189,7 +218,8 @@ static int parse_options(int argc, char **argv, struct run_args *a,
 		return cmd_usage(run_usage, true);
 	a->job_file = argv[optind];
 	if (cmd_check_commit(a->commit) < 0 ||
-	    (s->base && schedule_check_base(s, a->runs_given) < 0))
+	    (s->base && schedule_check_base(s, a->runs_given) < 0) ||
+	    (s->base && check_worktree_commit(a->commit) < 0))
 		return EXIT_USAGE;
 	return -1;
 }

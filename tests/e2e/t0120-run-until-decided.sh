@@ -78,4 +78,26 @@ test_expect_success 'a matrix runs round-robin by default, --sequential in a row
 	test_cmp expect actual
 '
 
+# the "to decide" line names --commit C: a work tree that knows C but is
+# at another commit would measure the wrong code under C's name
+test_expect_success '--until-decided --commit C in a work tree at another commit: refused' '
+	git init -q tree &&
+	git -C tree -c user.name=t -c user.email=t@t commit -q --allow-empty -m one &&
+	git -C tree -c user.name=t -c user.email=t@t commit -q --allow-empty -m two &&
+	one=$(git -C tree rev-parse HEAD~1) && two=$(git -C tree rev-parse HEAD) &&
+	cp job.yaml seq.sh tree/ &&
+	(cd tree && test_must_fail --status=2 perfsift run job.yaml \
+		--set mytest.mytest=other --commit "$one" \
+		--until-decided mytest=fast -- ./seq.sh 2>../err) &&
+	test_grep "commit $one: the work tree .*/tree is at $(echo $two | cut -c1-12), not at $(echo $one | cut -c1-12): check out" err &&
+	test "$(runs_of other)" -eq 0 &&
+	# at C itself, or C unknown to the tree (a kernel release): it runs
+	(cd tree && perfsift run job.yaml --set mytest.mytest=other \
+		--commit "$two" -n 1 --max-runs 1 --until-decided mytest=fast \
+		-- ./seq.sh >../out 2>../err; test $? != 2) &&
+	(cd tree && perfsift run job.yaml --set mytest.mytest=other \
+		--commit 6.1.0-test -n 1 --max-runs 1 --until-decided mytest=fast \
+		-- ./seq.sh >../out 2>../err; test $? != 2)
+'
+
 test_done

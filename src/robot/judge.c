@@ -111,6 +111,7 @@ static int kpi_change(struct robot_judge *j, const char *base,
 	struct select_ctx ctx = { j->res->result_root, j->res->store_url };
 	struct result_group g[2];
 	const struct result_group *gp[2] = { &g[0], &g[1] };
+	const char *specs[2] = { base, head };
 	struct compare_options co;
 	struct compare_result res;
 	double best = 0;
@@ -124,8 +125,7 @@ static int kpi_change(struct robot_judge *j, const char *base,
 	compare_result_init(&res);
 	compare_options_init(&co);
 	co.kpi = true; /* every KPI a row, changed or not */
-	if (select_group(&ctx, base, &g[0], err) ||
-	    select_group(&ctx, head, &g[1], err))
+	if (select_groups(&ctx, specs, 2, g, err))
 		goto out;
 	/* only the runs made beside the other side */
 	for (i = 0; i < 2; i++) {

@@ -39,17 +39,16 @@ static int build_report(struct robot_judge *j, const char *parent,
 			struct strbuf *job, struct strbuf *err)
 {
 	struct select_ctx ctx = { j->res->result_root, j->res->store_url };
-	struct result_group base, head;
+	struct result_group g[2];
+	const char *specs[2] = { parent, culprit };
 	struct report_data d;
 	struct strbuf ignored = STRBUF_INIT, tree = STRBUF_INIT;
 	int ret = -1;
 
 	memset(&d, 0, sizeof(d));
-	result_group_init(&base);
-	result_group_init(&head);
-	if (select_group(&ctx, parent, &base, err) ||
-	    select_group(&ctx, culprit, &head, err) ||
-	    report_build(&d, &base, &head, err) ||
+	/* one look at the index for both sides */
+	if (select_groups(&ctx, specs, 2, g, err) ||
+	    report_build(&d, &g[0], &g[1], err) ||
 	    report_focus(&d, stat, err))
 		goto out;
 	/* best effort: without git the report still names the commit */
@@ -70,8 +69,8 @@ static int build_report(struct robot_judge *j, const char *parent,
 	ret = 0;
 out:
 	report_data_release(&d);
-	result_group_release(&base);
-	result_group_release(&head);
+	result_group_release(&g[0]);
+	result_group_release(&g[1]);
 	strbuf_release(&ignored);
 	strbuf_release(&tree);
 	return ret;

@@ -66,43 +66,6 @@ struct side_runs {
 	size_t seen;   /* the commit's runs when they were asked */
 };
 
-/* m's columns cols (those it has), into out */
-static void pick_columns(const struct matrix *m, const struct side_runs *cols,
-			 struct matrix *out)
-{
-	size_t s, r, n = 0, ns = m->nstats ? m->nstats : 1;
-
-	matrix_init(out);
-	for (r = 0; r < cols->n; r++)
-		n += cols->col[r] < m->nruns;
-	if (!n)
-		return;
-	out->nstats = m->nstats;
-	out->nruns = n;
-	out->names = xcalloc(ns, sizeof(char *));
-	out->values = xcalloc(st_mult(ns, n), sizeof(double));
-	out->is_int = xcalloc(ns, 1);
-	if (m->present)
-		out->present = xcalloc(st_mult(ns, n), 1);
-	for (s = 0; s < m->nstats; s++) {
-		size_t k = 0;
-
-		out->names[s] = xstrdup(m->names[s]);
-		out->is_int[s] = m->is_int[s];
-		for (r = 0; r < cols->n; r++) {
-			size_t c = cols->col[r];
-
-			if (c >= m->nruns)
-				continue;
-			out->values[s * n + k] = m->values[s * m->nruns + c];
-			if (m->present)
-				out->present[s * n + k] =
-					m->present[s * m->nruns + c];
-			k++;
-		}
-	}
-}
-
 static int kpi_change(struct robot_judge *j, const char *base,
 		      const char *head, const struct side_runs *cols, char **stat,
 		      double *change, bool *regression, struct kpi_look *look,
@@ -131,7 +94,7 @@ static int kpi_change(struct robot_judge *j, const char *base,
 	for (i = 0; i < 2; i++) {
 		struct matrix fresh;
 
-		pick_columns(&g[i].matrix, &cols[i], &fresh);
+		matrix_columns(&g[i].matrix, cols[i].col, cols[i].n, &fresh);
 		matrix_release(&g[i].matrix);
 		g[i].matrix = fresh;
 	}

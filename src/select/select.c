@@ -684,15 +684,18 @@ static int select_from_store(const struct select_ctx *ctx, struct store *open,
 			     const char *spec, struct result_group *g,
 			     struct strbuf *err, int *ret)
 {
-	struct store own, *st = open ? open : &own;
+	struct store own, *st = open;
 	struct store_group sg;
 
 	if (!open && !have_index(ctx))
 		return 1;
 	*ret = -1;
-	if (!open &&
-	    result_store_open(&own, ctx->result_root, ctx->store_url, 0, err))
-		return 0;
+	if (!open) {
+		if (result_store_open(&own, ctx->result_root, ctx->store_url, 0,
+				      err))
+			return 0;
+		st = &own;
+	}
 	if (resolve_in_store(st, ctx->result_root, spec, &sg, err))
 		goto out_store;
 	*ret = select_group_store(st, &sg, g, err);
@@ -735,7 +738,7 @@ static void attach_floor(const struct select_ctx *ctx, struct store *open,
 	struct strbuf series = STRBUF_INIT, err = STRBUF_INIT;
 	char *root = NULL, *dir = NULL;
 	struct noise_floor f;
-	struct store own, *st = open ? open : &own;
+	struct store own, *st = open;
 	bool found = false;
 
 	noise_floor_init(&f);
@@ -745,9 +748,12 @@ static void attach_floor(const struct select_ctx *ctx, struct store *open,
 	dir = realpath(g->dir, NULL);
 	if (!root || !dir || noise_floor_series(root, dir, &series) < 0)
 		goto out; /* a group outside the root: no series to look up */
-	if (!open && store_open(&own, root, ctx->store_url, 0, &err) < 0) {
-		warning("noise floor: %s", err.buf);
-		goto out;
+	if (!open) {
+		if (store_open(&own, root, ctx->store_url, 0, &err) < 0) {
+			warning("noise floor: %s", err.buf);
+			goto out;
+		}
+		st = &own;
 	}
 	if (store_get_floor(st, series.buf, &f, &found, &err) < 0)
 		warning("noise floor: %s", err.buf);

@@ -16,13 +16,13 @@ set -eu
 rounds=${1:-3}
 here=$(cd "$(dirname "$0")/.." && pwd)
 ps=${PERFSIFT:-$here/build/perfsift}
-: "${PERFSIFT_VM_ACCEL:=tcg}"
-export PERFSIFT_VM_ACCEL
-"$here/scripts/build-test-kernel" >"${TMPDIR:-/tmp}/kernel-step.env"
-kenv() { sed -n "s/^$1=//p" "${TMPDIR:-/tmp}/kernel-step.env"; }
-repo=$(kenv repo) worktree=$(kenv worktree) culprit=$(kenv culprit)
+# the tests' kernels (the accelerator's default, the cache, the build)
+SRCDIR=$here
+# shellcheck source=tests/e2e/lib-kernel.sh
+. "$here/tests/e2e/lib-kernel.sh"
 tmp=$(mktemp -d /tmp/perfsift-kstep.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
+test_kernel "$tmp/kernel.env"
 cat >"$tmp/job.yaml" <<'EOF'
 suite: will-it-scale
 testcase: will-it-scale

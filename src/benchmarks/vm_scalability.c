@@ -69,9 +69,7 @@ static void read_params(struct bench_ctx *ctx, struct vmscal_state *st,
 	st->test = xstrdup(o->test);
 	p->test = st->test;
 	p->runtime = o->runtime > 0 ? o->runtime : LKP_RUNTIME;
-	p->nr_task = (unsigned)param_share_of(&o->nr_task, nr_cpu);
-	if (!p->nr_task)
-		p->nr_task = 1;
+	p->nr_task = param_cpus_of(&o->nr_task, nr_cpu);
 	p->size = o->size;
 	p->unit_size = o->unit_size;
 	p->cpu_delay = o->cpu_delay;

@@ -165,20 +165,15 @@ static int create_file(int log_fd, const char *path, uint64_t size,
 		       struct strbuf *err)
 {
 	struct strbuf what = STRBUF_INIT;
-	int fd;
 
 	strbuf_addf(&what, "truncate %s -s %" PRIu64, path, size);
 	vmscal_log_test(log_fd, what.buf);
 	strbuf_release(&what);
-	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0 || ftruncate(fd, (off_t)size) < 0) {
+	if (file_put(path, O_WRONLY | O_CREAT, 0644, NULL, 0, &size) < 0) {
 		strbuf_addf(err, "vm-scalability: cannot create '%s': %s", path,
 			    strerror(errno));
-		if (fd >= 0)
-			close(fd);
 		return -1;
 	}
-	close(fd);
 	return 0;
 }
 

@@ -483,9 +483,7 @@ static int wis_prepare(struct bench_ctx *ctx, struct strbuf *err)
 		strbuf_addf(err, "'%s' is not a testcase of will-it-scale", o->test ? o->test : "");
 		return BENCH_ERROR;
 	}
-	st->nr_task = (unsigned)param_share_of(&o->nr_task, nr_cpu);
-	if (!st->nr_task)
-		st->nr_task = 1; /* 50% of one CPU is still a task */
+	st->nr_task = param_cpus_of(&o->nr_task, nr_cpu);
 	st->processes = !o->mode || strcmp(o->mode, "thread");
 	st->threads = !o->mode || strcmp(o->mode, "process");
 	st->runtime = o->runtime > 0 ? o->runtime : LKP_RUNTIME;

@@ -177,11 +177,12 @@ int cmd_compare(int argc, char **argv, struct options *opts)
 	 */
 	groups = xcalloc((size_t)ngroups, sizeof(*groups));
 	gp = xcalloc((size_t)ngroups, sizeof(*gp));
-	for (i = 0; i < ngroups; i++) {
-		if (select_group(&ctx, argv[optind + i], &groups[i], &err))
-			die_status(EXIT_USAGE, "%s", err.buf);
+	/* the index is checked against the disk once, for all of them */
+	if (select_groups(&ctx, (const char *const *)&argv[optind],
+			  (size_t)ngroups, groups, &err))
+		die_status(EXIT_USAGE, "%s", err.buf);
+	for (i = 0; i < ngroups; i++)
 		gp[i] = &groups[i];
-	}
 	if (compare_groups(gp, (size_t)ngroups, &co, &res, &err))
 		die_status(EXIT_USAGE, "%s", err.buf);
 	if (json)

@@ -124,7 +124,9 @@ int cmd_report(int argc, char **argv, struct options *opts)
 	};
 	const char *repo = NULL, *out_dir = NULL, *html = NULL;
 	struct select_ctx ctx = { opts->result_root, opts->store_url };
-	struct result_group base, head;
+	/* BASE and HEAD, selected with one look at the index */
+	struct result_group sides[2];
+	struct result_group *const base = &sides[0], *const head = &sides[1];
 	struct report_data d;
 	struct strbuf err = STRBUF_INIT, text = STRBUF_INIT, page = STRBUF_INIT;
 	/* --good / --bad: the selectors, then their groups and matrices */
@@ -177,11 +179,9 @@ int cmd_report(int argc, char **argv, struct options *opts)
 		error("--repo '%s': not a directory", repo);
 		return EXIT_USAGE;
 	}
-	result_group_init(&base);
-	result_group_init(&head);
 	memset(&d, 0, sizeof(d));
-	if (select_group(&ctx, argv[optind], &base, &err) ||
-	    select_group(&ctx, argv[optind + 1], &head, &err)) {
+	if (select_groups(&ctx, (const char *const *)&argv[optind], 2, sides,
+			  &err)) {
 		error("%s", err.buf);
 		ret = EXIT_USAGE;
 		goto out;
@@ -190,7 +190,7 @@ int cmd_report(int argc, char **argv, struct options *opts)
 	for (side = 0; side < 2; side++) {
 		more[side] = xcalloc(nsel[side] + 1, sizeof(*more[side]));
 		pm[side] = xcalloc(nsel[side] + 1, sizeof(*pm[side]));
-		pm[side][0] = side ? &head.matrix : &base.matrix;
+		pm[side][0] = side ? &head->matrix : &base->matrix;
 		for (k = 0; k < nsel[side]; k++) {
 			result_group_init(&more[side][k]);
 			if (select_group(&ctx, sel[side][k], &more[side][k], &err)) {
@@ -205,7 +205,7 @@ int cmd_report(int argc, char **argv, struct options *opts)
 	pool.ngood = nsel[0] + 1;
 	pool.bad = pm[1];
 	pool.nbad = nsel[1] + 1;
-	if (report_build_pooled(&d, &base, &head,
+	if (report_build_pooled(&d, base, head,
 				interleaved || nsel[0] || nsel[1] ? &pool : NULL,
 				&err)) {
 		error("%s", err.buf);
@@ -226,7 +226,7 @@ int cmd_report(int argc, char **argv, struct options *opts)
 	}
 
 	if (out_dir) {
-		if (write_dir(out_dir, &d, &base, &head, &text))
+		if (write_dir(out_dir, &d, base, head, &text))
 			goto out;
 	} else {
 		fwrite(text.buf, 1, text.len, stdout);
@@ -238,8 +238,8 @@ int cmd_report(int argc, char **argv, struct options *opts)
 	ret = d.kpi_regressed ? EXIT_REGRESSION : EXIT_OK;
 out:
 	report_data_release(&d);
-	result_group_release(&base);
-	result_group_release(&head);
+	result_group_release(base);
+	result_group_release(head);
 	for (side = 0; side < 2; side++) {
 		for (k = 0; more[side] && k < nsel[side]; k++)
 			result_group_release(&more[side][k]);

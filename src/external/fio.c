@@ -370,14 +370,12 @@ out:
 static int fio_prepare(struct bench_ctx *ctx, struct strbuf *err)
 {
 	const struct fio_opts *o = ctx->params;
-	uint64_t jobs = param_share_of(&o->nr_task, ctx->nr_cpu);
+	uint64_t jobs = param_cpus_of(&o->nr_task, ctx->nr_cpu);
 	uint64_t files = o->nr_files ? o->nr_files : 1, size;
 	struct strbuf task = STRBUF_INIT, path = STRBUF_INIT;
 
 	if (ext_need("fio", "fio", err))
 		return BENCH_ERROR;
-	if (!jobs)
-		jobs = 1;
 	/* test_size is the whole run's: each job gets its share, in nr_files */
 	size = o->test_size / jobs;
 	if (size < 4096 * files) {

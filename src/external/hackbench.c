@@ -186,14 +186,14 @@ static int hb_prepare(struct bench_ctx *ctx, struct strbuf *err)
 {
 	const struct hackbench_opts *o = ctx->params;
 	struct hb_run *r;
-	uint64_t g;
+	unsigned g;
 
 	if (ext_need("hackbench", "rt-tests", err))
 		return BENCH_ERROR;
 	/* nr_threads is hackbench's groups: LKP's share of the CPUs, at least 1 */
-	g = param_share_of(&o->nr_threads, ctx->nr_cpu);
+	g = param_cpus_of(&o->nr_threads, ctx->nr_cpu);
 	r = xcalloc(1, sizeof(*r));
-	r->groups = g ? (unsigned)g : 1;
+	r->groups = g;
 	/* LKP's default loops keep the work per CPU the same on any machine */
 	r->loops = o->loops ? o->loops : 30000ull * ctx->nr_cpu / r->groups;
 	ext_argv_push(&r->argv, "hackbench");

@@ -185,7 +185,7 @@ static int futex_prepare(struct bench_ctx *ctx, struct strbuf *err)
 	if (o->runtime > 0 && (!strcmp(t, "hash") || !strcmp(t, "lock-pi")))
 		push_num(a, "--runtime", (uint64_t)o->runtime);
 	if (o->nr_task.given)
-		push_num(a, "--threads", param_share_of(&o->nr_task, ctx->nr_cpu));
+		push_num(a, "--threads", param_cpus_of(&o->nr_task, ctx->nr_cpu));
 	if (o->shared)
 		ext_argv_push(a, "--shared");
 	if (o->futexes && !strcmp(t, "hash"))

@@ -155,7 +155,7 @@ static int sng_prepare(struct bench_ctx *ctx, struct strbuf *err)
 {
 	const struct stress_ng_opts *o = ctx->params;
 	struct ext_argv *a;
-	uint64_t n = param_share_of(&o->nr_threads, ctx->nr_cpu);
+	uint64_t n = param_cpus_of(&o->nr_threads, ctx->nr_cpu);
 
 	if (ext_need("stress-ng", "stress-ng", err))
 		return BENCH_ERROR;
@@ -174,7 +174,7 @@ static int sng_prepare(struct bench_ctx *ctx, struct strbuf *err)
 	ext_argv_push(a, "--no-rand-seed");
 	if (o->test) {
 		ext_argv_pushf(a, "--%s", o->test);
-		ext_argv_pushf(a, "%" PRIu64, n ? n : 1);
+		ext_argv_pushf(a, "%" PRIu64, n);
 		if (o->ops) {
 			ext_argv_pushf(a, "--%s-ops", o->test);
 			ext_argv_pushf(a, "%" PRIu64, o->ops);
@@ -186,7 +186,7 @@ static int sng_prepare(struct bench_ctx *ctx, struct strbuf *err)
 	} else {
 		/* spawn and exec cannot run as root: LKP leaves them out of a class */
 		ext_argv_push(a, "--sequential");
-		ext_argv_pushf(a, "%" PRIu64, n ? n : 1);
+		ext_argv_pushf(a, "%" PRIu64, n);
 		ext_argv_push(a, "--class");
 		ext_argv_push(a, o->klass);
 		ext_argv_push(a, "--exclude");

@@ -83,10 +83,10 @@ static struct ext_argv *sb_argv(const struct bench_ctx *ctx, const char *test)
 {
 	const struct sysbench_opts *o = ctx->params;
 	struct ext_argv *a = xcalloc(1, sizeof(*a));
-	uint64_t n = param_share_of(&o->nr_threads, ctx->nr_cpu);
+	uint64_t n = param_cpus_of(&o->nr_threads, ctx->nr_cpu);
 
 	ext_argv_push(a, "sysbench");
-	ext_argv_pushf(a, "--threads=%" PRIu64, n ? n : 1);
+	ext_argv_pushf(a, "--threads=%" PRIu64, n);
 	if (o->events) {
 		/* fixed work: the events decide the end, never the clock */
 		ext_argv_pushf(a, "--events=%" PRIu64, o->events);

@@ -6,6 +6,7 @@
  */
 #include "util/compat.h"
 #include <string.h>
+#include <limits.h>
 #include "job/job.h"
 #include "job/params.h"
 #include "util/strbuf.h"
@@ -134,4 +135,16 @@ uint64_t param_share_of(const struct param_share *s, uint64_t whole)
 {
 	return s->pct ? (uint64_t)((long double)whole * s->num / 100) :
 			(uint64_t)s->num;
+}
+
+unsigned param_cpus_of(const struct param_share *s, unsigned nr_cpu)
+{
+	long double n = s->pct ? (long double)nr_cpu * s->num / 100 : s->num;
+
+	/* compared before the cast: a negative count is no huge one */
+	if (n < 1)
+		return 1;
+	if (n > UINT_MAX)
+		return UINT_MAX;
+	return (unsigned)n;
 }

@@ -26,8 +26,16 @@ struct param_share {
 	bool pct;   /* num is a percentage */
 	bool given; /* the job gave it (else: the option's default) */
 };
-/* the share's number for a whole of `whole` */
+/* the share's number for a whole of `whole`: a percentage truncated */
 uint64_t param_share_of(const struct param_share *s, uint64_t whole);
+/*
+ * A CPUS value's number of tasks on nr_cpu CPUs, the one rule for the
+ * built-ins and the plug-ins' environment: a percentage truncated as
+ * LKP's (params/nr_threads: `($1.to_f * nr_cpu / 100).to_i`, so 50% of 3
+ * CPUs is 1), a count as given, and at least 1 either way (50% of one
+ * CPU is still a task, where LKP would hand a script 0).
+ */
+unsigned param_cpus_of(const struct param_share *s, unsigned nr_cpu);
 
 /*
  * The job's text for program p's option name: the program's option, else

@@ -93,6 +93,9 @@ struct report_param {
 
 struct report {
 	const char *commit;     /* HEAD's commit id (or label) */
+	/* the tree and branch the commit was found on ("demo/main", the
+	 * robot's), shown in the subject's brackets as 0-day's; NULL: none */
+	const char *tree;
 	const char *subject;    /* its subject line from git, or NULL */
 	const char *base_label, *head_label;
 	/*
@@ -142,7 +145,12 @@ void report_format_value(struct strbuf *out, double v);
 void report_format_change(struct strbuf *out, const struct report_stat *s);
 /* the headline's word: "undecided", "unchanged", "improvement", "regression", "change" */
 const char *report_effect_word(const struct report_stat *s);
-/* "[perfsift] <short sha>: <stat> <change> <word>" (no newline) */
+/*
+ * "[perfsift] [<tree>] <short sha> (<head setting>): <stat> <change> <word>"
+ * (no newline; the tree and the setting when known): the one subject of
+ * the text report, the HTML page's title and the robot's mail, the sha
+ * cut to 10 characters as 0-day's subjects (spec lkp-compare.md §6)
+ */
 void report_subject(struct strbuf *out, const struct report *r);
 
 /*
@@ -162,9 +170,13 @@ void report_heading(struct strbuf *out, const char *heading);
 void report_repro_text(const struct report *r, struct strbuf *out,
 		       const char *indent);
 
-/* the e-mail text; -1 with err when a chart cannot be drawn */
+/* the e-mail text, its first line "Subject: <report_subject()>"; -1 with
+ * err when a chart cannot be drawn */
 int report_text(const struct report *r, struct strbuf *out,
 		struct strbuf *err);
+/* the same without the Subject: line, for a mail that has its header */
+int report_text_body(const struct report *r, struct strbuf *out,
+		     struct strbuf *err);
 /* the HTML page: inline CSS, SVG and a few lines of JS; all text escaped */
 int report_html(const struct report *r, struct strbuf *out,
 		struct strbuf *err);

@@ -71,6 +71,8 @@ const char *report_effect_word(const struct report_stat *s)
 void report_subject(struct strbuf *out, const struct report *r)
 {
 	strbuf_addstr(out, "[perfsift] ");
+	if (r->tree)
+		strbuf_addf(out, "[%s] ", r->tree);
 	report_short_commit(out, r->commit);
 	if (r->head_setting)
 		strbuf_addf(out, " (%s)", r->head_setting);
@@ -326,6 +328,12 @@ int report_text(const struct report *r, struct strbuf *out, struct strbuf *err)
 	strbuf_addstr(out, "Subject: ");
 	report_subject(out, r);
 	strbuf_addstr(out, "\n\n");
+	return report_text_body(r, out, err);
+}
+
+int report_text_body(const struct report *r, struct strbuf *out,
+		     struct strbuf *err)
+{
 	if (r->kpi) {
 		strbuf_addf(out, "FYI, we noticed that %s ", r->kpi->name);
 		report_format_change(out, r->kpi);

@@ -102,6 +102,54 @@ double *matrix_real_dup(const struct matrix *m, size_t s, size_t *n)
  * missing value and never pay for the array.  A missing value is 0 in
  * values too, as LKP writes it, so that the writer needs no second look.
  */
+void matrix_columns(const struct matrix *m, const size_t *cols, size_t ncols,
+		    struct matrix *out)
+{
+	size_t s, r, n = 0, ns = m->nstats ? m->nstats : 1;
+
+	matrix_init(out);
+	for (r = 0; r < ncols; r++)
+		n += cols[r] < m->nruns;
+	if (!n)
+		return;
+	out->nstats = m->nstats;
+	out->nruns = n;
+	out->names = xcalloc(ns, sizeof(char *));
+	out->values = xcalloc(st_mult(ns, n), sizeof(double));
+	out->is_int = xcalloc(ns, 1);
+	if (m->present)
+		out->present = xcalloc(st_mult(ns, n), 1);
+	for (s = 0; s < m->nstats; s++) {
+		size_t k = 0;
+
+		out->names[s] = xstrdup(m->names[s]);
+		out->is_int[s] = m->is_int[s];
+		for (r = 0; r < ncols; r++) {
+			size_t c = cols[r];
+
+			if (c >= m->nruns)
+				continue;
+			out->values[s * n + k] = m->values[s * m->nruns + c];
+			if (m->present)
+				out->present[s * n + k] =
+					m->present[s * m->nruns + c];
+			k++;
+		}
+	}
+}
+
+void matrix_columns_from(const struct matrix *m, size_t from,
+			 struct matrix *out)
+{
+	size_t n = m->nruns > from ? m->nruns - from : 0, r;
+	size_t *cols = xcalloc(n ? n : 1, sizeof(*cols));
+
+	for (r = 0; r < n; r++)
+		cols[r] = from + r;
+	matrix_columns(m, cols, n, out);
+	free(cols);
+}
+
 void matrix_set_missing(struct matrix *m, size_t s, size_t r)
 {
 	if (!m->present) {

@@ -59,6 +59,17 @@ const double *matrix_real(const struct matrix *m, size_t s, double *buf,
 			  size_t *n);
 /* the same, into a new array the caller frees (NULL when none) */
 double *matrix_real_dup(const struct matrix *m, size_t s, size_t *n);
+/*
+ * A new matrix of m's runs cols[0..ncols) in that order (a column m does
+ * not have is left out): every stat, its values and which runs have it;
+ * no sources.  The runs a judgement made beside the other side (the
+ * robot's), or those after a bisect's earlier ones.
+ */
+void matrix_columns(const struct matrix *m, const size_t *cols, size_t ncols,
+		    struct matrix *out);
+/* m's runs from `from` on (none when from >= nruns), into out */
+void matrix_columns_from(const struct matrix *m, size_t from,
+			 struct matrix *out);
 /* run r lacks stat s (its value becomes 0) */
 void matrix_set_missing(struct matrix *m, size_t s, size_t r);
 /*

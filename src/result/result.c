@@ -547,20 +547,14 @@ static char *real_dir(const char *dir)
 static int mark_state(struct result_run *run, const char *mark,
 		      struct strbuf *path, struct strbuf *err)
 {
-	size_t len = strlen(mark);
-	int fd;
-
 	strbuf_reset(path);
 	path_join(path, run->tmp_dir, "last_state");
-	fd = open(path->buf, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
-	if (fd < 0 || write(fd, mark, len) != (ssize_t)len) {
+	if (file_put(path->buf, O_WRONLY | O_CREAT | O_APPEND, 0666, mark,
+		     strlen(mark), NULL) < 0) {
 		strbuf_addf(err, "cannot write '%s': %s", path->buf,
 			    strerror(errno));
-		if (fd >= 0)
-			close(fd);
 		return -1;
 	}
-	close(fd);
 	return 0;
 }
 

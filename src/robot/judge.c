@@ -66,43 +66,6 @@ struct side_runs {
 	size_t seen;   /* the commit's runs when they were asked */
 };
 
-/* m's columns cols (those it has), into out */
-static void pick_columns(const struct matrix *m, const struct side_runs *cols,
-			 struct matrix *out)
-{
-	size_t s, r, n = 0, ns = m->nstats ? m->nstats : 1;
-
-	matrix_init(out);
-	for (r = 0; r < cols->n; r++)
-		n += cols->col[r] < m->nruns;
-	if (!n)
-		return;
-	out->nstats = m->nstats;
-	out->nruns = n;
-	out->names = xcalloc(ns, sizeof(char *));
-	out->values = xcalloc(st_mult(ns, n), sizeof(double));
-	out->is_int = xcalloc(ns, 1);
-	if (m->present)
-		out->present = xcalloc(st_mult(ns, n), 1);
-	for (s = 0; s < m->nstats; s++) {
-		size_t k = 0;
-
-		out->names[s] = xstrdup(m->names[s]);
-		out->is_int[s] = m->is_int[s];
-		for (r = 0; r < cols->n; r++) {
-			size_t c = cols->col[r];
-
-			if (c >= m->nruns)
-				continue;
-			out->values[s * n + k] = m->values[s * m->nruns + c];
-			if (m->present)
-				out->present[s * n + k] =
-					m->present[s * m->nruns + c];
-			k++;
-		}
-	}
-}
-
 static int kpi_change(struct robot_judge *j, const char *base,
 		      const char *head, const struct side_runs *cols, char **stat,
 		      double *change, bool *regression, struct kpi_look *look,
@@ -111,6 +74,7 @@ static int kpi_change(struct robot_judge *j, const char *base,
 	struct select_ctx ctx = { j->res->result_root, j->res->store_url };
 	struct result_group g[2];
 	const struct result_group *gp[2] = { &g[0], &g[1] };
+	const char *specs[2] = { base, head };
 	struct compare_options co;
 	struct compare_result res;
 	double best = 0;
@@ -124,14 +88,13 @@ static int kpi_change(struct robot_judge *j, const char *base,
 	compare_result_init(&res);
 	compare_options_init(&co);
 	co.kpi = true; /* every KPI a row, changed or not */
-	if (select_group(&ctx, base, &g[0], err) ||
-	    select_group(&ctx, head, &g[1], err))
+	if (select_groups(&ctx, specs, 2, g, err))
 		goto out;
 	/* only the runs made beside the other side */
 	for (i = 0; i < 2; i++) {
 		struct matrix fresh;
 
-		pick_columns(&g[i].matrix, &cols[i], &fresh);
+		matrix_columns(&g[i].matrix, cols[i].col, cols[i].n, &fresh);
 		matrix_release(&g[i].matrix);
 		g[i].matrix = fresh;
 	}

@@ -1,7 +1,7 @@
 /*
  * notify.c: the mail of a confirmed culprit (robot/judge.h).  Its body is
  * `perfsift report` of the culprit's parent vs the culprit (report_build
- * and report_text, the bisect's KPI as the headline) and job.yaml is
+ * and report_text_body, the bisect's KPI as the headline) and job.yaml is
  * attached, as 0-day mails its job file.  "Once" is kept in the state's
  * mail row: PENDING is written before the first byte goes out, SENT after
  * the last, and a PENDING row found at start is finished without a
@@ -29,59 +29,50 @@
 #include "util/xalloc.h"
 
 /*
- * The report of parent vs culprit: its text without report_text()'s own
- * "Subject:" line (the mail has its header), the subject's stat part
- * ("<stat> <change>% <regression|improvement>") and job.yaml.
+ * The report of parent vs culprit: its subject (report_subject(), with
+ * the repo and branch in brackets as 0-day's), its text without the
+ * Subject: line (the mail has its header) and job.yaml.
  */
 static int build_report(struct robot_judge *j, const char *parent,
 			const char *culprit, const char *stat,
-			struct strbuf *body, struct strbuf *what,
+			struct strbuf *subject, struct strbuf *body,
 			struct strbuf *job, struct strbuf *err)
 {
 	struct select_ctx ctx = { j->res->result_root, j->res->store_url };
-	struct result_group base, head;
+	struct result_group g[2];
+	const char *specs[2] = { parent, culprit };
 	struct report_data d;
-	struct strbuf text = STRBUF_INIT, ignored = STRBUF_INIT;
-	const char *start;
+	struct strbuf ignored = STRBUF_INIT, tree = STRBUF_INIT;
 	int ret = -1;
 
 	memset(&d, 0, sizeof(d));
-	result_group_init(&base);
-	result_group_init(&head);
-	if (select_group(&ctx, parent, &base, err) ||
-	    select_group(&ctx, culprit, &head, err) ||
-	    report_build(&d, &base, &head, err) ||
+	/* one look at the index for both sides */
+	if (select_groups(&ctx, specs, 2, g, err) ||
+	    report_build(&d, &g[0], &g[1], err) ||
 	    report_focus(&d, stat, err))
 		goto out;
 	/* best effort: without git the report still names the commit */
 	report_git_commit(&d, j->mirror, &ignored);
 	d.r.job_file = "job.yaml";
+	strbuf_addf(&tree, "%s/%s", j->repo->name, j->branch);
+	d.r.tree = tree.buf;
 	/* the lab's workers do not record the build: the config says it */
 	if (!d.r.repro.build && !d.r.repro.install) {
 		d.r.repro.build = j->repo->build;
 		d.r.repro.install = j->repo->install;
 	}
-	if (report_text(&d.r, &text, err))
+	if (report_text_body(&d.r, body, err))
 		goto out;
-	start = text.buf;
-	if (!strncmp(start, "Subject: ", 9)) {
-		start = strchrnul(start, '\n');
-		while (*start == '\n')
-			start++;
-	}
-	strbuf_addstr(body, start);
-	strbuf_addf(what, "%s ", d.r.kpi->name);
-	report_format_change(what, d.r.kpi);
-	strbuf_addf(what, " %s", report_effect_word(d.r.kpi));
+	report_subject(subject, &d.r);
 	if (d.head_job)
 		report_repro_job(d.head_job, job);
 	ret = 0;
 out:
 	report_data_release(&d);
-	result_group_release(&base);
-	result_group_release(&head);
-	strbuf_release(&text);
+	result_group_release(&g[0]);
+	result_group_release(&g[1]);
 	strbuf_release(&ignored);
+	strbuf_release(&tree);
 	return ret;
 }
 
@@ -185,7 +176,7 @@ static int compose(struct robot_judge *j, const struct robot_verdict *v,
 		   const char *from, const char *msgid, time_t now,
 		   struct strbuf *msg, struct strbuf *err)
 {
-	struct strbuf body = STRBUF_INIT, what = STRBUF_INIT, job = STRBUF_INIT,
+	struct strbuf body = STRBUF_INIT, job = STRBUF_INIT,
 		      subject = STRBUF_INIT, parent = STRBUF_INIT;
 	const char *args[] = { "rev-parse", "--verify", "--end-of-options",
 			       NULL, NULL };
@@ -195,13 +186,10 @@ static int compose(struct robot_judge *j, const struct robot_verdict *v,
 
 	args[3] = rev;
 	if (bisect_git(j->mirror, &parent, err, args) < 0 ||
-	    build_report(j, parent.buf, v->culprit, v->stat, &body, &what, &job,
-			 err) < 0)
+	    build_report(j, parent.buf, v->culprit, v->stat, &subject, &body,
+			 &job, err) < 0)
 		goto out;
 	add_undecided(v, &body);
-	/* 0-day's subject, with the tree and branch in brackets */
-	strbuf_addf(&subject, "[perfsift] [%s/%s] %.12s: %s", j->repo->name,
-		    j->branch, v->culprit, what.buf);
 	memset(&m, 0, sizeof(m));
 	m.from = from;
 	m.to = j->cfg->mail.to;
@@ -216,7 +204,6 @@ static int compose(struct robot_judge *j, const struct robot_verdict *v,
 out:
 	free(rev);
 	strbuf_release(&body);
-	strbuf_release(&what);
 	strbuf_release(&job);
 	strbuf_release(&subject);
 	strbuf_release(&parent);

@@ -433,7 +433,7 @@ static void env_push(char ***env, size_t *n, size_t *alloc, char *kv)
 /*
  * A plug-in's value of a typed top-level key (runtime, nr_threads, ...)
  * as its shell script can use it: a share of the CPUs as a count of them
- * (nr_threads: 50% on 8 CPUs is 4, at least 1), a duration as seconds
+ * by param_cpus_of() (nr_threads: 50% on 8 CPUs is 4), a duration as seconds
  * (5m is 300).  Any other value as written; NULL: keep it.
  */
 static char *plugin_value(const char *key, const char *text, unsigned nr_cpu)
@@ -446,9 +446,10 @@ static char *plugin_value(const char *key, const char *text, unsigned nr_cpu)
 	if (o && (o->type == OPT_CPUS || o->type == OPT_SECONDS) && *text &&
 	    !opt_parse(o, text, &v, &why)) {
 		if (o->type == OPT_CPUS && v.pct) {
-			double n = v.num * nr_cpu / 100;
+			struct param_share s = { v.num, true, true };
 
-			out = xasprintf("%.0f", n < 1 ? 1 : n);
+			/* the built-ins' rule: 50% of 3 CPUs is 1 for both */
+			out = xasprintf("%u", param_cpus_of(&s, nr_cpu));
 		} else {
 			out = xasprintf("%.15g", v.num);
 		}

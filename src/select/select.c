@@ -664,29 +664,45 @@ int select_group_store(struct store *st, const struct store_group *sg,
  * one): 0 when the index answered (*ret: 0 resolved, -1 with err), 1
  * when there is no index to ask (walk the tree instead).
  */
-static int select_from_store(const struct select_ctx *ctx, const char *spec,
-			     struct result_group *g, struct strbuf *err,
-			     int *ret)
+/* the selection has an index to look in: a store URL, or the root's */
+static bool have_index(const struct select_ctx *ctx)
 {
 	struct strbuf db = STRBUF_INIT;
-	struct store st;
-	struct store_group sg;
 	bool have;
 
 	path_join(&db, ctx->result_root, "perfsift.db");
 	have = ctx->store_url || file_exists(db.buf);
 	strbuf_release(&db);
-	if (!have)
+	return have;
+}
+
+/*
+ * open, when given, is the index already open and checked against the
+ * disk (select_groups()'s); else the index is opened and synced here
+ */
+static int select_from_store(const struct select_ctx *ctx, struct store *open,
+			     const char *spec, struct result_group *g,
+			     struct strbuf *err, int *ret)
+{
+	struct store own, *st = open;
+	struct store_group sg;
+
+	if (!open && !have_index(ctx))
 		return 1;
 	*ret = -1;
-	if (result_store_open(&st, ctx->result_root, ctx->store_url, 0, err))
-		return 0;
-	if (resolve_in_store(&st, ctx->result_root, spec, &sg, err))
+	if (!open) {
+		if (result_store_open(&own, ctx->result_root, ctx->store_url, 0,
+				      err))
+			return 0;
+		st = &own;
+	}
+	if (resolve_in_store(st, ctx->result_root, spec, &sg, err))
 		goto out_store;
-	*ret = select_group_store(&st, &sg, g, err);
+	*ret = select_group_store(st, &sg, g, err);
 	store_group_release(&sg);
 out_store:
-	store_close(&st);
+	if (!open)
+		store_close(&own);
 	return 0;
 }
 
@@ -716,45 +732,49 @@ static int refuse_mixed(const struct result_group *g, struct strbuf *err)
  * exists and holds one.  A floor that cannot be read is only a warning:
  * the comparison is still made, without it, and says so (no floor line).
  */
-static void attach_floor(const struct select_ctx *ctx, struct result_group *g)
+static void attach_floor(const struct select_ctx *ctx, struct store *open,
+			 struct result_group *g)
 {
-	struct strbuf db = STRBUF_INIT, series = STRBUF_INIT, err = STRBUF_INIT;
+	struct strbuf series = STRBUF_INIT, err = STRBUF_INIT;
 	char *root = NULL, *dir = NULL;
 	struct noise_floor f;
-	struct store st;
+	struct store own, *st = open;
 	bool found = false;
 
 	noise_floor_init(&f);
-	path_join(&db, ctx->result_root, "perfsift.db");
-	if (!g->dir || (!ctx->store_url && !file_exists(db.buf)))
+	if (!g->dir || (!open && !have_index(ctx)))
 		goto out;
 	root = realpath(ctx->result_root, NULL);
 	dir = realpath(g->dir, NULL);
 	if (!root || !dir || noise_floor_series(root, dir, &series) < 0)
 		goto out; /* a group outside the root: no series to look up */
-	if (store_open(&st, root, ctx->store_url, 0, &err) < 0) {
-		warning("noise floor: %s", err.buf);
-		goto out;
+	if (!open) {
+		if (store_open(&own, root, ctx->store_url, 0, &err) < 0) {
+			warning("noise floor: %s", err.buf);
+			goto out;
+		}
+		st = &own;
 	}
-	if (store_get_floor(&st, series.buf, &f, &found, &err) < 0)
+	if (store_get_floor(st, series.buf, &f, &found, &err) < 0)
 		warning("noise floor: %s", err.buf);
 	else if (found) {
 		g->floor = xmalloc(sizeof(*g->floor));
 		*g->floor = f;
 		noise_floor_init(&f);
 	}
-	store_close(&st);
+	if (!open)
+		store_close(&own);
 out:
 	noise_floor_release(&f);
 	free(root);
 	free(dir);
-	strbuf_release(&db);
 	strbuf_release(&series);
 	strbuf_release(&err);
 }
 
-int select_group(const struct select_ctx *ctx, const char *spec,
-		 struct result_group *g, struct strbuf *err)
+static int select_group_in(const struct select_ctx *ctx, struct store *open,
+			   const char *spec, struct result_group *g,
+			   struct strbuf *err)
 {
 	struct candidates all = { 0 }, hit = { 0 };
 	char *root = NULL;
@@ -767,7 +787,7 @@ int select_group(const struct select_ctx *ctx, const char *spec,
 		ret = select_group_dir(spec, g, err);
 		goto done;
 	}
-	if (!select_from_store(ctx, spec, g, err, &ret))
+	if (!select_from_store(ctx, open, spec, g, err, &ret))
 		goto done;
 	selector = strchr(spec, '=') != NULL;
 	if (selector && !valid_selector(spec)) {
@@ -843,12 +863,43 @@ done:
 		ret = refuse_mixed(g, err);
 	if (!ret) {
 		g->spec = xstrdup(spec);
-		attach_floor(ctx, g);
+		attach_floor(ctx, open, g);
 	}
 	else
 		result_group_release(g);
 	candidates_release(&all);
 	candidates_release(&hit);
 	free(root);
+	return ret;
+}
+
+int select_group(const struct select_ctx *ctx, const char *spec,
+		 struct result_group *g, struct strbuf *err)
+{
+	return select_group_in(ctx, NULL, spec, g, err);
+}
+
+int select_groups(const struct select_ctx *ctx, const char *const *specs,
+		  size_t n, struct result_group *groups, struct strbuf *err)
+{
+	struct store st;
+	bool open = false;
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < n; i++)
+		result_group_init(&groups[i]);
+	/* one look at the disk for all: each select_group() would sync again */
+	if (have_index(ctx)) {
+		if (result_store_open(&st, ctx->result_root, ctx->store_url, 0,
+				      err))
+			return -1;
+		open = true;
+	}
+	for (i = 0; i < n && !ret; i++)
+		ret = select_group_in(ctx, open ? &st : NULL, specs[i],
+				      &groups[i], err);
+	if (open)
+		store_close(&st);
 	return ret;
 }

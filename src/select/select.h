@@ -82,6 +82,14 @@ struct select_ctx {
  */
 int select_group(const struct select_ctx *ctx, const char *spec,
 		 struct result_group *g, struct strbuf *err);
+/*
+ * select_group() of each of n specs into groups[] (all initialised here,
+ * so the caller releases all n whatever the result), the index opened and
+ * checked against the disk once for all of them; 0, or -1 with err (the
+ * first spec that fails).
+ */
+int select_groups(const struct select_ctx *ctx, const char *const *specs,
+		  size_t n, struct result_group *groups, struct strbuf *err);
 
 struct store;
 struct store_group;

@@ -142,6 +142,22 @@ int fsync_dir(const char *dir)
 	return ret;
 }
 
+int file_put(const char *path, int flags, mode_t mode, const void *buf,
+	     size_t len, const uint64_t *size)
+{
+	int fd = open(path, flags | O_CLOEXEC, mode), ret = 0, saved;
+
+	if (fd < 0)
+		return -1;
+	if ((len && write_all(fd, buf, len) < 0) ||
+	    (size && ftruncate(fd, (off_t)*size) < 0))
+		ret = -1;
+	saved = errno; /* the error is the write's, never close()'s */
+	close(fd);
+	errno = saved;
+	return ret;
+}
+
 int write_all(int fd, const void *buf, size_t len)
 {
 	const char *p = buf;

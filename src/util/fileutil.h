@@ -29,6 +29,16 @@ int remove_tree(const char *path);
  * -1 with errno (EIO when write() returned 0).  The one loop of its kind.
  */
 int write_all(int fd, const void *buf, size_t len);
+/*
+ * Open path (flags, O_CLOEXEC added; mode when it is created), write_all()
+ * the len bytes of buf (none when len is 0), then, when size is not NULL,
+ * set the file's size to *size; closed either way.  0, or -1 with errno
+ * (what was done before the failure stays done).  For the one-step files
+ * (a line appended to last_state, a sparse file of a size) that are not
+ * worth write_file_atomic().
+ */
+int file_put(const char *path, int flags, mode_t mode, const void *buf,
+	     size_t len, const uint64_t *size);
 /* write data to path atomically (tmp file + fsync + rename); 0 / -1 */
 int write_file_atomic(const char *path, const void *data, size_t len);
 /* fsync a directory, so that a rename in it is durable */

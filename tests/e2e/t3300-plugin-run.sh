@@ -61,6 +61,17 @@ test_expect_success 'the job parameters arrive as environment variables, typed a
 	test_grep "^env runtime=300 nr_threads=$(nproc) testtime=7 mode=fast flavour=sweet$" "$d/plug"
 '
 
+# one rule with the built-ins (param_cpus_of): a share truncated as
+# LKP's, at least 1 -- 75% of 2 CPUs is 1, where rounding would say 2
+test_expect_success 'a share of the CPUs is truncated as LKP'"'"'s, at least 1' '
+	perfsift --result-root r75 run plug.yaml -n 1 --commit c0 \
+		--set nr_threads=75% >out 2>err &&
+	n=$(( $(nproc) * 75 / 100 )) &&
+	if [ "$n" -lt 1 ]; then n=1; fi &&
+	d=$(find r75 -name plug -type f | head -n 1) &&
+	test_grep "^env runtime=300 nr_threads=$n " "$d"
+'
+
 test_expect_success "its key: value lines are stats of its name, reduced as LKP's" '
 	d=$(head -n 1 dirs) &&
 	stat_is "$d" plug.score 101 &&

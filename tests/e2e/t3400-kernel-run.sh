@@ -12,7 +12,7 @@
 . "$SRCDIR/tests/e2e/lib-kernel.sh"
 
 need_kernel K last
-REL=$(basename "$K" | sed 's/^vmlinuz-//')
+REL=$(kernel_release "$K")
 
 cat >quick.yaml <<'EOT'
 testcase: kquick

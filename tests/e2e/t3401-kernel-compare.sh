@@ -8,8 +8,8 @@
 
 need_kernel A first
 need_kernel B last
-RA=$(basename "$A" | sed 's/^vmlinuz-//')
-RB=$(basename "$B" | sed 's/^vmlinuz-//')
+RA=$(kernel_release "$A")
+RB=$(kernel_release "$B")
 if [ "$RA" = "$RB" ]; then
 	test_skip 'two kernels compared' "only one Debian cloud kernel ($RA) is known to apt"
 	test_done

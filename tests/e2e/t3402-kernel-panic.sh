@@ -11,7 +11,7 @@
 . "$SRCDIR/tests/e2e/lib-kernel.sh"
 
 need_kernel K last
-REL=$(basename "$K" | sed 's/^vmlinuz-//')
+REL=$(kernel_release "$K")
 
 cat >crash.yaml <<'EOT'
 testcase: kcrash

@@ -21,34 +21,16 @@ if [ "${PERFSIFT_TEST_KERNEL_BISECT:-}" != 1 ]; then
 	test_done
 fi
 
-# TCG: here /dev/kvm opens but a KVM guest hangs in early boot (a
-# machine whose KVM works runs this with PERFSIFT_VM_ACCEL=kvm)
-: "${PERFSIFT_VM_ACCEL:=tcg}"
-export PERFSIFT_VM_ACCEL
-kcache=${PERFSIFT_KTREE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/perfsift/kernel}
+. "$SRCDIR/tests/e2e/lib-kernel.sh"
 
-if ! command -v qemu-system-x86_64 >/dev/null 2>&1; then
-	test_skip 'bisect a kernel branch' 'qemu-system-x86_64 is not installed (scripts/install-deps)'
-	test_done
-fi
 if ! perfsift run --help 2>&1 | grep -q -- '--kernel'; then
 	test_skip 'bisect a kernel branch' 'perfsift run has no --kernel in this build'
 	test_done
 fi
 # the kernel, its repository and the built worktree; only a download
 # that fails (no archive reachable) is a reason to skip, loudly
-if ! "$SRCDIR/scripts/build-test-kernel" --cache "$kcache" >kernel.env 2>kernel.err; then
-	if grep -q 'apt-get download' kernel.err; then
-		test_skip 'bisect a kernel branch' "Debian's archive cannot be reached: $(tail -1 kernel.err)"
-		test_done
-	fi
-	cat kernel.err >&2
-	echo "not ok - scripts/build-test-kernel failed"
-	exit 1
-fi
-kenv() { sed -n "s/^$1=//p" kernel.env; }
-image=$(kenv image) repo=$(kenv repo) worktree=$(kenv worktree)
-good=$(kenv good) bad=$(kenv bad) culprit=$(kenv culprit)
+need_test_kernel 'bisect a kernel branch'
+kcache=$KTREE_CACHE
 # one user of the cached worktree at a time
 exec 8>"$kcache/bisect.lock"
 flock 8

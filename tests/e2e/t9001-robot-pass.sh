@@ -26,7 +26,7 @@ test_expect_success 'the bisect found the 4th commit and confirmed it' '
 '
 
 test_expect_success 'the subject names the tree, branch, culprit and KPI' '
-	c4s=$(cut -c1-12 c4) &&
+	c4s=$(cut -c1-10 c4) &&
 	test_grep "^Subject: \[perfsift\] \[demo/feature/slow\] $c4s: mytest.ms +50.0% regression\$" sent.mbox
 '
 

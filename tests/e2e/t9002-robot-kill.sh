@@ -9,7 +9,7 @@
 # the single mail of mbox $1 names the 4th commit, and is well formed
 one_mail() {
 	test "$(mails "$1")" -eq 1 &&
-	test_grep "^Subject: \[perfsift\] \[demo/feature/slow\] $(cut -c1-12 c4): mytest.ms +50.0% regression\$" "$1" &&
+	test_grep "^Subject: \[perfsift\] \[demo/feature/slow\] $(cut -c1-10 c4): mytest.ms +50.0% regression\$" "$1" &&
 	check_mbox "$1"
 }
 

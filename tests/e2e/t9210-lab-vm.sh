@@ -10,33 +10,13 @@
 : "${PERFSIFT_BUILD:=$SRCDIR/build}"
 . "$SRCDIR/tests/e2e/lib-pg.sh"
 . "$SRCDIR/tests/e2e/lib-lab.sh"
-
-# TCG: here /dev/kvm opens but a KVM guest hangs in early boot (a
-# machine whose KVM works runs this with PERFSIFT_VM_ACCEL=kvm)
-: "${PERFSIFT_VM_ACCEL:=tcg}"
-export PERFSIFT_VM_ACCEL
-kcache=${PERFSIFT_KTREE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/perfsift/kernel}
+. "$SRCDIR/tests/e2e/lib-kernel.sh"
 
 if ! pg_available; then
 	test_skip 'lab tasks in a VM' 'no PostgreSQL server programs or no libpq'
 	test_done
 fi
-if ! command -v qemu-system-x86_64 >/dev/null 2>&1; then
-	test_skip 'lab tasks in a VM' 'qemu-system-x86_64 is not installed (scripts/install-deps)'
-	test_done
-fi
-if ! "$SRCDIR/scripts/build-test-kernel" --cache "$kcache" >kernel.env 2>kernel.err; then
-	if grep -q 'apt-get download' kernel.err; then
-		test_skip 'lab tasks in a VM' "Debian's archive cannot be reached: $(tail -1 kernel.err)"
-		test_done
-	fi
-	cat kernel.err >&2
-	echo "not ok - scripts/build-test-kernel failed"
-	exit 1
-fi
-kenv() { sed -n "s/^$1=//p" kernel.env; }
-image=$(kenv image) repo=$(kenv repo) worktree=$(kenv worktree)
-good=$(kenv good) bad=$(kenv bad) culprit=$(kenv culprit)
+need_test_kernel 'lab tasks in a VM'
 
 test_expect_success 'a throwaway PostgreSQL server starts' 'pg_start'
 

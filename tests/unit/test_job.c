@@ -787,6 +787,26 @@ static void test_param_fill(void **state)
 	strbuf_release(&err);
 }
 
+/* a CPU share is LKP's: truncated, and at least 1 */
+static void test_param_cpus_of(void **state)
+{
+	struct param_share half = { 50, true, true }, all = { 100, true, false },
+			   three_q = { 75, true, true }, four = { 4, false, true },
+			   none = { 0, false, true }, neg = { -3, false, true };
+
+	(void)state;
+	/* LKP's params/nr_threads: (50 * 3 / 100).to_i, not 2 */
+	assert_int_equal(param_cpus_of(&half, 3), 1);
+	assert_int_equal(param_cpus_of(&three_q, 2), 1);
+	assert_int_equal(param_cpus_of(&half, 8), 4);
+	assert_int_equal(param_cpus_of(&all, 7), 7);
+	/* 50% of one CPU is still a task */
+	assert_int_equal(param_cpus_of(&half, 1), 1);
+	assert_int_equal(param_cpus_of(&four, 2), 4);
+	assert_int_equal(param_cpus_of(&none, 2), 1);
+	assert_int_equal(param_cpus_of(&neg, 2), 1);
+}
+
 /* the atomic jobs of text must fail the required-option check with msg */
 static void required_fails(const char *text, const char *msg)
 {
@@ -912,6 +932,7 @@ int main(void)
 		cmocka_unit_test(test_opt_types),
 		cmocka_unit_test(test_help_keys),
 		cmocka_unit_test(test_param_fill),
+		cmocka_unit_test(test_param_cpus_of),
 		cmocka_unit_test(test_required_options),
 		cmocka_unit_test(test_multi_doc_merge),
 		cmocka_unit_test(test_vm_scalability_file),

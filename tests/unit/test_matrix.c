@@ -62,6 +62,41 @@ static void test_shape(void **state)
 	strbuf_release(&err);
 }
 
+/* matrix_columns / _from: the runs asked for, in that order, with their gaps */
+static void test_columns(void **state)
+{
+	struct matrix m, out;
+	struct strbuf err = STRBUF_INIT;
+	const size_t cols[] = { 3, 9, 0 }; /* 9: not a run of m, left out */
+
+	(void)state;
+	assert_int_equal(parse(&m, "{\"a\": [null, 2, 3, 4], \"b\": [1.5, 6, 7, 8]}",
+			       &err), 0);
+	matrix_columns(&m, cols, 3, &out);
+	assert_int_equal(out.nstats, 2);
+	assert_int_equal(out.nruns, 2);
+	assert_string_equal(out.names[1], "b");
+	assert_true(matrix_at(&out, 0, 0) == 4 && matrix_at(&out, 1, 0) == 8);
+	assert_true(matrix_at(&out, 1, 1) == 1.5);
+	/* run 0 lacks a: still so, and b's floats still flagged */
+	assert_false(matrix_has(&out, 0, 1));
+	assert_true(matrix_has(&out, 0, 0) && matrix_has(&out, 1, 1));
+	assert_true(out.is_int[0] && !out.is_int[1]);
+	matrix_release(&out);
+
+	matrix_columns_from(&m, 2, &out);
+	assert_int_equal(out.nruns, 2);
+	assert_true(matrix_at(&out, 0, 0) == 3 && matrix_at(&out, 1, 1) == 8);
+	matrix_release(&out);
+	/* nothing left: an empty matrix */
+	matrix_columns_from(&m, 4, &out);
+	assert_int_equal(out.nruns, 0);
+	assert_int_equal(out.nstats, 0);
+	matrix_release(&out);
+	matrix_release(&m);
+	strbuf_release(&err);
+}
+
 static void test_errors(void **state)
 {
 	struct matrix m;
@@ -307,6 +342,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_shape),
+		cmocka_unit_test(test_columns),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_numbers_exact),
 		cmocka_unit_test(test_round_trip),

@@ -157,6 +157,12 @@ static void test_subject(void **state)
 	rows[0].effect = "regression";
 	report_subject(&sb, &r);
 	assert_string_equal(sb.buf, "[perfsift] 6.1.0-13-amd64: vm-scalability.time.system_time -7.20 regression");
+	strbuf_reset(&sb);
+	/* the robot's: the tree in brackets, the sha cut to 10 as everywhere */
+	r.commit = "5f155ea5ab62b5321aa7315de62d21da59aa8c65";
+	r.tree = "linux/master";
+	report_subject(&sb, &r);
+	assert_string_equal(sb.buf, "[perfsift] [linux/master] 5f155ea5ab: vm-scalability.time.system_time -7.20 regression");
 	strbuf_release(&sb);
 }
 
@@ -256,6 +262,17 @@ static void test_text(void **state)
 	assert_non_null(strstr(out.buf, seed_table));
 	check_golden("report-seed.txt", &out);
 	assert_null(strstr(out.buf, "bisect-"));
+
+	/* the mail's body: the same text without its Subject: line */
+	{
+		struct strbuf body = STRBUF_INIT;
+		const char *nl = strstr(out.buf, "\n\n");
+
+		assert_int_equal(report_text_body(&r, &body, &err), 0);
+		assert_non_null(nl);
+		assert_string_equal(body.buf, nl + 2);
+		strbuf_release(&body);
+	}
 
 	/* a bisect's report: its legend says bisect-good/bad */
 	strbuf_reset(&out);

@@ -9,6 +9,8 @@
 #include <string.h>
 #include <errno.h>
 #include <signal.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -128,6 +130,39 @@ static void test_atomic_write(void **state)
 	assert_int_equal(read_text_file(&sb, path.buf, 2), -1);
 	assert_int_equal(remove_tree(dir), 0);
 	assert_false(dir_exists(dir));
+	strbuf_release(&path);
+	strbuf_release(&sb);
+}
+
+/* file_put: an append, a sparse file of a size, an error with errno */
+static void test_file_put(void **state)
+{
+	char dir[] = "/tmp/perfsift-unit.XXXXXX";
+	struct strbuf path = STRBUF_INIT, sb = STRBUF_INIT;
+	uint64_t size = 1 << 20;
+	struct stat st;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	path_join(&path, dir, "last_state");
+	assert_int_equal(file_put(path.buf, O_WRONLY | O_CREAT | O_APPEND, 0666,
+				  "a: 1\n", 5, NULL), 0);
+	assert_int_equal(file_put(path.buf, O_WRONLY | O_CREAT | O_APPEND, 0666,
+				  "b: 2\n", 5, NULL), 0);
+	assert_int_equal(read_text_file(&sb, path.buf, 100), 0);
+	assert_string_equal(sb.buf, "a: 1\nb: 2");
+	path_join(&path, dir, "sparse");
+	assert_int_equal(file_put(path.buf, O_WRONLY | O_CREAT, 0644, NULL, 0,
+				  &size), 0);
+	assert_int_equal(stat(path.buf, &st), 0);
+	assert_int_equal(st.st_size, 1 << 20);
+	/* a directory that is not there: -1, and errno says why */
+	path_join(&path, dir, "no/such");
+	errno = 0;
+	assert_int_equal(file_put(path.buf, O_WRONLY | O_CREAT, 0644, "x", 1,
+				  NULL), -1);
+	assert_int_equal(errno, ENOENT);
+	assert_int_equal(remove_tree(dir), 0);
 	strbuf_release(&path);
 	strbuf_release(&sb);
 }
@@ -276,6 +311,7 @@ int main(void)
 		cmocka_unit_test(test_paths),
 		cmocka_unit_test(test_atomic_write),
 		cmocka_unit_test(test_write_all),
+		cmocka_unit_test(test_file_put),
 		cmocka_unit_test(test_sorted_lower_bound),
 		cmocka_unit_test(test_clocks),
 		cmocka_unit_test(test_dynlib),

@@ -64,7 +64,7 @@
 #define NCOMMITS 7      /* the base and the branch's 6 commits */
 #define PLANTED 4       /* the slowdown's commit: the 4th of the 6 */
 #define DRIFT_PERIOD 60 /* runs */
-#define MAX_RUNS_KEPT 256
+#define MAX_RUNS_KEPT 1024
 
 static uint64_t rng;
 
@@ -410,8 +410,8 @@ int main(int argc, char **argv)
 	/* a commit's runs: the head test's, then bisect's and the
 	 * confirmation's, each at most bisect-max */
 	if (!k.trials || k.budget < 3 || k.budget > 100 || k.bisect_max < 3 ||
-	    k.bisect_max > 50 || !(k.level > 0 && k.level < 1)) {
-		fprintf(stderr, "detection: need trials > 0, 3 <= budget <= 100, 3 <= bisect-max <= 50, 0 < level < 1\n");
+	    k.bisect_max > 200 || !(k.level > 0 && k.level < 1)) {
+		fprintf(stderr, "detection: need trials > 0, 3 <= budget <= 100, 3 <= bisect-max <= 200, 0 < level < 1\n");
 		return 2;
 	}
 	printf("detection: %zu trials a case, budget %zu pairs, bisect -n 3 --max-runs %zu, level %g, drift %g x the noise, %s, %g s a run, seed %llu\n\n",

@@ -7,7 +7,8 @@
  *                         [--level L] [--run-s S] [--seed S] [--noise PCT]
  *                         [--slowdown PCT] [--unpaired] [--drift X]
  *   (defaults: 300 trials a case, a budget of 20 pairs, bisect --max-runs
- *    9, the KPI rule's level 0.001, 30 s a run; every slowdown of 5, 10,
+ *    20 as `perfsift bisect`, the KPI rule's level 0.001, 30 s a run;
+ *    every slowdown of 5, 10,
  *    20, 30% and 0 (unchanged) at every noise of 1, 5, 20%, unless one
  *    is given)
  *
@@ -21,22 +22,29 @@
  *    phase per trial),
  *    so that runs made at another time differ by more than their noise
  *    and interleaving matters;
- *  - the head against the base: ABAB pairs (base, head), judged after
- *    every pair from the 3rd by compare_groups() and compare_kpi_tally()
- *    -- the real rule, the runs' start times given, so the pairs are
- *    found as compare finds them -- until the head is regressed, improved
- *    or the same, or the budget of pairs is spent (undecided: no mail);
+ *  - the head against the base: src/decide/'s decide_until() as the
+ *    robot calls it (pairs base then head, judged after every pair from
+ *    the 3rd, a lone base run where the base's spread alone limits) with
+ *    the robot's judgement as a model: compare_groups() and
+ *    compare_kpi_tally() -- the real rule, the runs' start times given,
+ *    so the pairs are found as compare finds them -- until the head is
+ *    regressed, improved or the same, or the budget of pairs is spent
+ *    (undecided: no mail);
  *  - regressed: bisect_run() over the 7 commits (base .. head) with
- *    synthetic ops drawing runs from the same model at the current time,
- *    bisect's defaults (-n 3, --max-runs given) and its ABAB confirmation;
+ *    synthetic ops drawing runs from the same model at the current time
+ *    and saying when each began (the starts op), so that each step's
+ *    triplets (good, commit, bad / bad, commit, good) are paired as on
+ *    a real machine; bisect's defaults (-n 3, --max-runs given) and its
+ *    ABAB confirmation;
  *  - a mail: the bisect named a commit and the confirmation confirmed
  *    it.  Found: the mail names the planted 4th commit.
  * Printed per case: found and confirmed (slowdowns) or mailed wrongly
  * (unchanged), the head test's endings, runs spent (mean, p90) and the
  * simulated wall time at --run-s a run.
  *
- * The ABAB loop here is the robot's flow as a model, not the robot's
- * code (src/robot/ has its own); the verdicts are the library's.
+ * The loop is the library's (decide_until, bisect_run); the judgement of
+ * a head is the robot's as a model (src/robot/judge.c reads the store).
+ * --unpaired gives no start times to either.
  */
 #include "util/compat.h"
 #include <getopt.h>
@@ -46,6 +54,7 @@
 #include <string.h>
 #include "bisect/bisect.h"
 #include "compare/compare.h"
+#include "decide/decide.h"
 #include "result/matrix.h"
 #include "result/stats.h"
 #include "select/select.h"
@@ -55,7 +64,7 @@
 #define NCOMMITS 7      /* the base and the branch's 6 commits */
 #define PLANTED 4       /* the slowdown's commit: the 4th of the 6 */
 #define DRIFT_PERIOD 60 /* runs */
-#define MAX_RUNS_KEPT 256
+#define MAX_RUNS_KEPT 1024
 
 static uint64_t rng;
 
@@ -124,55 +133,80 @@ static void group_of(const struct world *w, size_t i, struct result_group *g)
 
 enum head_end { H_REGRESSED, H_IMPROVED, H_SAME, H_UNDECIDED, H_NEND };
 
-/* the head test: ABAB until decided or the budget of pairs is spent */
-static enum head_end head_test(struct world *w, size_t budget)
-{
+/* the head test's state between decide_until()'s calls */
+struct head {
+	struct world *w;
 	struct compare_options o;
-	struct strbuf err = STRBUF_INIT;
-	enum head_end end = H_UNDECIDED;
-	size_t pair;
+	bool regressed; /* the last judgement found a regressed KPI */
+};
 
-	compare_options_init(&o);
-	o.kpi = true;
-	o.no_statistics = true;
-	o.kpi_level = w->level;
-	for (pair = 1; pair <= budget; pair++) {
-		struct result_group g[2];
-		const struct result_group *gp[2] = { &g[0], &g[1] };
-		struct compare_result res;
-		struct compare_kpi_tally t;
+static int head_run(void *data, enum decide_side side, struct strbuf *err)
+{
+	struct head *h = data;
 
-		/* ABAB, then BABA: neither side always runs first */
-		if (pair % 2) {
-			draw(w, 0);
-			draw(w, NCOMMITS - 1);
-		} else {
-			draw(w, NCOMMITS - 1);
-			draw(w, 0);
-		}
-		if (pair < 3)
-			continue;
-		group_of(w, 0, &g[0]);
-		group_of(w, NCOMMITS - 1, &g[1]);
-		if (compare_groups(gp, 2, &o, &res, &err)) {
-			fprintf(stderr, "detection: %s\n", err.buf);
-			exit(3);
-		}
-		compare_kpi_tally(&res, &t);
-		compare_result_release(&res);
+	if (draw(h->w, side == DECIDE_BASE ? 0 : NCOMMITS - 1)) {
+		strbuf_addstr(err, "too many runs");
+		return -1;
+	}
+	return 0;
+}
+
+/* the robot's judgement (robot/judge.c's judging_judge) as a model */
+static int head_judge(void *data, struct decide_tally *t, struct strbuf *err)
+{
+	struct head *h = data;
+	struct result_group g[2];
+	const struct result_group *gp[2] = { &g[0], &g[1] };
+	struct compare_result res;
+	struct compare_kpi_tally k;
+
+	group_of(h->w, 0, &g[0]);
+	group_of(h->w, NCOMMITS - 1, &g[1]);
+	if (compare_groups(gp, 2, &h->o, &res, err)) {
 		result_group_release(&g[0]);
 		result_group_release(&g[1]);
-		if (t.regressed) {
-			end = H_REGRESSED;
-			break;
-		}
-		if (!t.undecided) {
-			end = t.changed ? H_IMPROVED : H_SAME;
-			break;
-		}
+		return -1;
+	}
+	compare_kpi_tally(&res, &k);
+	compare_result_release(&res);
+	result_group_release(&g[0]);
+	result_group_release(&g[1]);
+	h->regressed = k.regressed > 0;
+	t->changed = k.changed;
+	t->same = k.same;
+	t->undecided = k.undecided;
+	if (t->undecided && k.base_limited == t->undecided)
+		t->want = DECIDE_WANT_BASE;
+	return 0;
+}
+
+/*
+ * The head test: src/decide/'s decide_until(), as the robot calls it --
+ * pairs base then head, judged from the 3rd pair, until decided or the
+ * budget of pairs is spent (undecided: no mail).
+ */
+static enum head_end head_test(struct world *w, size_t budget)
+{
+	struct head h = { .w = w };
+	struct decide_ops ops = { .data = &h, .run = head_run,
+				  .judge = head_judge };
+	struct decide_budget b = { .min_runs = 3, .max_runs = budget,
+				   .first_change = true };
+	struct decide_tally t;
+	struct strbuf err = STRBUF_INIT;
+
+	compare_options_init(&h.o);
+	h.o.kpi = true;
+	h.o.no_statistics = true;
+	h.o.kpi_level = w->level;
+	if (decide_until(&ops, &b, &t, &err) < 0) {
+		fprintf(stderr, "detection: %s\n", err.buf);
+		exit(3);
 	}
 	strbuf_release(&err);
-	return end;
+	if (t.verdict == DECIDE_CHANGED)
+		return h.regressed ? H_REGRESSED : H_IMPROVED;
+	return t.verdict == DECIDE_SAME ? H_SAME : H_UNDECIDED;
 }
 
 /* ---- bisect_run() over the same world ---- */
@@ -211,6 +245,20 @@ static int op_samples(void *data, const char *sha, struct matrix *m,
 	return 0;
 }
 
+/* each run began at the model's time t: bisect pairs by it */
+static int op_starts(void *data, const char *sha, const struct matrix *m,
+		     double *t, struct strbuf *err)
+{
+	const struct world *w = data;
+	size_t i = index_of(sha);
+
+	(void)err;
+	if (m->nruns != w->n[i])
+		return -1;
+	memcpy(t, w->t[i], m->nruns * sizeof(double));
+	return 0;
+}
+
 enum mail { M_NONE, M_RIGHT, M_WRONG };
 
 /* why a bisect mailed nothing: refused, range, unconfirmed, error */
@@ -230,6 +278,8 @@ static enum mail bisect_trial(struct world *w, size_t bisect_max)
 	ops.prepare = op_prepare;
 	ops.measure = op_measure;
 	ops.samples = op_samples;
+	if (!w->unpaired)
+		ops.starts = op_starts;
 	ops.data = w;
 	memset(&bo, 0, sizeof(bo));
 	bo.runs = 3;
@@ -334,7 +384,7 @@ int main(int argc, char **argv)
 	};
 	static const double slowdowns[] = { 5, 10, 20, 30, 0 };
 	static const double noises[] = { 1, 5, 20 };
-	struct knobs k = { 300, 20, 9, 0.001, 30, 1, false };
+	struct knobs k = { 300, 20, 20, 0.001, 30, 1, false };
 	double one_noise = -1, one_slowdown = -1;
 	uint64_t seed = 20261201;
 	size_t a, b;
@@ -360,8 +410,8 @@ int main(int argc, char **argv)
 	/* a commit's runs: the head test's, then bisect's and the
 	 * confirmation's, each at most bisect-max */
 	if (!k.trials || k.budget < 3 || k.budget > 100 || k.bisect_max < 3 ||
-	    k.bisect_max > 50 || !(k.level > 0 && k.level < 1)) {
-		fprintf(stderr, "detection: need trials > 0, 3 <= budget <= 100, 3 <= bisect-max <= 50, 0 < level < 1\n");
+	    k.bisect_max > 200 || !(k.level > 0 && k.level < 1)) {
+		fprintf(stderr, "detection: need trials > 0, 3 <= budget <= 100, 3 <= bisect-max <= 200, 0 < level < 1\n");
 		return 2;
 	}
 	printf("detection: %zu trials a case, budget %zu pairs, bisect -n 3 --max-runs %zu, level %g, drift %g x the noise, %s, %g s a run, seed %llu\n\n",

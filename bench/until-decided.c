@@ -208,7 +208,8 @@ static void run_case(const char *label, const struct sim *s, size_t trials,
 
 /* ---- --bisect: the same rule in bisect_run(), over synthetic ops ---- */
 
-#define MAX_RUNS_KEPT 64
+/* the endpoints run once a triplet of every step (bisect.c) */
+#define MAX_RUNS_KEPT 512
 
 struct path_world {
 	const struct sim *s;
@@ -217,6 +218,8 @@ struct path_world {
 	size_t noisy_at;      /* 0 or a commit of noise `noisy` */
 	double noisy;
 	double *v;            /* n x MAX_RUNS_KEPT x nstats, run-major */
+	double *t;            /* n x MAX_RUNS_KEPT: when each run began */
+	size_t clock;         /* runs made so far in this bisect */
 	size_t *nruns;
 	char (*sha)[41];
 };
@@ -248,6 +251,7 @@ static int pw_measure(void *data, int slot, const char *sha, struct strbuf *err)
 	for (j = 0; j < w->s->nstats; j++)
 		row[j] = w->s->means[j] * (j || i < w->k ? 1 : w->shift) *
 			 (1 + (j ? w->s->noise : noise) * gauss());
+	w->t[i * MAX_RUNS_KEPT + r] = (double)w->clock++;
 	w->nruns[i]++;
 	return 0;
 }
@@ -276,6 +280,18 @@ static int pw_samples(void *data, const char *sha, struct matrix *m,
 	return 0;
 }
 
+/* when each run began: the world's clock (bisect pairs by it) */
+static int pw_starts(void *data, const char *sha, const struct matrix *m,
+		     double *t, struct strbuf *err)
+{
+	const struct path_world *w = data;
+	size_t i = pw_index(w, sha);
+
+	(void)err;
+	memcpy(t, w->t + i * MAX_RUNS_KEPT, m->nruns * sizeof(double));
+	return 0;
+}
+
 enum bend { B_RIGHT, B_WRONG, B_RANGE, B_REFUSED, B_UNCONFIRMED, B_ERROR, B_NEND };
 
 /* one bisect of w in a mode; its ending and the runs it spent */
@@ -294,6 +310,7 @@ static enum bend bisect_trial(struct path_world *w, size_t min, size_t max,
 	ops.prepare = pw_prepare;
 	ops.measure = pw_measure;
 	ops.samples = pw_samples;
+	ops.starts = pw_starts;
 	ops.data = w;
 	memset(&bo, 0, sizeof(bo));
 	bo.runs = min;
@@ -302,6 +319,7 @@ static enum bend bisect_trial(struct path_world *w, size_t min, size_t max,
 	bo.testcase = "bench";
 	bo.no_until_decided = classic;
 	memset(w->nruns, 0, w->n * sizeof(*w->nruns));
+	w->clock = 0;
 	bisect_state_init(&st);
 	for (i = 0; i < w->n; i++)
 		bisect_state_add_commit(&st, w->sha[i], NULL);
@@ -342,6 +360,7 @@ static void run_bisect_cases(const struct sim *s, size_t trials, size_t ncommits
 	w.shift = 1 + shift / 100;
 	w.noisy = noisy / 100;
 	w.v = xcalloc(ncommits * MAX_RUNS_KEPT * s->nstats, sizeof(double));
+	w.t = xcalloc(ncommits * MAX_RUNS_KEPT, sizeof(double));
 	w.nruns = xcalloc(ncommits, sizeof(size_t));
 	w.sha = xcalloc(ncommits, sizeof(*w.sha));
 	for (i = 0; i < ncommits; i++)
@@ -379,6 +398,7 @@ static void run_bisect_cases(const struct sim *s, size_t trials, size_t ncommits
 	free(runs[0]);
 	free(runs[1]);
 	free(w.v);
+	free(w.t);
 	free(w.nruns);
 	free(w.sha);
 }

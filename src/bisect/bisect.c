@@ -84,6 +84,40 @@ static int load(struct driver *d, const char *sha, struct matrix *m)
 }
 
 /*
+ * When each run of m (sha's samples) began, into *t (freed and
+ * replaced): NULL when the ops cannot say or no run's time is known
+ * (the runs are then judged unpaired).  0, or -1 with err.
+ */
+static int starts_of(struct driver *d, const char *sha, const struct matrix *m,
+		     double **t)
+{
+	size_t r;
+
+	FREE_AND_NULL(*t);
+	if (!d->ops->starts || !m->nruns)
+		return 0;
+	*t = xcalloc(m->nruns, sizeof(double));
+	if (d->ops->starts(d->ops->data, sha, m, *t, d->err) < 0) {
+		FREE_AND_NULL(*t);
+		return -1;
+	}
+	for (r = 0; r < m->nruns; r++)
+		if (isfinite((*t)[r]))
+			return 0;
+	FREE_AND_NULL(*t);
+	return 0;
+}
+
+/* samples and start times of sha, both reloaded */
+static int load_timed(struct driver *d, const char *sha, struct matrix *m,
+		      double **t)
+{
+	if (load(d, sha, m) < 0)
+		return -1;
+	return starts_of(d, sha, m, t);
+}
+
+/*
  * Make sure slot holds commit c, built and installed: 0, 1 when it cannot
  * be used (why filled), -1 on error (why filled).
  */
@@ -217,11 +251,24 @@ static int endpoints_decided(struct driver *d, const struct matrix *mg,
 			     const struct matrix *mb)
 {
 	struct bisect_stat_verdict v;
+	struct bisect_runs g = { mg, NULL }, b = { mb, NULL };
+	double *tg = NULL, *tb = NULL;
+	int ret = -1;
 
-	if (bisect_stat_verdict(mg, mb, d->st->stat, d->opt->testcase,
+	/* measured interleaved (measure_pair): paired by their start times */
+	if (starts_of(d, d->st->commits[0].sha, mg, &tg) < 0 ||
+	    starts_of(d, d->st->commits[d->st->ncommits - 1].sha, mb, &tb) < 0)
+		goto out;
+	g.start = tg;
+	b.start = tb;
+	if (bisect_stat_verdict(&g, &b, d->st->stat, d->opt->testcase,
 				ENDPOINT_MIN_EFFECT, &v, d->err))
-		return -1;
-	return v.verdict == VERDICT_CHANGED;
+		goto out;
+	ret = v.verdict == VERDICT_CHANGED;
+out:
+	free(tg);
+	free(tb);
+	return ret;
 }
 
 /* a stat both endpoints have, with its priority and change */
@@ -457,11 +504,39 @@ out:
 }
 
 /*
- * One run of the good (bad_side false) or bad endpoint, right after a
- * commit was judged the other way: a burst of load on the machine that
- * shifted the commit's runs shifts this one too, and the commit turns
- * unclear instead of wrong.  The endpoint's samples (the reference) are
- * re-read with it.  0, or -1 with err.
+ * The endpoint's runs m (moved here) become the reference: the three-way
+ * verdicts' matrix and the KPI's samples.  0, or -1 with err when m
+ * lacks the KPI.
+ */
+static int set_reference(struct driver *d, bool bad_side, struct matrix *m)
+{
+	struct bisect_state *st = d->st;
+	struct bisect_commit *e = bad_side ? &st->commits[st->ncommits - 1] :
+					     &st->commits[0];
+
+	if (!kpi_values(m, st->stat, bad_side ? &d->bad : &d->good,
+			bad_side ? &d->nbad : &d->ngood)) {
+		strbuf_addf(d->err, "'%s' is gone from the results of %.12s",
+			    st->stat, e->sha);
+		return -1;
+	}
+	matrix_release(bad_side ? &d->mbad : &d->mgood);
+	*(bad_side ? &d->mbad : &d->mgood) = *m;
+	matrix_init(m);
+	free(e->kpi);
+	e->nkpi = bad_side ? d->nbad : d->ngood;
+	e->kpi = xmalloc(st_mult(e->nkpi, sizeof(double)));
+	memcpy(e->kpi, bad_side ? d->bad : d->good, e->nkpi * sizeof(double));
+	return 0;
+}
+
+/*
+ * LKP's classifier (--no-until-decided): one run of the good (bad_side
+ * false) or bad endpoint, right after a commit was judged the other way:
+ * a burst of load on the machine that shifted the commit's runs shifts
+ * this one too, and the commit turns unclear instead of wrong.  The
+ * endpoint's samples (the reference) are re-read with it.  0, or -1
+ * with err.
  */
 static int verify(struct driver *d, bool bad_side)
 {
@@ -481,21 +556,7 @@ static int verify(struct driver *d, bool bad_side)
 	}
 	if (measure_once(d, bad_side ? 2 : 1, e) < 0 || load(d, e->sha, &m) < 0)
 		goto out;
-	if (!kpi_values(&m, st->stat, bad_side ? &d->bad : &d->good,
-			bad_side ? &d->nbad : &d->ngood)) {
-		strbuf_addf(d->err, "'%s' is gone from the results of %.12s",
-			    st->stat, e->sha);
-		goto out;
-	}
-	/* the reference of the three-way verdicts grows with it */
-	matrix_release(bad_side ? &d->mbad : &d->mgood);
-	*(bad_side ? &d->mbad : &d->mgood) = m;
-	matrix_init(&m);
-	free(e->kpi);
-	e->nkpi = bad_side ? d->nbad : d->ngood;
-	e->kpi = xmalloc(st_mult(e->nkpi, sizeof(double)));
-	memcpy(e->kpi, bad_side ? d->bad : d->good, e->nkpi * sizeof(double));
-	ret = 0;
+	ret = set_reference(d, bad_side, &m);
 out:
 	strbuf_release(&why);
 	matrix_release(&m);
@@ -559,61 +620,249 @@ static void announce(struct driver *d, size_t i, const char *sha)
 }
 
 /*
- * Commit c's samples m against the references: compare's three-way
- * verdicts (bisect_decide, how says them) when until decided, else LKP's
- * classifier (bisect_classify) on the KPI's samples.  0, or -1 with err.
+ * Until decided, the step on commit c (index i): c measured in triplets
+ * with fresh runs of both endpoints -- good, c, bad, then bad, c, good
+ * (bisect_step_next) -- and judged against each by bisect_decide() on
+ * the pairs their start times make: runs made beside each other, so the
+ * machine's slow drift, shared by both runs of a pair, cancels.  Every
+ * run the index holds takes part, so a step cut short goes on from its
+ * runs, but runs of other times pair with none and decide nothing: a
+ * comparison needs STEP_MIN_PAIRS pairs.  Without start times (ops
+ * without starts()) the step's own runs are judged, unpaired.
+ *
+ * The step is not src/decide/'s decide_until(): that loop drives two
+ * sides, base then head, and stops on one comparison's tally; a step
+ * has three parties, the commit between the endpoints in every triplet,
+ * and its verdict is bisect_decide()'s combination of two comparisons
+ * (the same as one side and not the other, or changed from both).  A
+ * triplet is no pair of that loop, and its lone runs of one side (where
+ * one side's spread limits) would break the triplets.
+ *
+ * Budget: --max-runs runs of the commit (those the index held
+ * included, as before); the endpoints get one run a triplet.  0 with
+ * c->verdict set (a skip or undecided said in c->why), -1 with err.
  */
-static int classify(struct driver *d, const struct matrix *m,
-		    const struct bisect_commit *c, enum bisect_verdict *v,
-		    double *pos, struct strbuf *how, unsigned *limited)
-{
-	struct bisect_decision dec;
-	int r;
+#define STEP_MIN_PAIRS 3 /* the paired interval's own minimum (stats.h) */
 
-	strbuf_reset(how);
-	*limited = 0;
-	if (!d->until_decided) {
-		*v = bisect_classify(&d->rules, d->st->stat, d->good, d->ngood,
-				     d->bad, d->nbad, c->kpi, c->nkpi, pos);
-		return 0;
+static int step_commit(struct driver *d, size_t i, struct bisect_commit *c,
+		       bool *tried)
+{
+	static const int slot[3] = { 1, 0, 2 }; /* good, commit, bad */
+	static const char *const name[3] = { "good", "commit", "bad" };
+	struct bisect_state *st = d->st;
+	struct bisect_commit *party[3];
+	struct matrix m[3], cols[3];
+	double *t[3] = { NULL, NULL, NULL };
+	size_t base[3], made[3], k, j, triplets;
+	struct strbuf how = STRBUF_INIT, why = STRBUF_INIT;
+	char sha[13];
+	int ret = -1, p, r;
+
+	party[0] = &st->commits[0];
+	party[1] = c;
+	party[2] = &st->commits[st->ncommits - 1];
+	short_sha(c->sha, sha);
+	for (k = 0; k < 3; k++) {
+		matrix_init(&m[k]);
+		matrix_init(&cols[k]);
 	}
-	r = bisect_decide(&d->mgood, &d->mbad, m, d->st->stat,
-			  d->opt->testcase, &dec, d->err);
-	if (r < 0)
-		return -1;
-	*v = (enum bisect_verdict)r;
-	*pos = dec.position;
-	/*
-	 * Which reference to grow beside the commit: one the verdict is
-	 * undecided against that has fewer runs than the commit, or whose
-	 * own runs are what limits it (stats_head_can_decide)
-	 */
-	if (dec.vs_good.verdict == VERDICT_UNKNOWN &&
-	    (dec.vs_good.base_limited || d->ngood < m->nruns))
-		*limited |= 1;
-	if (dec.vs_bad.verdict == VERDICT_UNKNOWN &&
-	    (dec.vs_bad.base_limited || d->nbad < m->nruns))
-		*limited |= 2;
-	bisect_decision_text(&dec, how);
-	return 0;
+	for (k = 0; k < 3; k++)
+		if (load_timed(d, party[k]->sha, &m[k], &t[k]) < 0)
+			goto out;
+	if (!d->ops->step_base ||
+	    !d->ops->step_base(d->ops->data, c->sha, base, false) ||
+	    base[0] > m[0].nruns || base[1] > m[1].nruns ||
+	    base[2] > m[2].nruns) {
+		for (k = 0; k < 3; k++)
+			base[k] = m[k].nruns;
+		if (d->ops->step_base)
+			d->ops->step_base(d->ops->data, c->sha, base, true);
+	}
+	triplets = d->opt->max_runs > base[1] ? d->opt->max_runs - base[1] : 0;
+	for (;;) {
+		bool paired = t[0] && t[1] && t[2];
+		struct bisect_runs rg, rb, rc;
+		struct bisect_decision dec;
+
+		for (k = 0; k < 3; k++)
+			made[k] = m[k].nruns - base[k];
+		j = made[0] < made[1] ? made[0] : made[1];
+		j = j < made[2] ? j : made[2];
+		/* judged between triplets, once the commit has -n runs */
+		if (made[0] == j && made[1] == j && made[2] == j &&
+		    (paired ? m[1].nruns : j) >= d->opt->runs) {
+			if (!kpi_values(&m[1], st->stat, &c->kpi, &c->nkpi)) {
+				c->verdict = BISECT_SKIP;
+				c->why = xasprintf("its results lack '%s'",
+						   st->stat);
+				break;
+			}
+			for (k = 0; k < 3; k++) {
+				matrix_release(&cols[k]);
+				if (!paired)
+					bisect_matrix_columns(&m[k], base[k],
+							      &cols[k]);
+			}
+			rg = (struct bisect_runs){ paired ? &m[0] : &cols[0], t[0] };
+			rc = (struct bisect_runs){ paired ? &m[1] : &cols[1], t[1] };
+			rb = (struct bisect_runs){ paired ? &m[2] : &cols[2], t[2] };
+			r = bisect_decide(&d->mgood, &d->mbad, &rg, &rb, &rc,
+					  st->stat, d->opt->testcase,
+					  paired ? STEP_MIN_PAIRS : 0, &dec,
+					  d->err);
+			if (r < 0)
+				goto out;
+			strbuf_reset(&how);
+			bisect_decision_text(&dec, &how);
+			if (r != BISECT_UNCLEAR) {
+				c->verdict = (enum bisect_verdict)r;
+				break;
+			}
+			if (m[1].nruns >= d->opt->max_runs) {
+				/* never called good or bad: a skip, said so */
+				c->verdict = BISECT_UNDECIDED;
+				c->why = xasprintf("undecided after %zu runs: %s",
+						   m[1].nruns, how.buf);
+				break;
+			}
+			progress(d, "%s undecided (at %.2f between good and bad; "
+				    "%s; on %zu and %zu pairs), %zu runs",
+				 sha, dec.position, how.buf, dec.vs_good.pairs,
+				 dec.vs_bad.pairs, m[1].nruns + 1);
+		}
+		if (made[0] == j && made[1] == j && made[2] == j)
+			progress(d, "commit %zu of %zu (%s): triplet %zu of %zu, %s",
+				 i, st->ncommits - 1, sha, j + 1, triplets,
+				 j % 2 ? "bad, commit, good" :
+					 "good, commit, bad");
+		p = bisect_step_next(made);
+		if (p == BISECT_PARTY_COMMIT) {
+			r = slot_for(d, c);
+			if (r < 0)
+				goto out;
+			if (r > 0)
+				break; /* a skip: slot_for() says why */
+		} else {
+			strbuf_reset(&why);
+			r = ensure_slot(d, slot[p], party[p], &why);
+			if (r) {
+				strbuf_addf(d->err, "cannot use %.12s again: %s",
+					    party[p]->sha, why.buf);
+				goto out;
+			}
+		}
+		*tried = true;
+		k = m[p].nruns;
+		if (measure_once(d, slot[p], party[p]) < 0 ||
+		    load_timed(d, party[p]->sha, &m[p], &t[p]) < 0)
+			goto out;
+		if (m[p].nruns > k)
+			continue;
+		if (p == BISECT_PARTY_COMMIT) {
+			c->verdict = BISECT_SKIP;
+			c->why = xstrdup("the job gave no complete run");
+			break;
+		}
+		strbuf_addf(d->err, "the job gave no complete run on %s %.12s",
+			    name[p], party[p]->sha);
+		goto out;
+	}
+	kpi_values(&m[1], st->stat, &c->kpi, &c->nkpi);
+	/* the step's endpoint runs join the references (the step's size) */
+	if ((m[0].nruns > d->mgood.nruns && set_reference(d, false, &m[0]) < 0) ||
+	    (m[2].nruns > d->mbad.nruns && set_reference(d, true, &m[2]) < 0))
+		goto out;
+	ret = 0;
+out:
+	for (k = 0; k < 3; k++) {
+		matrix_release(&m[k]);
+		matrix_release(&cols[k]);
+		free(t[k]);
+	}
+	strbuf_release(&how);
+	strbuf_release(&why);
+	return ret;
 }
 
 /*
- * Test commit i: classify from the index, measuring only what it lacks.
- * A verdict reached on runs made now is checked against one fresh run of
- * the other side (verify()); a verdict from the index alone stands.
+ * LKP's classifier (--no-until-decided), -runs at a time: commit c's
+ * samples m against the references.  A verdict reached on runs made now
+ * is checked against one fresh run of the other side (verify()); a
+ * verdict from the index alone stands.  0 with c->verdict set, -1.
+ */
+static int classic_commit(struct driver *d, struct bisect_commit *c,
+			  struct matrix *m, bool *tried)
+{
+	struct bisect_state *st = d->st;
+	size_t target = d->opt->runs, prev;
+	bool verified = false;
+	double pos = NAN;
+	int r;
+	char sha[13];
+
+	short_sha(c->sha, sha);
+	for (;;) {
+		if (m->nruns >= target) {
+			enum bisect_verdict v;
+
+			if (!kpi_values(m, st->stat, &c->kpi, &c->nkpi)) {
+				c->verdict = BISECT_SKIP;
+				c->why = xasprintf("its results lack '%s'",
+						   st->stat);
+				return 0;
+			}
+			v = bisect_classify(&d->rules, st->stat, d->good,
+					    d->ngood, d->bad, d->nbad, c->kpi,
+					    c->nkpi, &pos);
+			if (v != BISECT_UNCLEAR && (!c->runs || verified)) {
+				c->verdict = v;
+				return 0;
+			}
+			if (v != BISECT_UNCLEAR) {
+				if (verify(d, v == BISECT_GOOD) < 0)
+					return -1;
+				verified = true;
+				continue;
+			}
+			if (m->nruns >= d->opt->max_runs) {
+				c->verdict = BISECT_SKIP;
+				c->why = xasprintf("still unclear after %zu runs",
+						   m->nruns);
+				return 0;
+			}
+			target = m->nruns + d->opt->runs;
+			if (target > d->opt->max_runs)
+				target = d->opt->max_runs;
+			verified = false;
+			progress(d, "%s unclear (at %.2f between good and bad), "
+				    "%zu runs", sha, pos, target);
+		}
+		*tried = true;
+		r = slot_for(d, c);
+		if (r)
+			return r < 0 ? -1 : 0;
+		prev = m->nruns;
+		if (measure_once(d, 0, c) < 0 || load(d, c->sha, m) < 0)
+			return -1;
+		if (m->nruns <= prev) {
+			c->verdict = BISECT_SKIP;
+			c->why = xstrdup("the job gave no complete run");
+			return 0;
+		}
+	}
+}
+
+/*
+ * Test commit i: a verdict kept from before an interruption (recall),
+ * else a step until decided (step_commit) or LKP's classifier.
  */
 static int test_commit(struct driver *d, size_t i)
 {
 	struct bisect_state *st = d->st;
 	struct bisect_commit *c = &st->commits[i];
 	struct matrix m;
-	struct strbuf how = STRBUF_INIT;
-	size_t target = d->opt->runs, prev;
-	unsigned limited = 0;
-	bool verified = false, tried = false;
-	double pos = NAN;
-	int r, ret = -1;
+	bool tried = false;
+	int ret = -1;
 	char sha[13];
 
 	short_sha(c->sha, sha);
@@ -628,73 +877,9 @@ static int test_commit(struct driver *d, size_t i)
 		c->reused = true;
 		goto judged;
 	}
-	for (;;) {
-		if (m.nruns >= target) {
-			enum bisect_verdict v;
-
-			if (!kpi_values(&m, st->stat, &c->kpi, &c->nkpi)) {
-				c->verdict = BISECT_SKIP;
-				c->why = xasprintf("its results lack '%s'",
-						   st->stat);
-				break;
-			}
-			if (classify(d, &m, c, &v, &pos, &how, &limited) < 0)
-				goto out;
-			if (v != BISECT_UNCLEAR && (!c->runs || verified)) {
-				c->verdict = v;
-				break;
-			}
-			if (v != BISECT_UNCLEAR) {
-				if (verify(d, v == BISECT_GOOD) < 0)
-					goto out;
-				verified = true;
-				continue;
-			}
-			if (m.nruns >= d->opt->max_runs) {
-				/* never called good or bad: a skip, said so */
-				c->verdict = d->until_decided ? BISECT_UNDECIDED :
-								BISECT_SKIP;
-				c->why = d->until_decided ?
-						 xasprintf("undecided after %zu runs: %s",
-							   m.nruns, how.buf) :
-						 xasprintf("still unclear after %zu runs",
-							   m.nruns);
-				break;
-			}
-			/*
-			 * A reference whose own few runs limit the verdict
-			 * (more runs of the commit alone could not decide
-			 * it) gets one more run beside the commit's.
-			 */
-			if ((limited & 1) && verify(d, false) < 0)
-				goto out;
-			if ((limited & 2) && verify(d, true) < 0)
-				goto out;
-			/* until decided: one run at a time, as run --until-decided */
-			target = m.nruns + (d->until_decided ? 1 : d->opt->runs);
-			if (target > d->opt->max_runs)
-				target = d->opt->max_runs;
-			verified = false;
-			progress(d, "%s %s (at %.2f between good and bad%s%s), "
-				    "%zu runs",
-				 sha, d->until_decided ? "undecided" : "unclear",
-				 pos, how.len ? "; " : "", how.buf, target);
-		}
-		tried = true;
-		r = slot_for(d, c);
-		if (r < 0)
-			goto out;
-		if (r > 0)
-			break;
-		prev = m.nruns;
-		if (measure_once(d, 0, c) < 0 || load(d, c->sha, &m) < 0)
-			goto out;
-		if (m.nruns <= prev) {
-			c->verdict = BISECT_SKIP;
-			c->why = xstrdup("the job gave no complete run");
-			break;
-		}
-	}
+	if ((d->until_decided ? step_commit(d, i, c, &tried) :
+				classic_commit(d, c, &m, &tried)) < 0)
+		goto out;
 	if (d->ops->recall)
 		d->ops->recall(d->ops->data, c->sha, st->stat, &c->verdict,
 			       &c->why, true);
@@ -708,7 +893,6 @@ judged:
 	announce(d, i, sha);
 	ret = 0;
 out:
-	strbuf_release(&how);
 	matrix_release(&m);
 	return ret;
 }
@@ -722,14 +906,16 @@ out:
  * confirmed; the same, or changed the other way, not reproducible (1,
  * st->confirm set); undecided, 0.  -1 with err.
  */
-static int confirm_judge(struct driver *d, const struct matrix *ma,
-			 size_t base_a, const struct matrix *mb, size_t base_b,
-			 bool same_way)
+static int confirm_judge(struct driver *d, const struct bisect_commit *a,
+			 const struct matrix *ma, size_t base_a,
+			 const struct bisect_commit *b, const struct matrix *mb,
+			 size_t base_b, bool same_way)
 {
 	struct bisect_state *st = d->st;
 	struct bisect_stat_verdict sv;
+	struct bisect_runs ra, rb;
 	struct matrix ca, cb;
-	double bad_way;
+	double bad_way, *ta = NULL, *tb = NULL;
 	int r;
 
 	if (!d->until_decided) {
@@ -740,14 +926,23 @@ static int confirm_judge(struct driver *d, const struct matrix *ma,
 		st->confirm = BISECT_CONFIRMED;
 		return 1;
 	}
+	/* this confirmation's runs (A B A B), paired by their start times */
+	if (starts_of(d, a->sha, ma, &ta) < 0 || starts_of(d, b->sha, mb, &tb) < 0) {
+		free(ta);
+		return -1;
+	}
 	bisect_matrix_columns(ma, base_a, &ca);
 	bisect_matrix_columns(mb, base_b, &cb);
-	r = bisect_stat_verdict(&ca, &cb, st->stat, d->opt->testcase,
+	ra = (struct bisect_runs){ &ca, ta && ca.nruns ? ta + base_a : NULL };
+	rb = (struct bisect_runs){ &cb, tb && cb.nruns ? tb + base_b : NULL };
+	r = bisect_stat_verdict(&ra, &rb, st->stat, d->opt->testcase,
 				bisect_half_step(&d->mgood, &d->mbad, st->stat,
 						 false),
 				&sv, d->err);
 	matrix_release(&ca);
 	matrix_release(&cb);
+	free(ta);
+	free(tb);
 	if (r < 0)
 		return -1;
 	bad_way = stats_mean(d->bad, d->nbad) - stats_mean(d->good, d->ngood);
@@ -829,7 +1024,7 @@ static int confirm(struct driver *d)
 		}
 		bisect_summarize(st->confirm_a, st->nconfirm_a, &sa);
 		bisect_summarize(st->confirm_b, st->nconfirm_b, &sb);
-		r = confirm_judge(d, &ma, base_a, &mb, base_b,
+		r = confirm_judge(d, a, &ma, base_a, b, &mb, base_b,
 				  (sb.median - sa.median) * (sbad.median - sg.median) > 0);
 		if (r < 0)
 			goto out;

@@ -96,18 +96,33 @@ struct bisect_stat_verdict {
 	unsigned more_runs;        /* runs a side that would likely decide */
 	bool base_limited;         /* more head runs alone would not decide */
 	double change;             /* %change of the means */
+	/* the verdict's interval of the %change and its centre (the paired
+	 * change when pairs), NAN when not judged; the pairs it came from
+	 * (0: unpaired, every run) */
+	double lo, hi, centre;
+	size_t pairs;
+};
+
+/*
+ * A side's runs: its matrix and, when known, when each run began
+ * (m->nruns entries, seconds; NAN where unknown), or NULL: unpaired.
+ */
+struct bisect_runs {
+	const struct matrix *m;
+	const double *start;
 };
 
 /*
  * compare_groups() of base vs head (whole matrices: every stat feeds the
  * noise guard's prior and the q-values) with stat a declared KPI and
  * "same" meaning within +-margin_pct: the verdict `compare --kpi` and
- * `run --until-decided` give.  0, or -1 with err.
+ * `run --until-decided` give, on the pairs the start times make (runs
+ * made beside each other) when there are 3 or more.  0, or -1 with err.
  */
-int bisect_stat_verdict(const struct matrix *base, const struct matrix *head,
-			const char *stat, const char *testcase,
-			double margin_pct, struct bisect_stat_verdict *out,
-			struct strbuf *err);
+int bisect_stat_verdict(const struct bisect_runs *base,
+			const struct bisect_runs *head, const char *stat,
+			const char *testcase, double margin_pct,
+			struct bisect_stat_verdict *out, struct strbuf *err);
 
 /* half the good -> bad step of stat's means, in % of good's (of_bad:
  * bad's) mean; NAN when a side lacks the stat or its mean is 0 */
@@ -117,25 +132,45 @@ double bisect_half_step(const struct matrix *good, const struct matrix *bad,
 struct bisect_decision {
 	struct bisect_stat_verdict vs_good, vs_bad; /* the commit as head */
 	unsigned more_runs; /* the most either asks for */
-	double position;    /* its mean on the good (0) -> bad (1) axis */
+	/* where the commit lies on the good (0) -> bad (1) axis: from the
+	 * paired changes when both comparisons are paired, else the means */
+	double position;
 };
 
 /*
- * Commit samples c against the references (bisect's rule over compare's
- * verdicts, margin half the step): good when the same as good, bad when
- * the same as bad, and when changed from both the side of the midpoint;
- * else BISECT_UNCLEAR (undecided: more runs).  -1 with err.
+ * Commit c's runs against the good and bad endpoints' (bisect's rule
+ * over compare's verdicts): good when the same as good, bad when the
+ * same as bad, and when changed from both the side of the midpoint;
+ * else BISECT_UNCLEAR (undecided: more runs).  The margin of "same" is
+ * half the step between ref_good and ref_bad (every run the endpoints
+ * have: the step's size is best known from all of them); the verdicts
+ * are on good, bad and c as given.  With min_pairs > 0, a comparison
+ * made on fewer pairs than that counts as undecided: only runs made
+ * beside each other decide (bisect.c's steps).  -1 with err.
  */
-int bisect_decide(const struct matrix *good, const struct matrix *bad,
-		  const struct matrix *c, const char *stat,
-		  const char *testcase, struct bisect_decision *d,
-		  struct strbuf *err);
+int bisect_decide(const struct matrix *ref_good, const struct matrix *ref_bad,
+		  const struct bisect_runs *good, const struct bisect_runs *bad,
+		  const struct bisect_runs *c, const char *stat,
+		  const char *testcase, size_t min_pairs,
+		  struct bisect_decision *d, struct strbuf *err);
 /* "vs good same, vs bad changed" */
 void bisect_decision_text(const struct bisect_decision *d, struct strbuf *out);
 
 /* the runs from..nruns-1 of m, as a matrix of their own (out) */
 void bisect_matrix_columns(const struct matrix *m, size_t from,
 			   struct matrix *out);
+
+/*
+ * The order of a bisect step's runs (bisect.c): the three parties good
+ * (0), the commit (1) and bad (2) each run once a triplet, G C B in even
+ * triplets and B C G in odd ones, so that neither endpoint always runs
+ * first and the commit always runs between them.  made[] counts the
+ * runs each party has made in this step; the party that runs next.
+ */
+#define BISECT_PARTY_GOOD 0
+#define BISECT_PARTY_COMMIT 1
+#define BISECT_PARTY_BAD 2
+int bisect_step_next(const size_t made[3]);
 
 /* ---- the search over a linear range ---- */
 
@@ -212,6 +247,23 @@ struct bisect_ops {
 	bool (*recall)(void *data, const char *sha, const char *stat,
 		       enum bisect_verdict *v, char **why, bool save);
 	void *data;
+	/*
+	 * When each run of m (the samples of sha, as samples() gave them)
+	 * began, seconds, into t (m->nruns entries; NAN where unknown).
+	 * May be NULL: a step's runs are then judged unpaired.  0, or -1
+	 * with err.
+	 */
+	int (*starts)(void *data, const char *sha, const struct matrix *m,
+		      double *t, struct strbuf *err);
+	/*
+	 * Keep (save) or find (!save) the runs good, commit sha and bad had
+	 * (base[3], in party order) when the step on sha began, so that a
+	 * step cut short (SIGINT, a kernel bisect's reboot, the lab's
+	 * queued run) goes on in its order rather than starting over.  May
+	 * be NULL; true when found / saved.
+	 */
+	bool (*step_base)(void *data, const char *sha, size_t base[3],
+			  bool save);
 };
 
 struct bisect_commit {

@@ -22,12 +22,14 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
-/* a result group over matrix m, borrowed (unborrow() gives it back) */
-static void borrow(struct result_group *g, const struct matrix *m,
+/* a result group over runs r, borrowed (unborrow() gives it back) */
+static void borrow(struct result_group *g, const struct bisect_runs *r,
 		   const char *testcase, const char *label, const char *kpi)
 {
 	result_group_init(g);
-	g->matrix = *m;
+	g->matrix = *r->m;
+	/* compare pairs head and base runs by these (never freed here) */
+	g->run_start = (double *)r->start;
 	if (testcase)
 		result_group_set_axis(g, "testcase", testcase);
 	result_group_set_axis(g, "commit", label);
@@ -38,6 +40,7 @@ static void borrow(struct result_group *g, const struct matrix *m,
 static void unborrow(struct result_group *g)
 {
 	matrix_init(&g->matrix); /* the caller's: not freed here */
+	g->run_start = NULL;
 	result_group_release(g);
 }
 
@@ -51,10 +54,25 @@ static void escape(struct strbuf *out, const char *s, const char *special)
 	}
 }
 
-int bisect_stat_verdict(const struct matrix *base, const struct matrix *head,
-			const char *stat, const char *testcase,
-			double margin_pct, struct bisect_stat_verdict *out,
-			struct strbuf *err)
+/*
+ * The centre of a KPI interval [lo, hi] in %: the t interval is
+ * symmetric in the logs of the ratio when both ends allow them (then the
+ * centre is the ratio of geometric means, or the paired ratio), else in
+ * the difference itself.
+ */
+static double centre_of(double lo, double hi)
+{
+	if (!isfinite(lo) || !isfinite(hi))
+		return NAN;
+	if (lo > -100 && hi > -100)
+		return 100 * (sqrt((1 + lo / 100) * (1 + hi / 100)) - 1);
+	return (lo + hi) / 2;
+}
+
+int bisect_stat_verdict(const struct bisect_runs *base,
+			const struct bisect_runs *head, const char *stat,
+			const char *testcase, double margin_pct,
+			struct bisect_stat_verdict *out, struct strbuf *err)
 {
 	struct result_group g[2];
 	const struct result_group *gp[2] = { &g[0], &g[1] };
@@ -66,7 +84,7 @@ int bisect_stat_verdict(const struct matrix *base, const struct matrix *head,
 
 	memset(out, 0, sizeof(*out));
 	out->verdict = VERDICT_UNKNOWN;
-	out->change = NAN;
+	out->change = out->lo = out->hi = out->centre = NAN;
 	/*
 	 * The stat declared a KPI without a direction or threshold (so the
 	 * margin below is what "same" means), its glob characters escaped:
@@ -103,6 +121,10 @@ int bisect_stat_verdict(const struct matrix *base, const struct matrix *head,
 		out->more_runs = c->kpi_more_runs;
 		out->base_limited = c->kpi_base_limited;
 		out->change = c->change;
+		out->lo = c->kpi_lo;
+		out->hi = c->kpi_hi;
+		out->centre = centre_of(c->kpi_lo, c->kpi_hi);
+		out->pairs = c->kpi_pairs;
 	}
 	compare_result_release(&res);
 	ret = 0;
@@ -140,15 +162,60 @@ double bisect_half_step(const struct matrix *good, const struct matrix *bad,
 	return 50 * fabs(mb - mg) / fabs(ref);
 }
 
-int bisect_decide(const struct matrix *good, const struct matrix *bad,
-		  const struct matrix *c, const char *stat,
-		  const char *testcase, struct bisect_decision *d,
-		  struct strbuf *err)
+/*
+ * Changed from both: does the commit lie on one side of the midpoint
+ * beyond doubt?  Its position (0 good, 1 bad, in logs of the ratio to
+ * the step s = log(bad / good) of the references' means) from the ends
+ * of one comparison's interval: the good side when even the far end of
+ * the interval vs good lies below 0.5, the bad side when the near end of
+ * the interval vs bad lies above it.  A commit at the midpoint -- a
+ * figure alternating between good's and bad's, paired runs show it
+ * changed from both beyond doubt -- is then never called by which side
+ * of 0.5 its noise fell (it would be named the culprit by a coin).
+ * 0 good, 1 bad, -1 neither (yet).
+ */
+static int midpoint_side(const struct bisect_decision *d, double s)
 {
-	double mg = stat_mean(good, stat), mb = stat_mean(bad, stat);
-	double mc = stat_mean(c, stat);
-	double hg = bisect_half_step(good, bad, stat, false);
-	double hb = bisect_half_step(good, bad, stat, true);
+	const struct bisect_stat_verdict *g = &d->vs_good, *b = &d->vs_bad;
+	double p[2];
+
+	if (!isfinite(s) || s == 0)
+		return -1;
+	if (g->lo > -100 && isfinite(g->hi)) {
+		p[0] = log1p(g->lo / 100) / s;
+		p[1] = log1p(g->hi / 100) / s;
+		if (fmax(p[0], p[1]) < 0.5)
+			return 0;
+	}
+	if (b->lo > -100 && isfinite(b->hi)) {
+		p[0] = 1 + log1p(b->lo / 100) / s;
+		p[1] = 1 + log1p(b->hi / 100) / s;
+		if (fmin(p[0], p[1]) > 0.5)
+			return 1;
+	}
+	return -1;
+}
+
+/* a comparison on fewer than min_pairs pairs decides nothing */
+static void need_pairs(struct bisect_stat_verdict *v, size_t min_pairs)
+{
+	if (min_pairs && v->pairs < min_pairs)
+		v->verdict = VERDICT_UNKNOWN;
+}
+
+int bisect_decide(const struct matrix *ref_good, const struct matrix *ref_bad,
+		  const struct bisect_runs *good, const struct bisect_runs *bad,
+		  const struct bisect_runs *c, const char *stat,
+		  const char *testcase, size_t min_pairs,
+		  struct bisect_decision *d, struct strbuf *err)
+{
+	double mg = stat_mean(good->m, stat), mb = stat_mean(bad->m, stat);
+	double mc = stat_mean(c->m, stat);
+	double hg = bisect_half_step(ref_good, ref_bad, stat, false);
+	double hb = bisect_half_step(ref_good, ref_bad, stat, true);
+	double rg = stat_mean(ref_good, stat), rb = stat_mean(ref_bad, stat);
+	double lg, lb;
+	int side;
 
 	memset(d, 0, sizeof(*d));
 	d->position = mb != mg ? (mc - mg) / (mb - mg) : NAN;
@@ -158,12 +225,28 @@ int bisect_decide(const struct matrix *good, const struct matrix *bad,
 	if (bisect_stat_verdict(good, c, stat, testcase, hg, &d->vs_good, err) ||
 	    bisect_stat_verdict(bad, c, stat, testcase, hb, &d->vs_bad, err))
 		return -1;
+	need_pairs(&d->vs_good, min_pairs);
+	need_pairs(&d->vs_bad, min_pairs);
 	d->more_runs = d->vs_good.more_runs > d->vs_bad.more_runs ?
 			       d->vs_good.more_runs : d->vs_bad.more_runs;
 	/*
+	 * Paired, the position comes from the pairs' own changes (c over
+	 * good, c over bad, each made beside each other), not from means
+	 * over runs of other times: c/g = 1 + cg, c/b = 1 + cb, so c lies
+	 * at log(c/g) / log(b/g) of the way.
+	 */
+	if (d->vs_good.pairs && d->vs_bad.pairs &&
+	    d->vs_good.centre > -100 && d->vs_bad.centre > -100) {
+		lg = log1p(d->vs_good.centre / 100);
+		lb = log1p(d->vs_bad.centre / 100);
+		if (lg != lb)
+			d->position = lg / (lg - lb);
+	}
+	/*
 	 * Within half the step of one side, beyond doubt: that side.
 	 * Changed from both (a value between them, or beyond one): the
-	 * side of the midpoint it lies on, as LKP's bisect decides.
+	 * side of the midpoint it lies on, as LKP's bisect decides -- once
+	 * that side is beyond doubt (midpoint_side).
 	 * Anything else -- changed from one side and not yet shown the
 	 * same as the other -- is undecided: one more run.  (Deciding on
 	 * "changed from the other side" alone calls a noisy commit wrong
@@ -176,8 +259,11 @@ int bisect_decide(const struct matrix *good, const struct matrix *bad,
 	    d->vs_good.verdict != VERDICT_SAME)
 		return BISECT_BAD;
 	if (d->vs_good.verdict == VERDICT_CHANGED &&
-	    d->vs_bad.verdict == VERDICT_CHANGED)
-		return d->position < 0.5 ? BISECT_GOOD : BISECT_BAD;
+	    d->vs_bad.verdict == VERDICT_CHANGED) {
+		side = rg > 0 && rb > 0 ? midpoint_side(d, log(rb / rg)) : -1;
+		if (side >= 0)
+			return side ? BISECT_BAD : BISECT_GOOD;
+	}
 	return BISECT_UNCLEAR;
 }
 
@@ -188,6 +274,24 @@ void bisect_decision_text(const struct bisect_decision *d, struct strbuf *out)
 			    "undecided" : stats_verdict_name(d->vs_good.verdict),
 		    d->vs_bad.verdict == VERDICT_UNKNOWN ?
 			    "undecided" : stats_verdict_name(d->vs_bad.verdict));
+}
+
+int bisect_step_next(const size_t made[3])
+{
+	static const int order[2][3] = {
+		{ BISECT_PARTY_GOOD, BISECT_PARTY_COMMIT, BISECT_PARTY_BAD },
+		{ BISECT_PARTY_BAD, BISECT_PARTY_COMMIT, BISECT_PARTY_GOOD },
+	};
+	size_t j = made[0], k;
+
+	/* the triplet under way: the fewest runs any party has made */
+	for (k = 1; k < 3; k++)
+		if (made[k] < j)
+			j = made[k];
+	for (k = 0; k < 3; k++)
+		if (made[order[j % 2][k]] == j)
+			return order[j % 2][k];
+	return BISECT_PARTY_COMMIT; /* not reached: one party has made j */
 }
 
 void bisect_matrix_columns(const struct matrix *m, size_t from,

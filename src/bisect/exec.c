@@ -6,6 +6,7 @@
  */
 #include "util/compat.h"
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include "bisect/git.h"
 #include "result/matrix.h"
 #include "result/result.h"
+#include "select/select.h"
 #include "store/store.h"
 #include "util/fileutil.h"
 #include "util/strbuf.h"
@@ -428,33 +430,101 @@ static int x_samples(void *data, const char *sha, struct matrix *m,
 	return bisect_exec_samples(data, sha, m, err);
 }
 
-/* the confirmation's starting counts, in <state_dir>/confirm */
-static bool x_confirm_base(void *data, const char *a, const char *b,
-			   size_t *base_a, size_t *base_b, bool save)
+/*
+ * Keep (save) or find (!save) n run counts under key (shas, one line
+ * "KEY N1 N2 ...") in <state_dir>/file: where the confirmation or a step
+ * began, across an interruption or a reboot.  true when found / saved.
+ */
+static bool note_counts(struct bisect_exec *x, const char *file,
+			const char *key, size_t *counts, size_t n, bool save)
 {
-	struct bisect_exec *x = data;
 	struct strbuf path = STRBUF_INIT, sb = STRBUF_INIT;
-	char sa[41], sb_sha[41];
-	unsigned long long na, nb;
+	const char *p;
+	char *end;
+	size_t k, klen = strlen(key);
 	bool ok = false;
 
 	if (!x->state_dir)
 		return false;
-	path_join(&path, x->state_dir, "confirm");
+	path_join(&path, x->state_dir, file);
 	if (save) {
-		strbuf_addf(&sb, "%s %s %zu %zu\n", a, b, *base_a, *base_b);
+		strbuf_addstr(&sb, key);
+		for (k = 0; k < n; k++)
+			strbuf_addf(&sb, " %zu", counts[k]);
+		strbuf_addch(&sb, '\n');
 		ok = !write_file_atomic(path.buf, sb.buf, sb.len);
 	} else if (!strbuf_read_file(&sb, path.buf, 4096) &&
-		   sscanf(sb.buf, "%40s %40s %llu %llu", sa, sb_sha, &na,
-			  &nb) == 4 &&
-		   !strcmp(sa, a) && !strcmp(sb_sha, b)) {
-		*base_a = (size_t)na;
-		*base_b = (size_t)nb;
-		ok = true;
+		   !strncmp(sb.buf, key, klen) && sb.buf[klen] == ' ') {
+		size_t v[3];
+
+		p = sb.buf + klen;
+		for (k = 0; k < n && k < ARRAY_SIZE(v); k++) {
+			unsigned long long u;
+
+			if (*p != ' ')
+				break;
+			u = strtoull(p + 1, &end, 10);
+			if (end == p + 1)
+				break;
+			v[k] = (size_t)u;
+			p = end;
+		}
+		if (k == n && (*p == '\n' || !*p)) {
+			memcpy(counts, v, n * sizeof(*counts));
+			ok = true;
+		}
 	}
 	strbuf_release(&path);
 	strbuf_release(&sb);
 	return ok;
+}
+
+/* the confirmation's starting counts, in <state_dir>/confirm */
+static bool x_confirm_base(void *data, const char *a, const char *b,
+			   size_t *base_a, size_t *base_b, bool save)
+{
+	struct strbuf key = STRBUF_INIT;
+	size_t c[2] = { *base_a, *base_b };
+	bool ok;
+
+	strbuf_addf(&key, "%s %s", a, b);
+	ok = note_counts(data, "confirm", key.buf, c, 2, save);
+	if (ok && !save) {
+		*base_a = c[0];
+		*base_b = c[1];
+	}
+	strbuf_release(&key);
+	return ok;
+}
+
+/* a step's starting counts (good, commit, bad), in <state_dir>/step */
+static bool x_step_base(void *data, const char *sha, size_t base[3], bool save)
+{
+	return note_counts(data, "step", sha, base, 3, save);
+}
+
+/* when each run began: the start_time file of its run directory */
+static int x_starts(void *data, const char *sha, const struct matrix *m,
+		    double *t, struct strbuf *err)
+{
+	struct strbuf dir = STRBUF_INIT;
+	size_t r;
+
+	(void)data;
+	(void)sha;
+	(void)err;
+	for (r = 0; r < m->nruns; r++) {
+		t[r] = NAN;
+		if (!m->sources)
+			continue;
+		/* a source is "<run dir>/stats.json" (the store's) */
+		strbuf_reset(&dir);
+		path_dirname(&dir, m->sources[r]);
+		if (select_run_start(dir.buf, &t[r]))
+			t[r] = NAN;
+	}
+	strbuf_release(&dir);
+	return 0;
 }
 
 /*
@@ -534,5 +604,7 @@ void bisect_exec_ops(struct bisect_exec *x, struct bisect_ops *ops)
 	ops->progress = x_progress;
 	ops->confirm_base = x_confirm_base;
 	ops->recall = x_recall;
+	ops->starts = x_starts;
+	ops->step_base = x_step_base;
 	ops->data = x;
 }

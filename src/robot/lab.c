@@ -298,6 +298,22 @@ static bool lab_recall(void *data, const char *sha, const char *stat,
 	return l->inner.recall(l->inner.data, sha, stat, v, why, save);
 }
 
+static bool lab_step_base(void *data, const char *sha, size_t base[3],
+			  bool save)
+{
+	struct labres *l = data;
+
+	return l->inner.step_base(l->inner.data, sha, base, save);
+}
+
+static int lab_starts(void *data, const char *sha, const struct matrix *m,
+		      double *t, struct strbuf *err)
+{
+	struct labres *l = data;
+
+	return l->inner.starts(l->inner.data, sha, m, t, err);
+}
+
 static int lab_bisect_ops(struct robot_results *r, const char *dir,
 			  struct bisect_ops *ops, struct strbuf *err)
 {
@@ -316,6 +332,8 @@ static int lab_bisect_ops(struct robot_results *r, const char *dir,
 	ops->interrupted = lab_interrupted;
 	ops->confirm_base = lab_confirm_base;
 	ops->recall = lab_recall;
+	ops->step_base = lab_step_base;
+	ops->starts = lab_starts;
 	ops->data = l;
 	return 0;
 }

@@ -319,6 +319,23 @@ static void set_runtime(struct result_group *g)
 		g->runtime_s = s;
 }
 
+int select_run_start(const char *run_dir, double *t)
+{
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	const char *why;
+	int ret = -1;
+
+	strbuf_addf(&path, "%s/start_time", run_dir);
+	if (strbuf_read_file(&text, path.buf, 64) >= 0) {
+		strbuf_trim(&text);
+		if (!strnum_double(text.buf, t, &why) && isfinite(*t))
+			ret = 0;
+	}
+	strbuf_release(&path);
+	strbuf_release(&text);
+	return ret;
+}
+
 /*
  * Each run's start time from <group>/<n>/start_time (`perfsift run`
  * writes it as the run begins), in the matrix's run order (its
@@ -336,7 +353,6 @@ static void read_run_starts(struct result_group *g)
 		return;
 	g->run_start = xcalloc(m->nruns, sizeof(double));
 	for (r = 0; r < m->nruns; r++) {
-		const char *why;
 		double t;
 
 		g->run_start[r] = NAN;
@@ -346,15 +362,8 @@ static void read_run_starts(struct result_group *g)
 		if (!result_is_run_number(path_basename(path.buf)))
 			continue;
 		strbuf_reset(&text);
-		strbuf_addf(&text, "%s/%s/start_time", g->dir,
-			    path_basename(path.buf));
-		strbuf_reset(&path);
-		strbuf_addbuf(&path, &text);
-		strbuf_reset(&text);
-		if (strbuf_read_file(&text, path.buf, 64) < 0)
-			continue;
-		strbuf_trim(&text);
-		if (!strnum_double(text.buf, &t, &why) && isfinite(t)) {
+		strbuf_addf(&text, "%s/%s", g->dir, path_basename(path.buf));
+		if (!select_run_start(text.buf, &t)) {
 			g->run_start[r] = t;
 			any = true;
 		}

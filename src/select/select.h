@@ -102,6 +102,13 @@ int select_group_store(struct store *st, const struct store_group *sg,
 		       struct result_group *g, struct strbuf *err);
 
 /*
+ * When the run in run_dir began: its start_time file (`perfsift run`
+ * writes it as the run begins; seconds since the epoch) into *t.  0, or
+ * -1 when there is none or it is not a number.
+ */
+int select_run_start(const char *run_dir, double *t);
+
+/*
  * Load a group from a directory: matrix.json (or, failing that, the
  * stats.json of its complete runs) and the axes from a run's job.yaml.
  */

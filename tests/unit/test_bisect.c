@@ -35,6 +35,12 @@ struct world {
 	double kpi[MAXC][MAXS];
 	double other[MAXC][MAXS]; /* an unrelated, unchanged stat */
 	double cs[MAXC][MAXS];    /* a small integer stat that barely moves */
+	double start[MAXC][MAXS]; /* when each run began: the world's clock */
+	bool no_starts;          /* the ops cannot say when runs began */
+	double bad_value;        /* nonzero: bad commits take this, not 0.2 */
+	double ramp;             /* the machine slows by this much a run */
+	int order[4 * MAXS];     /* the commits measured, in order */
+	size_t norder;
 	size_t nsamples[MAXC];
 	size_t measures[MAXC];   /* runs made by measure() per commit */
 	size_t prepares[MAXC];
@@ -47,6 +53,9 @@ struct world {
 	bool have_cbase;        /* the confirmation's saved starting counts */
 	char cbase_sha[2][41];
 	size_t cbase[2];
+	bool have_sbase;        /* a step's saved starting counts */
+	char sbase_sha[41];
+	size_t sbase[3];
 	uint64_t rng;
 };
 
@@ -111,14 +120,21 @@ static int w_measure(void *data, int slot, const char *sha, struct strbuf *err)
 	assert_string_equal(w->slot_sha[slot], sha);
 	s = w->nsamples[i];
 	assert_true(s < MAXS);
-	base = w->flat ? w->flat : ((size_t)i >= w->k ? 0.2 : 0.1);
+	base = w->flat ? w->flat :
+		((size_t)i >= w->k ? (w->bad_value ? w->bad_value : 0.2) : 0.1);
 	if (w->flip && (size_t)i == w->noisy_at)
 		base = s % 2 ? 0.2 : 0.1;
 	v = base * (1 + ((size_t)i == w->noisy_at && w->noisy_at ?
 				 w->noisy : w->noise) * (2 * rnd(w) - 1));
+	/* a drift of the machine, shared by runs made beside each other */
+	v *= 1 + w->ramp * (double)w->total_measures;
 	w->kpi[i][s] = v;
+	if (w->norder < ARRAY_SIZE(w->order))
+		w->order[w->norder++] = i;
 	w->other[i][s] = 1000 + 50 * rnd(w);
 	w->cs[i][s] = (double)(3 + (int)(rnd(w) * 2));
+	/* 30 s a run, one after the other */
+	w->start[i][s] = 30.0 * (double)w->total_measures;
 	w->nsamples[i]++;
 	w->measures[i]++;
 	w->total_measures++;
@@ -203,9 +219,45 @@ static bool w_recall(void *data, const char *sha, const char *stat,
 	return true;
 }
 
+static int w_starts(void *data, const char *sha, const struct matrix *m,
+		    double *t, struct strbuf *err)
+{
+	struct world *w = data;
+	int i = sha_index(w, sha);
+	size_t r;
+
+	(void)err;
+	assert_int_equal(m->nruns, w->nsamples[i]);
+	for (r = 0; r < m->nruns; r++)
+		t[r] = w->start[i][r];
+	return 0;
+}
+
+static bool w_step_base(void *data, const char *sha, size_t base[3], bool save)
+{
+	struct world *w = data;
+
+	if (save) {
+		snprintf(w->sbase_sha, 41, "%s", sha);
+		memcpy(w->sbase, base, sizeof(w->sbase));
+		w->have_sbase = true;
+		return true;
+	}
+	if (!w->have_sbase || strcmp(w->sbase_sha, sha))
+		return false;
+	memcpy(base, w->sbase, sizeof(w->sbase));
+	return true;
+}
+
 static const struct bisect_ops world_ops = {
-	w_prepare, w_measure, w_samples, w_interrupted, NULL, w_confirm_base,
-	w_recall, NULL,
+	.prepare = w_prepare,
+	.measure = w_measure,
+	.samples = w_samples,
+	.interrupted = w_interrupted,
+	.confirm_base = w_confirm_base,
+	.recall = w_recall,
+	.starts = w_starts,
+	.step_base = w_step_base,
 };
 
 static void fill_state(struct bisect_state *st, struct world *w)
@@ -230,6 +282,8 @@ static enum bisect_outcome run_world(struct world *w, struct bisect_state *st,
 	struct bisect_options opt = {3, 9, stat, false, NULL, NULL, classic};
 
 	ops.data = w;
+	if (w->no_starts)
+		ops.starts = NULL;
 	fill_state(st, w);
 	return bisect_run(st, &opt, &ops, err);
 }
@@ -616,9 +670,10 @@ static void test_driver_resume(void **state)
 
 	(void)state;
 	world_init(&w, 40, k, 0.03);
-	/* endpoints (3 + 3), three commits (3 x 3, each checked by one run
-	 * of the other side): then ^C */
-	w.interrupt_after = 18;
+	/* endpoints (3 + 3), three commits (3 triplets of good, commit,
+	 * bad each): then ^C, at the last run of the third step, which the
+	 * resume judges from its saved start without a run */
+	w.interrupt_after = 6 + 3 * 9;
 	assert_int_equal(run_world(&w, &st, KPI, &err), BISECT_INTERRUPTED);
 	assert_int_equal(between_measured(&w), 3);
 	bisect_state_release(&st);
@@ -771,6 +826,78 @@ static void test_driver_until_decided(void **state)
 	strbuf_release(&out);
 }
 
+/* a step's runs: good, commit, bad, then bad, commit, good, ... */
+static void test_step_order(void **state)
+{
+	static const int want[] = {
+		BISECT_PARTY_GOOD, BISECT_PARTY_COMMIT, BISECT_PARTY_BAD,
+		BISECT_PARTY_BAD, BISECT_PARTY_COMMIT, BISECT_PARTY_GOOD,
+		BISECT_PARTY_GOOD, BISECT_PARTY_COMMIT, BISECT_PARTY_BAD,
+		BISECT_PARTY_BAD,
+	};
+	size_t made[3] = { 0, 0, 0 }, i;
+	size_t cut[3] = { 1, 2, 2 }; /* cut short after G C B B C */
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		int p = bisect_step_next(made);
+
+		assert_int_equal(p, want[i]);
+		made[p]++;
+	}
+	/* a step that goes on (a resume) takes up its order */
+	assert_int_equal(bisect_step_next(cut), BISECT_PARTY_GOOD);
+	cut[0] = 2;
+	assert_int_equal(bisect_step_next(cut), BISECT_PARTY_GOOD);
+	cut[1] = 3;
+	cut[2] = 3;
+	cut[0] = 3;
+	assert_int_equal(bisect_step_next(cut), BISECT_PARTY_BAD);
+}
+
+/*
+ * The machine slows down steadily, 1% a run -- twice the half step in
+ * 10 runs -- and the step is 10%.  Judged against the endpoints' runs
+ * of another time, every commit measured later looks bad; each step's
+ * own runs, made beside each other and paired by their start times,
+ * find the culprit.  Each step runs good, commit, bad, bad, commit,
+ * good, ... -- fresh endpoint runs in the same stretch of time.
+ */
+static void test_driver_paired_drift(void **state)
+{
+	struct world w;
+	struct bisect_state st;
+	struct strbuf err = STRBUF_INIT;
+	size_t i, k = 14, first;
+	enum bisect_outcome o;
+
+	(void)state;
+	world_init(&w, 20, k, 0.004);
+	w.bad_value = 0.11;
+	w.ramp = 0.01;
+	o = run_world(&w, &st, KPI, &err);
+	if (o != BISECT_FOUND)
+		fail_msg("outcome %d: %s", (int)o, err.buf);
+	assert_int_equal(st.first_bad, k);
+	assert_int_equal(st.confirm, BISECT_CONFIRMED);
+	for (i = 1; i + 1 < w.n; i++)
+		if (w.measures[i] && i != k - 1)
+			assert_int_equal(st.commits[i].verdict,
+					 i >= k ? BISECT_BAD : BISECT_GOOD);
+	/* the first step (after the endpoints' 3 + 3): its triplets */
+	first = (size_t)w.order[6 + 1];
+	assert_true(first > 0 && first + 1 < w.n);
+	for (i = 0; i < 3 * 3; i++) {
+		static const int party[] = { 0, 1, 2, 2, 1, 0 };
+		int p = party[i % 6];
+
+		assert_int_equal(w.order[6 + i],
+				 p == 0 ? 0 : p == 1 ? (int)first : (int)w.n - 1);
+	}
+	bisect_state_release(&st);
+	strbuf_release(&err);
+}
+
 static void test_verdicts_match_samples(void **state)
 {
 	struct world w;
@@ -821,6 +948,8 @@ int main(void)
 		cmocka_unit_test(test_verdicts_match_samples),
 		cmocka_unit_test(test_driver_classic),
 		cmocka_unit_test(test_driver_until_decided),
+		cmocka_unit_test(test_step_order),
+		cmocka_unit_test(test_driver_paired_drift),
 	};
 
 	return cmocka_run_group_tests(tests, rules_setup, rules_teardown);

@@ -1193,12 +1193,20 @@ int history_direction(struct stat_rules *rules, const char *testcase,
 bool history_is_outlier(const struct history_result *r, size_t index,
 			size_t run)
 {
-	size_t i;
+	size_t lo = 0, hi = r->noutliers;
 
-	for (i = 0; i < r->noutliers; i++)
-		if (r->outliers[i].index == index && r->outliers[i].run == run)
-			return true;
-	return false;
+	/* by index, then run: a binary search (asked once per run) */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct history_outlier *o = &r->outliers[mid];
+
+		if (o->index < index || (o->index == index && o->run < run))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < r->noutliers && r->outliers[lo].index == index &&
+	       r->outliers[lo].run == run;
 }
 
 const char *history_effect(int direction, double change_pct)

@@ -133,6 +133,10 @@ static void test_glitch_commits_are_outliers(void **state)
 	assert_int_equal(r.noutliers, 6);
 	for (i = 0; i < 6; i++)
 		assert_int_equal(r.outliers[i].index, 30 + i / 3);
+	/* the lookup (a binary search) finds each of them, and no other run */
+	for (i = 0; i < 80 * 3; i++)
+		assert_int_equal(history_is_outlier(&r, i / 3, i % 3),
+				 i >= 30 * 3 && i < 32 * 3);
 	history_result_release(&r);
 	/* one run per commit, a single spike */
 	flat(&rng, 60, 1);

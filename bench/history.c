@@ -7,9 +7,18 @@
  *     commits x 3 runs (two KPIs and a monitor stat per run, a step in a
  *     fifth of the series), synthesized in the SQLite index alone;
  *  3. `perfsift site -o DIR` on that root (when the command exists):
- *     its time and its largest page.
+ *     its time and its largest page;
+ *  4. issue 25's F8, a long CSV: history_detect() beside
+ *     history_detect_reference() (the plain search, O(n^2 / W) on a ramp)
+ *     in this process, on 10^4, 10^5 and 10^6 commits x 1 run, a ramp
+ *     (every commit a change point) and a step series (a 5 sd step every
+ *     1,000 commits); CPU time of this thread, so the machine's load
+ *     inflates it less; then `perfsift history --csv FILE --stat m` on
+ *     the same rows as a child (CPU and peak RSS).  The reference runs up
+ *     to --ref-max rows (default 100,000), once above 10^4.
  *
  *   build/bench/history [--groups N] [--commits N] [--repeat K] [--keep DIR]
+ *                       [--csv-max N] [--ref-max N] [--only-csv]
  *   (PERFSIFT names the binary, default build/perfsift)
  */
 #include "util/compat.h"
@@ -20,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -75,6 +85,129 @@ static void bench_series(size_t ncommits, size_t nruns, enum history_test test,
 	report(what, t, k);
 	free(v);
 	free(pts);
+}
+
+/* ---- F8: a long series, the new search beside the plain one ---- */
+
+static double thread_cpu_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* commit i of a ramp (step == 0) or of a 5 sd step every 1,000 commits */
+static double long_value(size_t i, int step, uint64_t *rng)
+{
+	return step ? (double)(i / 1000 % 2) * 5 + history_gauss(rng) : (double)i;
+}
+
+/* K runs of detect on pts[0..n): median and range of the CPU time */
+static size_t time_detect(void (*detect)(const struct history_point *,
+					 size_t, const struct history_params *,
+					 struct history_result *),
+			  const struct history_point *pts, size_t n, int k,
+			  const char *what)
+{
+	struct history_params p;
+	double t[16];
+	size_t found = 0;
+	int i;
+
+	history_params_init(&p);
+	for (i = 0; i < k; i++) {
+		struct history_result r;
+		double t0 = thread_cpu_s();
+
+		detect(pts, n, &p, &r);
+		t[i] = thread_cpu_s() - t0;
+		found = r.nchanges;
+		history_result_release(&r);
+	}
+	{
+		char label[96];
+
+		snprintf(label, sizeof(label), "%s (%zu change points), CPU", what,
+			 found);
+		report(label, t, k);
+	}
+	return found;
+}
+
+static void bench_long(size_t csv_max, size_t ref_max, int repeat,
+		       const char *bin)
+{
+	size_t n, i;
+	int step;
+
+	bench_print_load("before the long series");
+	for (n = 10000; n <= csv_max; n *= 10) {
+		for (step = 0; step < 2; step++) {
+			double *v = xmalloc(n * sizeof(double));
+			struct history_point *pts = xmalloc(n * sizeof(*pts));
+			struct strbuf csv = STRBUF_INIT, path = STRBUF_INIT;
+			char what[96], tmpl[] = "/tmp/perfsift-bench-f8.XXXXXX";
+			struct bench_run br[16];
+			double wall[16], cpu[16], rss = 0;
+			uint64_t rng = 8;
+			size_t a, b = 0;
+			int k, kk = n > 100000 ? 3 : repeat;
+
+			strbuf_addstr(&csv, "commit,m\n");
+			for (i = 0; i < n; i++) {
+				v[i] = long_value(i, step, &rng);
+				pts[i].v = v + i;
+				pts[i].n = 1;
+				strbuf_addf(&csv, "c%zu,%.17g\n", i, v[i]);
+			}
+			snprintf(what, sizeof(what), "%zu x 1, %s: history_detect", n,
+				 step ? "steps" : "ramp");
+			a = time_detect(history_detect, pts, n, kk, what);
+			if (n <= ref_max) {
+				snprintf(what, sizeof(what), "%zu x 1, %s: the plain search",
+					 n, step ? "steps" : "ramp");
+				b = time_detect(history_detect_reference, pts, n,
+						n > 10000 ? 1 : repeat, what);
+				if (a != b)
+					printf("  DIFFERENT: %zu against %zu change points\n",
+					       a, b);
+			}
+			if (mkdtemp(tmpl)) {
+				char *args[] = { (char *)bin, (char *)"history",
+						 (char *)"--csv", NULL,
+						 (char *)"--stat", (char *)"m", NULL };
+
+				path_join(&path, tmpl, "long.csv");
+				args[3] = path.buf;
+				if (!write_file_atomic(path.buf, csv.buf, csv.len)) {
+					for (k = 0; k < kk; k++) {
+						if (bench_run_child(args, &br[k]))
+							break;
+						wall[k] = br[k].wall;
+						cpu[k] = br[k].cpu;
+						if (br[k].rss_mb > rss)
+							rss = br[k].rss_mb;
+					}
+					if (k == kk) {
+						snprintf(what, sizeof(what),
+							 "  history --csv, %zu rows, CPU", n);
+						report(what, cpu, kk);
+						report("  its wall time", wall, kk);
+						printf("  its peak RSS %.0f MB\n", rss);
+					} else {
+						printf("  history --csv failed\n");
+					}
+				}
+				remove_tree(tmpl);
+			}
+			strbuf_release(&csv);
+			strbuf_release(&path);
+			free(v);
+			free(pts);
+		}
+	}
+	bench_print_load("after the long series");
 }
 
 /* ---- a synthetic root, in the index alone ---- */
@@ -244,10 +377,13 @@ int main(int argc, char **argv)
 		{ "commits", required_argument, NULL, 'c' },
 		{ "repeat", required_argument, NULL, 'k' },
 		{ "keep", required_argument, NULL, 'K' },
+		{ "csv-max", required_argument, NULL, 'C' },
+		{ "ref-max", required_argument, NULL, 'R' },
+		{ "only-csv", no_argument, NULL, 'O' },
 		{ NULL, 0, NULL, 0 },
 	};
-	size_t ngroups = 1000, ncommits = 500;
-	int repeat = 5, c, k;
+	size_t ngroups = 1000, ncommits = 500, csv_max = 1000000, ref_max = 100000;
+	int repeat = 5, c, k, only_csv = 0;
 	const char *keep = NULL, *bin = getenv("PERFSIFT");
 	char tmpl[] = "/tmp/perfsift-bench-history.XXXXXX", label[96];
 	struct strbuf root = STRBUF_INIT, site = STRBUF_INIT, db = STRBUF_INIT;
@@ -259,9 +395,13 @@ int main(int argc, char **argv)
 		case 'c': ncommits = (size_t)strtoul(optarg, NULL, 10); break;
 		case 'k': repeat = (int)strtol(optarg, NULL, 10); break;
 		case 'K': keep = optarg; break;
+		case 'C': csv_max = (size_t)strtoul(optarg, NULL, 10); break;
+		case 'R': ref_max = (size_t)strtoul(optarg, NULL, 10); break;
+		case 'O': only_csv = 1; break;
 		default:
 			fprintf(stderr, "usage: %s [--groups N] [--commits N] "
-				"[--repeat K] [--keep DIR]\n", argv[0]);
+				"[--repeat K] [--keep DIR] [--csv-max N] "
+				"[--ref-max N] [--only-csv]\n", argv[0]);
 			return 2;
 		}
 	}
@@ -270,6 +410,9 @@ int main(int argc, char **argv)
 	if (!bin)
 		bin = "build/perfsift";
 
+	bench_long(csv_max, ref_max, repeat, bin);
+	if (only_csv)
+		return 0;
 	bench_series(10000, 1, HISTORY_TTEST, repeat);
 	bench_series(3334, 3, HISTORY_TTEST, repeat);
 	bench_series(10000, 1, HISTORY_PERMUTATION, repeat);

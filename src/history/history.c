@@ -448,23 +448,38 @@ static bool passes(const struct test_out *t, const struct history_params *p)
 
 /* ---- segmentation ---- */
 
-/*
- * The best split of the segment [lo, hi): E-Divisive's argmax in each
- * window of 2W commits (half-overlapping, the last one ending at hi),
- * the candidate with the smallest p (then the largest divergence) wins.
- * Returns 0 when the segment is too short.
- */
-static size_t best_split(const struct series *sr, struct energy *e, size_t lo,
-			 size_t hi, const struct history_params *p,
-			 struct test_out *best)
+/* the windows of a segment [lo, hi): w0 = lo + k h for k < nfull, then one last */
+static size_t full_windows(size_t lo, size_t hi, size_t span)
 {
-	size_t ms = p->min_segment, span = 2 * p->window, w0, found = 0;
+	size_t h = span / 2;
+
+	return hi - lo > span ? (hi - lo - span + h - 1) / h : 0;
+}
+
+static size_t span_of(const struct history_params *p)
+{
+	size_t ms = p->min_segment;
+
+	return 2 * p->window < 2 * ms ? 2 * ms : 2 * p->window;
+}
+
+/*
+ * The plain search, as first written (history_detect_reference): every
+ * window of the segment evaluated.  E-Divisive's argmax in each window of
+ * 2W commits (half-overlapping, the last one ending at hi), the candidate
+ * with the smallest p (then the largest divergence) wins.  Returns 0
+ * when the segment is too short.
+ */
+static size_t best_split_plain(const struct series *sr, struct energy *e,
+			       size_t lo, size_t hi,
+			       const struct history_params *p,
+			       struct test_out *best)
+{
+	size_t ms = p->min_segment, span = span_of(p), w0, found = 0;
 	double best_q = -INFINITY;
 
 	if (hi - lo < 2 * ms)
 		return 0;
-	if (span < 2 * ms)
-		span = 2 * ms;
 	for (w0 = lo;; w0 += span / 2) {
 		size_t w1 = w0 + span < hi ? w0 + span : hi, c;
 		double q;
@@ -500,6 +515,269 @@ static size_t best_split(const struct series *sr, struct energy *e, size_t lo,
 	return found;
 }
 
+/*
+ * The windows, remembered.  A segment's windows start at lo, lo + h,
+ * lo + 2h, ... (h = W); a window's E-Divisive argmax depends on the
+ * window alone, and the t-test of its candidate on the segment only when
+ * the candidate is within W of lo or hi.  Binary segmentation looks at
+ * the same windows again: all of them in the left half of a split, and
+ * those of one residue lo mod h in every segment starting there.  So per
+ * residue r, leaf j is the window at r + j h (its candidate, q, and the p
+ * of its test away from the ends), and a segment tree over the leaves --
+ * a node filled the first time a query covers it -- gives the best of a
+ * segment's middle windows in O(log n).  Each window is computed once at
+ * most: a series where every commit is a change point (a ramp: the plain
+ * search rescans it for every split, O(n^2 / W) windows, issue 25's F8)
+ * costs at most n windows, and the result is the plain search's, bit for
+ * bit (the same functions on the same windows, the same order of ties).
+ */
+#define NODE_UNKNOWN UINT32_MAX
+#define NODE_NONE (UINT32_MAX - 1)
+
+struct residue {
+	size_t n;            /* leaves: windows r + j h with r + j h + span <= m */
+	uint32_t *c;         /* the window's candidate, 0 when none */
+	double *q, *p;       /* its divergence; its p away from the ends */
+	unsigned char *have; /* 1: c and q known, 2: p too */
+	uint32_t *node;      /* a node's best leaf, NODE_UNKNOWN or NODE_NONE */
+};
+
+struct windows {
+	const struct series *sr;
+	struct energy *e;
+	const struct history_params *p;
+	size_t h, span;
+	struct residue *res; /* h of them, filled when first used */
+};
+
+static void windows_init(struct windows *w, const struct series *sr,
+			 struct energy *e, const struct history_params *p)
+{
+	w->sr = sr;
+	w->e = e;
+	w->p = p;
+	w->span = span_of(p);
+	w->h = w->span / 2;
+	/* no residue has a leaf when no window fits the series */
+	w->res = w->span <= sr->m ? xcalloc(w->h, sizeof(*w->res)) : NULL;
+}
+
+static void windows_release(struct windows *w)
+{
+	size_t r;
+
+	for (r = 0; w->res && r < w->h; r++) {
+		free(w->res[r].c);
+		free(w->res[r].q);
+		free(w->res[r].p);
+		free(w->res[r].have);
+		free(w->res[r].node);
+	}
+	free(w->res);
+}
+
+static struct residue *residue_of(struct windows *w, size_t r)
+{
+	struct residue *rs = &w->res[r];
+
+	if (!rs->c) {
+		size_t n = (w->sr->m - w->span - r) / w->h + 1;
+
+		rs->n = n;
+		rs->c = xmalloc(st_mult(n, sizeof(*rs->c)));
+		rs->q = xmalloc(st_mult(n, sizeof(*rs->q)));
+		rs->p = xcalloc(n, sizeof(*rs->p)); /* read, unused, by the permutation test */
+		rs->have = xcalloc(n, 1);
+		rs->node = xmalloc(st_mult(2 * n, sizeof(*rs->node)));
+		memset(rs->node, 0xff, 2 * n * sizeof(*rs->node));
+	}
+	return rs;
+}
+
+/* the full-size window at w0: its candidate (0 none), *q its divergence */
+static size_t window_at(struct windows *w, size_t w0, double *q)
+{
+	struct residue *rs = residue_of(w, w0 % w->h);
+	size_t j = w0 / w->h;
+
+	if (!rs->have[j]) {
+		const struct series *sr = w->sr;
+		size_t w1 = w0 + w->span;
+
+		energy_grow(w->e, sr->start[w1] - sr->start[w0], w->span);
+		rs->c[j] = (uint32_t)energy_best(w->e, sr->z + sr->start[w0],
+						 sr->rank + sr->start[w0],
+						 sr->start, w0, w1,
+						 w->p->min_segment, &rs->q[j],
+						 NULL, 0);
+		rs->have[j] = 1;
+	}
+	*q = rs->q[j];
+	return rs->c[j];
+}
+
+/* leaf j of residue r as a tree's leaf: itself, or NODE_NONE */
+static uint32_t leaf(struct windows *w, size_t r, size_t j)
+{
+	struct residue *rs = &w->res[r];
+	double q;
+	size_t c = window_at(w, r + j * w->h, &q);
+
+	if (!c)
+		return NODE_NONE;
+	if (rs->have[j] < 2 && w->p->test == HISTORY_TTEST) {
+		struct test_out t;
+
+		/* away from the ends: the segment's bounds do not matter */
+		test_split(w->sr, w->e, 0, c, w->sr->m, w->p, false, &t);
+		rs->p[j] = t.p;
+		rs->have[j] = 2;
+	}
+	return (uint32_t)j;
+}
+
+/*
+ * Whether candidate (bp, bq) beats the earlier (ap, aq): best_split's
+ * order -- the smaller p, then the larger divergence (the t-test), or the
+ * larger divergence alone (the permutation test); an earlier one wins a
+ * tie.
+ */
+static bool beats(const struct history_params *p, double bp, double bq,
+		  double ap, double aq)
+{
+	if (p->test == HISTORY_PERMUTATION)
+		return bq > aq;
+	return bp < ap || (bp == ap && bq > aq);
+}
+
+static uint32_t better_leaf(struct windows *w, struct residue *rs, uint32_t a,
+			    uint32_t b)
+{
+	if (a == NODE_NONE)
+		return b;
+	if (b == NODE_NONE)
+		return a;
+	return beats(w->p, rs->p[b], rs->q[b], rs->p[a], rs->q[a]) ? b : a;
+}
+
+/*
+ * The best leaf of [ql, qr) below node v, which covers [nl, nr) (its
+ * children v + 1 and v + 2 (mid - nl)); NODE_NONE when none.
+ */
+static uint32_t tree_best(struct windows *w, size_t r, size_t v, size_t nl,
+			  size_t nr, size_t ql, size_t qr)
+{
+	struct residue *rs = &w->res[r];
+	size_t mid = nl + (nr - nl) / 2;
+	uint32_t a, b;
+	bool all = ql <= nl && nr <= qr;
+
+	if (qr <= nl || nr <= ql)
+		return NODE_NONE;
+	if (all && rs->node[v] != NODE_UNKNOWN)
+		return rs->node[v];
+	if (nr - nl == 1) {
+		a = leaf(w, r, nl);
+	} else {
+		a = tree_best(w, r, v + 1, nl, mid, ql, qr);
+		b = tree_best(w, r, v + 2 * (mid - nl), mid, nr, ql, qr);
+		a = better_leaf(w, rs, a, b);
+	}
+	if (all)
+		rs->node[v] = a;
+	return a;
+}
+
+struct pick {
+	size_t c;
+	double p, q;
+};
+
+static void consider(const struct history_params *p, struct pick *best,
+		     size_t c, double tp, double q)
+{
+	if (c && (!best->c || beats(p, tp, q, best->p, best->q))) {
+		best->c = c;
+		best->p = tp;
+		best->q = q;
+	}
+}
+
+/* window k of the segment [lo, hi), all its windows' test its own */
+static void consider_window(struct windows *w, struct pick *best, size_t lo,
+			    size_t hi, size_t w0)
+{
+	struct test_out t;
+	double q;
+	size_t c = window_at(w, w0, &q);
+
+	t.p = 0;
+	if (c && w->p->test == HISTORY_TTEST)
+		test_split(w->sr, w->e, lo, c, hi, w->p, false, &t);
+	consider(w->p, best, c, t.p, q);
+}
+
+/*
+ * best_split_plain()'s answer from the remembered windows: the windows
+ * near either end of the segment one by one (their tests depend on it),
+ * the middle ones from the residue's tree, in the same order.
+ */
+static size_t best_split(struct windows *w, size_t lo, size_t hi,
+			 struct test_out *out)
+{
+	const struct history_params *p = w->p;
+	size_t h = w->h, span = w->span, k, r = lo % h, j0 = lo / h;
+	size_t nfull = full_windows(lo, hi, span), mid_lo = nfull, mid_hi = nfull;
+	struct pick best = { 0, 0, 0 };
+
+	if (hi - lo < 2 * p->min_segment)
+		return 0;
+	if (p->test == HISTORY_PERMUTATION) {
+		/* the divergence alone decides: every full window is a leaf */
+		mid_lo = 0;
+	} else if (hi >= lo + span + p->window + 1) {
+		/* candidates more than W from lo and from hi */
+		mid_lo = (p->window + 1 + h - 1) / h;
+		mid_hi = (hi - lo - span - p->window - 1) / h + 1;
+		if (mid_hi > nfull)
+			mid_hi = nfull;
+		if (mid_lo > mid_hi)
+			mid_lo = mid_hi;
+	}
+	for (k = 0; k < mid_lo; k++)
+		consider_window(w, &best, lo, hi, lo + k * h);
+	if (mid_lo < mid_hi) {
+		struct residue *rs = residue_of(w, r);
+		uint32_t b = tree_best(w, r, 0, 0, rs->n, j0 + mid_lo, j0 + mid_hi);
+
+		if (b != NODE_NONE)
+			consider(p, &best, rs->c[b], rs->p[b], rs->q[b]);
+	}
+	for (k = mid_hi; k < nfull; k++)
+		consider_window(w, &best, lo, hi, lo + k * h);
+	if (hi - lo > span) {
+		consider_window(w, &best, lo, hi, hi - span);
+	} else {
+		/* the one window is the whole segment: not a leaf */
+		struct energy *e = w->e;
+		const struct series *sr = w->sr;
+		struct test_out t;
+		double q;
+		size_t c;
+
+		energy_grow(e, sr->start[hi] - sr->start[lo], hi - lo);
+		c = energy_best(e, sr->z + sr->start[lo], sr->rank + sr->start[lo],
+				sr->start, lo, hi, p->min_segment, &q, NULL, 0);
+		t.p = 0;
+		if (c && p->test == HISTORY_TTEST)
+			test_split(sr, e, lo, c, hi, p, false, &t);
+		consider(p, &best, c, t.p, q);
+	}
+	if (best.c)
+		test_split(w->sr, w->e, lo, best.c, hi, p, false, out);
+	return best.c;
+}
+
 static int cmp_size(const void *a, const void *b)
 {
 	size_t x = *(const size_t *)a, y = *(const size_t *)b;
@@ -509,11 +787,13 @@ static int cmp_size(const void *a, const void *b)
 
 /* the change points of the cleaned series, sorted (count returned) */
 static size_t segment(const struct series *sr, struct energy *e,
-		      const struct history_params *p, size_t **out)
+		      const struct history_params *p, bool plain, size_t **out)
 {
 	size_t *cps = NULL, ncp = 0, alloc = 0;
 	size_t (*stack)[2] = NULL, nstack = 0, alloc_stack = 0;
+	struct windows w;
 
+	windows_init(&w, sr, e, p);
 	ALLOC_GROW(stack, 1, alloc_stack);
 	stack[nstack][0] = 0;
 	stack[nstack][1] = sr->m;
@@ -523,7 +803,8 @@ static size_t segment(const struct series *sr, struct energy *e,
 		struct test_out t;
 
 		nstack--;
-		c = best_split(sr, e, lo, hi, p, &t);
+		c = plain ? best_split_plain(sr, e, lo, hi, p, &t) :
+			    best_split(&w, lo, hi, &t);
 		if (!c || !passes(&t, p))
 			continue;
 		ALLOC_GROW(cps, ncp + 1, alloc);
@@ -535,6 +816,7 @@ static size_t segment(const struct series *sr, struct energy *e,
 		stack[nstack + 1][1] = hi;
 		nstack += 2;
 	}
+	windows_release(&w);
 	free(stack);
 	if (ncp)
 		qsort(cps, ncp, sizeof(*cps), cmp_size);
@@ -545,11 +827,12 @@ static size_t segment(const struct series *sr, struct energy *e,
 /*
  * Each change point again, between its final neighbours: the weakest one
  * that no longer passes is dropped, until every one does.  t[] gets the
- * final tests.
+ * final tests.  The plain pruning, as first written: every change point
+ * retested in every round.
  */
-static size_t prune(const struct series *sr, struct energy *e,
-		    const struct history_params *p, size_t *cps, size_t ncp,
-		    struct test_out **tout)
+static size_t prune_plain(const struct series *sr, struct energy *e,
+			  const struct history_params *p, size_t *cps,
+			  size_t ncp, struct test_out **tout)
 {
 	struct test_out *t = xcalloc(ncp ? ncp : 1, sizeof(*t));
 
@@ -575,6 +858,113 @@ static size_t prune(const struct series *sr, struct energy *e,
 	}
 	*tout = t;
 	return ncp;
+}
+
+/*
+ * prune_plain()'s answer in O(n log n): a test depends only on its change
+ * point's neighbours, so a drop retests the two beside it, and a tree
+ * over the change points keeps the weakest failing one (the largest p,
+ * the first on a tie, as a plain round finds it).
+ */
+struct prune_state {
+	const struct series *sr;
+	struct energy *e;
+	const struct history_params *p;
+	const size_t *cps;
+	size_t *prev, *next; /* neighbours still in, SIZE_MAX at the ends */
+	struct test_out *t;
+	double *key;         /* p when failing, -1 when passing or dropped */
+	size_t *tree, size;  /* leaf i at size + i: i, or SIZE_MAX when dropped */
+};
+
+static void prune_retest(struct prune_state *s, size_t i)
+{
+	size_t lo = s->prev[i] == SIZE_MAX ? 0 : s->cps[s->prev[i]];
+	size_t hi = s->next[i] == SIZE_MAX ? s->sr->m : s->cps[s->next[i]];
+
+	test_split(s->sr, s->e, lo, s->cps[i], hi, s->p, true, &s->t[i]);
+	s->key[i] = !passes(&s->t[i], s->p) && s->t[i].p > -1 ? s->t[i].p : -1;
+}
+
+/* node v again from its children: the larger key, the earlier on a tie */
+static void prune_node(struct prune_state *s, size_t v)
+{
+	size_t a = s->tree[2 * v], b = s->tree[2 * v + 1];
+
+	s->tree[v] = b == SIZE_MAX || (a != SIZE_MAX && s->key[a] >= s->key[b]) ?
+		     a : b;
+}
+
+static void prune_update(struct prune_state *s, size_t i)
+{
+	size_t v;
+
+	for (v = (s->size + i) / 2; v >= 1; v /= 2)
+		prune_node(s, v);
+}
+
+static size_t prune(const struct series *sr, struct energy *e,
+		    const struct history_params *p, size_t *cps, size_t ncp,
+		    struct test_out **tout)
+{
+	struct prune_state s;
+	size_t i, k;
+
+	s.sr = sr;
+	s.e = e;
+	s.p = p;
+	s.cps = cps;
+	s.t = xcalloc(ncp ? ncp : 1, sizeof(*s.t));
+	s.prev = xmalloc((ncp + 1) * sizeof(size_t));
+	s.next = xmalloc((ncp + 1) * sizeof(size_t));
+	s.key = xmalloc((ncp + 1) * sizeof(double));
+	for (s.size = 1; s.size < ncp; s.size *= 2)
+		;
+	s.tree = xmalloc(2 * s.size * sizeof(size_t));
+	for (i = 0; i < ncp; i++) {
+		s.prev[i] = i ? i - 1 : SIZE_MAX;
+		s.next[i] = i + 1 < ncp ? i + 1 : SIZE_MAX;
+		prune_retest(&s, i);
+	}
+	for (i = 0; i < s.size; i++)
+		s.tree[s.size + i] = i < ncp ? i : SIZE_MAX;
+	for (i = s.size - 1; i >= 1; i--)
+		prune_node(&s, i);
+	for (;;) {
+		size_t worst = s.tree[1], before, after;
+
+		if (worst == SIZE_MAX || !(s.key[worst] > -1))
+			break;
+		before = s.prev[worst];
+		after = s.next[worst];
+		if (before != SIZE_MAX)
+			s.next[before] = after;
+		if (after != SIZE_MAX)
+			s.prev[after] = before;
+		s.tree[s.size + worst] = SIZE_MAX;
+		prune_update(&s, worst);
+		if (before != SIZE_MAX) {
+			prune_retest(&s, before);
+			prune_update(&s, before);
+		}
+		if (after != SIZE_MAX) {
+			prune_retest(&s, after);
+			prune_update(&s, after);
+		}
+	}
+	/* the survivors, in order, with their last tests */
+	for (i = 0, k = 0; i < ncp; i++) {
+		if (s.tree[s.size + i] == SIZE_MAX)
+			continue;
+		cps[k] = cps[i];
+		s.t[k++] = s.t[i];
+	}
+	free(s.prev);
+	free(s.next);
+	free(s.tree);
+	free(s.key);
+	*tout = s.t;
+	return k;
 }
 
 /* ---- outliers ---- */
@@ -680,8 +1070,9 @@ static void find_outliers(const struct history_point *pts, size_t n,
 
 /* ---- the whole ---- */
 
-void history_detect(const struct history_point *pts, size_t n,
-		    const struct history_params *p, struct history_result *res)
+static void detect(const struct history_point *pts, size_t n,
+		   const struct history_params *p, struct history_result *res,
+		   bool plain)
 {
 	struct series sr;
 	struct energy e;
@@ -741,8 +1132,11 @@ void history_detect(const struct history_point *pts, size_t n,
 		sr.mean[i] = s / (double)(sr.start[i + 1] - sr.start[i]);
 	}
 
-	ncp = segment(&sr, &e, p, &cps);
-	ncp = prune(&sr, &e, p, cps, ncp, &t);
+	/* a leaf's candidate is kept in 32 bits */
+	if (sr.m >= NODE_NONE)
+		plain = true;
+	ncp = segment(&sr, &e, p, plain, &cps);
+	ncp = (plain ? prune_plain : prune)(&sr, &e, p, cps, ncp, &t);
 	for (i = 0; i < ncp; i++) {
 		struct history_change *c;
 
@@ -769,6 +1163,19 @@ void history_detect(const struct history_point *pts, size_t n,
 	energy_release(&e);
 }
 
+void history_detect(const struct history_point *pts, size_t n,
+		    const struct history_params *p, struct history_result *res)
+{
+	detect(pts, n, p, res, false);
+}
+
+void history_detect_reference(const struct history_point *pts, size_t n,
+			      const struct history_params *p,
+			      struct history_result *res)
+{
+	detect(pts, n, p, res, true);
+}
+
 /* ---- directions ---- */
 
 int history_direction(struct stat_rules *rules, const char *testcase,
@@ -786,12 +1193,20 @@ int history_direction(struct stat_rules *rules, const char *testcase,
 bool history_is_outlier(const struct history_result *r, size_t index,
 			size_t run)
 {
-	size_t i;
+	size_t lo = 0, hi = r->noutliers;
 
-	for (i = 0; i < r->noutliers; i++)
-		if (r->outliers[i].index == index && r->outliers[i].run == run)
-			return true;
-	return false;
+	/* by index, then run: a binary search (asked once per run) */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct history_outlier *o = &r->outliers[mid];
+
+		if (o->index < index || (o->index == index && o->run < run))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < r->noutliers && r->outliers[lo].index == index &&
+	       r->outliers[lo].run == run;
 }
 
 const char *history_effect(int direction, double change_pct)

@@ -89,6 +89,16 @@ void history_result_release(struct history_result *r);
  */
 void history_detect(const struct history_point *pts, size_t n,
 		    const struct history_params *p, struct history_result *res);
+/*
+ * The same by the plain search history_detect() was first written as:
+ * every window of every segment computed anew, every change point
+ * retested in each round of the pruning -- O(n^2 / W) windows on a series
+ * whose every commit is a change.  For the tests and the bench, which
+ * hold history_detect() to the same results.
+ */
+void history_detect_reference(const struct history_point *pts, size_t n,
+			      const struct history_params *p,
+			      struct history_result *res);
 
 /*
  * The one place a stat's direction is looked up: +1 higher is better, -1

@@ -174,35 +174,13 @@ int lab_get_run_files(struct lab *lab, const char *group_rel, int number,
 #include "lab/lab.h"
 #include "util/fileutil.h"
 #include "util/strbuf.h"
-
-/*
- * A stored name must stay below the run directory.  The store is shared:
- * a row written by anyone with access to it must not make pull write
- * outside the run's directory ("../../etc").  The name is len bytes, not
- * a C string: the check never reads past them.
- */
-bool lab_file_row_name_ok(const char *name, size_t len)
-{
-	size_t i = 0;
-
-	/* a NUL inside would make the path another than the row says */
-	if (!len || memchr(name, '\0', len) || *name == '/')
-		return false;
-	while (i < len) {
-		const char *slash = memchr(name + i, '/', len - i);
-		size_t end = slash ? (size_t)(slash - name) : len;
-
-		if (end - i == 2 && name[i] == '.' && name[i + 1] == '.')
-			return false;
-		i = end + 1;
-	}
-	return true;
-}
+#include "util/trust.h"
 
 int lab_write_file_row(const char *dest, const char *name, size_t name_len,
 		       const void *data, size_t len, struct strbuf *err)
 {
 	struct strbuf nm = STRBUF_INIT, path = STRBUF_INIT, dir = STRBUF_INIT;
+	const char *why;
 	int ret = -1;
 
 	strbuf_add(&nm, name, name_len);
@@ -211,15 +189,11 @@ int lab_write_file_row(const char *dest, const char *name, size_t name_len,
 	 * must not make pull write outside the run's directory ("../../etc")
 	 * nor a name with control characters (util/trust.h).
 	 */
-	if (!lab_file_row_name_ok(name, name_len) ||
-	    trust_relpath_why(nm.buf)) {
-		const char *why = trust_relpath_why(nm.buf);
-
+	why = trust_relpath_why_len(name, name_len);
+	if (why) {
 		strbuf_addstr(err, "the store holds a file '");
 		trust_escape(err, nm.buf);
-		strbuf_addf(err, "' outside its run (%s): not written",
-			    memchr(name, '\0', name_len) ? "a NUL byte" :
-			    why ? why : "'..' or an absolute path");
+		strbuf_addf(err, "' outside its run (%s): not written", why);
 		goto out;
 	}
 	path_join(&path, dest, nm.buf);

@@ -192,13 +192,12 @@ int lab_get_run_files(struct lab *lab, const char *group_rel, int number,
 		      const char *dest, size_t *nfiles, struct strbuf *err);
 /*
  * One file row (name: its path in the run directory, name_len bytes, as
- * stored) written below dest: a name that is empty, absolute, holds a
- * NUL or a ".." part is refused.  0, or -1 with err.
+ * stored) written below dest: a name trust_relpath_why_len() refuses
+ * (empty, absolute, a NUL, a control character, an empty, "." or ".."
+ * part) is not written.  0, or -1 with err.
  */
 int lab_write_file_row(const char *dest, const char *name, size_t name_len,
 		       const void *data, size_t len, struct strbuf *err);
-/* its check of the name: true when the row may be written */
-bool lab_file_row_name_ok(const char *name, size_t len);
 
 /*
  * What --drain waits for: the tasks of group queued or leased (*active),

@@ -42,26 +42,37 @@ const char *trust_stat_why(const char *s)
 	return NULL;
 }
 
-const char *trust_relpath_why(const char *s)
+const char *trust_relpath_why_len(const char *s, size_t len)
 {
-	const char *p, *end;
+	size_t i, end;
 
-	if (!*s)
+	if (!len)
 		return "an empty path";
+	/* a NUL inside would make the path another than the bytes say */
+	if (memchr(s, '\0', len))
+		return "a NUL byte";
 	if (*s == '/')
 		return "an absolute path";
-	if (trust_has_ctl(s))
-		return "a control character";
-	for (p = s; ; p = end + 1) {
-		end = strchrnul(p, '/');
-		if (end == p)
+	for (i = 0; i < len; i++)
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			return "a control character";
+	for (i = 0;; i = end + 1) {
+		const char *slash = memchr(s + i, '/', len - i);
+
+		end = slash ? (size_t)(slash - s) : len;
+		if (end == i)
 			return "an empty part";
-		if ((end - p == 1 && *p == '.') ||
-		    (end - p == 2 && p[0] == '.' && p[1] == '.'))
+		if ((end - i == 1 && s[i] == '.') ||
+		    (end - i == 2 && s[i] == '.' && s[i + 1] == '.'))
 			return "a '.' or '..' part";
-		if (!*end)
+		if (end == len)
 			return NULL;
 	}
+}
+
+const char *trust_relpath_why(const char *s)
+{
+	return trust_relpath_why_len(s, strlen(s));
 }
 
 const char *trust_arg_why(const char *s)

@@ -34,6 +34,12 @@ const char *trust_stat_why(const char *s);
  */
 const char *trust_relpath_why(const char *s);
 /*
+ * The same for len bytes that need not end in a NUL (a store's file
+ * row): read no further than them, and one inside is refused too.  The
+ * one check of a path from outside, pull's directories and its files.
+ */
+const char *trust_relpath_why_len(const char *s, size_t len);
+/*
  * s may be given to a program as an argument that is not an option: not
  * empty, no leading '-', no control character.  NULL when fine, else why.
  */

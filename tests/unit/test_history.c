@@ -6,6 +6,8 @@
  * commits x 3 runs with 1-3 steps of 2-5 noise sds, each step found
  * within 2 commits in >= 95% of series; flat series, a false change point
  * in <= 5%.  Both tests (Welch and permutation) are held to the goals.
+ * And history_detect()'s remembered windows and incremental pruning give
+ * the plain search's change points bit for bit (issue 25's F8).
  */
 #include "util/compat.h"
 #include <math.h>
@@ -131,6 +133,10 @@ static void test_glitch_commits_are_outliers(void **state)
 	assert_int_equal(r.noutliers, 6);
 	for (i = 0; i < 6; i++)
 		assert_int_equal(r.outliers[i].index, 30 + i / 3);
+	/* the lookup (a binary search) finds each of them, and no other run */
+	for (i = 0; i < 80 * 3; i++)
+		assert_int_equal(history_is_outlier(&r, i / 3, i % 3),
+				 i >= 30 * 3 && i < 32 * 3);
 	history_result_release(&r);
 	/* one run per commit, a single spike */
 	flat(&rng, 60, 1);
@@ -314,6 +320,84 @@ static void test_quality_permutation(void **state)
 	assert_true(q.false_cp * 100 <= 5 * q.flat);
 }
 
+/* history_detect() and history_detect_reference() on pts[0..nc) agree exactly */
+static void same_as_reference(size_t nc, const struct history_params *p,
+			      size_t min_changes)
+{
+	struct history_result a, b;
+
+	history_detect(pts, nc, p, &a);
+	history_detect_reference(pts, nc, p, &b);
+	assert_int_equal(a.nchanges, b.nchanges);
+	if (a.nchanges < min_changes)
+		fprintf(stderr, "# %zu commits: %zu change points\n", nc, a.nchanges);
+	assert_true(a.nchanges >= min_changes);
+	/* every field of every change, to the bit */
+	assert_memory_equal(a.changes, b.changes,
+			    a.nchanges * sizeof(*a.changes));
+	assert_int_equal(a.noutliers, b.noutliers);
+	history_result_release(&a);
+	history_result_release(&b);
+}
+
+/*
+ * Seeded series: a ramp (every commit a change point, F8's worst case)
+ * rising and falling, with 1 and 3 runs; a staircase of noisy steps whose
+ * weaker ones the pruning drops; random steps (history_synth), sparse and
+ * dense; a ramp that stops; each with the t-test, and small ones with the
+ * permutation test and other windows.
+ */
+static void test_same_as_reference(void **state)
+{
+	struct history_params p;
+	uint64_t rng = 25;
+	size_t i, at[40], nr, pass;
+
+	(void)state;
+	for (pass = 0; pass < 2; pass++) {
+		history_params_init(&p);
+		if (pass)
+			history_params_set_test(&p, HISTORY_PERMUTATION);
+		for (nr = 1; nr <= 3; nr += 2) {
+			size_t nc = pass ? 400 : 3000;
+
+			for (i = 0; i < nc * nr; i++)
+				vals[i] = (double)(i / nr);
+			point_series(nc, nr);
+			same_as_reference(nc, &p, nc / 50);
+			for (i = 0; i < nc * nr; i++)
+				vals[i] = -0.37 * (double)(i / nr) +
+					  1e-3 * history_gauss(&rng);
+			same_as_reference(nc, &p, nc / 50);
+			for (i = 0; i < nc * nr; i++)
+				vals[i] = 3 * (double)(i / nr / 20) +
+					  history_gauss(&rng);
+			same_as_reference(nc, &p, 5);
+			history_synth(&rng, nc, nr, 5, 2, 5, nc / 10, vals, at);
+			same_as_reference(nc, &p, 1);
+			history_synth(&rng, nc, nr, 8, 1, 4, nc / 40, vals, at);
+			same_as_reference(nc, &p, 5);
+			for (i = 0; i < nc * nr; i++)
+				vals[i] = i / nr < nc / 2 ? (double)(i / nr) :
+					  (double)(nc / 2) + history_gauss(&rng);
+			same_as_reference(nc, &p, 5);
+		}
+	}
+	/* other windows: short, wider than the series, one more than min_segment */
+	history_params_init(&p);
+	for (i = 0; i < 2000; i++)
+		vals[i] = 3 * (double)(i / 20) + history_gauss(&rng);
+	point_series(2000, 1);
+	p.window = 7;
+	same_as_reference(2000, &p, 10);
+	p.window = 3000;
+	same_as_reference(2000, &p, 1);
+	p.window = 4;
+	p.min_segment = 3;
+	history_synth(&rng, 2000, 1, 8, 1, 4, 40, vals, at);
+	same_as_reference(2000, &p, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -327,6 +411,7 @@ int main(void)
 		cmocka_unit_test(test_effect_and_direction),
 		cmocka_unit_test(test_quality_ttest),
 		cmocka_unit_test(test_quality_permutation),
+		cmocka_unit_test(test_same_as_reference),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

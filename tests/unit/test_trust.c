@@ -45,6 +45,18 @@ static void test_relpaths(void **state)
 	assert_non_null(trust_relpath_why("a/"));
 	assert_non_null(trust_relpath_why("./a"));
 	assert_non_null(trust_relpath_why("a/b\nc"));
+	/* counted bytes, as a store's file row has them: no further */
+	assert_null(trust_relpath_why_len("ab/..", 2));
+	assert_null(trust_relpath_why_len("out/stats.json", 14));
+	assert_non_null(trust_relpath_why_len("out/..", 6));
+	assert_non_null(trust_relpath_why_len("ab/", 3));
+	assert_non_null(trust_relpath_why_len("", 0));
+	assert_string_equal(trust_relpath_why_len("a\0/../../x", 10),
+			    "a NUL byte");
+	assert_string_equal(trust_relpath_why_len("/etc/x", 6),
+			    "an absolute path");
+	assert_string_equal(trust_relpath_why_len("a/\033[2J", 6),
+			    "a control character");
 }
 
 static void test_args(void **state)

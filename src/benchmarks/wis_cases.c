@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <pthread.h>
 #include <semaphore.h>
 #include <signal.h>
 #include <stdio.h>
@@ -47,17 +48,24 @@ void wis_fail(const struct wis_task *t, const char *what, int line)
 	_exit(1);
 }
 
-/* a file of the task's own, in its directory, already unlinked when gone is set */
-static int own_file(const struct wis_task *t, char *path, bool gone)
+/* a file of the task's own in dir, already unlinked when gone is set */
+static int own_file_in(const struct wis_task *t, const char *dir, char *path,
+		       bool gone)
 {
 	int fd;
 
-	snprintf(path, PATH_MAX, "%s/willitscale.XXXXXX", t->dir);
+	snprintf(path, PATH_MAX, "%s/willitscale.XXXXXX", dir);
 	fd = mkstemp(path);
 	WIS_CHECK(t, fd >= 0);
 	if (gone)
 		WIS_CHECK(t, unlink(path) == 0);
 	return fd;
+}
+
+/* ... in the task's directory (the run's scratch directory) */
+static int own_file(const struct wis_task *t, char *path, bool gone)
+{
+	return own_file_in(t, t->dir, path, gone);
 }
 
 /* zeroes to write files from: a file's data goes in with one write(2) */
@@ -212,6 +220,20 @@ static void brk1(struct wis_task *t)
 	}
 }
 
+/* brk2: the same above a page of its own, so the heap's mapping is never
+ * back to nothing ("unshared") */
+static void brk2(struct wis_task *t)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	char *base = (char *)sbrk(pg) + pg;
+
+	for (;;) {
+		WIS_CHECK(t, brk(base + pg) == 0);
+		WIS_CHECK(t, brk(base) == 0);
+		wis_count(t->iterations, 2);
+	}
+}
+
 /* ------------------------------------------------ pipes and friends */
 
 /* one byte written and read back on the same task's pair of fds */
@@ -341,6 +363,73 @@ static void futex2(struct wis_task *t)
 	futex_loop(t, FUTEX_WAIT);
 }
 
+/* futex3, futex4: the same, as a process-private futex */
+static void futex3(struct wis_task *t)
+{
+	futex_loop(t, FUTEX_WAKE_PRIVATE);
+}
+
+static void futex4(struct wis_task *t)
+{
+	futex_loop(t, FUTEX_WAIT_PRIVATE);
+}
+
+/*
+ * pthread_mutex1-5: lock and unlock a mutex, one operation.  A global one
+ * is contended between threads (each process has its own copy); 3, 4 and
+ * 5 update a counter under it: global, on the stack, thread-local.
+ */
+static pthread_mutex_t wis_mutex = PTHREAD_MUTEX_INITIALIZER;
+static volatile unsigned long wis_mutex_global;
+static __thread unsigned long wis_mutex_tls;
+
+enum mutex_update { UPD_NONE, UPD_GLOBAL, UPD_LOCAL, UPD_TLS };
+
+static NORETURN void mutex_loop(struct wis_task *t, pthread_mutex_t *m,
+				enum mutex_update upd)
+{
+	volatile unsigned long local = 0;
+
+	for (;;) {
+		WIS_CHECK(t, pthread_mutex_lock(m) == 0);
+		if (upd == UPD_GLOBAL)
+			wis_mutex_global++;
+		else if (upd == UPD_LOCAL)
+			local++;
+		else if (upd == UPD_TLS)
+			wis_mutex_tls++;
+		pthread_mutex_unlock(m);
+		wis_count(t->iterations, 1);
+	}
+}
+
+static void pthread_mutex1(struct wis_task *t)
+{
+	mutex_loop(t, &wis_mutex, UPD_NONE);
+}
+
+static void pthread_mutex2(struct wis_task *t)
+{
+	pthread_mutex_t own = PTHREAD_MUTEX_INITIALIZER;
+
+	mutex_loop(t, &own, UPD_NONE);
+}
+
+static void pthread_mutex3(struct wis_task *t)
+{
+	mutex_loop(t, &wis_mutex, UPD_GLOBAL);
+}
+
+static void pthread_mutex4(struct wis_task *t)
+{
+	mutex_loop(t, &wis_mutex, UPD_LOCAL);
+}
+
+static void pthread_mutex5(struct wis_task *t)
+{
+	mutex_loop(t, &wis_mutex, UPD_TLS);
+}
+
 static void sig_nothing(int sig)
 {
 	(void)sig;
@@ -391,10 +480,8 @@ static void posix_semaphore1(struct wis_task *t)
 /* ---------------------------------------------------------- files */
 
 /* a write lock on the first byte, then unlock: two operations */
-static void lock1(struct wis_task *t)
+static NORETURN void lock_loop(struct wis_task *t, int fd)
 {
-	char path[PATH_MAX];
-	int fd = own_file(t, path, true);
 	struct flock l;
 
 	memset(&l, 0, sizeof(l));
@@ -407,6 +494,13 @@ static void lock1(struct wis_task *t)
 		WIS_CHECK(t, fcntl(fd, F_SETLKW, &l) == 0);
 		wis_count(t->iterations, 2);
 	}
+}
+
+static void lock1(struct wis_task *t)
+{
+	char path[PATH_MAX];
+
+	lock_loop(t, own_file(t, path, true));
 }
 
 /* a directory of the task's own under its scratch directory */
@@ -496,19 +590,25 @@ static void dup1(struct wis_task *t)
 	}
 }
 
-/* 4 KiB reads through a 1 MiB file, back to the start at its end */
-static NORETURN void read_loop(struct wis_task *t, int fd)
+/* reads of len bytes through a file, back to the start at its end */
+static NORETURN void read_loop_into(struct wis_task *t, int fd, char *buf,
+				    size_t len)
 {
-	static __thread char buf[BUFLEN];
-
 	for (;;) {
-		ssize_t n = read(fd, buf, BUFLEN);
+		ssize_t n = read(fd, buf, len);
 
 		WIS_CHECK(t, n >= 0);
 		if (n == 0)
 			lseek(fd, 0, SEEK_SET);
 		wis_count(t->iterations, 1);
 	}
+}
+
+static NORETURN void read_loop(struct wis_task *t, int fd)
+{
+	static __thread char buf[BUFLEN];
+
+	read_loop_into(t, fd, buf, BUFLEN);
 }
 
 static void read1(struct wis_task *t)
@@ -533,6 +633,45 @@ static void read2(struct wis_task *t)
 	read_loop(t, open_shared(t, O_RDONLY));
 }
 
+/*
+ * read3, read4: O_DIRECT reads of a page at a time through a 1 MiB file
+ * (the task's own, the shared one), into a page-aligned buffer
+ */
+static NORETURN void direct_read_loop(struct wis_task *t, int fd)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+	char *buf = aligned_alloc(pg, pg);
+
+	WIS_CHECK(t, buf != NULL);
+	read_loop_into(t, fd, buf, pg);
+}
+
+static void read3(struct wis_task *t)
+{
+	int fd = sized_file(t, FILE_SIZE, true);
+
+	/* the data went in through the page cache; the reads go around it */
+	WIS_CHECK(t, fcntl(fd, F_SETFL, O_DIRECT) == 0);
+	WIS_CHECK(t, lseek(fd, 0, SEEK_SET) == 0);
+	direct_read_loop(t, fd);
+}
+
+static void read4(struct wis_task *t)
+{
+	direct_read_loop(t, open_shared(t, O_RDONLY | O_DIRECT));
+}
+
+/* lock2, open3: lock1's and open1's loops on the file every task shares */
+static void lock2(struct wis_task *t)
+{
+	lock_loop(t, open_shared(t, O_RDWR));
+}
+
+static void open3(struct wis_task *t)
+{
+	open_loop(t, t->shared);
+}
+
 /* 4 KiB writes through the first 1 MiB of a file of its own */
 static void write1(struct wis_task *t)
 {
@@ -553,10 +692,8 @@ static void write1(struct wis_task *t)
 }
 
 /* fallocate 8 KiB steps of a 1 MiB file, truncated to 0 at its end */
-static void fallocate1(struct wis_task *t)
+static NORETURN void fallocate_loop(struct wis_task *t, int fd)
 {
-	char path[PATH_MAX];
-	int fd = own_file(t, path, true);
 	off_t at = 0, step = FILE_SIZE / 128;
 
 	for (;;) {
@@ -570,6 +707,22 @@ static void fallocate1(struct wis_task *t)
 		}
 		wis_count(t->iterations, 1);
 	}
+}
+
+/* fallocate1 is the suite's "against tmpfs": its file is in /dev/shm */
+static void fallocate1(struct wis_task *t)
+{
+	char path[PATH_MAX];
+
+	fallocate_loop(t, own_file_in(t, "/dev/shm", path, true));
+}
+
+/* fallocate2: in the run's scratch directory, on whatever holds it */
+static void fallocate2(struct wis_task *t)
+{
+	char path[PATH_MAX];
+
+	fallocate_loop(t, own_file(t, path, true));
 }
 
 static NORETURN void lseek_loop(struct wis_task *t, int fd)
@@ -590,53 +743,56 @@ static void lseek2(struct wis_task *t)
 	lseek_loop(t, open_shared(t, O_RDWR));
 }
 
-/* pread or pwrite of 4 KiB at one offset */
-static NORETURN void pio_loop(struct wis_task *t, int fd, bool wr, off_t at)
-{
-	static __thread char buf[BUFLEN];
-
-	for (;;) {
-		ssize_t n = wr ? pwrite(fd, buf, BUFLEN, at) : pread(fd, buf, BUFLEN, at);
-
-		WIS_CHECK(t, n == BUFLEN);
-		wis_count(t->iterations, 1);
-	}
-}
-
-static void pread1(struct wis_task *t)
-{
-	pio_loop(t, sized_file(t, BUFLEN, true), false, 0);
-}
-
-static void pread2(struct wis_task *t)
-{
-	pio_loop(t, open_shared(t, O_RDONLY), false, 0);
-}
-
 static off_t own_page(const struct wis_task *t)
 {
 	return (off_t)t->nr * sysconf(_SC_PAGESIZE);
 }
 
-static void pread3(struct wis_task *t)
+/*
+ * 4 KiB read or written at one offset: with pread/pwrite, or (seek) with
+ * lseek and then read/write, as readseek* and writeseek* do
+ */
+static NORETURN void pio_loop(struct wis_task *t, int fd, bool wr, off_t at,
+			      bool seek)
 {
-	pio_loop(t, open_shared(t, O_RDONLY), false, own_page(t));
+	static __thread char buf[BUFLEN];
+
+	for (;;) {
+		ssize_t n;
+
+		if (seek) {
+			lseek(fd, at, SEEK_SET);
+			n = wr ? write(fd, buf, BUFLEN) : read(fd, buf, BUFLEN);
+		} else {
+			n = wr ? pwrite(fd, buf, BUFLEN, at) : pread(fd, buf, BUFLEN, at);
+		}
+		WIS_CHECK(t, n == BUFLEN);
+		wis_count(t->iterations, 1);
+	}
 }
 
-static void pwrite1(struct wis_task *t)
-{
-	pio_loop(t, sized_file(t, BUFLEN, true), true, 0);
-}
-
-static void pwrite2(struct wis_task *t)
-{
-	pio_loop(t, open_shared(t, O_RDWR), true, 0);
-}
-
-static void pwrite3(struct wis_task *t)
-{
-	pio_loop(t, open_shared(t, O_RDWR), true, own_page(t));
-}
+/* the file of each: "1" a 4 KiB file of the task's own, "2" and "3" the
+ * shared one (at 0, at the task's own page) */
+#define OWN_BLOCK sized_file(t, BUFLEN, true)
+#define SHARED_RO open_shared(t, O_RDONLY)
+#define SHARED_RW open_shared(t, O_RDWR)
+#define PIO_CASE(name, file, wr, at, seek)                                     \
+	static void name(struct wis_task *t)                                   \
+	{                                                                      \
+		pio_loop(t, file, wr, at, seek);                               \
+	}
+PIO_CASE(pread1, OWN_BLOCK, false, 0, false)
+PIO_CASE(pread2, SHARED_RO, false, 0, false)
+PIO_CASE(pread3, SHARED_RO, false, own_page(t), false)
+PIO_CASE(pwrite1, OWN_BLOCK, true, 0, false)
+PIO_CASE(pwrite2, SHARED_RW, true, 0, false)
+PIO_CASE(pwrite3, SHARED_RW, true, own_page(t), false)
+PIO_CASE(readseek1, OWN_BLOCK, false, 0, true)
+PIO_CASE(readseek2, SHARED_RW, false, 0, true)
+PIO_CASE(readseek3, SHARED_RO, false, own_page(t), true)
+PIO_CASE(writeseek1, OWN_BLOCK, true, 0, true)
+PIO_CASE(writeseek2, SHARED_RW, true, 0, true)
+PIO_CASE(writeseek3, SHARED_RW, true, own_page(t), true)
 
 /* --------------------------------------------- the shared files */
 
@@ -697,14 +853,19 @@ static int prep_pages(const char *dir, unsigned nr, char *shared, struct strbuf 
 /* sorted by name (strcmp): searched by halves */
 static const struct wis_case cases[] = {
 	CASE("brk1", "brk increase/decrease of one page", brk1),
+	CASE("brk2", "brk unshared increase/decrease of one page", brk2),
 	CASE("context_switch1", "Context switch via pipes", context_switch1),
 	CASE("dup1", "Separate file dup/close", dup1),
 	CASE("eventfd1", "eventfd read/write of 8 bytes", eventfd1),
-	CASE("fallocate1", "Separate file fallocate", fallocate1),
+	CASE("fallocate1", "Separate file fallocate against tmpfs", fallocate1),
+	CASE("fallocate2", "Separate file fallocate", fallocate2),
 	CASE("futex1", "futex(FUTEX_WAKE)", futex1),
 	CASE("futex2", "futex(FUTEX_WAIT)", futex2),
+	CASE("futex3", "futex(FUTEX_WAKE_PRIVATE)", futex3),
+	CASE("futex4", "futex(FUTEX_WAIT_PRIVATE)", futex4),
 	CASE("getppid1", "getppid", getppid1),
 	CASE("lock1", "Separate file write lock/unlock", lock1),
+	SHARED("lock2", "Same file write lock/unlock", prep_block, lock2),
 	CASE("lseek1", "Separate file lseek", lseek1),
 	SHARED("lseek2", "Same file lseek", prep_block, lseek2),
 	CASE("malloc1", "malloc/free of 128MB", malloc1),
@@ -713,6 +874,7 @@ static const struct wis_case cases[] = {
 	CASE("mmap2", "Separate file mmap/munmap of 128MB", mmap2),
 	CASE("open1", "Separate file open/close", open1),
 	CASE("open2", "Separate file open/close in different directories", open2),
+	SHARED("open3", "Same file open/close", prep_block, open3),
 	CASE("page_fault1", "Anonymous memory page fault", page_fault1),
 	CASE("page_fault2", "Separate file private mapping page fault", page_fault2),
 	CASE("page_fault3", "Separate file shared mapping page fault", page_fault3),
@@ -723,11 +885,21 @@ static const struct wis_case cases[] = {
 	CASE("pread1", "Separate file pread", pread1),
 	SHARED("pread2", "Same file pread", prep_block, pread2),
 	SHARED("pread3", "Same file pread to different offsets", prep_pages, pread3),
+	CASE("pthread_mutex1", "Contended pthread mutex", pthread_mutex1),
+	CASE("pthread_mutex2", "Uncontended pthread mutex", pthread_mutex2),
+	CASE("pthread_mutex3", "Contended pthread mutex with global update", pthread_mutex3),
+	CASE("pthread_mutex4", "Contended pthread mutex with local update", pthread_mutex4),
+	CASE("pthread_mutex5", "Contended pthread mutex with TLS update", pthread_mutex5),
 	CASE("pwrite1", "Separate file pwrite", pwrite1),
 	SHARED("pwrite2", "Same file pwrite", prep_block, pwrite2),
 	SHARED("pwrite3", "Same file pwrite to different offsets", prep_pages, pwrite3),
 	CASE("read1", "Separate file read", read1),
 	SHARED("read2", "Same file read", prep_mib, read2),
+	CASE("read3", "Separate file O_DIRECT read", read3),
+	SHARED("read4", "Same file O_DIRECT read", prep_mib, read4),
+	CASE("readseek1", "Separate file seek+read", readseek1),
+	SHARED("readseek2", "Same file seek+read", prep_block, readseek2),
+	SHARED("readseek3", "Same file seek+read to different offsets", prep_pages, readseek3),
 	CASE("sched_yield", "sched_yield", sched_yield1),
 	CASE("signal1", "signal delivery", signal1),
 	CASE("tlb_flush1", "TLB flush of separated file private mapping", tlb_flush1),
@@ -737,6 +909,9 @@ static const struct wis_case cases[] = {
 	CASE("unlink1", "Separate file open/close/unlink", unlink1),
 	CASE("unlink2", "Separate file open/close/unlink in different directories", unlink2),
 	CASE("write1", "Separate file write", write1),
+	CASE("writeseek1", "Separate file seek+write", writeseek1),
+	SHARED("writeseek2", "Same file seek+write to same offset", prep_block, writeseek2),
+	SHARED("writeseek3", "Same file seek+write to different offsets", prep_pages, writeseek3),
 };
 
 static int case_cmp(const void *key, const void *elem)

@@ -45,12 +45,13 @@ struct fio_opts {
 struct perf_bench_opts {
 	uint64_t loops, groups;        /* sched-messaging, sched-pipe */
 	const char *ipc, *mode;        /* sched-messaging: pipe, thread(s) */
-	const char *test;              /* futex: hash|wake|...; mem: memcpy|memset */
+	const char *test;              /* futex: hash|wake|...; mem's op: memcpy|memset */
 	double runtime;                /* futex hash, lock-pi */
 	struct param_share nr_task;    /* futex --threads */
 	bool shared, multi;
 	uint64_t futexes, nwakes, nwakers, nrequeue;
-	uint64_t size;                 /* mem: bytes per pass */
+	uint64_t size;                 /* mem: bytes per pass (0: perf's) */
+	const char *function, *chunk;  /* mem: --function, --chunk */
 };
 
 /* LKP's sysbench-cpu / -memory / -threads / -mutex */

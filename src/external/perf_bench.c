@@ -3,10 +3,10 @@
  * programs: sched-messaging (`perf bench sched messaging [--nr_loops N]
  * [--group G] [--pipe] [--thread]`), sched-pipe (`perf bench sched pipe
  * -l LOOPS [-T]`), futex (`perf bench futex TEST [--runtime S] [--threads
- * N] [--shared] ...`) and mem (`perf bench mem TEST --size S --nr_loops
- * N`).  Their parsers print LKP's names: total_time_sec; ops_per_sec;
- * ops/s, wokeup_time_ms, requeued_time_ms, avg_per_thread_latency_ms and
- * stddev%; for mem, each function's rate.
+ * N] [--shared] ...`) and mem (`perf bench mem OP [--function F] [--size
+ * S] [--nr_loops N] [--chunk C]`).  Their parsers print LKP's names:
+ * total_time_sec; ops_per_sec; ops/s, wokeup_time_ms, requeued_time_ms,
+ * avg_per_thread_latency_ms and stddev%; for mem, OP.FUNCTION.GB_per_sec.
  */
 #include "util/compat.h"
 #include <stdio.h>
@@ -84,37 +84,45 @@ DECLARE_PARSER(parse_perf_futex)
 }
 
 /*
- * perf bench mem: `# function 'NAME' (...)` then its rate `  10.85 GB/sec`
- * (MB/sec, ...): NAME.UNIT, with the unit's `/` kept as LKP keys do.
+ * perf bench mem, as LKP's parse: `# Running 'mem/OP' benchmark:`, then
+ * each `# function 'NAME' (...)` and its rate `  10.85 GB/sec`:
+ * OP.NAME.GB_per_sec (bytes, KB, MB or GB; NAME `default` until a
+ * function line names one).
  */
+static struct ext_re re_mem_op = {.pattern = "^# Running 'mem/([A-Za-z0-9_]+)' benchmark:"};
 static struct ext_re re_mem_fn = {.pattern = "^# function '([^']+)'"};
-static struct ext_re re_mem_rate = {.pattern = "^[[:space:]]+([0-9.]+) ([KMGT]?B/sec)[[:space:]]*$"};
+static struct ext_re re_mem_rate = {.pattern = "^[[:space:]]*([0-9.]+)d?[[:space:]]+(bytes|KB|MB|GB)/sec"};
 
 DECLARE_PARSER(parse_perf_mem)
 {
-	struct strbuf fn = STRBUF_INIT;
+	struct strbuf op = STRBUF_INIT, fn = STRBUF_INIT;
 	struct mon_lines it;
 	regmatch_t m[3];
 
 	(void)path;
 	(void)err;
+	strbuf_addstr(&fn, "default");
 	mon_lines_init(&it, raw, len);
 	while (mon_lines_next(&it)) {
 		const char *l = it.line.buf;
 
-		if (ext_match(&re_mem_fn, l, m, 2)) {
+		if (ext_match(&re_mem_op, l, m, 2)) {
+			strbuf_reset(&op);
+			ext_group(&op, l, &m[1]);
+		} else if (ext_match(&re_mem_fn, l, m, 2)) {
 			strbuf_reset(&fn);
 			ext_group(&fn, l, &m[1]);
-		} else if (fn.len && ext_match(&re_mem_rate, l, m, 3)) {
-			strbuf_addf(out, "%s.", fn.buf);
+		} else if (ext_match(&re_mem_rate, l, m, 3)) {
+			strbuf_addf(out, "%s.%s.", op.buf, fn.buf);
 			ext_group(out, l, &m[2]);
-			strbuf_addstr(out, ": ");
+			strbuf_addstr(out, "_per_sec: ");
 			ext_group(out, l, &m[1]);
 			strbuf_addch(out, '\n');
 		}
 	}
 	mon_lines_release(&it);
 	strbuf_release(&fn);
+	strbuf_release(&op);
 	return 0;
 }
 
@@ -210,8 +218,18 @@ static int mem_prepare(struct bench_ctx *ctx, struct strbuf *err)
 	if (ext_need("perf", "linux-perf", err))
 		return BENCH_ERROR;
 	a = perf_argv("mem", o->test);
-	push_num(a, "--size", o->size);
-	push_num(a, "--nr_loops", o->loops ? o->loops : 1);
+	if (o->function) {
+		ext_argv_push(a, "--function");
+		ext_argv_push(a, o->function);
+	}
+	if (o->size)
+		push_num(a, "--size", o->size);
+	if (o->loops)
+		push_num(a, "--nr_loops", o->loops);
+	if (o->chunk) {
+		ext_argv_push(a, "--chunk");
+		ext_argv_push(a, o->chunk);
+	}
 	ctx->priv = a;
 	return BENCH_OK;
 }
@@ -246,7 +264,7 @@ const struct bench_ops bench_perf_futex = {
 
 const struct bench_ops bench_perf_mem = {
 	.name = "perf-bench-mem",
-	.kpi = "perf-bench-mem.*B/sec: higher",
+	.kpi = "perf-bench-mem.*_per_sec: higher",
 	.prepare = mem_prepare,
 	.run = ext_argv_run,
 	.cleanup = ext_argv_cleanup,

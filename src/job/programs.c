@@ -544,8 +544,12 @@ static int parse_number(const struct program_option *o, const char *text,
 
 	switch (o->type) {
 	case OPT_COUNT:
+		strbuf_addstr(&num, text);
+		if (o->suffix && num.len > strlen(o->suffix) &&
+		    !strcmp(num.buf + num.len - strlen(o->suffix), o->suffix))
+			strbuf_setlen(&num, num.len - strlen(o->suffix));
 		/* any whole number: the range check below says what is allowed */
-		if (strnum_ll(text, -(1ll << 62), 1ll << 62, &n, &w) == 0) {
+		if (strnum_ll(num.buf, -(1ll << 62), 1ll << 62, &n, &w) == 0) {
 			v->num = (double)n;
 			ret = 0;
 		}
@@ -641,15 +645,19 @@ int opt_parse(const struct program_option *o, const char *text,
 		}
 		return -1;
 	case OPT_BOOL:
+		/* LKP's jobs also write the option's own name for "on"
+		 * (perf-bench-futex's `shared: [shared, ""]`) */
 		if (!strcmp(text, "1") || !strcasecmp(text, "true") ||
-		    !strcasecmp(text, "yes") || !strcasecmp(text, "on")) {
+		    !strcasecmp(text, "yes") || !strcasecmp(text, "on") ||
+		    !strcmp(text, o->name)) {
 			v->b = true;
 			return 0;
 		}
 		if (!strcmp(text, "0") || !strcasecmp(text, "false") ||
 		    !strcasecmp(text, "no") || !strcasecmp(text, "off"))
 			return 0;
-		strbuf_addstr(why, "is not a bool (1/0, true/false, yes/no, on/off)");
+		strbuf_addf(why, "is not a bool (1/0, true/false, yes/no, on/off, or '%s')",
+			    o->name);
 		return -1;
 	default:
 		break;

@@ -83,6 +83,9 @@ struct program_option {
 	/* ... and its i-th word, NULL past the last (--list-cases lists them) */
 	const char *(*nth)(size_t i);
 	const char *what;  /* "a case of vm-scalability (the cases: ...)" */
+	/* OPT_COUNT: a unit LKP's jobs may write after the number, taken off
+	 * as LKP's run script does (sched-pipe's `loops: 10000000ops`) */
+	const char *suffix;
 	const char *help;  /* one line */
 	/*
 	 * PARAM_AT(struct, field) of the value in the program's parameter

@@ -79,7 +79,7 @@ static const struct program_option perf_messaging_opts[] = {
 	END,
 };
 static const struct program_option perf_pipe_opts[] = {
-	{"loops", OPT_COUNT, '-', 0, 1, 1e12, "1000000", .help = "round trips (-l)", PB(loops)},
+	{"loops", OPT_COUNT, '-', 0, 1, 1e12, "1000000", .help = "round trips (-l; LKP writes 10000000ops)", .suffix = "ops", PB(loops)},
 	{"mode", OPT_ENUM, '-', 0, .dflt = "process", .choices = hb_modes, .help = "two processes or two threads (-T)", PB(mode)},
 	END,
 };
@@ -95,10 +95,13 @@ static const struct program_option perf_futex_opts[] = {
 	{"multi", OPT_BOOL, '-', 0, .dflt = "0", .help = "lock-pi: a futex per thread", PB(multi)},
 	END,
 };
+/* LKP's programs/perf-bench-mem: each option passed only when given */
 static const struct program_option perf_mem_opts[] = {
-	{"test", OPT_ENUM, '-', OPTF_REQUIRED | OPTF_CASE, .choices = pb_mem_tests, .help = "memcpy or memset; required", PB(test)},
-	{"size", OPT_SIZE, '-', 0, .dflt = "1M", .help = "bytes per pass (--size)", PB(size)},
-	{"loops", OPT_COUNT, '-', 0, 1, 1 << 30, "1", .help = "passes (--nr_loops)", PB(loops)},
+	{"op", OPT_ENUM, '-', OPTF_REQUIRED | OPTF_CASE, .choices = pb_mem_tests, .help = "memcpy or memset; required", PB(test)},
+	{"function", OPT_STRING, '-', 0, .help = "--function: one of perf's routines, or all (none: perf's default)", PB(function)},
+	{"size", OPT_SIZE, '-', 0, .help = "bytes per pass (--size; none: perf's 1MB)", PB(size)},
+	{"nr_loops", OPT_COUNT, '-', 0, 1, 1 << 30, .help = "passes (--nr_loops; none: perf's 1)", PB(loops)},
+	{"chunk", OPT_STRING, '-', 0, .help = "--chunk, as the job writes it (a perf that has it)", PB(chunk)},
 	END,
 };
 

@@ -109,7 +109,7 @@ test_expect_success 'types of the other programs: count range, enum, bool' '
 	printf "suite: x\ntransparent_hugepage:\n  thp_enabled: alwayz\n%s\n" "$cmd" |
 	refused thp "../in/thp.yaml:3: transparent_hugepage.thp_enabled: '\''alwayz'\'' is not one of always, madvise, never" &&
 	printf "suite: x\nvm-scalability:\n  test: anon-r-seq\n  sync_rw: maybe\n" |
-	refused bool "../in/bool.yaml:4: vm-scalability.sync_rw: '\''maybe'\'' is not a bool (1/0, true/false, yes/no, on/off)" &&
+	refused bool "../in/bool.yaml:4: vm-scalability.sync_rw: '\''maybe'\'' is not a bool (1/0, true/false, yes/no, on/off, or '\''sync_rw'\'')" &&
 	printf "suite: x\nvm-scalability:\n  test: anon-r-seq\n  nr_task: [2, 0]\n" |
 	refused cpus "../in/cpus.yaml:4: vm-scalability.nr_task: '\''0'\'' is out of range (1 to 1048576)"
 '

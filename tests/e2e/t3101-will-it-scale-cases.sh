@@ -9,7 +9,7 @@
 {
 	printf 'suite: will-it-scale\ntestcase: will-it-scale\nruntime: 0.2\nnr_task: 2\n'
 	printf 'will-it-scale:\n  mode: both\n  test:\n'
-	for c in brk1 context_switch1 dup1 eventfd1 fallocate1 futex1 futex2 getppid1 lock1 lseek1 lseek2 malloc1 malloc2 mmap1 mmap2 open1 open2 page_fault1 page_fault2 page_fault3 pipe1 poll1 poll2 posix_semaphore1 pread1 pread2 pread3 pwrite1 pwrite2 pwrite3 read1 read2 sched_yield signal1 tlb_flush1 tlb_flush2 tlb_flush3 unix1 unlink1 unlink2 write1; do
+	for c in brk1 context_switch1 dup1 eventfd1 fallocate1 futex1 futex2 getppid1 lock1 lseek1 lseek2 malloc1 malloc2 mmap1 mmap2 open1 open2 page_fault1 page_fault2 page_fault3 pipe1 poll1 poll2 posix_semaphore1 pread1 pread2 pread3 pwrite1 pwrite2 pwrite3 read1 read2 sched_yield signal1 tlb_flush1 tlb_flush2 tlb_flush3 unix1 unlink1 unlink2 write1 brk2 fallocate2 futex3 futex4 lock2 open3 pthread_mutex1 pthread_mutex2 pthread_mutex3 pthread_mutex4 pthread_mutex5 read3 read4 readseek1 readseek2 readseek3 writeseek1 writeseek2 writeseek3; do
 		printf '    - %s\n' "$c"
 	done
 } >all.yaml
@@ -30,7 +30,7 @@ test_expect_success 'every testcase gives per_process_ops and per_thread_ops, or
 		n=$((n + 1))
 	done &&
 	skipped=$(grep -c ": skipped: " out) || : &&
-	test "$((n + skipped))" = 41 &&
+	test "$((n + skipped))" = 60 &&
 	if [ "$skipped" -gt 0 ]; then grep ": skipped: ..*" out; fi
 '
 

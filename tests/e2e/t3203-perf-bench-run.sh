@@ -39,11 +39,12 @@ test_expect_success 'futex wake: two threads, LKP wokeup_time_ms' '
 	grep -q "perf bench futex wake --threads 2$" "$d/perf-bench-futex"
 '
 
-test_expect_success 'mem memcpy: a rate per function' '
-	printf "suite: perf-bench-mem\ntestcase: perf-bench-mem\nperf-bench-mem:\n  test: memcpy\n  size: 1M\n  loops: 2\n" >mem.yaml &&
+test_expect_success 'mem memcpy: LKP keys, a rate per function as LKP names it' '
+	printf "suite: perf-bench-mem\ntestcase: perf-bench-mem\nperf-bench-mem:\n  op: memcpy\n  size: 1M\n  nr_loops: 2\n" >mem.yaml &&
 	perfsift run mem.yaml -n 1 >out 2>err &&
 	d=$(run_dirs perf-bench-mem) &&
-	grep -q "\"perf-bench-mem\\.default\\.[KMGT]*B/sec\"" "$d/stats.json"
+	grep -q "perf bench mem memcpy --size 1048576 --nr_loops 2$" "$d/perf-bench-mem" &&
+	grep -q "\"perf-bench-mem\\.memcpy\\.default\\.[KMG]*B_per_sec\"" "$d/stats.json"
 '
 
 test_expect_success 'futex without its required test is a job error' '

@@ -7,7 +7,7 @@
 # an LKP result root's fio.output, cut mpstat JSON.
 . "$(dirname "$0")/lib.sh"
 
-for m in hackbench stress-ng fio perf-bench-sched-messaging perf-bench-futex \
+for m in hackbench stress-ng fio perf-bench-sched-messaging perf-bench-futex perf-bench-mem \
 	unixbench netperf aim9 mpstat; do
 	for want in "$TESTDATA/lkp/stats/$m"/*.yaml; do
 		raw=${want%.yaml}

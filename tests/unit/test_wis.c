@@ -100,6 +100,11 @@ static void test_cases_table(void **state)
 		"unlink2", "dup1", "eventfd1", "fallocate1", "lseek1", "lseek2",
 		"pread1", "pread2", "pread3", "pwrite1", "pwrite2", "pwrite3",
 		"posix_semaphore1", "tlb_flush1", "tlb_flush2", "tlb_flush3", "unix1",
+		/* the rest of LKP's jobs/will-it-scale.yaml */
+		"brk2", "fallocate2", "futex3", "futex4", "lock2", "open3",
+		"pthread_mutex1", "pthread_mutex2", "pthread_mutex3", "pthread_mutex4",
+		"pthread_mutex5", "read3", "read4", "readseek1", "readseek2",
+		"readseek3", "writeseek1", "writeseek2", "writeseek3",
 	};
 	const struct wis_case *c, *prev = NULL;
 	size_t i;

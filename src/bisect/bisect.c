@@ -700,7 +700,7 @@ static int step_commit(struct driver *d, size_t i, struct bisect_commit *c,
 			for (k = 0; k < 3; k++) {
 				matrix_release(&cols[k]);
 				if (!paired)
-					bisect_matrix_columns(&m[k], base[k],
+					matrix_columns_from(&m[k], base[k],
 							      &cols[k]);
 			}
 			rg = (struct bisect_runs){ paired ? &m[0] : &cols[0], t[0] };
@@ -931,8 +931,8 @@ static int confirm_judge(struct driver *d, const struct bisect_commit *a,
 		free(ta);
 		return -1;
 	}
-	bisect_matrix_columns(ma, base_a, &ca);
-	bisect_matrix_columns(mb, base_b, &cb);
+	matrix_columns_from(ma, base_a, &ca);
+	matrix_columns_from(mb, base_b, &cb);
 	ra = (struct bisect_runs){ &ca, ta && ca.nruns ? ta + base_a : NULL };
 	rb = (struct bisect_runs){ &cb, tb && cb.nruns ? tb + base_b : NULL };
 	r = bisect_stat_verdict(&ra, &rb, st->stat, d->opt->testcase,

@@ -156,10 +156,6 @@ int bisect_decide(const struct matrix *ref_good, const struct matrix *ref_bad,
 /* "vs good same, vs bad changed" */
 void bisect_decision_text(const struct bisect_decision *d, struct strbuf *out);
 
-/* the runs from..nruns-1 of m, as a matrix of their own (out) */
-void bisect_matrix_columns(const struct matrix *m, size_t from,
-			   struct matrix *out);
-
 /*
  * The order of a bisect step's runs (bisect.c): the three parties good
  * (0), the commit (1) and bad (2) each run once a triplet, G C B in even

@@ -293,31 +293,3 @@ int bisect_step_next(const size_t made[3])
 			return order[j % 2][k];
 	return BISECT_PARTY_COMMIT; /* not reached: one party has made j */
 }
-
-void bisect_matrix_columns(const struct matrix *m, size_t from,
-			   struct matrix *out)
-{
-	size_t s, r, n = m->nruns > from ? m->nruns - from : 0;
-
-	matrix_init(out);
-	if (!n)
-		return;
-	out->nstats = m->nstats;
-	out->nruns = n;
-	out->names = xcalloc(m->nstats ? m->nstats : 1, sizeof(char *));
-	out->values = xcalloc(st_mult(m->nstats ? m->nstats : 1, n),
-			      sizeof(double));
-	out->is_int = xcalloc(m->nstats ? m->nstats : 1, 1);
-	if (m->present)
-		out->present = xcalloc(st_mult(m->nstats ? m->nstats : 1, n), 1);
-	for (s = 0; s < m->nstats; s++) {
-		out->names[s] = xstrdup(m->names[s]);
-		out->is_int[s] = m->is_int[s];
-		for (r = 0; r < n; r++) {
-			out->values[s * n + r] = m->values[s * m->nruns + from + r];
-			if (m->present)
-				out->present[s * n + r] =
-					m->present[s * m->nruns + from + r];
-		}
-	}
-}

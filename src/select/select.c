@@ -668,11 +668,6 @@ int select_group_store(struct store *st, const struct store_group *sg,
 	return 0;
 }
 
-/*
- * Resolve through the index when the root has one (or --store names
- * one): 0 when the index answered (*ret: 0 resolved, -1 with err), 1
- * when there is no index to ask (walk the tree instead).
- */
 /* the selection has an index to look in: a store URL, or the root's */
 static bool have_index(const struct select_ctx *ctx)
 {
@@ -686,8 +681,11 @@ static bool have_index(const struct select_ctx *ctx)
 }
 
 /*
- * open, when given, is the index already open and checked against the
- * disk (select_groups()'s); else the index is opened and synced here
+ * Resolve through the index when the root has one (or --store names
+ * one): 0 when the index answered (*ret: 0 resolved, -1 with err), 1
+ * when there is no index to ask (walk the tree instead).  open, when
+ * given, is the index already open and checked against the disk
+ * (select_groups()'s); else the index is opened and synced here.
  */
 static int select_from_store(const struct select_ctx *ctx, struct store *open,
 			     const char *spec, struct result_group *g,

@@ -1,5 +1,5 @@
 /*
- * site.c: the dashboard's pages (site.h).  Charts are drawn here rather
+ * dashboard.c: the dashboard's pages (site.h).  Charts are drawn here rather
  * than by plot_svg(): every run of every commit is a point (a commit has
  * several), change points are marked and each commit column carries its
  * runs as a hover title -- but the y axis is gnuplot's, as plot_svg's

@@ -1,5 +1,5 @@
 /*
- * text.c: the e-mail text.  It leads with the answer: subject, "FYI, we
+ * email.c: the e-mail text.  It leads with the answer: subject, "FYI, we
  * noticed that ...", the commit, then the headline KPI's row and its chart
  * (a reader who stops there knows what changed and how surely), the stats
  * that explain the change with their charts, and only then the seed's

@@ -1,5 +1,5 @@
 /*
- * worker.c: a test box's worker (worker.h, docs/lab.md).
+ * worker_loop.c: a test box's worker (worker.h, docs/lab.md).
  *
  * The loop: put back leases that ran out, claim the next task of the
  * group, run its runs not stored yet, one at a time, and store each as

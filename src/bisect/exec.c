@@ -5,6 +5,7 @@
  * benchmark or of the runner costs one sample, not the bisect.
  */
 #include "util/compat.h"
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
@@ -528,6 +529,49 @@ static int x_starts(void *data, const char *sha, const struct matrix *m,
 }
 
 /*
+ * Why sha's newest run failed: the last_state of the highest-numbered
+ * run directory of its group, when that run is incomplete (a run that
+ * failed before the runner made a directory leaves an older one
+ * newest: nothing is said then).  One line, "a: 1, b: 2".
+ */
+static void x_failure(void *data, const char *sha, struct strbuf *why)
+{
+	struct bisect_exec *x = data;
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	struct dirent *de;
+	DIR *dir;
+	long newest = -1;
+	size_t i;
+
+	if (!x->group)
+		return;
+	strbuf_addf(&path, "%s/%s", x->group, sha);
+	dir = opendir(path.buf);
+	while (dir && (de = readdir(dir))) {
+		char *end;
+		long n = strtol(de->d_name, &end, 10);
+
+		if (end != de->d_name && !*end && n > newest)
+			newest = n;
+	}
+	if (dir)
+		closedir(dir);
+	strbuf_addf(&path, "/%ld/last_state", newest);
+	if (newest >= 0 && read_text_file(&text, path.buf, 4096) >= 0 &&
+	    strstr(text.buf, "is_incomplete_run: 1")) {
+		strbuf_rtrim(&text);
+		for (i = 0; i < text.len; i++) {
+			if (text.buf[i] == '\n')
+				strbuf_addstr(why, ", ");
+			else
+				strbuf_addch(why, text.buf[i]);
+		}
+	}
+	strbuf_release(&path);
+	strbuf_release(&text);
+}
+
+/*
  * The verdicts of this bisect, one line each in <state_dir>/log:
  * "<sha> <stat> <verdict>\t<why>" (git keeps a BISECT_LOG the same way).
  */
@@ -606,5 +650,6 @@ void bisect_exec_ops(struct bisect_exec *x, struct bisect_ops *ops)
 	ops->recall = x_recall;
 	ops->starts = x_starts;
 	ops->step_base = x_step_base;
+	ops->failure = x_failure;
 	ops->data = x;
 }

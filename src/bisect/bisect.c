@@ -212,8 +212,11 @@ static int measure_pair(struct driver *d, struct bisect_commit *a, int slot_a,
 	/* the endpoints' runs (setup_endpoints), else the confirmation's */
 	const char *role[2] = { "parent", "culprit" };
 
-	if (a == &d->st->commits[0])
-		role[0] = "good", role[1] = "bad";
+	if (a == &d->st->commits[0] &&
+	    b == &d->st->commits[d->st->ncommits - 1]) {
+		role[0] = "good";
+		role[1] = "bad";
+	}
 	base[0] = base_a;
 	base[1] = base_b;
 	for (;;) {

@@ -116,7 +116,9 @@ int vm_image_check(const char *path, struct vm_image *info, struct strbuf *err)
 	char text[256];
 	unsigned off;
 	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = -1;
+	/* O_NONBLOCK: a FIFO named as the image must not hang run (nor its stop) */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), ret = -1;
+	struct stat st;
 
 	if (info)
 		memset(info, 0, sizeof(*info));
@@ -124,6 +126,10 @@ int vm_image_check(const char *path, struct vm_image *info, struct strbuf *err)
 		strbuf_addf(err, "%s: cannot open the kernel image: %s", path,
 			    strerror(errno));
 		return -1;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		strbuf_addf(err, "%s: not a Linux kernel image (not a regular file)", path);
+		goto out;
 	}
 	if (read_header(fd, path, &ih, err) < 0)
 		goto out;

@@ -156,6 +156,12 @@ test_expect_success 'a guest last_state line with ESC is not kept' '
 	! LC_ALL=C grep -q "$(printf "\033")" "$d"
 '
 
+test_expect_success 'a FIFO as the kernel image: refused at once, no hang' '
+	mkfifo kfifo &&
+	test_must_fail --status=2 timeout -s KILL 30 "$PERFSIFT" run job.yaml --kernel kfifo 2>err &&
+	test_grep "kfifo: not a Linux kernel image (not a regular file)" err
+'
+
 test_expect_success 'a compression bomb: cut at PERFSIFT_VM_RUN_MAX, nothing of it kept' '
 	mkdir -p bomb/r &&
 	cp -r send/r/0 bomb/r/0 &&

@@ -34,6 +34,7 @@
 #include "run/runner.h"
 #include "run/vm.h"
 #include "util/fileutil.h"
+#include "util/trust.h"
 #include "util/usage.h"
 #include "util/xalloc.h"
 
@@ -116,7 +117,9 @@ int vm_image_check(const char *path, struct vm_image *info, struct strbuf *err)
 	char text[256];
 	unsigned off;
 	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = -1;
+	/* O_NONBLOCK: a FIFO named as the image must not hang run (nor its stop) */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), ret = -1;
+	struct stat st;
 
 	if (info)
 		memset(info, 0, sizeof(*info));
@@ -124,6 +127,10 @@ int vm_image_check(const char *path, struct vm_image *info, struct strbuf *err)
 		strbuf_addf(err, "%s: cannot open the kernel image: %s", path,
 			    strerror(errno));
 		return -1;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		strbuf_addf(err, "%s: not a Linux kernel image (not a regular file)", path);
+		goto out;
 	}
 	if (read_header(fd, path, &ih, err) < 0)
 		goto out;
@@ -760,45 +767,119 @@ static const char *console_oops(const struct strbuf *log)
 	return NULL;
 }
 
-/* extract the guest's tar into dir; -1 when it is cut or bad */
+/*
+ * At most this much of the guest's run is unpacked, all files together:
+ * the stream is compressed (gzip, or any filter libarchive reads), so a
+ * few MB over the UART could otherwise unpack into gigabytes of the
+ * host's memory and disk (a 44 KB xz stream held 300 MB of zeros).
+ */
+#define GUEST_RUN_MAX ((uint64_t)1 << 30)
+
+/* GUEST_RUN_MAX, or PERFSIFT_VM_RUN_MAX (MiB) when that is set */
+static uint64_t guest_run_max(void)
+{
+	const char *env = getenv("PERFSIFT_VM_RUN_MAX");
+	char *end;
+	unsigned long long mib;
+
+	if (env && *env) {
+		errno = 0;
+		mib = strtoull(env, &end, 10);
+		if (!*end && !errno && mib > 0 && mib < ((uint64_t)1 << 40))
+			return (uint64_t)mib << 20;
+	}
+	return GUEST_RUN_MAX;
+}
+
+/* one regular file of the tar into path, streamed; -1 (err set) on failure */
+static int untar_file(struct archive *a, const char *path, uint64_t *total,
+		      uint64_t max, struct strbuf *err)
+{
+	char buf[65536];
+	la_ssize_t got;
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+
+	if (fd < 0) {
+		strbuf_addf(err, "cannot write '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	while ((got = archive_read_data(a, buf, sizeof(buf))) > 0) {
+		*total += (uint64_t)got;
+		if (*total > max) {
+			strbuf_addf(err, "the run the guest sent unpacks to more than "
+				    "%" PRIu64 " MiB (PERFSIFT_VM_RUN_MAX); not taken",
+				    max >> 20);
+			break;
+		}
+		if (write_all(fd, buf, (size_t)got) < 0) {
+			strbuf_addf(err, "cannot write '%s': %s", path, strerror(errno));
+			break;
+		}
+	}
+	if (got < 0)
+		strbuf_addf(err, "the run the guest sent is cut or bad: %s",
+			    archive_error_string(a) ? archive_error_string(a) : "no data");
+	if (close(fd) < 0 && !err->len)
+		strbuf_addf(err, "cannot write '%s': %s", path, strerror(errno));
+	return err->len ? -1 : 0;
+}
+
+/*
+ * Extract the guest's tar into dir (a fresh directory of the VM's private
+ * work directory); -1 when it is cut, bad or too big.  The guest is the
+ * kernel under test: every name must be a relative path of plain names
+ * (util/trust.h: no "..", no control character), and only regular files
+ * and directories are made -- a guest's links are not followed, nor made.
+ */
 static int untar(const char *tar, const char *dir, struct strbuf *err)
 {
 	struct archive *a = archive_read_new();
 	struct archive_entry *e;
-	struct strbuf path = STRBUF_INIT, data = STRBUF_INIT;
-	char buf[65536];
-	la_ssize_t got;
+	struct strbuf path = STRBUF_INIT, parent = STRBUF_INIT;
+	uint64_t total = 0, max = guest_run_max();
 	int r, ret = -1;
 
 	archive_read_support_filter_all(a);
 	archive_read_support_format_tar(a);
-	if (archive_read_open_filename(a, tar, sizeof(buf)) != ARCHIVE_OK)
+	if (archive_read_open_filename(a, tar, 65536) != ARCHIVE_OK)
 		goto bad;
-	/* regular files and directories only: a guest's links are not followed */
 	while ((r = archive_read_next_header(a, &e)) == ARCHIVE_OK) {
-		const char *name = archive_entry_pathname(e);
+		const char *name = archive_entry_pathname(e), *why;
+		size_t len;
 
-		/* the guest is the kernel under test: trust no path of it */
-		if (!name || name[0] == '/' || strstr(name, "..")) {
-			strbuf_addf(err, "the guest sent a bad path '%s'", name ? name : "");
+		/* `tar -C /results -czf - .` names everything ./...; "./" is the top */
+		while (name && !strncmp(name, "./", 2))
+			name += 2;
+		len = name ? strlen(name) : 0;
+		if (name && (!len || !strcmp(name, ".")))
+			continue;
+		why = !name ? "no name" : trust_relpath_why_len(name, len && name[len - 1] == '/' ? len - 1 : len);
+		if (why) {
+			strbuf_addstr(err, "the guest sent a bad path '");
+			trust_escape(err, name ? name : "");
+			strbuf_addf(err, "' (%s); not taken", why);
 			goto out;
 		}
 		strbuf_reset(&path);
 		path_join(&path, dir, name);
 		if (archive_entry_filetype(e) == AE_IFDIR) {
-			if (mkdir_p(path.buf, 0755) < 0)
-				goto errno_out;
+			if (mkdir_p(path.buf, 0755) < 0) {
+				strbuf_addf(err, "cannot create '%s': %s", path.buf,
+					    strerror(errno));
+				goto out;
+			}
 			continue;
 		}
 		if (archive_entry_filetype(e) != AE_IFREG)
 			continue;
-		strbuf_reset(&data);
-		while ((got = archive_read_data(a, buf, sizeof(buf))) > 0)
-			strbuf_add(&data, buf, (size_t)got);
-		if (got < 0)
-			goto bad;
-		if (write_file_atomic(path.buf, data.buf, data.len) < 0)
-			goto errno_out;
+		path_dirname(&parent, path.buf);
+		if (mkdir_p(parent.buf, 0755) < 0) {
+			strbuf_addf(err, "cannot create '%s': %s", parent.buf,
+				    strerror(errno));
+			goto out;
+		}
+		if (untar_file(a, path.buf, &total, max, err) < 0)
+			goto out;
 	}
 	if (r == ARCHIVE_EOF) {
 		ret = 0;
@@ -807,13 +888,10 @@ static int untar(const char *tar, const char *dir, struct strbuf *err)
 bad:
 	strbuf_addf(err, "the run the guest sent is cut or bad: %s",
 		    archive_error_string(a) ? archive_error_string(a) : "no data");
-	goto out;
-errno_out:
-	strbuf_addf(err, "cannot write '%s': %s", path.buf, strerror(errno));
 out:
 	archive_read_free(a);
 	strbuf_release(&path);
-	strbuf_release(&data);
+	strbuf_release(&parent);
 	return ret;
 }
 
@@ -858,10 +936,40 @@ static int find_run(const char *dir, struct strbuf *out)
 	return found;
 }
 
+/*
+ * src into a new file dst, in pieces: a guest's file may be as big as
+ * GUEST_RUN_MAX, and is not held in memory whole.  -1 with errno.
+ */
+static int copy_stream(const char *src, const char *dst)
+{
+	char buf[65536];
+	ssize_t got;
+	int in = open(src, O_RDONLY | O_NOFOLLOW | O_CLOEXEC), out, saved;
+
+	if (in < 0)
+		return -1;
+	out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (out < 0) {
+		saved = errno;
+		close(in);
+		errno = saved;
+		return -1;
+	}
+	while ((got = read(in, buf, sizeof(buf))) > 0)
+		if (write_all(out, buf, (size_t)got) < 0)
+			break;
+	saved = errno;
+	close(in);
+	if (close(out) < 0 && got == 0)
+		return -1;
+	errno = saved;
+	return got == 0 ? 0 : -1;
+}
+
 /* copy the guest run's files (but job.yaml and last_state) into dst */
 static int copy_run_files(const char *src, const char *dst, struct strbuf *err)
 {
-	struct strbuf s = STRBUF_INIT, d = STRBUF_INIT, text = STRBUF_INIT;
+	struct strbuf s = STRBUF_INIT, d = STRBUF_INIT;
 	struct dirent *de;
 	DIR *dir = opendir(src);
 	int ret = 0;
@@ -887,9 +995,7 @@ static int copy_run_files(const char *src, const char *dst, struct strbuf *err)
 			}
 			continue;
 		}
-		strbuf_reset(&text);
-		if (strbuf_read_file(&text, s.buf, 1u << 30) < 0 ||
-		    write_file_atomic(d.buf, text.buf, text.len) < 0) {
+		if (copy_stream(s.buf, d.buf) < 0) {
 			strbuf_addf(err, "cannot copy '%s': %s", s.buf, strerror(errno));
 			ret = -1;
 		}
@@ -897,7 +1003,24 @@ static int copy_run_files(const char *src, const char *dst, struct strbuf *err)
 	closedir(dir);
 	strbuf_release(&s);
 	strbuf_release(&d);
-	strbuf_release(&text);
+	return ret;
+}
+
+/* TRUST_PULLED_MARK in a guest's run: nothing of it is ever run here */
+static int mark_guest_run(const char *dir, struct strbuf *err)
+{
+	static const char note[] =
+		"sent by a VM's guest (the kernel under test): data only "
+		"(docs/security.md)\n";
+	struct strbuf mark = STRBUF_INIT;
+	int ret = 0;
+
+	path_join(&mark, dir, TRUST_PULLED_MARK);
+	if (write_file_atomic(mark.buf, note, strlen(note)) < 0) {
+		strbuf_addf(err, "cannot write '%s': %s", mark.buf, strerror(errno));
+		ret = -1;
+	}
+	strbuf_release(&mark);
 	return ret;
 }
 
@@ -915,6 +1038,15 @@ static bool guest_state(const char *run_dir, struct strbuf *state)
 			if (!strncmp(l, "is_incomplete_run:", strlen("is_incomplete_run:"))) {
 				incomplete = true;
 				continue;
+			}
+			/* the guest's words: a control character (ESC) is not kept */
+			{
+				char *line = xstrndup(l, (size_t)(p - l));
+				bool bad = trust_has_ctl(line);
+
+				free(line);
+				if (bad)
+					continue;
 			}
 			strbuf_add(state, l, (size_t)(p - l));
 			strbuf_addch(state, '\n');
@@ -1005,18 +1137,37 @@ static enum engine_outcome publish(struct vm_run *v, const char *guest_dir,
 	 */
 	if (guest_dir) {
 		path_join(&path, guest_dir, "job.yaml");
-		if (job_read_file(path.buf, &jobs, &njobs, &v->err) < 0 || njobs != 1) {
-			error("the guest's job.yaml: %s", v->err.buf);
-			goto out;
-		}
-		job = jobs[0];
-		if (guest_state(guest_dir, &gstate))
+		if (job_read_file(path.buf, &jobs, &njobs, &v->err) < 0 || njobs != 1 ||
+		    result_group_dir(jobs[0], v->e->result_root, &v->r->group_dir,
+				     &v->err) < 0) {
+			/*
+			 * The guest is the kernel under test: a job.yaml of it
+			 * that cannot name a group (damaged, an alias bomb, a
+			 * commit of '../..') makes a failed run of that kernel,
+			 * as a run that never came back does -- not a stopped
+			 * robot or bisect
+			 */
+			error("the guest's job.yaml: %s (a failed run is recorded "
+			      "from the console)", v->err.len ? v->err.buf : "not one job");
+			strbuf_reset(&v->err);
+			strbuf_reset(&v->r->group_dir);
+			if (jobs)
+				job_free_all(jobs, njobs);
+			jobs = NULL;
+			strbuf_addstr(state, "vm_bad_data: 1\n");
+			guest_dir = NULL;
 			complete = false;
-	} else {
-		job = host_made_job(v);
+		} else {
+			job = jobs[0];
+			if (guest_state(guest_dir, &gstate))
+				complete = false;
+		}
 	}
+	if (!guest_dir)
+		job = host_made_job(v);
 	vm_facts(v, job);
 	/* from here on exactly what the engine's begin() and publish() do */
+	strbuf_reset(&v->r->group_dir);
 	if (result_group_dir(job, v->e->result_root, &v->r->group_dir, &v->err) < 0 ||
 	    result_run_begin(&run, v->r->group_dir.buf, &v->err) < 0) {
 		error("%s", v->err.buf);
@@ -1028,7 +1179,14 @@ static enum engine_outcome publish(struct vm_run *v, const char *guest_dir,
 	strbuf_addbuf(&gstate, state);
 	strbuf_reset(&path);
 	path_join(&path, run.tmp_dir, "job.yaml");
-	if ((guest_dir && copy_run_files(guest_dir, run.tmp_dir, &v->err) < 0) ||
+	/*
+	 * The guest's files are data (the kernel under test wrote them): the
+	 * run is marked as pulled runs are, so no NAME.plugin, job_origin or
+	 * plug-in directory the guest sent is ever run by `stats` (a guest's
+	 * Ruby parse script ran as root on the host before).
+	 */
+	if ((guest_dir && (copy_run_files(guest_dir, run.tmp_dir, &v->err) < 0 ||
+			   mark_guest_run(run.tmp_dir, &v->err) < 0)) ||
 	    write_file_atomic(path.buf, yaml.buf, yaml.len) < 0) {
 		if (!v->err.len)
 			strbuf_addf(&v->err, "cannot write '%s': %s", path.buf, strerror(errno));

@@ -153,6 +153,20 @@ void trust_redact_url(struct strbuf *out, const char *url)
 	}
 }
 
+const char *trust_shown(const char *s)
+{
+	static struct strbuf bufs[8] = {STRBUF_INIT, STRBUF_INIT, STRBUF_INIT,
+					STRBUF_INIT, STRBUF_INIT, STRBUF_INIT,
+					STRBUF_INIT, STRBUF_INIT};
+	static unsigned next;
+	struct strbuf *b = &bufs[next++ % 8];
+
+	strbuf_reset(b);
+	if (s)
+		trust_escape(b, s);
+	return b->buf;
+}
+
 const char *trust_redacted(const char *url)
 {
 	static struct strbuf bufs[4] = {STRBUF_INIT, STRBUF_INIT, STRBUF_INIT,

@@ -51,6 +51,12 @@ const char *trust_arg_why(const char *s);
  */
 void trust_escape(struct strbuf *out, const char *s);
 /*
+ * trust_escape() of s into a static buffer (8 in turn: a table row may show
+ * 8 fields), for a printf of a store's text -- a worker's name, its
+ * facts, a task's last error, which a compromised box may write
+ */
+const char *trust_shown(const char *s);
+/*
  * url with its password (the "user:PASSWORD@" of a URL, a password=...
  * of a libpq key=value string or URL query) replaced by "***": the only
  * way a store URL is printed

@@ -153,15 +153,27 @@ void trust_redact_url(struct strbuf *out, const char *url)
 	}
 }
 
+/*
+ * The buffers trust_shown() and trust_redacted() return: one ring, so a
+ * caller may hold the last 12 results of either (a printf of several
+ * names and a URL) without freeing anything.
+ */
+static struct strbuf *ring_next(void)
+{
+	static struct strbuf bufs[12];
+	static unsigned next;
+	struct strbuf *b = &bufs[next++ % ARRAY_SIZE(bufs)];
+
+	if (!b->buf)
+		strbuf_init(b, 0);
+	strbuf_reset(b);
+	return b;
+}
+
 const char *trust_shown(const char *s)
 {
-	static struct strbuf bufs[8] = {STRBUF_INIT, STRBUF_INIT, STRBUF_INIT,
-					STRBUF_INIT, STRBUF_INIT, STRBUF_INIT,
-					STRBUF_INIT, STRBUF_INIT};
-	static unsigned next;
-	struct strbuf *b = &bufs[next++ % 8];
+	struct strbuf *b = ring_next();
 
-	strbuf_reset(b);
 	if (s)
 		trust_escape(b, s);
 	return b->buf;
@@ -169,12 +181,8 @@ const char *trust_shown(const char *s)
 
 const char *trust_redacted(const char *url)
 {
-	static struct strbuf bufs[4] = {STRBUF_INIT, STRBUF_INIT, STRBUF_INIT,
-					STRBUF_INIT};
-	static unsigned next;
-	struct strbuf *b = &bufs[next++ % 4];
+	struct strbuf *b = ring_next();
 
-	strbuf_reset(b);
 	if (url)
 		trust_redact_url(b, url);
 	return b->buf;

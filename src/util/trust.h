@@ -51,8 +51,9 @@ const char *trust_arg_why(const char *s);
  */
 void trust_escape(struct strbuf *out, const char *s);
 /*
- * trust_escape() of s into a static buffer (8 in turn: a table row may show
- * 8 fields), for a printf of a store's text -- a worker's name, its
+ * trust_escape() of s into a static buffer (12 in turn, shared with
+ * trust_redacted(): a table row may show
+ * 8 fields and a URL), for a printf of a store's text -- a worker's name, its
  * facts, a task's last error, which a compromised box may write
  */
 const char *trust_shown(const char *s);
@@ -62,7 +63,7 @@ const char *trust_shown(const char *s);
  * way a store URL is printed
  */
 void trust_redact_url(struct strbuf *out, const char *url);
-/* trust_redact_url() into a static buffer (4 in turn: a message may show 4) */
+/* trust_redact_url() into a static buffer (the ring of trust_shown(), 12 in turn) */
 const char *trust_redacted(const char *url);
 
 /*

@@ -1009,19 +1009,8 @@ static int copy_run_files(const char *src, const char *dst, struct strbuf *err)
 /* TRUST_PULLED_MARK in a guest's run: nothing of it is ever run here */
 static int mark_guest_run(const char *dir, struct strbuf *err)
 {
-	static const char note[] =
-		"sent by a VM's guest (the kernel under test): data only "
-		"(docs/security.md)\n";
-	struct strbuf mark = STRBUF_INIT;
-	int ret = 0;
-
-	path_join(&mark, dir, TRUST_PULLED_MARK);
-	if (write_file_atomic(mark.buf, note, strlen(note)) < 0) {
-		strbuf_addf(err, "cannot write '%s': %s", mark.buf, strerror(errno));
-		ret = -1;
-	}
-	strbuf_release(&mark);
-	return ret;
+	return trust_mark_pulled(dir, "sent by a VM's guest (the kernel under "
+				 "test): data only (docs/security.md)\n", err);
 }
 
 /* the guest's last_state lines but its incomplete mark (finish() writes that) */

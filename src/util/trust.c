@@ -5,7 +5,9 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
 #include <sys/stat.h>
+#include "util/fileutil.h"
 #include "util/trust.h"
 
 bool trust_has_ctl(const char *s)
@@ -213,4 +215,19 @@ bool trust_inside_pulled(const char *dir)
 	}
 	strbuf_release(&mark);
 	return found;
+}
+
+int trust_mark_pulled(const char *dir, const char *note, struct strbuf *err)
+{
+	struct strbuf mark = STRBUF_INIT;
+	int ret = 0;
+
+	path_join(&mark, dir, TRUST_PULLED_MARK);
+	if (write_file_atomic(mark.buf, note, strlen(note)) < 0) {
+		strbuf_addf(err, "cannot write '%s': %s", mark.buf,
+			    strerror(errno));
+		ret = -1;
+	}
+	strbuf_release(&mark);
+	return ret;
 }

@@ -75,5 +75,10 @@ const char *trust_redacted(const char *url);
 #define TRUST_PULLED_MARK ".perfsift-pulled"
 /* dir, or a directory above it, holds TRUST_PULLED_MARK */
 bool trust_inside_pulled(const char *dir);
+/*
+ * Mark dir as data only: TRUST_PULLED_MARK, holding note (who sent it).
+ * 0, or -1 with err.  Used by pull and by the VM path for a guest's run.
+ */
+int trust_mark_pulled(const char *dir, const char *note, struct strbuf *err);
 
 #endif

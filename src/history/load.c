@@ -650,7 +650,6 @@ out:
 
 /* ---- from a CSV file ---- */
 
-/* split one CSV line into fields (RFC 4180 quotes); -1 on a bad quote */
 /* the first control byte of line but TAB (ESC, BEL, NUL, a lone CR), or -1 */
 static int csv_ctl(const struct strbuf *line)
 {
@@ -665,6 +664,7 @@ static int csv_ctl(const struct strbuf *line)
 	return -1;
 }
 
+/* split one CSV line into fields (RFC 4180 quotes); -1 on a bad quote */
 static int csv_fields(char *line, char ***fields, size_t *n, size_t *alloc)
 {
 	char *p = line, *w;

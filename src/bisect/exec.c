@@ -20,6 +20,7 @@
 #include "select/select.h"
 #include "store/store.h"
 #include "util/fileutil.h"
+#include "util/spawn.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
 #include "util/xalloc.h"
@@ -128,7 +129,7 @@ static int user_step(const char *what, const char *cmd, const char *dir,
 	int st;
 
 	setenv("PERFSIFT_BISECT_COMMIT", sha, 1);
-	st = bisect_sh(dir, cmd, NULL);
+	st = spawn_sh(dir, cmd, NULL, NULL);
 	if (stop_requested) {
 		strbuf_addf(why, "interrupted during the %s of %.12s", what,
 			    sha);
@@ -326,7 +327,22 @@ int bisect_exec_measure(struct bisect_exec *x, int slot, const char *sha,
 		}
 	}
 	argv[n] = NULL;
-	st = bisect_spawn(slot >= 0 ? x->wt[slot] : NULL, argv, NULL, NULL);
+	{
+		struct spawn_cmd c;
+
+		/* its stdout to our stderr: perfsift's stdout is the verdict */
+		spawn_init(&c);
+		c.argv = argv;
+		c.cwd = slot >= 0 ? x->wt[slot] : NULL;
+		c.out.how = SPAWN_TO_STDERR;
+		c.unset = spawn_git_unset;
+		st = spawn_run(&c, err);
+		spawn_release(&c);
+		if (st < 0) {
+			strbuf_release(&image);
+			return -1;
+		}
+	}
 	strbuf_release(&image);
 	if (stop_requested || st == 128 + SIGINT || st == 128 + SIGTERM) {
 		strbuf_addstr(err, "interrupted");

@@ -2,7 +2,9 @@
  * git.c: git as a child process for bisect and the robot (see
  * bisect/git.h), started through util/spawn.h.  git is always run with -C
  * and without the GIT_DIR family in its environment, so a `git bisect run`
- * or a hook around perfsift cannot redirect it to another repository.
+ * or a hook around perfsift cannot redirect it to another repository; and
+ * as the owner of the repository when root runs it in another user's (the
+ * robot's build_user mirror), so root never runs that user's git config.
  */
 #include "util/compat.h"
 #include <errno.h>
@@ -35,7 +37,9 @@ int bisect_git(const char *repo, struct strbuf *out, struct strbuf *err,
 	}
 	argv[n] = NULL;
 	{
+		struct spawn_user owner;
 		struct spawn_cmd c;
+		bool as_owner = spawn_user_of(repo, &owner) > 0;
 
 		spawn_init(&c);
 		c.argv = argv;
@@ -43,8 +47,12 @@ int bisect_git(const char *repo, struct strbuf *out, struct strbuf *err,
 		c.out.buf = &ob;
 		c.err.buf = &eb;
 		c.unset = spawn_git_unset;
+		/* a repository another user owns: git as that user (spawn.h) */
+		c.user = as_owner ? &owner : NULL;
 		st = spawn_run(&c, &eb);
 		spawn_release(&c);
+		if (as_owner)
+			spawn_user_release(&owner);
 	}
 	if (st) {
 		strbuf_trim(&eb);

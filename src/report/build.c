@@ -873,13 +873,18 @@ void report_chart_samples(struct report_data *d, size_t k,
 }
 
 /* run git with argv, its stdout into out (1 MiB at most); 0 when it exits 0 */
-static int run_git(const char *const argv[], struct strbuf *out)
+static int run_git(const char *repo, const char *const argv[],
+		   struct strbuf *out)
 {
 	struct strbuf err = STRBUF_INIT;
+	struct spawn_user owner;
 	struct spawn_cmd c;
+	bool as_owner = spawn_user_of(repo, &owner) > 0;
 	int st;
 
 	spawn_init(&c);
+	/* another user's repository: git as its owner (util/spawn.h) */
+	c.user = as_owner ? &owner : NULL;
 	c.argv = argv;
 	c.out.how = SPAWN_CAPTURE;
 	c.out.buf = out;
@@ -888,6 +893,8 @@ static int run_git(const char *const argv[], struct strbuf *out)
 	c.unset = spawn_git_unset;
 	st = spawn_run(&c, &err);
 	spawn_release(&c);
+	if (as_owner)
+		spawn_user_release(&owner);
 	strbuf_release(&err);
 	return st || c.overflow ? -1 : 0;
 }
@@ -908,7 +915,7 @@ int report_git_commit(struct report_data *d, const char *repo,
 		const char *argv[] = { "git", "-C", repo, "log", "-1",
 				       "--format=%H%n%s", rev.buf, "--", NULL };
 
-		if (run_git(argv, &out)) {
+		if (run_git(repo, argv, &out)) {
 			strbuf_addf(err, "'%s': not a commit in '%s'",
 				    d->r.commit, repo);
 			goto out;

@@ -434,8 +434,8 @@ out:
  * and install run (spawn_sh), and a file makes a command that reads its
  * input twice (some wrappers do) or not at all harmless.
  */
-static int deliver_sendmail(const char *cmd, const char *message,
-			    struct strbuf *err)
+static int deliver_sendmail(const char *cmd, const struct spawn_user *user,
+			    const char *message, struct strbuf *err)
 {
 	char path[] = "/tmp/perfsift-mail-XXXXXX";
 	struct strbuf why = STRBUF_INIT;
@@ -471,6 +471,7 @@ static int deliver_sendmail(const char *cmd, const char *message,
 	c.in.fd = fd;
 	c.out.how = SPAWN_TO_STDERR;
 	c.unset = spawn_git_unset;
+	c.user = user; /* build_user: the config's commands are not root's */
 	st = spawn_run(&c, &why);
 	spawn_release(&c);
 	if (st < 0) {
@@ -502,5 +503,5 @@ int robot_mail_deliver(const struct robot_mail *cfg, const char *message,
 	if (cfg->maildir)
 		return deliver_maildir(cfg->maildir, message, message_id, date,
 				       err);
-	return deliver_sendmail(cfg->sendmail, message, err);
+	return deliver_sendmail(cfg->sendmail, cfg->user, message, err);
 }

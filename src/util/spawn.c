@@ -16,6 +16,7 @@
  * and session cannot be a new process's when what it left is killed.
  */
 #include "util/compat.h"
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -26,11 +27,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "util/spawn.h"
 #include "util/strbuf.h"
+#include "util/strnum.h"
 #include "util/timeutil.h"
 #include "util/usage.h"
 #include "util/xalloc.h"
@@ -508,4 +511,147 @@ void spawn_user_release(struct spawn_user *u)
 	free(u->groups);
 	free(u->home);
 	memset(u, 0, sizeof(*u));
+}
+
+int spawn_user_of(const char *path, struct spawn_user *u)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct passwd *pw;
+	struct stat st;
+	int ret = 0;
+
+	memset(u, 0, sizeof(*u));
+	if (geteuid() || stat(path, &st) < 0 || st.st_uid == geteuid())
+		return 0;
+	pw = getpwuid(st.st_uid);
+	if (pw && pw->pw_name)
+		ret = spawn_user_lookup(pw->pw_name, u, &err) ? 0 : 1;
+	strbuf_release(&err);
+	return ret;
+}
+
+/*
+ * The real and effective uids of /proc/PID/status; false when gone or a
+ * zombie (dead already: killing it again would find it forever).
+ */
+static bool proc_uids(const char *pid, uid_t *ruid, uid_t *euid)
+{
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	const char *p;
+	unsigned long r, e;
+	bool ok = false;
+
+	strbuf_addf(&path, "/proc/%s/status", pid);
+	if (strbuf_read_file(&text, path.buf, 1 << 16) >= 0 &&
+	    !strstr(text.buf, "\nState:\tZ") &&
+	    (p = strstr(text.buf, "\nUid:")) &&
+	    sscanf(p + 5, "%lu %lu", &r, &e) == 2) {
+		*ruid = (uid_t)r;
+		*euid = (uid_t)e;
+		ok = true;
+	}
+	strbuf_release(&path);
+	strbuf_release(&text);
+	return ok;
+}
+
+size_t spawn_kill_user(uid_t uid, struct strbuf *left)
+{
+	size_t total = 0, found;
+	int round;
+
+	if (!uid)
+		BUG("spawn_kill_user: uid 0");
+	/* a process may fork while it is being found: look until none */
+	for (round = 0; round < 100; round++) {
+		DIR *d = opendir("/proc");
+		struct dirent *de;
+
+		found = 0;
+		while (d && (de = readdir(d))) {
+			long long v;
+			const char *why;
+			uid_t r, e;
+
+			if (strnum_ll(de->d_name, 1, INT32_MAX, &v, &why) ||
+			    !proc_uids(de->d_name, &r, &e) || (r != uid && e != uid))
+				continue;
+			if (kill((pid_t)v, SIGKILL) < 0)
+				continue;
+			if (left && !round) {
+				struct strbuf path = STRBUF_INIT, comm = STRBUF_INIT;
+
+				strbuf_addf(&path, "/proc/%s/comm", de->d_name);
+				if (strbuf_read_file(&comm, path.buf, 256) < 0)
+					strbuf_addstr(&comm, "?");
+				strbuf_rtrim(&comm);
+				strbuf_addf(left, "%s%s (%s)", left->len ? " " : "",
+					    de->d_name, comm.buf);
+				strbuf_release(&path);
+				strbuf_release(&comm);
+			}
+			found++;
+		}
+		if (d)
+			closedir(d);
+		total += found;
+		if (!found)
+			break;
+		usleep(10000); /* the killed ones leave /proc when reaped */
+	}
+	return total;
+}
+
+/*
+ * One entry below dirfd, and (a directory) all below it: by descriptor,
+ * opened with O_NOFOLLOW, so a link swapped in meanwhile is not followed.
+ */
+static int chown_at(int dirfd, const char *name, uid_t uid, gid_t gid,
+		    struct strbuf *path, struct strbuf *err)
+{
+	size_t len = path->len;
+	struct stat st;
+	struct dirent *de;
+	DIR *d;
+	int fd, ret = 0;
+
+	if (len)
+		strbuf_addch(path, '/');
+	strbuf_addstr(path, name);
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+	    ((st.st_uid != uid || st.st_gid != gid) &&
+	     fchownat(dirfd, name, uid, gid, AT_SYMLINK_NOFOLLOW) < 0)) {
+		strbuf_addf(err, "cannot hand '%s' to uid %ld: %s", path->buf,
+			    (long)uid, strerror(errno));
+		ret = -1;
+		goto out;
+	}
+	if (!S_ISDIR(st.st_mode))
+		goto out;
+	fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d) {
+		strbuf_addf(err, "cannot read '%s': %s", path->buf, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		ret = -1;
+		goto out;
+	}
+	while (!ret && (de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+			ret = chown_at(fd, de->d_name, uid, gid, path, err);
+	closedir(d);
+out:
+	strbuf_setlen(path, len);
+	return ret;
+}
+
+int spawn_chown_tree(const char *dir, uid_t uid, gid_t gid,
+		     struct strbuf *err)
+{
+	struct strbuf path = STRBUF_INIT;
+	int ret = chown_at(AT_FDCWD, dir, uid, gid, &path, err);
+
+	strbuf_release(&path);
+	return ret;
 }

@@ -150,4 +150,30 @@ int spawn_user_lookup(const char *name, struct spawn_user *u,
 		      struct strbuf *err);
 void spawn_user_release(struct spawn_user *u);
 
+/*
+ * The owner of path when we are root and it is another user with a
+ * passwd entry: 1 with u filled (release it), else 0.  Root runs git in
+ * a repository another user owns as that user (bisect/git.c): that
+ * user's .git/config, hooks and fsmonitor are that user's code, which
+ * root must never run -- git's own safe.directory check refuses, and
+ * this makes the command work without lifting the check.
+ */
+int spawn_user_of(const char *path, struct spawn_user *u);
+
+/*
+ * Kill (SIGKILL) every process whose real or effective uid is uid, until
+ * none is left (a fork in between is found the next round): the end of a
+ * dropped build, so that nothing of the builder's can change the tree
+ * root then runs from.  Never for uid 0.  How many were killed; what they
+ * were ("PID (COMM)" each) appended to left when not NULL.
+ */
+size_t spawn_kill_user(uid_t uid, struct strbuf *left);
+
+/*
+ * Every file below dir (dir too, symbolic links themselves, never what
+ * they point to) made owned by uid:gid.  0, or -1 with err.
+ */
+int spawn_chown_tree(const char *dir, uid_t uid, gid_t gid,
+		     struct strbuf *err);
+
 #endif

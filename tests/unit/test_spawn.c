@@ -2,7 +2,8 @@
  * test_spawn.c: unit tests for src/util/spawn.c, the one spawner: exit
  * statuses and signals decoded, streams captured, merged, redirected and
  * bounded, the timeout's SIGTERM and SIGKILL, a caller's stop, what a
- * child leaves in its group or cgroup, and the user drop's refusals.
+ * child leaves in its group or cgroup, the user drop (as nobody, when
+ * root) and its refusals, and a tree handed to another user.
  * Timing assertions are upper bounds only (a loaded machine is slower,
  * never faster), each far below the child's own length, so a test fails
  * only when the stop did not happen.
@@ -15,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 #include "util/fileutil.h"
@@ -325,6 +327,40 @@ static void test_user(void **state)
 	assert_string_equal(out.buf, "");
 	assert_int_not_equal(access("/root/perfsift-spawn-test", F_OK), 0);
 	spawn_release(&c);
+
+	/* a tree handed over: every entry, a link itself but not its target */
+	{
+		char dir[] = "/tmp/spawn-test-XXXXXX", sub[64], file[64],
+		     link[64], target[] = "/tmp/spawn-test-target-XXXXXX";
+		struct stat st;
+		int fd;
+
+		assert_non_null(mkdtemp(dir));
+		fd = mkstemp(target);
+		assert_true(fd >= 0);
+		close(fd);
+		snprintf(sub, sizeof(sub), "%s/d", dir);
+		snprintf(file, sizeof(file), "%s/d/f", dir);
+		snprintf(link, sizeof(link), "%s/d/l", dir);
+		assert_int_equal(mkdir(sub, 0755), 0);
+		assert_int_equal(write_file_atomic(file, "x", 1), 0);
+		assert_int_equal(symlink(target, link), 0);
+		strbuf_reset(&err);
+		assert_int_equal(spawn_chown_tree(dir, u.uid, u.gid, &err), 0);
+		assert_int_equal(stat(file, &st), 0);
+		assert_int_equal(st.st_uid, u.uid);
+		assert_int_equal(lstat(link, &st), 0);
+		assert_int_equal(st.st_uid, u.uid);
+		assert_int_equal(stat(target, &st), 0);
+		assert_int_equal(st.st_uid, 0);
+		/* spawn_kill_user() is t9356's, with a user of its own:
+		 * here it would kill every process of nobody's */
+		unlink(link);
+		unlink(file);
+		rmdir(sub);
+		rmdir(dir);
+		unlink(target);
+	}
 	spawn_user_release(&u);
 	strbuf_release(&out);
 	strbuf_release(&err);

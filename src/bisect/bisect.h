@@ -260,7 +260,26 @@ struct bisect_ops {
 	 */
 	bool (*step_base)(void *data, const char *sha, size_t base[3],
 			  bool save);
+	/*
+	 * Why the newest run of sha gave no complete run (its last_state,
+	 * "vm_timeout: 330, is_incomplete_run: 1"), appended to why; nothing
+	 * when it cannot say.  May be NULL.
+	 */
+	void (*failure)(void *data, const char *sha, struct strbuf *why);
 };
+
+/*
+ * A failed run (one that gave no complete run: a VM cut at its timeout
+ * under load, a crash) of a party -- a tested commit, an endpoint, a
+ * side of the confirmation -- that has given complete runs before is
+ * retried, up to this many times in a row: one bad run of a kernel that
+ * runs well is the machine's, not the commit's.  A party none of whose
+ * runs completed is not retried (a kernel that does not boot or panics
+ * fails every time): a tested commit is skipped, as `git bisect skip`
+ * does, and an endpoint ends the bisect, naming why.  The failed runs
+ * stay where the runner put them, failed, with their last_state.
+ */
+#define BISECT_RUN_RETRIES 2
 
 struct bisect_commit {
 	char *sha;

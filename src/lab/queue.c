@@ -22,6 +22,7 @@
 #include <string.h>
 #include <time.h>
 #include "lab/lab.h"
+#include "util/trust.h"
 #include "store/pq_lazy.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -280,9 +281,11 @@ int lab_workers_table(struct lab *lab, struct strbuf *out, struct strbuf *err)
 
 		snprintf(seen, sizeof(seen), "%s (%ss ago)", lab_get(&r, i, 2),
 			 lab_get(&r, i, 3));
-		strbuf_addf(out, "%-16s %-12s %-27s %-6s %s\n", lab_get(&r, i, 0),
-			    lab_get(&r, i, 1), seen, lab_get(&r, i, 4),
-			    lab_get(&r, i, 5));
+		/* a worker writes its own row: escaped, no ESC reaches the terminal */
+		strbuf_addf(out, "%-16s %-12s %-27s %-6s %s\n",
+			    trust_shown(lab_get(&r, i, 0)),
+			    trust_shown(lab_get(&r, i, 1)), seen, lab_get(&r, i, 4),
+			    trust_shown(lab_get(&r, i, 5)));
 	}
 	lab_rows_release(&r);
 	return 0;

@@ -334,6 +334,8 @@ static int lab_bisect_ops(struct robot_results *r, const char *dir,
 	ops->recall = lab_recall;
 	ops->step_base = lab_step_base;
 	ops->starts = lab_starts;
+	/* inner's reader wants inner's data: a failure goes unexplained */
+	ops->failure = NULL;
 	ops->data = l;
 	return 0;
 }

@@ -431,8 +431,8 @@ out:
 /*
  * Pipe the message to a sendmail-compatible command.  Through a file
  * rather than a pipe: the command is the user's shell text, run as build
- * and install run (spawn_sh), and a file makes a command that reads its
- * input twice (some wrappers do) or not at all harmless.
+ * and install run (spawn_init_sh), and a file makes a command that reads
+ * its input twice (some wrappers do) or not at all harmless.
  */
 static int deliver_sendmail(const char *cmd, const struct spawn_user *user,
 			    const char *message, struct strbuf *err)

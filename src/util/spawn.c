@@ -446,30 +446,6 @@ int spawn_run(struct spawn_cmd *c, struct strbuf *err)
 	return spawn_finish(c);
 }
 
-int spawn_sh(const char *dir, const char *script,
-	     const struct spawn_user *user, struct strbuf *errout)
-{
-	struct strbuf junk = STRBUF_INIT;
-	struct spawn_cmd c;
-	int st;
-
-	spawn_init_sh(&c, script);
-	c.cwd = dir;
-	c.out.how = SPAWN_TO_STDERR;
-	if (errout) {
-		c.err.how = SPAWN_CAPTURE;
-		c.err.buf = errout;
-	}
-	c.unset = spawn_git_unset;
-	c.user = user;
-	st = spawn_run(&c, errout ? errout : &junk);
-	if (st < 0 && !errout)
-		fprintf(stderr, "perfsift: %s\n", junk.buf);
-	strbuf_release(&junk);
-	spawn_release(&c);
-	return st;
-}
-
 int spawn_user_lookup(const char *name, struct spawn_user *u,
 		      struct strbuf *err)
 {

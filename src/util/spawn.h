@@ -134,15 +134,6 @@ void spawn_release(struct spawn_cmd *c);
 extern const char *const spawn_git_unset[];
 
 /*
- * The user's shell text (a build, install or sendmail command) in dir:
- * stdout to our stderr, stderr into errout when not NULL (else
- * inherited), git's variables unset; as user when not NULL.  The status
- * as spawn_finish, -1 when it could not start (errout says why).
- */
-int spawn_sh(const char *dir, const char *script,
-	     const struct spawn_user *user, struct strbuf *errout);
-
-/*
  * Look name up for spawn_cmd.user: 0, or -1 with err when we are not
  * root (a drop needs it) or no such user exists.
  */

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "bisect/exec.h"
 #include "bisect/git.h"
@@ -21,6 +22,7 @@
 #include "robot/results.h"
 #include "robot/state.h"
 #include "util/fileutil.h"
+#include "util/spawn.h"
 #include "util/strbuf.h"
 #include "util/trust.h"
 #include "util/usage.h"
@@ -45,9 +47,25 @@ static int fetch(const char *root, const struct robot_repo *r,
 		const char *init[] = { "init", "--quiet", "--bare", mirror->buf, NULL };
 
 		if (mkdir_p(mirror->buf, 0755) < 0 ||
+		    (r->user && spawn_chown_tree(mirror->buf, r->user->uid,
+						 r->user->gid, why) < 0) ||
 		    bisect_git(mirror->buf, &out, why, init) < 0)
 			goto out;
+	} else if (r->user) {
+		struct stat st;
+
+		/* one made before build_user was set: the user's from now on */
+		if (stat(mirror->buf, &st) < 0 || st.st_uid != r->user->uid) {
+			if (spawn_chown_tree(mirror->buf, r->user->uid,
+					     r->user->gid, why) < 0)
+				goto out;
+		}
 	}
+	/*
+	 * The mirror is build_user's when one is set, so git runs in it as
+	 * that user (bisect_git() runs git as a repository's owner): the
+	 * fetch, and every checkout and log of the robot's, unprivileged.
+	 */
 	{
 		/*
 		 * every branch, pruned: a deleted branch is no longer watched.

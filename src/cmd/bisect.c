@@ -45,12 +45,12 @@ static const char bisect_usage[] =
 	"checked out in a worktree of perfsift's own (the checkout in DIR is\n"
 	"never touched), built with CMD (exit 125: skip the commit, as with\n"
 	"git bisect run; any other failure skips it too), installed, and the\n"
-	"job is run RUNS times (default 3) with the worktree as its working\n"
+	"job is run RUNS times (default " DECIDE_DEFAULT_RUNS_TEXT ") with the worktree as its working\n"
 	"directory; every sample goes into the result root under its commit.\n"
 	"A commit is judged as `perfsift compare --kpi` judges KEY against G\n"
 	"and against B (changed, the same, or undecided; the same means within\n"
 	"half the G-B step); while that is undecided it gets one more run, up\n"
-	"to --max-runs (default 20, at least RUNS; 3 x RUNS with\n"
+	"to --max-runs (default " DECIDE_DEFAULT_MAX_RUNS_TEXT ", at least RUNS; 3 x RUNS with\n"
 	"--no-until-decided), and a commit still undecided then\n"
 	"is reported as undecided and skipped, never called good or bad.\n"
 	"Without --stat, the stat that changed most between G\n"
@@ -71,7 +71,7 @@ static const char bisect_usage[] =
 	"                    commits build in one worktree, incrementally, and\n"
 	"                    a commit that makes no PATH is skipped\n"
 	"  --stat KEY        the stat to bisect on (default: chosen)\n"
-	"  -n, --runs RUNS   runs per commit (default 3)\n"
+	"  -n, --runs RUNS   runs per commit (default " DECIDE_DEFAULT_RUNS_TEXT ")\n"
 	"  --max-runs N      runs at most for an unclear commit\n"
 	"  --no-confirm      leave out the parent-vs-culprit confirmation\n"
 	"  --no-until-decided  judge by LKP's median-and-range classifier,\n"
@@ -322,7 +322,7 @@ int bisect_parse_args(struct bisect_args *a, int argc, char **argv,
 	int c, dashdash = argc, i, bad_usage = a->step ? 255 : EXIT_USAGE;
 
 	*status = bad_usage;
-	a->runs = a->step ? 1 : 3;
+	a->runs = a->step ? 1 : DECIDE_DEFAULT_RUNS;
 	a->max_runs = 0;
 	/* what follows `--` is the benchmark command, never our options */
 	for (i = 1; i < argc; i++)

@@ -24,6 +24,15 @@
 #include "util/usage.h"
 #include "util/xalloc.h"
 
+/*
+ * A pass every ten minutes unless --interval says otherwise (a pass that
+ * finds nothing new only fetches).  Said once: the usage text is made
+ * from the number, so the help cannot drift from the code.
+ */
+#define ROBOT_INTERVAL_S 600
+#define ROBOT_STR_(x) #x
+#define ROBOT_STR(x) ROBOT_STR_(x)
+
 static const char robot_usage[] =
 	"usage: perfsift robot --config ROBOT.yaml [--once | --interval SECONDS]\n"
 	"         [--dry-run]\n"
@@ -43,7 +52,7 @@ static const char robot_usage[] =
 	"\n"
 	"  --config FILE       the robot's configuration (required)\n"
 	"  --once              one pass, then exit\n"
-	"  --interval SECONDS  a pass every SECONDS (default 600): the default\n"
+	"  --interval SECONDS  a pass every SECONDS (default " ROBOT_STR(ROBOT_INTERVAL_S) "): the default\n"
 	"  --dry-run           fetch and print what would be tested; no runs,\n"
 	"                      no mail, no state written\n"
 	"  --status            print each branch: last head tested, base,\n"
@@ -136,7 +145,7 @@ static int parse_args(struct robot_args *a, int argc, char **argv, int *status)
 	int c;
 
 	*status = EXIT_USAGE;
-	a->interval = 600;
+	a->interval = ROBOT_INTERVAL_S;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'c': a->config = optarg; break;

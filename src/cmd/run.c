@@ -16,6 +16,7 @@
 #include <string.h>
 #include "builtin.h"
 #include "bisect/git.h"
+#include "decide/decide.h"
 #include "job/job.h"
 #include "job/plugins.h"
 #include "run/cases.h"
@@ -39,9 +40,9 @@ static const char run_usage[] =
 	"                      numbered on from those already in the result root\n"
 	"  --commit ID         the commit this kernel is (default: uname -r)\n"
 	"  --set KEY=VALUE     set a job key; PROG.OPTION=VALUE sets a program's option\n"
-	"  --until-decided BASE  after the -n runs (default 3) compare each KPI with\n"
+	"  --until-decided BASE  after the -n runs (default " DECIDE_DEFAULT_RUNS_TEXT ") compare each KPI with\n"
 	"                      BASE and add runs while one is undecided, up to\n"
-	"                      --max-runs (default 20); stop once a KPI is\n"
+	"                      --max-runs (default " DECIDE_DEFAULT_MAX_RUNS_TEXT "); stop once a KPI is\n"
 	"                      regressed or every KPI changed or the same.  Exit\n"
 	"                      status: 0 same or improved, 1 regressed, 4 still\n"
 	"                      undecided (each KPI judged on its own:\n"
@@ -83,7 +84,7 @@ struct run_args {
 	const char *build_cmd, *install_cmd; /* facts for env_build/env_install */
 	char **sets;     /* --set KEY=VALUE, in order */
 	size_t nr_sets, alloc_sets;
-	bool runs_given; /* -n was given (--until-decided's default is 3) */
+	bool runs_given; /* -n was given (else --until-decided's DECIDE_DEFAULT_RUNS) */
 	bool list_cases; /* --list-cases: list, run nothing */
 	struct vm_opts vm; /* --kernel and the VM's shape */
 	bool vm_shape;   /* a VM option was given */
@@ -376,7 +377,7 @@ int cmd_run(int argc, char **argv, struct options *opts)
 	s.result_root = opts->result_root;
 	s.store_url = opts->store_url;
 	s.nr_runs = 1;
-	s.max_runs = 20;
+	s.max_runs = DECIDE_DEFAULT_MAX_RUNS;
 	s.interleave = true;
 	status = parse_options(argc, argv, &a, &s);
 	if (status >= 0)

@@ -91,8 +91,21 @@ struct decide_budget {
 	bool first_change; /* stop at the first changed KPI (each on its own) */
 };
 
-/* the robot's and bisect's default max_runs a side (see config.c) */
+/*
+ * The defaults of every caller's budget, said once here: the robot's
+ * config (robot/config.c), bisect (cmd/bisect.c) and `run
+ * --until-decided` (cmd/run.c, run/schedule.c) start with RUNS a side
+ * and stop at MAX_RUNS.  3 because LKP's rules judge nothing below 3 runs
+ * a side; 20 is a placeholder budget (robot/config.c says until what).
+ * The _TEXT forms are for usage text, made from the numbers so that the
+ * help and the code cannot disagree.
+ */
+#define DECIDE_DEFAULT_RUNS 3
 #define DECIDE_DEFAULT_MAX_RUNS 20
+#define DECIDE_STR_(x) #x
+#define DECIDE_STR(x) DECIDE_STR_(x)
+#define DECIDE_DEFAULT_RUNS_TEXT DECIDE_STR(DECIDE_DEFAULT_RUNS)
+#define DECIDE_DEFAULT_MAX_RUNS_TEXT DECIDE_STR(DECIDE_DEFAULT_MAX_RUNS)
 
 /*
  * Run and judge until decided or the budget is spent (the rule above).

@@ -92,7 +92,8 @@ static struct ext_argv *sb_argv(const struct bench_ctx *ctx, const char *test)
 		ext_argv_pushf(a, "--events=%" PRIu64, o->events);
 		ext_argv_push(a, "--time=0");
 	} else {
-		ext_argv_pushf(a, "--time=%.0f", o->runtime > 0 ? o->runtime : 600);
+		/* 0 and none are the table's default already (OPTF_ZERO_DEFAULT) */
+		ext_argv_pushf(a, "--time=%.0f", o->runtime);
 	}
 	ext_argv_push(a, test);
 	return a;

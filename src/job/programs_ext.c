@@ -107,7 +107,7 @@ static const struct program_option perf_mem_opts[] = {
 
 #define SB(f) .at = PARAM_AT(struct sysbench_opts, f)
 #define SB_COMMON(threads)                                                                      \
-	{"runtime", OPT_SECONDS, '-', 0, 0, MAX_SECONDS, "600", .help = "sysbench --time", SB(runtime)}, \
+	{"runtime", OPT_SECONDS, '-', OPTF_ZERO_DEFAULT, 0, MAX_SECONDS, "600", .help = "sysbench --time (0: the default)", SB(runtime)}, \
 	{"nr_threads", OPT_CPUS, '-', 0, .dflt = threads, .help = "--threads", SB(nr_threads)},       \
 	{"events", OPT_COUNT, '=', 0, 1, 1e15, .help = "perfsift's: a fixed number of events (--events, --time=0)", SB(events)}
 static const char *const sb_opers[] = {"read", "write", "none", NULL};

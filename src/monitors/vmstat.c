@@ -2,9 +2,9 @@
  * vmstat.c: the vmstat monitor's parser -- vmstat(8) `--timestamp` text
  * (spec/lkp-monitors.md 2.2).  Rows with a digit map by position to
  * procs.r ... cpu.gu; the trailing `YYYY-MM-DD HH:MM:SS` becomes
- * `time: <epoch>` read as UTC, as LKP reads it.  perfsift's own sampler
- * writes the same text, computed from /proc (see vmstat_sample.c), with UTC
- * stamps so that this reading is right (LKP quirk Q8).
+ * `time: <epoch>` read as UTC, as LKP reads it.  perfsift's own sampler,
+ * below in this file (vm_open, vm_sample), writes the same text, computed
+ * from /proc, with UTC stamps so that this reading is right (LKP quirk Q8).
  */
 #include "util/compat.h"
 #include <stdlib.h>

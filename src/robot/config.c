@@ -284,7 +284,7 @@ static int load_job(const struct jnode *m, const char *file,
 	struct strbuf path = STRBUF_INIT;
 	char *given = NULL, *runs = NULL, *max = NULL;
 	const char *why, *stem;
-	long long n = 3, nmax = DECIDE_DEFAULT_MAX_RUNS;
+	long long n = DECIDE_DEFAULT_RUNS, nmax = DECIDE_DEFAULT_MAX_RUNS;
 	int ret = -1;
 
 	if (check_keys(m, keys, ARRAY_SIZE(keys), file, "jobs", err) ||

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "compare/compare.h"
+#include "decide/decide.h"
 #include "job/job.h"
 #include "job/split.h"
 #include "result/result.h"
@@ -212,7 +213,7 @@ int schedule_check_base(struct schedule *s, bool runs_given)
 	int ret = 0;
 
 	if (!runs_given)
-		s->nr_runs = 3; /* LKP's rules judge nothing below 3 a side */
+		s->nr_runs = DECIDE_DEFAULT_RUNS; /* LKP judges nothing below 3 a side */
 	if (s->max_runs < s->nr_runs) {
 		error("--max-runs %d is below -n %d", s->max_runs, s->nr_runs);
 		return -1;

@@ -206,7 +206,7 @@ out:
  * its name, so a visible .owner that is not locked is a dead owner's.
  * Returns the fd, or -1 (no mark: the directory is then never reclaimed).
  */
-static int take_ownership(const char *tmp)
+int result_take_ownership(const char *tmp)
 {
 	struct strbuf path = STRBUF_INIT, final = STRBUF_INIT;
 	int fd;
@@ -309,7 +309,7 @@ int result_run_begin(struct result_run *run, const char *group_dir,
 		}
 		run->group_dir = xstrdup(group_dir);
 		run->number = n;
-		run->owner_fd = take_ownership(tmp.buf);
+		run->owner_fd = result_take_ownership(tmp.buf);
 		run->tmp_dir = strbuf_detach(&tmp, NULL);
 		run->dir = strbuf_detach(&final, NULL);
 		ret = 0;

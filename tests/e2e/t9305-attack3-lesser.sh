@@ -4,7 +4,12 @@
 #       them) reached the terminal raw in `report`'s text: an ESC in the
 #       cpufreq governor or the build command could retitle or clear it;
 # B3 -- PERFSIFT_PARSE_TIMEOUT=1e30 overflowed the parse deadline, and
-#       every parse script was killed at once.
+#       every parse script was killed at once;
+# B4 -- a group name (a commit) that is not UTF-8 or holds a C1 control
+#       (a raw 0x9b is a terminal's CSI) made a directory, was printed
+#       raw, and the run's own job.yaml could not be read back;
+# B5 -- a stats.json that is a link to another file (a result root a
+#       group may write) had that file's first word quoted in the error.
 . "$(dirname "$0")/lib.sh"
 
 mkdir -p progs/plug &&
@@ -44,6 +49,32 @@ test_expect_success 'B3: PERFSIFT_PARSE_TIMEOUT=1e30 is the longest timeout, not
 	test_grep "PERFSIFT_PARSE_TIMEOUT .1e30. is longer than 1e+07 s" err &&
 	! grep -q "was killed" err &&
 	grep "\"plug.score\": 5" "$(find "$PERFSIFT_RESULT_ROOT" -path "*/dddd/0/stats.json")"
+'
+
+test_expect_success 'B4: a commit with a raw 0x9b or U+009B is refused, escaped' '
+	for c in "$(printf "c\\2332J")" "$(printf "c\\377")" "$(printf "c\\302\\2332J")"; do
+		{ perfsift run plug.yaml --commit "$c" >out 2>err; test $? = 3; } &&
+		test "$(LC_ALL=C grep -c "$(printf "[\\200-\\377]")" err)" = 0 &&
+		test_grep "commit: a directory name is UTF-8 without control characters: .c\\\\x" err &&
+		! find "$PERFSIFT_RESULT_ROOT" -path "*/c$(printf "\\302")*" | grep -q . &&
+		! find "$PERFSIFT_RESULT_ROOT" -name "c$(printf "\\233")*" | grep -q . || return 1
+	done &&
+	test_grep "c.xc2.x9b2J. holds a C1 control character" err
+'
+
+test_expect_success 'B4: a UTF-8 commit name (caf\303\251) is a group as before' '
+	perfsift run plug.yaml --commit "caf$(printf "\\303\\251")" >out &&
+	test_grep "run 1 of 1 -> .*/caf$(printf "\\303\\251")/0$" out
+'
+
+test_expect_success 'B5: a stats.json linked to a secret: its text is not quoted' '
+	echo "SECRETWORD and more" >secret &&
+	s=$(find "$PERFSIFT_RESULT_ROOT" -path "*/aaaa/0/stats.json") &&
+	rm "$s" && ln -s "$TEST_TMP/secret" "$s" &&
+	perfsift stats --all >out 2>err &&
+	test_grep "aaaa/0/stats.json:1: .\\[. or .{. expected" err &&
+	! grep -q SECRETWORD out err &&
+	test "$(cat secret)" = "SECRETWORD and more"
 '
 
 test_done

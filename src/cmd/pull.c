@@ -102,6 +102,14 @@ static int reserve(const char *gdir, const char *group_rel, int n,
 	return 1;
 }
 
+/* sb one directory up ("a/b" -> "a", "a" -> "") */
+static void path_up(struct strbuf *sb)
+{
+	char *slash = strrchr(sb->buf, '/');
+
+	strbuf_setlen(sb, slash && slash != sb->buf ? (size_t)(slash - sb->buf) : 0);
+}
+
 /* the reservation let go: .owner, then the directory, then the lock */
 static void unreserve(struct strbuf *res, int owner)
 {
@@ -128,6 +136,7 @@ static int pull_run(struct lab *lab, const struct store_run *r,
 	static const char pulled_note[] =
 		"pulled from a shared store: data only (docs/security.md)\n";
 	struct strbuf tmp = STRBUF_INIT, gdir = STRBUF_INIT, res = STRBUF_INIT;
+	struct strbuf made = STRBUF_INIT;
 	size_t n = 0;
 	int ret = -1, owner = -1;
 
@@ -136,6 +145,10 @@ static int pull_run(struct lab *lab, const struct store_run *r,
 	if (dir_exists(r->dir))
 		return 0;
 	path_dirname(&gdir, r->dir);
+	/* the directories reserve() makes go again if nothing is pulled */
+	strbuf_addbuf(&made, &gdir);
+	while (made.len && !dir_exists(made.buf))
+		path_up(&made);
 	ret = reserve(gdir.buf, group_rel, r->number, r->dir, &res, &owner, err);
 	if (ret <= 0)
 		goto out;
@@ -163,9 +176,14 @@ out:
 	if (tmp.len)
 		remove_tree(tmp.buf);
 	unreserve(&res, owner);
+	/* "nothing of it written": not even its group's directories */
+	while (ret != 1 && gdir.len && strcmp(gdir.buf, made.buf) &&
+	       !rmdir(gdir.buf))
+		path_up(&gdir);
 	strbuf_release(&tmp);
 	strbuf_release(&gdir);
 	strbuf_release(&res);
+	strbuf_release(&made);
 	return ret;
 }
 

@@ -11,10 +11,13 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "builtin.h"
 #include "lab/lab.h"
+#include "result/result.h"
 #include "util/fileutil.h"
 #include "util/strbuf.h"
 #include "util/trust.h"
@@ -59,6 +62,69 @@ static int check_dirs(const struct lab *lab, const struct store_run *r,
 	return -1;
 }
 
+/*
+ * Reserve run number n of group gdir as a local run does (result.c
+ * result_run_begin(): mkdir of .tmp-<n> is the reservation), so that a
+ * `perfsift run` of the same group never gets a number pull is writing,
+ * nor pull one a run holds.  A run that held it could not publish after
+ * pull had written <n>, and stayed in .tmp-<n> for ever (the third
+ * attack, C1).  1 reserved (*res the directory), 0 taken (said), -1.
+ */
+static int reserve(const char *gdir, const char *group_rel, int n,
+		   const char *final, struct strbuf *res, int *owner,
+		   struct strbuf *err)
+{
+	struct stat st;
+
+	if (mkdir_p(gdir, 0777) < 0) {
+		strbuf_addf(err, "cannot create '%s': %s", gdir, strerror(errno));
+		return -1;
+	}
+	strbuf_addf(res, "%s/.tmp-%d", gdir, n);
+	if (mkdir(res->buf, 0700) < 0) {
+		if (errno != EEXIST) {
+			strbuf_addf(err, "cannot create '%s': %s", res->buf,
+				    strerror(errno));
+			strbuf_reset(res);
+			return -1;
+		}
+		warning("%s/%d: a run of that number is being written here "
+			"(or was left by a killed perfsift): not pulled; pull "
+			"again when it is done", trust_shown(group_rel), n);
+		strbuf_reset(res);
+		return 0;
+	}
+	/* locked as a run's: a killed pull's is reclaimed by the next run */
+	*owner = result_take_ownership(res->buf);
+	/* made between the caller's look and the mkdir: taken after all */
+	if (!lstat(final, &st))
+		return 0;
+	return 1;
+}
+
+/* sb one directory up ("a/b" -> "a", "a" -> "") */
+static void path_up(struct strbuf *sb)
+{
+	char *slash = strrchr(sb->buf, '/');
+
+	strbuf_setlen(sb, slash && slash != sb->buf ? (size_t)(slash - sb->buf) : 0);
+}
+
+/* the reservation let go: .owner, then the directory, then the lock */
+static void unreserve(struct strbuf *res, int owner)
+{
+	struct strbuf path = STRBUF_INIT;
+
+	if (res->len) {
+		path_join(&path, res->buf, ".owner");
+		unlink(path.buf);
+		rmdir(res->buf);
+	}
+	if (owner >= 0)
+		close(owner);
+	strbuf_release(&path);
+}
+
 /* one run into its place below the root; 1 pulled, 0 skipped, -1 error */
 /*
  * A run directory already in the root is the same run (run numbers are
@@ -69,15 +135,24 @@ static int pull_run(struct lab *lab, const struct store_run *r,
 {
 	static const char pulled_note[] =
 		"pulled from a shared store: data only (docs/security.md)\n";
-	struct strbuf tmp = STRBUF_INIT, gdir = STRBUF_INIT;
+	struct strbuf tmp = STRBUF_INIT, gdir = STRBUF_INIT, res = STRBUF_INIT;
+	struct strbuf made = STRBUF_INIT;
 	size_t n = 0;
-	int ret = -1;
+	int ret = -1, owner = -1;
 
 	if (check_dirs(lab, r, group_rel, err) < 0)
 		return -1;
 	if (dir_exists(r->dir))
 		return 0;
 	path_dirname(&gdir, r->dir);
+	/* the directories reserve() makes go again if nothing is pulled */
+	strbuf_addbuf(&made, &gdir);
+	while (made.len && !dir_exists(made.buf))
+		path_up(&made);
+	ret = reserve(gdir.buf, group_rel, r->number, r->dir, &res, &owner, err);
+	if (ret <= 0)
+		goto out;
+	ret = -1;
 	strbuf_addf(&tmp, "%s/.pull-%d-%ld", gdir.buf, r->number, (long)getpid());
 	remove_tree(tmp.buf);
 	if (lab_get_run_files(lab, group_rel, r->number, tmp.buf, &n, err) < 0)
@@ -91,16 +166,24 @@ static int pull_run(struct lab *lab, const struct store_run *r,
 	/* the run is data: no plug-in of it or below it is ever run */
 	if (trust_mark_pulled(tmp.buf, pulled_note, err) < 0)
 		goto out;
-	if (rename(tmp.buf, r->dir) < 0) {
+	if (renameat2(AT_FDCWD, tmp.buf, AT_FDCWD, r->dir, RENAME_NOREPLACE) < 0) {
 		strbuf_addf(err, "cannot rename '%s' to '%s': %s", tmp.buf, r->dir,
 			    strerror(errno));
 		goto out;
 	}
 	ret = 1;
 out:
-	remove_tree(tmp.buf);
+	if (tmp.len)
+		remove_tree(tmp.buf);
+	unreserve(&res, owner);
+	/* "nothing of it written": not even its group's directories */
+	while (ret != 1 && gdir.len && strcmp(gdir.buf, made.buf) &&
+	       !rmdir(gdir.buf))
+		path_up(&gdir);
 	strbuf_release(&tmp);
 	strbuf_release(&gdir);
+	strbuf_release(&res);
+	strbuf_release(&made);
 	return ret;
 }
 

@@ -40,6 +40,8 @@
  * must not hang `run` (issue 25, F7).
  */
 #define PARSE_TIMEOUT_S 600.0
+/* the longest PERFSIFT_PARSE_TIMEOUT: a job's timeout's bound (10^7 s, 116 days) */
+#define PARSE_TIMEOUT_MAX_S 1e7
 /* after the timeout's SIGTERM, this long for the script's group to go */
 #define PARSE_GRACE_MS 2000
 
@@ -576,6 +578,16 @@ static double parse_timeout(void)
 		warning("PERFSIFT_PARSE_TIMEOUT '%s' is not a duration; %g s it is",
 			env, PARSE_TIMEOUT_S);
 		return PARSE_TIMEOUT_S;
+	}
+	/*
+	 * As long as a job's timeout may be: 1e30 s overflowed the deadline
+	 * in nanoseconds, and every parse script was killed at once (the
+	 * third attack, B3)
+	 */
+	if (s > PARSE_TIMEOUT_MAX_S) {
+		warning("PERFSIFT_PARSE_TIMEOUT '%s' is longer than %g s; %g s it is",
+			env, PARSE_TIMEOUT_MAX_S, PARSE_TIMEOUT_MAX_S);
+		return PARSE_TIMEOUT_MAX_S;
 	}
 	return s;
 }

@@ -13,6 +13,7 @@
 #include "select/select.h"
 #include "util/fileutil.h"
 #include "util/strbuf.h"
+#include "util/trust.h"
 #include "util/xalloc.h"
 
 /* the runs that have the stat: a run without it is no point at 0 */
@@ -82,7 +83,7 @@ static int series_from_file(const char *path, const char *stat, double **v,
 
 	root = json_load_file(path, 0, &jerr);
 	if (!root) {
-		strbuf_addf(err, "%s:%d: %s", path, jerr.line, jerr.text);
+		strbuf_addf(err, "%s:%d: %s", path, jerr.line, trust_json_why(jerr.text));
 		return -1;
 	}
 	arr = json_is_object(root) ? json_object_get(root, stat) : NULL;

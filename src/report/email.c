@@ -14,6 +14,7 @@
 #include "plot/plot.h"
 #include "report/report.h"
 #include "util/strbuf.h"
+#include "util/trust.h"
 
 /*
  * A full or long abbreviated git hash (12..64 hex digits, SHA-1 or
@@ -254,26 +255,39 @@ static int add_charts(struct strbuf *out, const struct report *r,
 }
 
 /*
+ * A fact of the runs, as the text shows it: the runs' job.yaml may be
+ * another box's (pulled) or a guest's, and an ESC in its governor or
+ * build command reached the terminal of whoever read the report (the
+ * third attack, B1).  Text with a control character is escaped
+ * (\x1b); plain text is left as it is, so a real command stays one to
+ * copy.
+ */
+static const char *shown(const char *s)
+{
+	return s && trust_has_ctl(s) ? trust_shown(s) : s;
+}
+
+/*
  * The test box as the runs recorded it: a number means little without the
  * machine, and THP, the governor and the kernel command line are the
  * settings most often behind "I cannot reproduce it".
  */
 static void add_box(struct strbuf *out, const struct report_box *b)
 {
-	strbuf_addf(out, "%s: %s\n", b->host ? b->host : "unknown",
-		    b->cpu_model ? b->cpu_model : "unknown CPU");
+	strbuf_addf(out, "%s: %s\n", b->host ? shown(b->host) : "unknown",
+		    b->cpu_model ? shown(b->cpu_model) : "unknown CPU");
 	if (b->nr_cpu)
-		strbuf_addf(out, "CPUs: %s\n", b->nr_cpu);
-	strbuf_addf(out, "Memory: %s\n", b->memory ? b->memory : "unknown");
+		strbuf_addf(out, "CPUs: %s\n", shown(b->nr_cpu));
+	strbuf_addf(out, "Memory: %s\n", b->memory ? shown(b->memory) : "unknown");
 	if (b->thp_enabled)
-		strbuf_addf(out, "THP: %s (defrag: %s)\n", b->thp_enabled,
-			    b->thp_defrag ? b->thp_defrag : "unknown");
+		strbuf_addf(out, "THP: %s (defrag: %s)\n", shown(b->thp_enabled),
+			    b->thp_defrag ? shown(b->thp_defrag) : "unknown");
 	if (b->governor)
-		strbuf_addf(out, "cpufreq governor: %s\n", b->governor);
+		strbuf_addf(out, "cpufreq governor: %s\n", shown(b->governor));
 	if (b->cmdline)
-		strbuf_addf(out, "Kernel command line: %s\n", b->cmdline);
+		strbuf_addf(out, "Kernel command line: %s\n", shown(b->cmdline));
 	if (b->settings)
-		strbuf_addf(out, "Set by the job: %s\n", b->settings);
+		strbuf_addf(out, "Set by the job: %s\n", shown(b->settings));
 }
 
 /* one line of "To reproduce": indent, the formatted text, a newline */
@@ -310,9 +324,9 @@ static void repro_build(struct strbuf *out, const char *indent,
 	}
 	strbuf_addf(out, "%sgit checkout --detach %s", indent, commit);
 	if (given(rp->build))
-		strbuf_addf(out, " && %s", rp->build);
+		strbuf_addf(out, " && %s", shown(rp->build));
 	if (given(rp->install))
-		strbuf_addf(out, " && %s", rp->install);
+		strbuf_addf(out, " && %s", shown(rp->install));
 	strbuf_addch(out, '\n');
 }
 
@@ -327,7 +341,7 @@ static void repro_run(struct strbuf *out, const char *indent,
 	if (commit)
 		strbuf_addf(out, " --commit %s", commit);
 	if (rp->cmd && rp->cmd_plain)
-		strbuf_addf(out, " -- %s", rp->cmd);
+		strbuf_addf(out, " -- %s", shown(rp->cmd));
 	strbuf_addch(out, '\n');
 }
 
@@ -356,11 +370,11 @@ void report_repro_text(const struct report *r, struct strbuf *out,
 		repro_line(out, indent, "# %s is the job the head runs ran, attached beside this report", job);
 		if (rp->base_job_file)
 			repro_line(out, indent, "# %s is the base's job (%s)", rp->base_job_file,
-				   r->base_setting ? r->base_setting : "its settings differ");
+				   r->base_setting ? shown(r->base_setting) : "its settings differ");
 		if (rp->no_base_job)
 			repro_line(out, indent, "# the base runs have no job.yaml: the head's job is run for both");
 		if (rp->cmd && !rp->cmd_plain)
-			repro_line(out, indent, "# the command is the job file's mytest.cmdline: %s", rp->cmd);
+			repro_line(out, indent, "# the command is the job file's mytest.cmdline: %s", shown(rp->cmd));
 		if (given(rp->build) || given(rp->install))
 			repro_line(out, indent, "# in a checkout of the source tree, as the runs were made:");
 		else if (rp->base_commit || rp->head_commit)

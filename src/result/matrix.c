@@ -17,6 +17,7 @@
 #include "util/fileutil.h"
 #include "util/sorted.h"
 #include "util/strbuf.h"
+#include "util/trust.h"
 #include "util/xalloc.h"
 
 void matrix_init(struct matrix *m)
@@ -345,7 +346,7 @@ int matrix_load_missing(struct matrix *m, const char *path,
 	}
 	root = json_loadb(text.buf, text.len, 0, &jerr);
 	if (!root) {
-		strbuf_addf(err, "%s:%d: %s", path, jerr.line, jerr.text);
+		strbuf_addf(err, "%s:%d: %s", path, jerr.line, trust_json_why(jerr.text));
 		goto out;
 	}
 	schema = json_string_value(json_object_get(root, "schema"));

@@ -492,7 +492,7 @@ int reduce_stats_load_json(struct reduce_stats *st, const char *path,
 	json_t *root = json_load_file(path, 0, &jerr);
 
 	if (!root) {
-		strbuf_addf(err, "%s:%d: %s", path, jerr.line, jerr.text);
+		strbuf_addf(err, "%s:%d: %s", path, jerr.line, trust_json_why(jerr.text));
 		return -1;
 	}
 	return stats_from_json(st, root, path, err);
@@ -505,7 +505,7 @@ int reduce_stats_parse_json(struct reduce_stats *st, const char *text,
 	json_t *root = json_loadb(text, len, 0, &jerr);
 
 	if (!root) {
-		strbuf_addf(err, "%s:%d: %s", name, jerr.line, jerr.text);
+		strbuf_addf(err, "%s:%d: %s", name, jerr.line, trust_json_why(jerr.text));
 		return -1;
 	}
 	return stats_from_json(st, root, name, err);

@@ -27,6 +27,7 @@
 #include "util/fileutil.h"
 #include "util/strbuf.h"
 #include "util/strnum.h"
+#include "util/trust.h"
 #include "util/usage.h"
 #include "util/xalloc.h"
 
@@ -51,6 +52,8 @@ static const char *control_char(const char *s)
  */
 static int check_component(const char *key, const char *v, struct strbuf *err)
 {
+	const char *why;
+
 	if (!*v || !strcmp(v, ".") || !strcmp(v, "..") || strchr(v, '/')) {
 		strbuf_addf(err, "%s: '%s' cannot be a directory name", key, v);
 		return -1;
@@ -59,6 +62,25 @@ static int check_component(const char *key, const char *v, struct strbuf *err)
 	if (control_char(v)) {
 		strbuf_addf(err, "%s: a directory name holds no control character "
 			    "(byte 0x%02x)", key, (unsigned char)*control_char(v));
+		return -1;
+	}
+	/*
+	 * nor bytes that are no UTF-8, nor a C1 control: the run's job.yaml
+	 * could not be read back (its parameters lost), and 0x9b is a
+	 * terminal's CSI (the third attack, B4)
+	 */
+	if ((why = trust_utf8_why(v))) {
+		strbuf_addf(err, "%s: a directory name is UTF-8 without control "
+			    "characters: '", key);
+		/* every byte past ASCII escaped: the value is what is wrong */
+		for (; *v; v++) {
+			if ((unsigned char)*v >= 0x80 || (unsigned char)*v < 0x20 ||
+			    *v == '\\')
+				strbuf_addf(err, "\\x%02x", (unsigned char)*v);
+			else
+				strbuf_addch(err, *v);
+		}
+		strbuf_addf(err, "' holds %s", why);
 		return -1;
 	}
 	return 0;
@@ -206,7 +228,7 @@ out:
  * its name, so a visible .owner that is not locked is a dead owner's.
  * Returns the fd, or -1 (no mark: the directory is then never reclaimed).
  */
-static int take_ownership(const char *tmp)
+int result_take_ownership(const char *tmp)
 {
 	struct strbuf path = STRBUF_INIT, final = STRBUF_INIT;
 	int fd;
@@ -309,7 +331,7 @@ int result_run_begin(struct result_run *run, const char *group_dir,
 		}
 		run->group_dir = xstrdup(group_dir);
 		run->number = n;
-		run->owner_fd = take_ownership(tmp.buf);
+		run->owner_fd = result_take_ownership(tmp.buf);
 		run->tmp_dir = strbuf_detach(&tmp, NULL);
 		run->dir = strbuf_detach(&final, NULL);
 		ret = 0;

@@ -54,6 +54,14 @@ struct result_run {
 };
 
 /*
+ * Own the reserved run directory tmp (a .tmp-<n>): its .owner, locked
+ * for as long as the fd is open, tells a live reservation from a dead
+ * perfsift's (which the next run reclaims).  The fd, or -1.  For pull,
+ * which reserves a number as a run does.
+ */
+int result_take_ownership(const char *tmp);
+
+/*
  * Reserve the next run number in group_dir (creating it) and make the
  * temporary directory <group_dir>/.tmp-<n>.  The reservation survives a
  * concurrent perfsift; the temporary directory of a perfsift that died

@@ -501,7 +501,7 @@ int samples_load_json(struct samples *s, const char *text, size_t len,
 	if (!root && strstr(jerr.text, "too big"))
 		root = json_loadb(text, len, JSON_DECODE_INT_AS_REAL, &jerr);
 	if (!root) {
-		strbuf_addf(err, "%s:%d: %s", file, jerr.line, jerr.text);
+		strbuf_addf(err, "%s:%d: %s", file, jerr.line, trust_json_why(jerr.text));
 		return -1;
 	}
 	if (!json_is_object(root)) {

@@ -1255,7 +1255,9 @@ static double vm_limit(const struct engine_plan *p)
 	if (env && *env) {
 		double m = strtod(env, &end);
 
-		if (!*end && m > 0)
+		/* at most a job's timeout (10^7 s): "inf" or 1e30 overflowed
+		 * the runner's deadline (the third attack, B3) */
+		if (!*end && m > 0 && m <= 1e7)
 			margin = m;
 	}
 	return job + margin;

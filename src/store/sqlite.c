@@ -313,7 +313,9 @@ static int sqlite_open(struct store *st, const char *location, unsigned flags,
 		r = exec_sql(st, sql.buf, err);
 		strbuf_release(&sql);
 		if (r) {
-			exec_sql(st, "ROLLBACK", err);
+			/* its own error would be glued to the first ("...is
+			 * fullindex: cannot rollback"): the first is the news */
+			sqlite3_exec(p->db, "ROLLBACK", NULL, NULL, NULL);
 			goto fail;
 		}
 	}

@@ -18,6 +18,43 @@ bool trust_has_ctl(const char *s)
 	return false;
 }
 
+const char *trust_utf8_why(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p) {
+		unsigned int c = *p, n, i;
+
+		if (c < 0x80) {
+			p++;
+			continue;
+		}
+		if (c >= 0xc2 && c <= 0xdf)
+			n = 1;
+		else if (c >= 0xe0 && c <= 0xef)
+			n = 2;
+		else if (c >= 0xf0 && c <= 0xf4)
+			n = 3;
+		else
+			return "bytes that are not UTF-8";
+		c &= 0x3f >> n;
+		for (i = 1; i <= n; i++) {
+			if ((p[i] & 0xc0) != 0x80)
+				return "bytes that are not UTF-8";
+			c = c << 6 | (p[i] & 0x3f);
+		}
+		/* overlong forms, UTF-16 surrogates, past U+10FFFF */
+		if ((n == 2 && c < 0x800) || (n == 3 && c < 0x10000) ||
+		    (c >= 0xd800 && c <= 0xdfff) || c > 0x10ffff)
+			return "bytes that are not UTF-8";
+		if (c >= 0x80 && c <= 0x9f)
+			return "a C1 control character (U+0080-U+009F: U+009B is a "
+			       "terminal's CSI)";
+		p += n + 1;
+	}
+	return NULL;
+}
+
 const char *trust_name_why(const char *s)
 {
 	if (!*s)
@@ -230,4 +267,14 @@ int trust_mark_pulled(const char *dir, const char *note, struct strbuf *err)
 	}
 	strbuf_release(&mark);
 	return ret;
+}
+
+const char *trust_json_why(const char *text)
+{
+	struct strbuf *b = ring_next();
+	const char *near = strstr(text, " near ");
+
+	strbuf_reset(b);
+	strbuf_add(b, text, near ? (size_t)(near - text) : strlen(text));
+	return b->buf;
 }

@@ -15,6 +15,12 @@
 /* s holds a control character (0x00-0x1f, DEL): ESC, BEL, CR, LF, TAB... */
 bool trust_has_ctl(const char *s);
 /*
+ * s is valid UTF-8 without a C1 control character (U+0080-U+009F): a
+ * raw 0x9b byte or U+009B is CSI to some terminals, and a name that is
+ * not UTF-8 makes the run's own job.yaml unreadable.  NULL, or why.
+ */
+const char *trust_utf8_why(const char *s);
+/*
  * s is one plain directory entry: not empty, not "." or "..", no '/',
  * no control character.  NULL when fine, else why (static text).
  */
@@ -66,6 +72,13 @@ void trust_redact_url(struct strbuf *out, const char *url);
 /* trust_redact_url() into a static buffer (the ring of trust_shown(), 12 in turn) */
 const char *trust_redacted(const char *url);
 
+/*
+ * A JSON parser's message (jansson's error text) without its "near
+ * '...'": that is the file's own text, and a stats.json that is a link
+ * to /etc/shadow quoted its first word (the third attack, B5).  Into
+ * the ring of trust_shown().
+ */
+const char *trust_json_why(const char *text);
 /*
  * The file `perfsift pull` leaves in each run directory it wrote: the
  * run's files came from a shared store, written by whoever may write

@@ -85,6 +85,28 @@ static void test_stat_names(void **state)
 	assert_non_null(trust_stat_why("plug.a\nb"));
 }
 
+/* UTF-8 as it is written, and what is not: a byte alone, C1, overlong */
+static void test_utf8(void **state)
+{
+	(void)state;
+	assert_null(trust_utf8_why("plain"));
+	assert_null(trust_utf8_why("caf\xc3\xa9"));          /* U+00E9 */
+	assert_null(trust_utf8_why("\xc2\xa0"));             /* U+00A0, past C1 */
+	assert_null(trust_utf8_why("\xe2\x82\xac"));         /* U+20AC */
+	assert_null(trust_utf8_why("\xf0\x9f\x98\x80"));     /* U+1F600 */
+	assert_null(trust_utf8_why("\xf4\x8f\xbf\xbf"));     /* U+10FFFF */
+	assert_non_null(trust_utf8_why("c\x9b" "2J"));       /* a raw CSI */
+	assert_non_null(trust_utf8_why("\xc2\x9b"));         /* U+009B */
+	assert_non_null(trust_utf8_why("\xc2\x80"));         /* U+0080 */
+	assert_non_null(trust_utf8_why("\xc2\x9f"));         /* U+009F */
+	assert_non_null(trust_utf8_why("\xc0\xaf"));         /* overlong '/' */
+	assert_non_null(trust_utf8_why("\xe0\x80\xaf"));     /* overlong '/' */
+	assert_non_null(trust_utf8_why("\xed\xa0\x80"));     /* a surrogate */
+	assert_non_null(trust_utf8_why("\xf4\x90\x80\x80"));  /* past U+10FFFF */
+	assert_non_null(trust_utf8_why("\xe2\x82"));         /* cut short */
+	assert_non_null(trust_utf8_why("\xff"));
+}
+
 /* a directory below one holding the mark is inside a pulled run */
 static void test_inside_pulled(void **state)
 {
@@ -169,6 +191,7 @@ int main(void)
 		cmocka_unit_test(test_relpaths),
 		cmocka_unit_test(test_args),
 		cmocka_unit_test(test_stat_names),
+		cmocka_unit_test(test_utf8),
 		cmocka_unit_test(test_inside_pulled),
 		cmocka_unit_test(test_escape),
 		cmocka_unit_test(test_redact),

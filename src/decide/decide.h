@@ -91,8 +91,15 @@ struct decide_budget {
 	bool first_change; /* stop at the first changed KPI (each on its own) */
 };
 
-/* the robot's and bisect's default max_runs a side (see config.c) */
-#define DECIDE_DEFAULT_MAX_RUNS 20
+/*
+ * The robot's default max_runs a side for an undecided head (config.c).
+ * 30: bench/detection (docs/detection.md) calls a 30% slowdown at +-20%
+ * per-run noise regressed in 100% of 600 seeded heads at 30 pairs (95.0%
+ * at 20, 99.3% at 25), and an unchanged head falsely regressed in 1.3%
+ * (bisect then mails nothing).  Bisect's own budget is
+ * BISECT_DEFAULT_MAX_RUNS (bisect/bisect.h).
+ */
+#define DECIDE_DEFAULT_MAX_RUNS 30
 
 /*
  * Run and judge until decided or the budget is spent (the rule above).

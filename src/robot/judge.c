@@ -215,7 +215,7 @@ static int run_bisect(struct robot_judge *j, const char *base,
 		bisect_state_add_commit(&st, path[i].sha, path[i].subject);
 	memset(&bo, 0, sizeof(bo));
 	bo.runs = j->job->runs;
-	bo.max_runs = j->job->max_runs;
+	bo.max_runs = j->job->bisect_max_runs;
 	/* bo.no_until_decided stays false: each step judged until decided */
 	bo.stat = v->stat;
 	bo.testcase = j->job->testcase;

@@ -4,7 +4,8 @@
 # (decide/decide.h): interleaved pairs of base and head runs, made
 # beside each other, beyond the job's 3 while the KPI is undecided,
 # until it is the same as the base's (no bisect, no mail); one that
-# stays undecided at max_runs (default 20) a side is recorded
+# stays undecided at max_runs (20 here, below the default: the vals
+# files list 20 figures) a side is recorded
 # "undecided", never "same", mails nothing, and is judged again by the
 # next pass (which, its budget spent, runs nothing more).  The benchmark
 # reports the figure its commit's `vals` file lists for the run's
@@ -40,7 +41,12 @@ test_expect_success 'setup: main steady at 20; feature/settle noisy first' '
 	sed "s/kpi: {mytest.ms: lower}/kpi: {mytest.ms: {better: lower, min_effect: 5%}}/" \
 		job.yaml >job.tmp && mv job.tmp job.yaml &&
 	grep -q min_effect job.yaml &&
-	write_config robot.yaml "$PWD/up"
+	write_config robot.yaml "$PWD/up" &&
+	# budgets set, not the defaults (decide.h, bisect.h): 20 runs a
+	# side, as many as a vals file lists
+	sed "s/^    runs: 3\$/    runs: 3\n    max_runs: 20\n    bisect_max_runs: 20/" \
+		robot.yaml >robot.tmp && mv robot.tmp robot.yaml &&
+	grep -q "^    bisect_max_runs: 20" robot.yaml
 '
 
 # the complete runs of the head commit $1

@@ -83,7 +83,10 @@ test_expect_success 'undecided at 20 runs a side: recorded undecided, not same; 
 	test "$(mails sent.mbox)" -eq 0 &&
 	perfsift robot --config robot.yaml --status >status &&
 	test_grep "^demo/feature/wild .* undecided " status &&
-	test_grep "^  undecided: .*mytest.ms .*(budget max_runs 20 a side; judged on 20 base and 20 head runs made interleaved (ABAB) beside each other" status
+	test_grep "^  undecided: .*mytest.ms .*(budget max_runs 20 a side; judged on 20 base and 20 head runs made interleaved (ABAB) beside each other" status &&
+	# the base runs made for this head carry their own start times
+	# (not those of the base runs feature/settle had): all 20 pair
+	test_grep "^  undecided: .*mytest.ms .* from 20 interleaved pairs, " status
 '
 
 test_expect_success 'a later pass judges it again on the same pairs, runs nothing more' '

@@ -542,6 +542,7 @@ int robot_judge_head(struct robot_judge *j, const char *base, const char *head,
 	int r;
 
 	set_str(&v->base, base);
+	set_str(&v->head, head); /* the mail pools the head's runs (notify.c) */
 	set_str(&v->verdict, NULL);
 	set_str(&v->detail, NULL);
 	r = judge_until_decided(j, base, head, &stat, &regression, v, &used);

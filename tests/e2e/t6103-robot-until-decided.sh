@@ -125,4 +125,24 @@ test_expect_success 'the bisect names the 7th, says the 5th undecided, and the m
 	test_grep "^  undecided $c5 " sent.mbox
 '
 
+# the complete runs of commit $1 (a rev)
+runs_of_rev() {
+	head_runs "$(git -C up rev-parse "$1")"
+}
+
+test_expect_success 'the mail pools the good and the bad runs, and says how many' '
+	c6=feature/slow~4 c7=feature/slow~3 &&
+	np=$(runs_of_rev $c6) && nc=$(runs_of_rev $c7) &&
+	nh=$(runs_of_rev feature/slow) &&
+	test_grep "^The figures below pool the bisect.s runs:\$" sent.mbox &&
+	line=$(grep "^  good: [0-9]* runs (" sent.mbox) &&
+	echo "$line" | grep "($np of the parent $(git -C up rev-parse $c6 | cut -c1-12), [0-9]* of the base $(git -C up rev-parse main | cut -c1-12))\$" &&
+	ng=$(echo "$line" | sed "s/^  good: \([0-9]*\) runs.*/\1/") &&
+	test "$ng" -gt "$np" &&
+	test_grep "^  bad:  $((nc + nh)) runs ($nc of the culprit $(git -C up rev-parse $c7 | cut -c1-12), $nh of the head $(git -C up rev-parse feature/slow | cut -c1-12))\$" sent.mbox &&
+	# the table and the repro line rest on those runs
+	test_grep "^        perfsift run job.yaml -n $ng --commit $(git -C up rev-parse $c6) " sent.mbox &&
+	test_grep "^        perfsift run job.yaml -n $((nc + nh)) --commit $(git -C up rev-parse $c7) " sent.mbox
+'
+
 test_done

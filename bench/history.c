@@ -52,41 +52,6 @@ static void report(const char *what, double *t, int k)
 	fflush(stdout);
 }
 
-static void bench_series(size_t ncommits, size_t nruns, enum history_test test,
-			 int repeat)
-{
-	double *v = xmalloc(ncommits * nruns * sizeof(double)), t[16];
-	struct history_point *pts = xmalloc(ncommits * sizeof(*pts));
-	struct history_params p;
-	uint64_t rng = 42;
-	size_t at[5], i, found = 0;
-	char what[96];
-	int k;
-
-	history_synth(&rng, ncommits, nruns, 5, 2, 5, 100, v, at);
-	for (i = 0; i < ncommits; i++) {
-		pts[i].v = v + i * nruns;
-		pts[i].n = nruns;
-	}
-	history_params_init(&p);
-	history_params_set_test(&p, test);
-	for (k = 0; k < repeat && k < 16; k++) {
-		struct history_result r;
-		double t0 = time_mono_s();
-
-		history_detect(pts, ncommits, &p, &r);
-		t[k] = time_mono_s() - t0;
-		found = r.nchanges;
-		history_result_release(&r);
-	}
-	snprintf(what, sizeof(what), "series %zu x %zu (%s, %zu found of 5)",
-		 ncommits, nruns, test == HISTORY_TTEST ? "t" : "permutation",
-		 found);
-	report(what, t, k);
-	free(v);
-	free(pts);
-}
-
 /* ---- F8: a long series, the new search beside the plain one ---- */
 
 static double thread_cpu_s(void)
@@ -103,24 +68,29 @@ static double long_value(size_t i, int step, uint64_t *rng)
 	return step ? (double)(i / 1000 % 2) * 5 + history_gauss(rng) : (double)i;
 }
 
-/* K runs of detect on pts[0..n): median and range of the CPU time */
+/*
+ * K runs of detect on pts[0..n) with P (the one timing loop of this
+ * bench): median and range of the thread's CPU time, which a busy
+ * neighbour inflates less than the wall clock.
+ */
 static size_t time_detect(void (*detect)(const struct history_point *,
 					 size_t, const struct history_params *,
 					 struct history_result *),
-			  const struct history_point *pts, size_t n, int k,
+			  const struct history_point *pts, size_t n,
+			  const struct history_params *p, int k,
 			  const char *what)
 {
-	struct history_params p;
 	double t[16];
 	size_t found = 0;
 	int i;
 
-	history_params_init(&p);
+	if (k > 16)
+		k = 16;
 	for (i = 0; i < k; i++) {
 		struct history_result r;
 		double t0 = thread_cpu_s();
 
-		detect(pts, n, &p, &r);
+		detect(pts, n, p, &r);
 		t[i] = thread_cpu_s() - t0;
 		found = r.nchanges;
 		history_result_release(&r);
@@ -135,12 +105,39 @@ static size_t time_detect(void (*detect)(const struct history_point *,
 	return found;
 }
 
+static void bench_series(size_t ncommits, size_t nruns, enum history_test test,
+			 int repeat)
+{
+	double *v = xmalloc(ncommits * nruns * sizeof(double));
+	struct history_point *pts = xmalloc(ncommits * sizeof(*pts));
+	struct history_params p;
+	uint64_t rng = 42;
+	size_t at[5], i;
+	char what[96];
+
+	history_synth(&rng, ncommits, nruns, 5, 2, 5, 100, v, at);
+	for (i = 0; i < ncommits; i++) {
+		pts[i].v = v + i * nruns;
+		pts[i].n = nruns;
+	}
+	history_params_init(&p);
+	history_params_set_test(&p, test);
+	snprintf(what, sizeof(what), "series %zu x %zu (%s, 5 planted)",
+		 ncommits, nruns, test == HISTORY_TTEST ? "t" : "permutation");
+	time_detect(history_detect, pts, ncommits, &p, repeat, what);
+	free(v);
+	free(pts);
+}
+
 static void bench_long(size_t csv_max, size_t ref_max, int repeat,
 		       const char *bin)
 {
 	size_t n, i;
 	int step;
 
+	struct history_params p;
+
+	history_params_init(&p);
 	bench_print_load("before the long series");
 	for (n = 10000; n <= csv_max; n *= 10) {
 		for (step = 0; step < 2; step++) {
@@ -163,11 +160,11 @@ static void bench_long(size_t csv_max, size_t ref_max, int repeat,
 			}
 			snprintf(what, sizeof(what), "%zu x 1, %s: history_detect", n,
 				 step ? "steps" : "ramp");
-			a = time_detect(history_detect, pts, n, kk, what);
+			a = time_detect(history_detect, pts, n, &p, kk, what);
 			if (n <= ref_max) {
 				snprintf(what, sizeof(what), "%zu x 1, %s: the plain search",
 					 n, step ? "steps" : "ramp");
-				b = time_detect(history_detect_reference, pts, n,
+				b = time_detect(history_detect_reference, pts, n, &p,
 						n > 10000 ? 1 : repeat, what);
 				if (a != b)
 					printf("  DIFFERENT: %zu against %zu change points\n",

@@ -210,7 +210,7 @@ static void run_case(const char *label, const struct sim *s, size_t trials,
 
 /* ---- --bisect: the same rule in bisect_run(), over synthetic ops ---- */
 
-/* the endpoints run once a triplet of every step (bisect.c) */
+/* the endpoints run once a triplet of every step (bisect/driver.c) */
 #define MAX_RUNS_KEPT 2048 /* an endpoint's: a triplet a step, up to --max-runs */
 
 struct path_world {

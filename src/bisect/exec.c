@@ -5,6 +5,7 @@
  * benchmark or of the runner costs one sample, not the bisect.
  */
 #include "util/compat.h"
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
@@ -16,6 +17,7 @@
 #include "bisect/exec.h"
 #include "bisect/git.h"
 #include "result/matrix.h"
+#include "result/reduce.h"
 #include "result/result.h"
 #include "select/select.h"
 #include "store/store.h"
@@ -49,6 +51,34 @@ bool bisect_exec_interrupted(void)
 	return stop_requested != 0;
 }
 
+/*
+ * What the samples op keeps of a commit between its calls: the runs it
+ * took (the store's matrix builder: each run's stats, packed) and the
+ * number of the newest.  A bisect step asks for a party's samples after
+ * each of its runs, up to --max-runs (~120) a party: reading them all
+ * again each time is O(n^2) reads.  Kept, a call reads the run list and
+ * only the runs completed since, and unites the columns in memory: the
+ * matrix a full load gives (the same builder, the same unite rules).
+ * The start time of each run taken is kept beside it.
+ */
+struct exec_seen {
+	char *sha;
+	int64_t group;  /* its group's id; 0 until it has runs */
+	int last;       /* the number of the newest run taken, -1: none */
+	struct store_matrix_builder b;
+	double *start;  /* the first nstart runs' start times (x_starts) */
+	size_t nstart;
+};
+
+static void seen_forget(struct exec_seen *s)
+{
+	store_matrix_builder_release(&s->b);
+	store_matrix_builder_init(&s->b);
+	FREE_AND_NULL(s->start);
+	s->nstart = 0;
+	s->last = -1;
+}
+
 int bisect_exec_init(struct bisect_exec *x, const char *wt_base,
 		     struct strbuf *err)
 {
@@ -72,6 +102,9 @@ int bisect_exec_init(struct bisect_exec *x, const char *wt_base,
 	}
 	x->group = NULL;
 	x->installed = NULL;
+	x->store = NULL;
+	x->seen = NULL;
+	x->nseen = x->alloc_seen = 0;
 	x->state_dir = wt_base ? xstrdup(wt_base) : NULL;
 	return 0;
 }
@@ -88,6 +121,16 @@ void bisect_exec_release(struct bisect_exec *x)
 		FREE_AND_NULL(x->wt[i]);
 		FREE_AND_NULL(x->prepared[i]);
 	}
+	if (x->store) {
+		store_close(x->store);
+		FREE_AND_NULL(x->store);
+	}
+	for (i = 0; i < (int)x->nseen; i++) {
+		seen_forget(&x->seen[i]);
+		free(x->seen[i].sha);
+	}
+	FREE_AND_NULL(x->seen);
+	x->nseen = x->alloc_seen = 0;
 }
 
 void bisect_exec_cleanup(struct bisect_exec *x)
@@ -349,29 +392,27 @@ static int x_measure(void *data, int slot, const char *sha, struct strbuf *err)
 }
 
 /*
- * The commit's samples from the index: its result group for this job.
- * Several jobs may have results for one commit; once this bisect's group
- * is known (the first commit found), the others are told apart by their
- * directory, which differs from it only in the commit component.
+ * sha's result group for this job in st, copied into *g (*found false
+ * when it has no run yet).  Several jobs may have results for one
+ * commit; once this bisect's group is known (the first commit found),
+ * the others are told apart by their directory, which differs from it
+ * only in the commit component.  0, or -1 with err.
  */
-int bisect_exec_samples(struct bisect_exec *x, const char *sha,
-			struct matrix *m, struct strbuf *err)
+static int find_group(struct bisect_exec *x, struct store *st, const char *sha,
+		      struct store_group *g, bool *found, struct strbuf *err)
 {
-	struct store st;
 	struct store_selector sel;
 	struct store_group_list groups = {0};
-	const struct store_group *g = NULL;
+	const struct store_group *hit = NULL;
 	struct strbuf want = STRBUF_INIT;
 	size_t i;
 	int ret = -1;
 
-	matrix_init(m);
+	*found = false;
 	memset(&sel, 0, sizeof(sel));
 	sel.kind = STORE_SEL_COMMIT;
 	sel.commit = (char *)sha;
-	if (result_store_open(&st, x->result_root, x->store_url, 0, err) < 0)
-		return -1;
-	if (store_find_groups(&st, &sel, &groups, err) < 0)
+	if (store_find_groups(st, &sel, &groups, err) < 0)
 		goto out;
 	if (x->group)
 		strbuf_addf(&want, "%s/%s", x->group, sha);
@@ -382,33 +423,55 @@ int bisect_exec_samples(struct bisect_exec *x, const char *sha,
 			continue;
 		if (x->group && strcmp(c->dir, want.buf))
 			continue;
-		if (g) {
+		if (hit) {
 			strbuf_addf(err,
 				    "several result groups hold commit %.12s "
 				    "('%s', '%s'); use a result root of its own "
 				    "for this bisect",
-				    sha, g->dir, c->dir);
+				    sha, hit->dir, c->dir);
 			goto out;
 		}
-		g = c;
+		hit = c;
 	}
-	if (!g || !g->nruns) {
-		ret = 0;
-		goto out;
-	}
-	if (store_load_matrix(&st, g->id, m, err) < 0)
-		goto out;
-	if (!x->group) {
-		struct strbuf dir = STRBUF_INIT;
+	if (hit && hit->nruns) {
+		store_group_copy(g, hit);
+		*found = true;
+		if (!x->group) {
+			struct strbuf dir = STRBUF_INIT;
 
-		path_dirname(&dir, g->dir);
-		x->group = strbuf_detach(&dir, NULL);
+			path_dirname(&dir, hit->dir);
+			x->group = strbuf_detach(&dir, NULL);
+		}
 	}
 	ret = 0;
 out:
 	store_group_list_release(&groups);
-	store_close(&st);
 	strbuf_release(&want);
+	return ret;
+}
+
+/* the commit's samples from the index: its result group for this job */
+int bisect_exec_samples(struct bisect_exec *x, const char *sha,
+			struct matrix *m, struct strbuf *err)
+{
+	struct store st;
+	struct store_group g;
+	bool found;
+	int ret = -1;
+
+	matrix_init(m);
+	if (result_store_open(&st, x->result_root, x->store_url, 0, err) < 0)
+		return -1;
+	if (find_group(x, &st, sha, &g, &found, err) < 0)
+		goto out;
+	ret = 0;
+	if (found) {
+		if (store_load_matrix(&st, g.id, m, err) < 0)
+			ret = -1;
+		store_group_release(&g);
+	}
+out:
+	store_close(&st);
 	return ret;
 }
 
@@ -424,10 +487,159 @@ int bisect_exec_count_runs(struct bisect_exec *x, const char *sha, size_t *n,
 	return 0;
 }
 
+static struct exec_seen *seen_of(struct bisect_exec *x, const char *sha,
+				 bool add)
+{
+	struct exec_seen *s;
+	size_t i;
+
+	for (i = 0; i < x->nseen; i++)
+		if (!strcmp(x->seen[i].sha, sha))
+			return &x->seen[i];
+	if (!add)
+		return NULL;
+	ALLOC_GROW(x->seen, x->nseen + 1, x->alloc_seen);
+	s = &x->seen[x->nseen++];
+	memset(s, 0, sizeof(*s));
+	s->sha = xstrdup(sha);
+	s->last = -1;
+	store_matrix_builder_init(&s->b);
+	return s;
+}
+
+/* take sha's complete runs numbered after s->last: 0, or -1 with err */
+static int seen_take(struct store *st, struct exec_seen *s,
+		     const struct store_run_list *runs, struct strbuf *err)
+{
+	size_t i;
+
+	for (i = 0; i < runs->n; i++) {
+		const struct store_run *r = &runs->items[i];
+		struct reduce_stats rows;
+
+		if (!r->complete || r->number <= s->last)
+			continue;
+		reduce_stats_init(&rows);
+		if (store_run_stats(st, r->id, &rows, err) < 0) {
+			reduce_stats_release(&rows);
+			return -1;
+		}
+		store_matrix_builder_add_stats(&s->b, st,
+					       store_rel_dir(st, r->dir), &rows);
+		reduce_stats_release(&rows);
+		s->last = r->number;
+	}
+	return 0;
+}
+
+#ifdef PERFSIFT_TEST_HOOKS
+/*
+ * The kept samples must be the full load's: with PERFSIFT_TEST_SAMPLES_FULL
+ * set (t6009), each call loads sha in full too and stops perfsift on any
+ * difference -- of names, values, integer flags, missing values, sources.
+ */
+static bool same_present(const struct matrix *a, const struct matrix *b,
+			 size_t i)
+{
+	return (a->present ? a->present[i] : 1) == (b->present ? b->present[i] : 1);
+}
+
+static void check_full(struct bisect_exec *x, const char *sha,
+		       const struct matrix *m)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct matrix full;
+	size_t i;
+
+	if (!getenv("PERFSIFT_TEST_SAMPLES_FULL"))
+		return;
+	if (bisect_exec_samples(x, sha, &full, &err) < 0)
+		die("the full load of %.12s: %s", sha, err.buf);
+	if (full.nstats != m->nstats || full.nruns != m->nruns)
+		BUG("kept samples of %.12s: %zu stats x %zu runs, the full load "
+		    "%zu x %zu", sha, m->nstats, m->nruns, full.nstats,
+		    full.nruns);
+	for (i = 0; i < m->nstats; i++)
+		if (strcmp(full.names[i], m->names[i]) ||
+		    full.is_int[i] != m->is_int[i])
+			BUG("kept samples of %.12s: stat %zu is %s, the full "
+			    "load's %s", sha, i, m->names[i], full.names[i]);
+	for (i = 0; i < m->nstats * m->nruns; i++)
+		if (full.values[i] != m->values[i] || !same_present(&full, m, i))
+			BUG("kept samples of %.12s: %s run %zu differs", sha,
+			    m->names[i / m->nruns], i % m->nruns);
+	for (i = 0; m->sources && i < m->nruns; i++)
+		if (strcmp(full.sources[i], m->sources[i]))
+			BUG("kept samples of %.12s: run %zu is %s, the full "
+			    "load's %s", sha, i, m->sources[i], full.sources[i]);
+	matrix_release(&full);
+	strbuf_release(&err);
+}
+#else
+static inline void check_full(struct bisect_exec *x, const char *sha,
+			      const struct matrix *m)
+{
+	(void)x;
+	(void)sha;
+	(void)m;
+}
+#endif
+
 static int x_samples(void *data, const char *sha, struct matrix *m,
 		     struct strbuf *err)
 {
-	return bisect_exec_samples(data, sha, m, err);
+	struct bisect_exec *x = data;
+	struct store_run_list runs = {0};
+	struct exec_seen *s;
+	size_t i, complete = 0;
+	int ret = -1;
+
+	matrix_init(m);
+	/* one store for the whole bisect: the index synced once, here; each
+	 * run of the job indexes itself */
+	if (!x->store) {
+		x->store = xcalloc(1, sizeof(*x->store));
+		if (result_store_open(x->store, x->result_root, x->store_url, 0,
+				      err) < 0) {
+			FREE_AND_NULL(x->store);
+			return -1;
+		}
+	}
+	s = seen_of(x, sha, true);
+	if (!s->group) {
+		struct store_group g;
+		bool found;
+
+		if (find_group(x, x->store, sha, &g, &found, err) < 0)
+			return -1;
+		if (!found) {
+			/* opened before the root had an index (the first
+			 * run makes it): open it again next time */
+			store_close(x->store);
+			FREE_AND_NULL(x->store);
+			return 0;
+		}
+		s->group = g.id;
+		store_group_release(&g);
+	}
+	if (store_group_runs(x->store, s->group, &runs, err) < 0 ||
+	    seen_take(x->store, s, &runs, err) < 0)
+		goto out;
+	for (i = 0; i < runs.n; i++)
+		complete += runs.items[i].complete;
+	/* runs gone, or one completed out of order: every run again */
+	if (complete != s->b.n) {
+		seen_forget(s);
+		if (seen_take(x->store, s, &runs, err) < 0)
+			goto out;
+	}
+	if (s->b.n)
+		store_matrix_builder_finish(&s->b, m);
+	check_full(x, sha, m);
+	ret = 0;
+out:
+	store_run_list_release(&runs);
+	return ret;
 }
 
 /*
@@ -503,28 +715,83 @@ static bool x_step_base(void *data, const char *sha, size_t base[3], bool save)
 	return note_counts(data, "step", sha, base, 3, save);
 }
 
-/* when each run began: the start_time file of its run directory */
+/*
+ * When each run began: the start_time file of its run directory, read
+ * once a run (kept beside the samples op's runs of sha, exec_seen).
+ */
 static int x_starts(void *data, const char *sha, const struct matrix *m,
 		    double *t, struct strbuf *err)
 {
+	struct exec_seen *s = seen_of(data, sha, false);
 	struct strbuf dir = STRBUF_INIT;
 	size_t r;
 
-	(void)data;
-	(void)sha;
 	(void)err;
 	for (r = 0; r < m->nruns; r++) {
-		t[r] = NAN;
-		if (!m->sources)
+		bool known = s && m->sources && r < s->nstart &&
+			     !strcmp(m->sources[r], s->b.sources[r]);
+
+		t[r] = known ? s->start[r] : NAN;
+		if (known || !m->sources)
 			continue;
 		/* a source is "<run dir>/stats.json" (the store's) */
 		strbuf_reset(&dir);
 		path_dirname(&dir, m->sources[r]);
 		if (select_run_start(dir.buf, &t[r]))
 			t[r] = NAN;
+		/* kept in order, for the runs the samples op took */
+		if (s && r == s->nstart && r < s->b.n &&
+		    !strcmp(m->sources[r], s->b.sources[r])) {
+			s->start = xreallocarray(s->start, r + 1,
+						 sizeof(*s->start));
+			s->start[s->nstart++] = t[r];
+		}
 	}
 	strbuf_release(&dir);
 	return 0;
+}
+
+/*
+ * Why sha's newest run failed: the last_state of the highest-numbered
+ * run directory of its group, when that run is incomplete (a run that
+ * failed before the runner made a directory leaves an older one
+ * newest: nothing is said then).  One line, "a: 1, b: 2".
+ */
+static void x_failure(void *data, const char *sha, struct strbuf *why)
+{
+	struct bisect_exec *x = data;
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	struct dirent *de;
+	DIR *dir;
+	long newest = -1;
+	size_t i;
+
+	if (!x->group)
+		return;
+	strbuf_addf(&path, "%s/%s", x->group, sha);
+	dir = opendir(path.buf);
+	while (dir && (de = readdir(dir))) {
+		char *end;
+		long n = strtol(de->d_name, &end, 10);
+
+		if (end != de->d_name && !*end && n > newest)
+			newest = n;
+	}
+	if (dir)
+		closedir(dir);
+	strbuf_addf(&path, "/%ld/last_state", newest);
+	if (newest >= 0 && read_text_file(&text, path.buf, 4096) >= 0 &&
+	    strstr(text.buf, "is_incomplete_run: 1")) {
+		strbuf_rtrim(&text);
+		for (i = 0; i < text.len; i++) {
+			if (text.buf[i] == '\n')
+				strbuf_addstr(why, ", ");
+			else
+				strbuf_addch(why, text.buf[i]);
+		}
+	}
+	strbuf_release(&path);
+	strbuf_release(&text);
 }
 
 /*
@@ -606,5 +873,6 @@ void bisect_exec_ops(struct bisect_exec *x, struct bisect_ops *ops)
 	ops->recall = x_recall;
 	ops->starts = x_starts;
 	ops->step_base = x_step_base;
+	ops->failure = x_failure;
 	ops->data = x;
 }

@@ -13,7 +13,9 @@
 #include "bisect/bisect.h"
 
 struct bisect_ops;
+struct exec_seen;
 struct matrix;
+struct store;
 struct strbuf;
 
 struct bisect_exec {
@@ -40,6 +42,11 @@ struct bisect_exec {
 	char *group;              /* result group prefix, once known */
 	char *state_dir;          /* where bisect keeps its own notes */
 	char *installed;          /* sha whose --install ran last (this process) */
+	/* the samples op's: the store, open for the bisect, and the runs
+	 * it took of each commit (exec.c, struct exec_seen) */
+	struct store *store;
+	struct exec_seen *seen;
+	size_t nseen, alloc_seen;
 };
 
 /*

@@ -69,7 +69,7 @@ static int pull_run(struct lab *lab, const struct store_run *r,
 {
 	static const char pulled_note[] =
 		"pulled from a shared store: data only (docs/security.md)\n";
-	struct strbuf tmp = STRBUF_INIT, gdir = STRBUF_INIT, mark = STRBUF_INIT;
+	struct strbuf tmp = STRBUF_INIT, gdir = STRBUF_INIT;
 	size_t n = 0;
 	int ret = -1;
 
@@ -89,12 +89,8 @@ static int pull_run(struct lab *lab, const struct store_run *r,
 		goto out;
 	}
 	/* the run is data: no plug-in of it or below it is ever run */
-	path_join(&mark, tmp.buf, TRUST_PULLED_MARK);
-	if (write_file_atomic(mark.buf, pulled_note, strlen(pulled_note)) < 0) {
-		strbuf_addf(err, "cannot write '%s': %s", mark.buf,
-			    strerror(errno));
+	if (trust_mark_pulled(tmp.buf, pulled_note, err) < 0)
 		goto out;
-	}
 	if (rename(tmp.buf, r->dir) < 0) {
 		strbuf_addf(err, "cannot rename '%s' to '%s': %s", tmp.buf, r->dir,
 			    strerror(errno));
@@ -105,7 +101,6 @@ out:
 	remove_tree(tmp.buf);
 	strbuf_release(&tmp);
 	strbuf_release(&gdir);
-	strbuf_release(&mark);
 	return ret;
 }
 

@@ -18,6 +18,7 @@
 #include "run/vm.h"
 #include "util/strbuf.h"
 #include "util/strnum.h"
+#include "util/trust.h"
 #include "util/usage.h"
 #include "util/xalloc.h"
 
@@ -233,11 +234,13 @@ static int queue_list(struct lab *lab, int state, bool json)
 			continue;
 		}
 		snprintf(runs, sizeof(runs), "%d/%d", t->runs_done, t->runs);
+		/* the store's text, escaped: a worker may write worker and last_error */
 		strbuf_addf(&out, "%-6" PRId64 " %-9s %-12s %-40s %-12s %-7s %-14s "
-			    "%-3d %s\n", t->id, lab_state_name(t->state), t->group,
-			    t->job_name, t->commit ? t->commit : "-", runs,
-			    t->worker ? t->worker : "-", t->attempts,
-			    t->last_error ? t->last_error : "");
+			    "%-3d %s\n", t->id, lab_state_name(t->state),
+			    trust_shown(t->group), trust_shown(t->job_name),
+			    t->commit ? trust_shown(t->commit) : "-", runs,
+			    t->worker ? trust_shown(t->worker) : "-", t->attempts,
+			    t->last_error ? trust_shown(t->last_error) : "");
 	}
 	if (json)
 		strbuf_addstr(&out, l.n ? "\n]\n" : "]\n");

@@ -14,6 +14,7 @@
 #include "result/result.h"
 #include "store/store.h"
 #include "util/strbuf.h"
+#include "util/trust.h"
 #include "util/usage.h"
 
 static const char results_usage[] =
@@ -71,7 +72,8 @@ static int print_text(struct store *st, const struct store_group *g,
 	check_mixed(st, g, &why);
 	strbuf_release(&why);
 
-	printf("%s  %zu run%s", rel_dir(st, g->dir), g->nruns,
+	/* a store's text (a shared lab index) is escaped: no ESC on the terminal */
+	printf("%s  %zu run%s", trust_shown(rel_dir(st, g->dir)), g->nruns,
 	       g->nruns == 1 ? "" : "s");
 	if (g->nincomplete)
 		printf(", %zu incomplete", g->nincomplete);
@@ -82,7 +84,8 @@ static int print_text(struct store *st, const struct store_group *g,
 		if (store_group_params(st, g->id, &l, err))
 			return -1;
 		for (i = 0; i < l.n; i++)
-			printf("    %s=%s\n", l.items[i].key, l.items[i].value);
+			printf("    %s=%s\n", trust_shown(l.items[i].key),
+			       trust_shown(l.items[i].value));
 		store_param_list_release(&l);
 	}
 	if (runs) {
@@ -93,7 +96,7 @@ static int print_text(struct store *st, const struct store_group *g,
 		for (i = 0; i < l.n; i++)
 			printf("    run %d  %s  %s\n", l.items[i].number,
 			       l.items[i].complete ? "complete  " : "incomplete",
-			       l.items[i].dir);
+			       trust_shown(l.items[i].dir));
 		store_run_list_release(&l);
 	}
 	return 0;

@@ -22,6 +22,11 @@
 #include "util/usage.h"
 #include "util/xalloc.h"
 
+/*
+ * A pattern is compiled on its first use and kept: a parser matches the
+ * same few patterns against every line of a raw file, and most patterns
+ * of most parsers are never needed in a given run.
+ */
 bool ext_match(struct ext_re *re, const char *line, regmatch_t *m, size_t n)
 {
 	if (!re->compiled) {
@@ -77,6 +82,11 @@ double ext_round(double x, int digits)
 	return f / s;
 }
 
+/*
+ * cmd on PATH, as execvp() would find it, without running it: `run`
+ * refuses a job whose program is missing before the monitors start,
+ * and `install` names the package instead of a failed exec.
+ */
 bool ext_have(const char *cmd, struct strbuf *path)
 {
 	const char *env = getenv("PATH"), *p, *end;
@@ -111,6 +121,10 @@ int ext_need(const char *cmd, const char *package, struct strbuf *err)
 	return -1;
 }
 
+/*
+ * (The line is part of the raw file, as in LKP's: whoever reads the raw
+ * output sees which command made it and when it started.)
+ */
 void ext_log_cmd(char *const argv[])
 {
 	char stamp[32];

@@ -60,7 +60,7 @@ static const char *keep(struct history_set *s, char *str)
 	return str;
 }
 
-/* the commits' values as history.c's pure functions take them */
+/* the commits' values as detect.c's pure functions take them */
 struct history_point *history_points(const struct history_series *s)
 {
 	struct history_point *p = xcalloc(s->n ? s->n : 1, sizeof(*p));
@@ -650,6 +650,20 @@ out:
 
 /* ---- from a CSV file ---- */
 
+/* the first control byte of line but TAB (ESC, BEL, NUL, a lone CR), or -1 */
+static int csv_ctl(const struct strbuf *line)
+{
+	size_t i;
+
+	for (i = 0; i < line->len; i++) {
+		unsigned char c = (unsigned char)line->buf[i];
+
+		if ((c < 0x20 && c != '\t') || c == 0x7f)
+			return c;
+	}
+	return -1;
+}
+
 /* split one CSV line into fields (RFC 4180 quotes); -1 on a bad quote */
 static int csv_fields(char *line, char ***fields, size_t *n, size_t *alloc)
 {
@@ -820,7 +834,7 @@ int history_read_csv(FILE *fp, const char *path, const char *stat,
 	struct strbuf line = STRBUF_INIT;
 	char **f = NULL;
 	size_t nf = 0, alloc = 0, bytes = 0;
-	int ret = -1, got;
+	int ret = -1, got, ctl;
 
 	while ((got = strbuf_getline_max(&line, fp, HISTORY_CSV_MAX_LINE)) !=
 	       EOF) {
@@ -844,6 +858,12 @@ int history_read_csv(FILE *fp, const char *path, const char *stat,
 		strbuf_chomp(&line);
 		if (!line.len)
 			continue;
+		if ((ctl = csv_ctl(&line)) >= 0) {
+			/* a name with ESC would reach the terminal; NUL would cut a field */
+			strbuf_addf(err, "%s:%zu: a control character (byte 0x%02x); "
+				    "not a CSV file?", path, r.lineno, (unsigned)ctl);
+			goto out;
+		}
 		if (csv_fields(line.buf, &f, &nf, &alloc)) {
 			strbuf_addf(err, "%s:%zu: unbalanced quote", path,
 				    r.lineno);

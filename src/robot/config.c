@@ -82,8 +82,10 @@ static int check_keys(const struct jnode *map, const char *const *known,
 			continue;
 		hint = suggest_closest(map->keys[i], known, nknown,
 				       suggest_max_distance(map->keys[i]));
-		strbuf_addf(err, "%s:%d: %s: unknown key in %s", file,
-			    map->kids[i]->line, map->keys[i], what);
+		/* escaped: a key is the file's text, and ESC would reach the terminal */
+		strbuf_addf(err, "%s:%d: ", file, map->kids[i]->line);
+		trust_escape(err, map->keys[i]);
+		strbuf_addf(err, ": unknown key in %s", what);
 		if (hint)
 			strbuf_addf(err, " (did you mean '%s'?)", hint);
 		return -1;
@@ -124,6 +126,34 @@ static int check_arg(const struct jnode *n, const char *file, const char *key,
 	return ret;
 }
 
+/*
+ * A url of git's "<transport>::<address>" form names a remote helper:
+ * ext:: runs a command, fd:: reads one of git's descriptors (`fd::3` hung
+ * the robot until it was killed), and any other name runs the program
+ * git-remote-<transport>.  A url is data (docs/security.md): a robot
+ * fetches over git's own transports -- a path, file://, git://, ssh://,
+ * http(s):// or user@host:path -- and refuses these at load time.
+ */
+static int check_transport(const struct jnode *n, const char *file,
+			   const char *url, struct strbuf *err)
+{
+	size_t len = strspn(url, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+				 "0123456789+.-_");
+	struct strbuf shown = STRBUF_INIT;
+	int ret;
+
+	if (!len || strncmp(url + len, "::", 2))
+		return 0;
+	strbuf_addch(&shown, '\'');
+	trust_escape(&shown, url);
+	strbuf_addf(&shown, "': '%.*s::' names a git remote helper, which runs a "
+		    "program; give a path, file://, git://, ssh:// or http(s):// URL",
+		    (int)len, url);
+	ret = bad(err, n, file, "url", "%s", shown.buf);
+	strbuf_release(&shown);
+	return ret;
+}
+
 /* one entry of repos: */
 static int load_repo(const struct jnode *m, const char *file,
 		     struct robot_repo *r, struct strbuf *err)
@@ -159,6 +189,7 @@ static int load_repo(const struct jnode *m, const char *file,
 		return ret;
 	}
 	if (check_arg(jnode_get(m, "url"), file, "url", r->url, err) ||
+	    check_transport(jnode_get(m, "url"), file, r->url, err) ||
 	    check_arg(jnode_get(m, "base"), file, "base", r->base, err))
 		return -1;
 	b = jnode_get(m, "branches");

@@ -2,7 +2,7 @@
  * pass.c: one pass of the robot (robot/pass.h).  Per repo: fetch into a
  * bare mirror of the robot's own (the user's repositories are never
  * touched, and worktrees of the mirror hold the builds); per branch head
- * that is new: judge it for every job (robot/judge.c), record each job's
+ * that is new: judge it for every job (robot/verdict.c), record each job's
  * verdict, mail confirmed culprits, record the branch.  The base branch
  * itself is watched in mainline mode: each new head is judged against
  * the head tested before it, so a regression pushed straight to the base
@@ -253,7 +253,7 @@ static int test_job(struct head_test *h, const struct robot_job *job,
 			goto release;
 		}
 		t->done = true;
-		/* recorded before the bisect's notes go (see judge.c) */
+		/* recorded before the bisect's notes go (see verdict.c) */
 		if (robot_state_set_test(p->state, h->repo->name, h->branch,
 					 h->head, job->name, t, err) < 0) {
 			r = -1;

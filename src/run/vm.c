@@ -23,6 +23,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 #include "util/archive_io.h"
 #include "external/external.h"
@@ -33,6 +34,7 @@
 #include "run/runner.h"
 #include "run/vm.h"
 #include "util/fileutil.h"
+#include "util/trust.h"
 #include "util/usage.h"
 #include "util/xalloc.h"
 
@@ -115,7 +117,9 @@ int vm_image_check(const char *path, struct vm_image *info, struct strbuf *err)
 	char text[256];
 	unsigned off;
 	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = -1;
+	/* O_NONBLOCK: a FIFO named as the image must not hang run (nor its stop) */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), ret = -1;
+	struct stat st;
 
 	if (info)
 		memset(info, 0, sizeof(*info));
@@ -123,6 +127,10 @@ int vm_image_check(const char *path, struct vm_image *info, struct strbuf *err)
 		strbuf_addf(err, "%s: cannot open the kernel image: %s", path,
 			    strerror(errno));
 		return -1;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		strbuf_addf(err, "%s: not a Linux kernel image (not a regular file)", path);
+		goto out;
 	}
 	if (read_header(fd, path, &ih, err) < 0)
 		goto out;
@@ -190,13 +198,8 @@ char *vm_banner_compiler(const char *banner)
 	return xstrndup(name, len);
 }
 
-/*
- * The image's own banner (`Linux version ...`, as /proc/version will
- * say it) from its compressed payload: for the compiler axis of a run
- * whose guest never said it (a failed boot).  NULL when it cannot be read.
- */
-static char *image_banner(const char *path, const char *release,
-			  const char *workdir)
+char *vm_image_banner(const char *path, const char *release,
+		      const char *workdir)
 {
 	struct image_header ih;
 	struct strbuf err = STRBUF_INIT, tmp = STRBUF_INIT, data = STRBUF_INIT;
@@ -220,8 +223,16 @@ static char *image_banner(const char *path, const char *release,
 	if (pread(fd, buf, len, (off_t)(sects + 1) * 512 + off) != (ssize_t)len)
 		goto out;
 	path_join(&tmp, workdir, "payload");
-	if (write_file_atomic(tmp.buf, buf, len) < 0 ||
-	    archive_io_read_compressed(&data, tmp.buf, 512u << 20, &err) < 0)
+	if (write_file_atomic(tmp.buf, buf, len) < 0)
+		goto out;
+	/*
+	 * A tinyconfig bzImage's xz payload ends short of its stream's index
+	 * and footer, which the kernel's own decompressor never reads: xz
+	 * says "Unexpected end of input" after all of vmlinux.  What came
+	 * out is searched all the same (the banner lies early in it).
+	 */
+	if (archive_io_read_compressed(&data, tmp.buf, 512u << 20, &err) < 0 &&
+	    !data.len)
 		goto out;
 	/* linux_banner, with this release: not a printk format of the same words */
 	strbuf_addf(&want, "Linux version %s (", release);
@@ -669,6 +680,8 @@ struct vm_run {
 	unsigned cpus;
 	uint64_t memory;
 	struct strbuf err;
+	/* the host's clock when qemu was started: the run's start_time */
+	struct timespec started;
 };
 
 static const char *work_path(struct vm_run *v, const char *name,
@@ -754,45 +767,119 @@ static const char *console_oops(const struct strbuf *log)
 	return NULL;
 }
 
-/* extract the guest's tar into dir; -1 when it is cut or bad */
+/*
+ * At most this much of the guest's run is unpacked, all files together:
+ * the stream is compressed (gzip, or any filter libarchive reads), so a
+ * few MB over the UART could otherwise unpack into gigabytes of the
+ * host's memory and disk (a 44 KB xz stream held 300 MB of zeros).
+ */
+#define GUEST_RUN_MAX ((uint64_t)1 << 30)
+
+/* GUEST_RUN_MAX, or PERFSIFT_VM_RUN_MAX (MiB) when that is set */
+static uint64_t guest_run_max(void)
+{
+	const char *env = getenv("PERFSIFT_VM_RUN_MAX");
+	char *end;
+	unsigned long long mib;
+
+	if (env && *env) {
+		errno = 0;
+		mib = strtoull(env, &end, 10);
+		if (!*end && !errno && mib > 0 && mib < ((uint64_t)1 << 40))
+			return (uint64_t)mib << 20;
+	}
+	return GUEST_RUN_MAX;
+}
+
+/* one regular file of the tar into path, streamed; -1 (err set) on failure */
+static int untar_file(struct archive *a, const char *path, uint64_t *total,
+		      uint64_t max, struct strbuf *err)
+{
+	char buf[65536];
+	la_ssize_t got;
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+
+	if (fd < 0) {
+		strbuf_addf(err, "cannot write '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	while ((got = archive_read_data(a, buf, sizeof(buf))) > 0) {
+		*total += (uint64_t)got;
+		if (*total > max) {
+			strbuf_addf(err, "the run the guest sent unpacks to more than "
+				    "%" PRIu64 " MiB (PERFSIFT_VM_RUN_MAX); not taken",
+				    max >> 20);
+			break;
+		}
+		if (write_all(fd, buf, (size_t)got) < 0) {
+			strbuf_addf(err, "cannot write '%s': %s", path, strerror(errno));
+			break;
+		}
+	}
+	if (got < 0)
+		strbuf_addf(err, "the run the guest sent is cut or bad: %s",
+			    archive_error_string(a) ? archive_error_string(a) : "no data");
+	if (close(fd) < 0 && !err->len)
+		strbuf_addf(err, "cannot write '%s': %s", path, strerror(errno));
+	return err->len ? -1 : 0;
+}
+
+/*
+ * Extract the guest's tar into dir (a fresh directory of the VM's private
+ * work directory); -1 when it is cut, bad or too big.  The guest is the
+ * kernel under test: every name must be a relative path of plain names
+ * (util/trust.h: no "..", no control character), and only regular files
+ * and directories are made -- a guest's links are not followed, nor made.
+ */
 static int untar(const char *tar, const char *dir, struct strbuf *err)
 {
 	struct archive *a = archive_read_new();
 	struct archive_entry *e;
-	struct strbuf path = STRBUF_INIT, data = STRBUF_INIT;
-	char buf[65536];
-	la_ssize_t got;
+	struct strbuf path = STRBUF_INIT, parent = STRBUF_INIT;
+	uint64_t total = 0, max = guest_run_max();
 	int r, ret = -1;
 
 	archive_read_support_filter_all(a);
 	archive_read_support_format_tar(a);
-	if (archive_read_open_filename(a, tar, sizeof(buf)) != ARCHIVE_OK)
+	if (archive_read_open_filename(a, tar, 65536) != ARCHIVE_OK)
 		goto bad;
-	/* regular files and directories only: a guest's links are not followed */
 	while ((r = archive_read_next_header(a, &e)) == ARCHIVE_OK) {
-		const char *name = archive_entry_pathname(e);
+		const char *name = archive_entry_pathname(e), *why;
+		size_t len;
 
-		/* the guest is the kernel under test: trust no path of it */
-		if (!name || name[0] == '/' || strstr(name, "..")) {
-			strbuf_addf(err, "the guest sent a bad path '%s'", name ? name : "");
+		/* `tar -C /results -czf - .` names everything ./...; "./" is the top */
+		while (name && !strncmp(name, "./", 2))
+			name += 2;
+		len = name ? strlen(name) : 0;
+		if (name && (!len || !strcmp(name, ".")))
+			continue;
+		why = !name ? "no name" : trust_relpath_why_len(name, len && name[len - 1] == '/' ? len - 1 : len);
+		if (why) {
+			strbuf_addstr(err, "the guest sent a bad path '");
+			trust_escape(err, name ? name : "");
+			strbuf_addf(err, "' (%s); not taken", why);
 			goto out;
 		}
 		strbuf_reset(&path);
 		path_join(&path, dir, name);
 		if (archive_entry_filetype(e) == AE_IFDIR) {
-			if (mkdir_p(path.buf, 0755) < 0)
-				goto errno_out;
+			if (mkdir_p(path.buf, 0755) < 0) {
+				strbuf_addf(err, "cannot create '%s': %s", path.buf,
+					    strerror(errno));
+				goto out;
+			}
 			continue;
 		}
 		if (archive_entry_filetype(e) != AE_IFREG)
 			continue;
-		strbuf_reset(&data);
-		while ((got = archive_read_data(a, buf, sizeof(buf))) > 0)
-			strbuf_add(&data, buf, (size_t)got);
-		if (got < 0)
-			goto bad;
-		if (write_file_atomic(path.buf, data.buf, data.len) < 0)
-			goto errno_out;
+		path_dirname(&parent, path.buf);
+		if (mkdir_p(parent.buf, 0755) < 0) {
+			strbuf_addf(err, "cannot create '%s': %s", parent.buf,
+				    strerror(errno));
+			goto out;
+		}
+		if (untar_file(a, path.buf, &total, max, err) < 0)
+			goto out;
 	}
 	if (r == ARCHIVE_EOF) {
 		ret = 0;
@@ -801,13 +888,10 @@ static int untar(const char *tar, const char *dir, struct strbuf *err)
 bad:
 	strbuf_addf(err, "the run the guest sent is cut or bad: %s",
 		    archive_error_string(a) ? archive_error_string(a) : "no data");
-	goto out;
-errno_out:
-	strbuf_addf(err, "cannot write '%s': %s", path.buf, strerror(errno));
 out:
 	archive_read_free(a);
 	strbuf_release(&path);
-	strbuf_release(&data);
+	strbuf_release(&parent);
 	return ret;
 }
 
@@ -852,10 +936,40 @@ static int find_run(const char *dir, struct strbuf *out)
 	return found;
 }
 
+/*
+ * src into a new file dst, in pieces: a guest's file may be as big as
+ * GUEST_RUN_MAX, and is not held in memory whole.  -1 with errno.
+ */
+static int copy_stream(const char *src, const char *dst)
+{
+	char buf[65536];
+	ssize_t got;
+	int in = open(src, O_RDONLY | O_NOFOLLOW | O_CLOEXEC), out, saved;
+
+	if (in < 0)
+		return -1;
+	out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (out < 0) {
+		saved = errno;
+		close(in);
+		errno = saved;
+		return -1;
+	}
+	while ((got = read(in, buf, sizeof(buf))) > 0)
+		if (write_all(out, buf, (size_t)got) < 0)
+			break;
+	saved = errno;
+	close(in);
+	if (close(out) < 0 && got == 0)
+		return -1;
+	errno = saved;
+	return got == 0 ? 0 : -1;
+}
+
 /* copy the guest run's files (but job.yaml and last_state) into dst */
 static int copy_run_files(const char *src, const char *dst, struct strbuf *err)
 {
-	struct strbuf s = STRBUF_INIT, d = STRBUF_INIT, text = STRBUF_INIT;
+	struct strbuf s = STRBUF_INIT, d = STRBUF_INIT;
 	struct dirent *de;
 	DIR *dir = opendir(src);
 	int ret = 0;
@@ -881,9 +995,7 @@ static int copy_run_files(const char *src, const char *dst, struct strbuf *err)
 			}
 			continue;
 		}
-		strbuf_reset(&text);
-		if (strbuf_read_file(&text, s.buf, 1u << 30) < 0 ||
-		    write_file_atomic(d.buf, text.buf, text.len) < 0) {
+		if (copy_stream(s.buf, d.buf) < 0) {
 			strbuf_addf(err, "cannot copy '%s': %s", s.buf, strerror(errno));
 			ret = -1;
 		}
@@ -891,8 +1003,14 @@ static int copy_run_files(const char *src, const char *dst, struct strbuf *err)
 	closedir(dir);
 	strbuf_release(&s);
 	strbuf_release(&d);
-	strbuf_release(&text);
 	return ret;
+}
+
+/* TRUST_PULLED_MARK in a guest's run: nothing of it is ever run here */
+static int mark_guest_run(const char *dir, struct strbuf *err)
+{
+	return trust_mark_pulled(dir, "sent by a VM's guest (the kernel under "
+				 "test): data only (docs/security.md)\n", err);
 }
 
 /* the guest's last_state lines but its incomplete mark (finish() writes that) */
@@ -909,6 +1027,15 @@ static bool guest_state(const char *run_dir, struct strbuf *state)
 			if (!strncmp(l, "is_incomplete_run:", strlen("is_incomplete_run:"))) {
 				incomplete = true;
 				continue;
+			}
+			/* the guest's words: a control character (ESC) is not kept */
+			{
+				char *line = xstrndup(l, (size_t)(p - l));
+				bool bad = trust_has_ctl(line);
+
+				free(line);
+				if (bad)
+					continue;
 			}
 			strbuf_add(state, l, (size_t)(p - l));
 			strbuf_addch(state, '\n');
@@ -939,7 +1066,7 @@ static void vm_facts(struct vm_run *v, struct job *job)
 static struct job *host_made_job(struct vm_run *v)
 {
 	struct job *job = job_dup(v->atomic);
-	char *banner = image_banner(v->image, v->info.release, v->workdir);
+	char *banner = vm_image_banner(v->image, v->info.release, v->workdir);
 	char *compiler = vm_banner_compiler(banner);
 	char num[32];
 
@@ -987,6 +1114,7 @@ static enum engine_outcome publish(struct vm_run *v, const char *guest_dir,
 {
 	struct result_run run = {0};
 	struct strbuf yaml = STRBUF_INIT, path = STRBUF_INIT, gstate = STRBUF_INIT;
+	struct strbuf when = STRBUF_INIT;
 	struct job *job = NULL, **jobs = NULL;
 	size_t njobs = 0;
 	enum engine_outcome out = ENGINE_ERROR;
@@ -998,18 +1126,37 @@ static enum engine_outcome publish(struct vm_run *v, const char *guest_dir,
 	 */
 	if (guest_dir) {
 		path_join(&path, guest_dir, "job.yaml");
-		if (job_read_file(path.buf, &jobs, &njobs, &v->err) < 0 || njobs != 1) {
-			error("the guest's job.yaml: %s", v->err.buf);
-			goto out;
-		}
-		job = jobs[0];
-		if (guest_state(guest_dir, &gstate))
+		if (job_read_file(path.buf, &jobs, &njobs, &v->err) < 0 || njobs != 1 ||
+		    result_group_dir(jobs[0], v->e->result_root, &v->r->group_dir,
+				     &v->err) < 0) {
+			/*
+			 * The guest is the kernel under test: a job.yaml of it
+			 * that cannot name a group (damaged, an alias bomb, a
+			 * commit of '../..') makes a failed run of that kernel,
+			 * as a run that never came back does -- not a stopped
+			 * robot or bisect
+			 */
+			error("the guest's job.yaml: %s (a failed run is recorded "
+			      "from the console)", v->err.len ? v->err.buf : "not one job");
+			strbuf_reset(&v->err);
+			strbuf_reset(&v->r->group_dir);
+			if (jobs)
+				job_free_all(jobs, njobs);
+			jobs = NULL;
+			strbuf_addstr(state, "vm_bad_data: 1\n");
+			guest_dir = NULL;
 			complete = false;
-	} else {
-		job = host_made_job(v);
+		} else {
+			job = jobs[0];
+			if (guest_state(guest_dir, &gstate))
+				complete = false;
+		}
 	}
+	if (!guest_dir)
+		job = host_made_job(v);
 	vm_facts(v, job);
 	/* from here on exactly what the engine's begin() and publish() do */
+	strbuf_reset(&v->r->group_dir);
 	if (result_group_dir(job, v->e->result_root, &v->r->group_dir, &v->err) < 0 ||
 	    result_run_begin(&run, v->r->group_dir.buf, &v->err) < 0) {
 		error("%s", v->err.buf);
@@ -1021,7 +1168,14 @@ static enum engine_outcome publish(struct vm_run *v, const char *guest_dir,
 	strbuf_addbuf(&gstate, state);
 	strbuf_reset(&path);
 	path_join(&path, run.tmp_dir, "job.yaml");
-	if ((guest_dir && copy_run_files(guest_dir, run.tmp_dir, &v->err) < 0) ||
+	/*
+	 * The guest's files are data (the kernel under test wrote them): the
+	 * run is marked as pulled runs are, so no NAME.plugin, job_origin or
+	 * plug-in directory the guest sent is ever run by `stats` (a guest's
+	 * Ruby parse script ran as root on the host before).
+	 */
+	if ((guest_dir && (copy_run_files(guest_dir, run.tmp_dir, &v->err) < 0 ||
+			   mark_guest_run(run.tmp_dir, &v->err) < 0)) ||
 	    write_file_atomic(path.buf, yaml.buf, yaml.len) < 0) {
 		if (!v->err.len)
 			strbuf_addf(&v->err, "cannot write '%s': %s", path.buf, strerror(errno));
@@ -1030,6 +1184,21 @@ static enum engine_outcome publish(struct vm_run *v, const char *guest_dir,
 		strbuf_reset(&v->r->dir);
 		goto out;
 	}
+	/*
+	 * When the run began, by the host's clock (the engine's begin()
+	 * writes the same file natively): bisect and compare pair runs made
+	 * beside each other by it.  The guest's own start_time is its clock
+	 * when its job began, which under TCG on a loaded host lags by tens
+	 * of seconds and by different amounts from boot to boot -- seen in
+	 * t6200: a commit's second run "began" 15 s before its first.  A run
+	 * made from the console alone has none from the guest at all.
+	 */
+	strbuf_reset(&path);
+	path_join(&path, run.tmp_dir, "start_time");
+	strbuf_addf(&when, "%lld.%09ld\n", (long long)v->started.tv_sec,
+		    v->started.tv_nsec);
+	if (write_file_atomic(path.buf, when.buf, when.len) < 0)
+		warning("cannot write '%s': %s", path.buf, strerror(errno));
 	/* LKP's dmesg: the console, from the first line of the boot */
 	strbuf_reset(&path);
 	path_join(&path, run.tmp_dir, "dmesg");
@@ -1072,6 +1241,7 @@ out:
 	strbuf_release(&yaml);
 	strbuf_release(&path);
 	strbuf_release(&gstate);
+	strbuf_release(&when);
 	return out;
 }
 
@@ -1161,6 +1331,7 @@ static int boot(struct vm_run *v, struct runner_result *res, const char *initrd_
 	cmd.stdout_path = qout.buf;
 	cmd.stderr_path = qout.buf;
 	cmd.timeout_s = limit;
+	clock_gettime(CLOCK_REALTIME, &v->started);
 	ret = runner_run(&cmd, res, &v->err);
 	strbuf_release(&k);
 	strbuf_release(&initrd);

@@ -52,6 +52,15 @@ void vm_image_release(struct vm_image *info);
  */
 char *vm_banner_compiler(const char *banner);
 
+/*
+ * The image's own banner (`Linux version RELEASE (...`, as /proc/version
+ * will say it) from its compressed payload, for the compiler axis of a
+ * run whose guest never said it (a failed boot); workdir takes the
+ * payload a moment.  NULL when it cannot be read.  Caller frees.
+ */
+char *vm_image_banner(const char *path, const char *release,
+		      const char *workdir);
+
 /* true inside a perfsift guest (the initramfs's init sets it) */
 bool vm_in_guest(void);
 

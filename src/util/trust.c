@@ -5,7 +5,9 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
 #include <sys/stat.h>
+#include "util/fileutil.h"
 #include "util/trust.h"
 
 bool trust_has_ctl(const char *s)
@@ -153,14 +155,36 @@ void trust_redact_url(struct strbuf *out, const char *url)
 	}
 }
 
+/*
+ * The buffers trust_shown() and trust_redacted() return: one ring, so a
+ * caller may hold the last 12 results of either (a printf of several
+ * names and a URL) without freeing anything.
+ */
+static struct strbuf *ring_next(void)
+{
+	static struct strbuf bufs[12];
+	static unsigned next;
+	struct strbuf *b = &bufs[next++ % ARRAY_SIZE(bufs)];
+
+	if (!b->buf)
+		strbuf_init(b, 0);
+	strbuf_reset(b);
+	return b;
+}
+
+const char *trust_shown(const char *s)
+{
+	struct strbuf *b = ring_next();
+
+	if (s)
+		trust_escape(b, s);
+	return b->buf;
+}
+
 const char *trust_redacted(const char *url)
 {
-	static struct strbuf bufs[4] = {STRBUF_INIT, STRBUF_INIT, STRBUF_INIT,
-					STRBUF_INIT};
-	static unsigned next;
-	struct strbuf *b = &bufs[next++ % 4];
+	struct strbuf *b = ring_next();
 
-	strbuf_reset(b);
 	if (url)
 		trust_redact_url(b, url);
 	return b->buf;
@@ -191,4 +215,19 @@ bool trust_inside_pulled(const char *dir)
 	}
 	strbuf_release(&mark);
 	return found;
+}
+
+int trust_mark_pulled(const char *dir, const char *note, struct strbuf *err)
+{
+	struct strbuf mark = STRBUF_INIT;
+	int ret = 0;
+
+	path_join(&mark, dir, TRUST_PULLED_MARK);
+	if (write_file_atomic(mark.buf, note, strlen(note)) < 0) {
+		strbuf_addf(err, "cannot write '%s': %s", mark.buf,
+			    strerror(errno));
+		ret = -1;
+	}
+	strbuf_release(&mark);
+	return ret;
 }

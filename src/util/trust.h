@@ -51,12 +51,19 @@ const char *trust_arg_why(const char *s);
  */
 void trust_escape(struct strbuf *out, const char *s);
 /*
+ * trust_escape() of s into a static buffer (12 in turn, shared with
+ * trust_redacted(): a table row may show
+ * 8 fields and a URL), for a printf of a store's text -- a worker's name, its
+ * facts, a task's last error, which a compromised box may write
+ */
+const char *trust_shown(const char *s);
+/*
  * url with its password (the "user:PASSWORD@" of a URL, a password=...
  * of a libpq key=value string or URL query) replaced by "***": the only
  * way a store URL is printed
  */
 void trust_redact_url(struct strbuf *out, const char *url);
-/* trust_redact_url() into a static buffer (4 in turn: a message may show 4) */
+/* trust_redact_url() into a static buffer (the ring of trust_shown(), 12 in turn) */
 const char *trust_redacted(const char *url);
 
 /*
@@ -68,5 +75,10 @@ const char *trust_redacted(const char *url);
 #define TRUST_PULLED_MARK ".perfsift-pulled"
 /* dir, or a directory above it, holds TRUST_PULLED_MARK */
 bool trust_inside_pulled(const char *dir);
+/*
+ * Mark dir as data only: TRUST_PULLED_MARK, holding note (who sent it).
+ * 0, or -1 with err.  Used by pull and by the VM path for a guest's run.
+ */
+int trust_mark_pulled(const char *dir, const char *note, struct strbuf *err);
 
 #endif

@@ -41,6 +41,21 @@ test_expect_success 'a quick job in the VM: stats stored, group named by its ker
 	test_grep "$REL" res
 '
 
+# the run's start_time is the host's clock when qemu started (bisect and
+# compare pair runs by it), not the guest's when its job began: that one
+# comes after the boot, late in the run's wall time, and under TCG on a
+# loaded host it lags by tens of seconds, differently each boot
+test_expect_success 'start_time: the host'"'"'s, at the start of the boot' '
+	before=$(date +%s.%N) &&
+	perfsift run quick.yaml --kernel "$K" --vm-cpus 1 --vm-memory 512M >out 2>err &&
+	after=$(date +%s.%N) &&
+	d=$(run_dir kquick 1) &&
+	start=$(cat "$d/start_time") &&
+	echo "before $before start $start after $after" &&
+	awk -v b="$before" -v s="$start" -v a="$after" \
+		"BEGIN { exit !(s >= b && s <= b + (a - b) / 2) }"
+'
+
 # a host program the command names (not a busybox applet) goes into the
 # guest with its libraries: stress-ng, from scripts/install-deps
 test_expect_success 'the job key kernel: (relative to the job file); a host program in the guest' '

@@ -12,12 +12,20 @@
 # kept, so the second build of a CI run (the sanitizer's) builds nothing.
 . "$(dirname "$0")/lib.sh"
 
-# Opt-in for now (issue 24, open): here a whole kernel bisect takes some
-# 15 minutes under TCG, and its last run skipped the planted commit (the
-# job gave no complete run on it) and ended on a range of two.  Run it by
-# hand with PERFSIFT_TEST_KERNEL_BISECT=1 until both are mended.
+# Opt-in (PERFSIFT_TEST_KERNEL_BISECT=1), because it does not fit in CI:
+# CI (.ci/run) is both builds' `make check` on a clean clone in under 30
+# minutes, and the two take some 8 + 13 now.  This test alone is the
+# kernel tree on a clean machine (linux-source fetched, unpacked and
+# committed, then a full tinyconfig build: 12 min here on 2 December,
+# 614 s of it the build, at load 2-10) and the bisect itself under TCG
+# (14.6 min on 1 December; some 40 boots and 3-4 incremental builds):
+# more than the 9 minutes left, in either build (docs/kernel.md).  Its
+# last failure -- the planted commit skipped, its run cut by a kernel
+# panic under load -- is mended: such a run is retried
+# (BISECT_RUN_RETRIES, t6008), lands in its commit's group, and the
+# runs pair by the host's clock (t3400).
 if [ "${PERFSIFT_TEST_KERNEL_BISECT:-}" != 1 ]; then
-	test_skip 'bisect a kernel branch' 'opt-in (PERFSIFT_TEST_KERNEL_BISECT=1): 15 min under TCG, and the planted commit is still skipped (issue 24)'
+	test_skip 'bisect a kernel branch' 'opt-in (PERFSIFT_TEST_KERNEL_BISECT=1): a clean machine'"'"'s kernel tree and the bisect under TCG take some 25 min, more than CI has left'
 	test_done
 fi
 
@@ -48,11 +56,19 @@ EOF
 # the bisect's own notes from an earlier, interrupted run are not ours
 rm -f "$kcache/bisect/log" "$kcache/bisect/confirm"
 
+# The budget is the test's own, not bisect's default (which may grow to
+# the ~120 runs a noisy job needs): 20 runs a commit, at most 60 boots a
+# step (3 a triplet).  The planted busy loop makes getppid() some 50
+# times slower, decided on a step's first 3 pairs on a quiet machine;
+# under load (13 here) one TCG run in a few is itself 10-20 times slower,
+# and a good commit then took more than 8 runs to be "the same as good":
+# at --max-runs 8 it was undecided, and the culprit a range of two.
 kbisect() {
 	perfsift bisect --repo "$repo" --good "$good" --bad "$bad" \
 		--build "$1" --kernel arch/x86/boot/bzImage \
 		--worktree "$kcache/bisect" --keep-worktree \
-		--stat will-it-scale.per_process_ops -n 2 job.yaml >out 2>err
+		--stat will-it-scale.per_process_ops -n 2 --max-runs 20 \
+		job.yaml >out 2>err
 }
 
 test_expect_success 'bisect --kernel names the getppid() commit and confirms it' '

@@ -37,6 +37,21 @@ test_expect_success 'F1: a base or branch starting with - is refused' '
 	refused b3.yaml "^perfsift robot: error: b3.yaml:5: branches: .--exec=touch pwn.: it starts with"
 '
 
+test_expect_success 'a url naming a git remote helper (fd::, ext::) is refused' '
+	write_config fd.yaml "\"fd::3\"" &&
+	refused fd.yaml "^perfsift robot: error: fd.yaml:3: url: .fd::3.: .fd::. names a git remote helper" &&
+	write_config ext.yaml "\"ext::sh -c touch% pwn\"" &&
+	refused ext.yaml "^perfsift robot: error: ext.yaml:3: url: .ext::sh -c touch% pwn.: .ext::. names"
+'
+
+test_expect_success 'an unknown key with ESC is named escaped' '
+	write_config esc.yaml "$PWD/up" &&
+	printf "\"\\\\e]0;owned\\\\a\": 1\n" >>esc.yaml &&
+	tail -n 1 esc.yaml &&
+	refused esc.yaml "^perfsift robot: error: esc.yaml:[0-9]*: \\\\x1b]0;owned\\\\x07: unknown key in the robot config" &&
+	! LC_ALL=C grep -q "$(printf "\033")" err
+'
+
 test_expect_success 'F10: a repo name with CR/LF is a FILE:LINE: name: error' '
 	write_config crlf.yaml "$PWD/up" &&
 	sed "s|name: demo|name: \"demo\\\\r\\\\nBcc:evil@example\"|" crlf.yaml >c2.yaml &&

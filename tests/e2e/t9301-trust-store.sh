@@ -164,6 +164,26 @@ test_expect_success 'F4: a stored file name with a control character is refused'
 	test -z "$(find v4 -name "evil*" 2>/dev/null)"
 '
 
+# has_ctl FILE...: a control byte but newline and tab (ESC, BEL) in a file
+has_ctl() { LC_ALL=C grep -q "$(printf "[\001-\010\013-\037\177]")" "$@"; }
+
+test_expect_success 'a worker'"'"'s text reaches no terminal raw (queue list, workers, results)' '
+	id=$(q "SELECT min(id) FROM lab_tasks") &&
+	wq "UPDATE lab_tasks SET last_error = \$\$boom\$\$ || chr(27) || \$\$]0;owned\$\$ || chr(7), worker = \$\$w\$\$ || chr(27) || \$\$[2J\$\$ WHERE id = $id" &&
+	q "INSERT INTO lab_workers (name, tbox_group, facts) VALUES (\$\$v\$\$ || chr(27) || \$\$[2J\$\$, \$\$g\$\$ || chr(7), chr(27))" &&
+	perfsift --store "$URL" queue list >out 2>&1 &&
+	perfsift --store "$URL" queue workers >>out 2>&1 &&
+	q "UPDATE groups SET dir = dir || chr(27) || \$\$]0;x\$\$ || chr(7) WHERE id = (SELECT min(id) FROM groups)" &&
+	perfsift --store "$URL" results >>out 2>&1 &&
+	q "UPDATE groups SET dir = replace(replace(dir, chr(27) || \$\$]0;x\$\$, \$\$\$\$), chr(7), \$\$\$\$)" &&
+	cat out &&
+	! has_ctl out &&
+	grep -F "boom\x1b]0;owned\x07" out &&
+	grep -F "w\x1b[2J " out &&
+	grep -F "v\x1b[2J " out &&
+	grep -F "\x1b]0;x\x07  1 run" out
+'
+
 SURL="postgresql://postgres:S3CRET@/ps?host=$PGDIR"
 BAD="postgresql://bob:S3CRET@127.0.0.1:1/lab"
 

@@ -55,6 +55,16 @@ test_expect_success 'history --csv with a duplicate column: named, with both pla
 		perfsift history --csv dupcol.csv --all
 '
 
+test_expect_success 'history --csv with ESC in a name or NUL in a value: refused, escaped' '
+	printf "commit,v\\n\\033[2Jc1,1\\nc2,2\\nc3,3\\n" >esc.csv &&
+	test_must_fail --status=2 perfsift history --csv esc.csv --all >out 2>err &&
+	test_grep "esc.csv:2: a control character (byte 0x1b); not a CSV file?" err &&
+	! LC_ALL=C grep -q "$(printf "\\033")" out err &&
+	printf "commit,v\\nc1,1\\000\\nc2,2\\n" >nul.csv &&
+	test_must_fail --status=2 perfsift history --csv nul.csv --all 2>err &&
+	test_grep "nul.csv:2: a control character (byte 0x00)" err
+'
+
 test_expect_success 'an empty robot config: said to be an empty config' '
 	: >empty.yaml &&
 	fails_with "^perfsift robot: error: empty.yaml:1: config: the robot config is empty; it needs repos:, jobs: and mail:" \

@@ -53,6 +53,14 @@ struct world {
 	bool have_cbase;        /* the confirmation's saved starting counts */
 	char cbase_sha[2][41];
 	size_t cbase[2];
+	/*
+	 * Failed runs (no complete run: measured, nothing stored): commit
+	 * i's runs after its first fail_after[i] complete ones fail,
+	 * fail_next[i] of them, or every one when fail_always[i]
+	 */
+	size_t fail_after[MAXC], fail_next[MAXC];
+	bool fail_always[MAXC];
+	size_t failed[MAXC];     /* failed runs made per commit */
 	bool have_sbase;        /* a step's saved starting counts */
 	char sbase_sha[41];
 	size_t sbase[3];
@@ -120,6 +128,17 @@ static int w_measure(void *data, int slot, const char *sha, struct strbuf *err)
 	assert_string_equal(w->slot_sha[slot], sha);
 	s = w->nsamples[i];
 	assert_true(s < MAXS);
+	if (s >= w->fail_after[i] && (w->fail_always[i] || w->fail_next[i])) {
+		/* the run is made, and kept as failed: no sample */
+		if (w->fail_next[i])
+			w->fail_next[i]--;
+		w->failed[i]++;
+		w->measures[i]++;
+		w->total_measures++;
+		if (w->interrupt_after && w->total_measures >= w->interrupt_after)
+			w->stop = true;
+		return 0;
+	}
 	base = w->flat ? w->flat :
 		((size_t)i >= w->k ? (w->bad_value ? w->bad_value : 0.2) : 0.1);
 	if (w->flip && (size_t)i == w->noisy_at)
@@ -249,7 +268,17 @@ static bool w_step_base(void *data, const char *sha, size_t base[3], bool save)
 	return true;
 }
 
+/* a failed run's last_state, as the runner words a kernel's panic */
+static void w_failure(void *data, const char *sha, struct strbuf *why)
+{
+	struct world *w = data;
+
+	if (w->failed[sha_index(w, sha)])
+		strbuf_addstr(why, "kernel_panic: 1, is_incomplete_run: 1");
+}
+
 static const struct bisect_ops world_ops = {
+	.failure = w_failure,
 	.prepare = w_prepare,
 	.measure = w_measure,
 	.samples = w_samples,
@@ -927,6 +956,169 @@ static void test_verdicts_match_samples(void **state)
 	strbuf_release(&err);
 }
 
+/*
+ * A tested commit's failed run (BISECT_RUN_RETRIES): retried once the
+ * commit has given complete runs, and judged on its runs; a commit whose
+ * every run fails is skipped at its first, and one that gives complete
+ * runs and then fails every time is skipped after the retries.  40
+ * commits, bad from 23: the search tests 19 first.
+ */
+static void test_driver_retry_commit(void **state)
+{
+	struct world w;
+	struct bisect_state st;
+	struct strbuf err = STRBUF_INIT;
+	enum bisect_outcome o;
+
+	(void)state;
+	/* its second run fails once: retried, then judged good */
+	world_init(&w, 40, 23, 0.01);
+	w.fail_after[19] = 1;
+	w.fail_next[19] = 1;
+	o = run_world(&w, &st, KPI, &err);
+	if (o != BISECT_FOUND)
+		fail_msg("outcome %d: %s", (int)o, err.buf);
+	assert_int_equal(st.first_bad, 23);
+	assert_int_equal(w.failed[19], 1);
+	assert_int_equal(st.commits[19].verdict, BISECT_GOOD);
+	assert_int_equal(w.measures[19], w.nsamples[19] + 1);
+	bisect_state_release(&st);
+
+	/* every run fails (a kernel that panics): skipped, not retried */
+	world_init(&w, 40, 23, 0.01);
+	w.fail_always[19] = true;
+	assert_int_equal(run_world(&w, &st, KPI, &err), BISECT_FOUND);
+	assert_int_equal(st.first_bad, 23);
+	assert_int_equal(st.commits[19].verdict, BISECT_SKIP);
+	assert_int_equal(w.failed[19], 1);
+	assert_int_equal(w.nsamples[19], 0);
+	assert_string_equal(st.commits[19].why,
+			    "the job gave no complete run: kernel_panic: 1, "
+			    "is_incomplete_run: 1");
+	bisect_state_release(&st);
+
+	/* two complete runs, then it fails for good: retried twice, skipped */
+	world_init(&w, 40, 23, 0.01);
+	w.fail_after[19] = 2;
+	w.fail_always[19] = true;
+	assert_int_equal(run_world(&w, &st, KPI, &err), BISECT_FOUND);
+	assert_int_equal(st.commits[19].verdict, BISECT_SKIP);
+	assert_int_equal(w.failed[19], 1 + BISECT_RUN_RETRIES);
+	assert_int_equal(w.nsamples[19], 2);
+	assert_non_null(strstr(st.commits[19].why, "in 3 runs in a row "
+					      "(after 2 complete ones)"));
+	bisect_state_release(&st);
+
+	/* the culprit itself fails once, at its third run: still found */
+	world_init(&w, 40, 23, 0.01);
+	w.fail_after[23] = 2;
+	w.fail_next[23] = 1;
+	o = run_world(&w, &st, KPI, &err);
+	if (o != BISECT_FOUND)
+		fail_msg("outcome %d: %s", (int)o, err.buf);
+	assert_int_equal(st.first_bad, 23);
+	assert_int_equal(st.confirm, BISECT_CONFIRMED);
+	assert_int_equal(w.failed[23], 1);
+	bisect_state_release(&st);
+	strbuf_release(&err);
+}
+
+/*
+ * An endpoint's failed run: retried (it has its complete runs from the
+ * start); failing every time from its first run, or failing for good
+ * later, the bisect ends, naming the endpoint and the failure.
+ */
+static void test_driver_retry_endpoint(void **state)
+{
+	struct world w;
+	struct bisect_state st;
+	struct strbuf err = STRBUF_INIT;
+	enum bisect_outcome o;
+	char sha[32];
+
+	(void)state;
+	/* good's fifth run (the first step's second triplet) fails once */
+	world_init(&w, 40, 23, 0.01);
+	w.fail_after[0] = 4;
+	w.fail_next[0] = 1;
+	o = run_world(&w, &st, KPI, &err);
+	if (o != BISECT_FOUND)
+		fail_msg("outcome %d: %s", (int)o, err.buf);
+	assert_int_equal(st.first_bad, 23);
+	assert_int_equal(w.failed[0], 1);
+	bisect_state_release(&st);
+
+	/* bad fails once in the endpoints' own runs, at its second */
+	world_init(&w, 40, 23, 0.01);
+	w.fail_after[39] = 1;
+	w.fail_next[39] = 1;
+	assert_int_equal(run_world(&w, &st, KPI, &err), BISECT_FOUND);
+	assert_int_equal(w.failed[39], 1);
+	bisect_state_release(&st);
+
+	/* bad never gives a complete run: the bisect ends at once */
+	world_init(&w, 40, 23, 0.01);
+	w.fail_always[39] = true;
+	assert_int_equal(run_world(&w, &st, KPI, &err), BISECT_ERROR);
+	assert_int_equal(w.failed[39], 1);
+	snprintf(sha, sizeof(sha), "bad %.12s: ", w.sha[39]);
+	assert_non_null(strstr(err.buf, sha));
+	assert_non_null(strstr(err.buf, ": the job gave no complete run: "
+					"kernel_panic: 1"));
+	assert_int_equal(between_measured(&w), 0);
+	bisect_state_release(&st);
+	strbuf_reset(&err);
+
+	/* good fails for good after 5 complete runs: retried, then the end */
+	world_init(&w, 40, 23, 0.01);
+	w.fail_after[0] = 5;
+	w.fail_always[0] = true;
+	assert_int_equal(run_world(&w, &st, KPI, &err), BISECT_ERROR);
+	assert_int_equal(w.failed[0], 1 + BISECT_RUN_RETRIES);
+	assert_non_null(strstr(err.buf, "the job gave no complete run in 3 "
+					"runs in a row (after 5 complete ones)"));
+	snprintf(sha, sizeof(sha), "good %.12s: ", w.sha[0]);
+	assert_non_null(strstr(err.buf, sha));
+	bisect_state_release(&st);
+	strbuf_release(&err);
+}
+
+/*
+ * ^C right after a failed run: the resumed bisect retries it (the
+ * failed run is not a run of the step), runs nothing twice and judges
+ * the commit.
+ */
+static void test_driver_retry_resume(void **state)
+{
+	struct world w;
+	struct bisect_state st;
+	struct strbuf err = STRBUF_INIT;
+	size_t before;
+
+	(void)state;
+	world_init(&w, 40, 23, 0.01);
+	w.fail_after[19] = 1;
+	w.fail_next[19] = 1;
+	/* endpoints 3 + 3, then good, 19 (complete), bad, bad, 19 (fails) */
+	w.interrupt_after = 6 + 5;
+	assert_int_equal(run_world(&w, &st, KPI, &err), BISECT_INTERRUPTED);
+	bisect_state_release(&st);
+	assert_int_equal(w.failed[19], 1);
+	assert_int_equal(w.nsamples[19], 1);
+	before = w.measures[19];
+	w.interrupt_after = 0;
+	w.stop = false;
+	assert_int_equal(run_world(&w, &st, KPI, &err), BISECT_FOUND);
+	assert_int_equal(st.first_bad, 23);
+	assert_int_equal(st.commits[19].verdict, BISECT_GOOD);
+	assert_int_equal(w.failed[19], 1);
+	/* every run of 19 gave one sample but the failed one */
+	assert_int_equal(w.measures[19], w.nsamples[19] + 1);
+	assert_true(w.measures[19] > before);
+	bisect_state_release(&st);
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -950,6 +1142,9 @@ int main(void)
 		cmocka_unit_test(test_driver_until_decided),
 		cmocka_unit_test(test_step_order),
 		cmocka_unit_test(test_driver_paired_drift),
+		cmocka_unit_test(test_driver_retry_commit),
+		cmocka_unit_test(test_driver_retry_endpoint),
+		cmocka_unit_test(test_driver_retry_resume),
 	};
 
 	return cmocka_run_group_tests(tests, rules_setup, rules_teardown);

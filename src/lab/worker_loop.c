@@ -1,5 +1,5 @@
 /*
- * worker.c: a test box's worker (worker.h, docs/lab.md).
+ * worker_loop.c: a test box's worker (worker.h, docs/lab.md).
  *
  * The loop: put back leases that ran out, claim the next task of the
  * group, run its runs not stored yet, one at a time, and store each as
@@ -470,7 +470,7 @@ static enum run_end do_run(struct worker *w, const struct lab_task *t,
 		goto out;
 	}
 	printf("task %" PRId64 ": run %d of %d: %s\n", t->id, idx + 1, t->runs,
-	       t->job_name);
+	       trust_shown(t->job_name));
 	fflush(stdout);
 	/*
 	 * A kernel task's runs are of that kernel unless a commit is named;
@@ -566,7 +566,7 @@ static enum boot_end boot_kernel(struct worker *w, const struct lab_task *t,
 		goto out;
 	}
 	printf("task %" PRId64 ": installing kernel %s (running %s)\n", t->id,
-	       t->kernel, running.buf);
+	       trust_shown(t->kernel), trust_shown(running.buf));
 	fflush(stdout);
 	mkdir_p(w->tmp.buf, 0755);
 	path_join(&log, w->tmp.buf, "install.log");
@@ -619,8 +619,9 @@ static int do_task(struct worker *w, const struct lab_task *t)
 	int idx, ret = 0;
 	enum run_end end = RUN_STORED;
 
+	/* the store's text, escaped (util/trust.h): no ESC reaches the terminal */
 	printf("task %" PRId64 ": %s (%d run%s, attempt %d of %d)\n", t->id,
-	       t->job_name, t->runs, t->runs == 1 ? "" : "s", t->attempts,
+	       trust_shown(t->job_name), t->runs, t->runs == 1 ? "" : "s", t->attempts,
 	       t->max_attempts);
 	fflush(stdout);
 	if (lab_runs_done(&w->lab, &l, done, t->runs, &err) < 0 ||
@@ -639,7 +640,8 @@ static int do_task(struct worker *w, const struct lab_task *t)
 		case BOOT_REBOOTING:
 			/* the lease stays: the worker started at boot resumes */
 			printf("task %" PRId64 ": rebooting into kernel %s; the "
-			       "worker started at boot goes on\n", t->id, t->kernel);
+			       "worker started at boot goes on\n", t->id,
+			       trust_shown(t->kernel));
 			ret = 1;
 			goto out;
 		case BOOT_FAILED:

@@ -1,5 +1,5 @@
 /*
- * bisect.c: the bisect driver (see bisect.h): the endpoints and the
+ * driver.c: the bisect driver (see bisect.h): the endpoints and the
  * choice of the KPI, testing each commit the search asks for, the ABAB
  * confirmation and the summary; the classifier and the search it drives
  * are search.c.  The world (git, builds, runs, the index) is reached only through
@@ -147,6 +147,51 @@ static int measure_once(struct driver *d, int slot, struct bisect_commit *c)
 }
 
 /*
+ * Run party c (role: "good", "commit", ...) once more in slot, which
+ * holds it, and reload its samples into m (its start times into *t
+ * too, when t is not NULL).  A run that gave no complete run is retried
+ * by BISECT_RUN_RETRIES' rule (bisect.h): up to that many times in a row
+ * when m held complete runs before, never when it held none.  0 with a
+ * complete run added; 1 when none came (why: the failure, its reason and
+ * how often); -1 on error or interruption (d->err).
+ */
+static int run_party(struct driver *d, int slot, struct bisect_commit *c,
+		     const char *role, struct matrix *m, double **t,
+		     struct strbuf *why)
+{
+	size_t had = m->nruns;
+	unsigned failed = 0;
+
+	for (;;) {
+		struct strbuf reason = STRBUF_INIT;
+
+		if (measure_once(d, slot, c) < 0 ||
+		    (t ? load_timed(d, c->sha, m, t) : load(d, c->sha, m)) < 0)
+			return -1;
+		if (m->nruns > had)
+			return 0;
+		failed++;
+		if (d->ops->failure)
+			d->ops->failure(d->ops->data, c->sha, &reason);
+		if (!had || failed > BISECT_RUN_RETRIES) {
+			strbuf_addstr(why, "the job gave no complete run");
+			if (had)
+				strbuf_addf(why, " in %u runs in a row (after %zu "
+					    "complete ones)", failed, had);
+			if (reason.len)
+				strbuf_addf(why, ": %s", reason.buf);
+			strbuf_release(&reason);
+			return 1;
+		}
+		progress(d, "%s %.12s: the run failed%s%s; it gave %zu complete "
+			    "runs before: retry %u of %d",
+			 role, c->sha, reason.len ? ": " : "", reason.buf, had,
+			 failed, BISECT_RUN_RETRIES);
+		strbuf_release(&reason);
+	}
+}
+
+/*
  * Bring two commits to `want` samples each, measuring interleaved: A B A
  * B.  Samples count from base_a / base_b (the confirmation counts only its
  * own runs; the endpoints count from 0).  Prepares a slot only when it
@@ -164,13 +209,21 @@ static int measure_pair(struct driver *d, struct bisect_commit *a, int slot_a,
 	size_t base[2];
 	int k, r;
 
+	/* the endpoints' runs (setup_endpoints), else the confirmation's */
+	const char *role[2] = { "parent", "culprit" };
+
+	if (a == &d->st->commits[0] &&
+	    b == &d->st->commits[d->st->ncommits - 1]) {
+		role[0] = "good";
+		role[1] = "bad";
+	}
 	base[0] = base_a;
 	base[1] = base_b;
 	for (;;) {
 		bool any = false;
 
 		for (k = 0; k < 2; k++) {
-			size_t have = mat[k]->nruns - base[k], prev;
+			size_t have = mat[k]->nruns - base[k];
 			struct strbuf why = STRBUF_INIT;
 
 			if (have >= want)
@@ -186,17 +239,14 @@ static int measure_pair(struct driver *d, struct bisect_commit *a, int slot_a,
 				strbuf_release(&why);
 				return r > 0 ? 1 : -1;
 			}
+			r = run_party(d, slot[k], side[k], role[k], mat[k], NULL,
+				      &why);
+			if (r > 0)
+				strbuf_addf(d->err, "%s %.12s: %s", role[k],
+					    side[k]->sha, why.buf);
 			strbuf_release(&why);
-			prev = mat[k]->nruns;
-			if (measure_once(d, slot[k], side[k]) < 0 ||
-			    load(d, side[k]->sha, mat[k]) < 0)
-				return -1;
-			if (mat[k]->nruns <= prev) {
-				strbuf_addf(d->err,
-					    "the job gave no complete run on %.12s",
-					    side[k]->sha);
-				return 1;
-			}
+			if (r)
+				return r;
 		}
 		if (!any)
 			return 0;
@@ -479,7 +529,7 @@ static int setup_endpoints(struct driver *d)
 	cb->kpi = xmalloc(st_mult(d->nbad, sizeof(double)));
 	memcpy(cb->kpi, d->bad, d->nbad * sizeof(double));
 	cb->nkpi = d->nbad;
-	/* the references of the three-way verdicts (decide.c) */
+	/* the references of the three-way verdicts (step_verdict.c) */
 	d->mgood = mg;
 	d->mbad = mb;
 	matrix_init(&mg);
@@ -752,19 +802,19 @@ static int step_commit(struct driver *d, size_t i, struct bisect_commit *c,
 			}
 		}
 		*tried = true;
-		k = m[p].nruns;
-		if (measure_once(d, slot[p], party[p]) < 0 ||
-		    load_timed(d, party[p]->sha, &m[p], &t[p]) < 0)
+		strbuf_reset(&why);
+		r = run_party(d, slot[p], party[p], name[p], &m[p], &t[p], &why);
+		if (r < 0)
 			goto out;
-		if (m[p].nruns > k)
+		if (!r)
 			continue;
 		if (p == BISECT_PARTY_COMMIT) {
 			c->verdict = BISECT_SKIP;
-			c->why = xstrdup("the job gave no complete run");
+			c->why = strbuf_detach(&why, NULL);
 			break;
 		}
-		strbuf_addf(d->err, "the job gave no complete run on %s %.12s",
-			    name[p], party[p]->sha);
+		strbuf_addf(d->err, "%s %.12s: %s", name[p], party[p]->sha,
+			    why.buf);
 		goto out;
 	}
 	kpi_values(&m[1], st->stat, &c->kpi, &c->nkpi);
@@ -794,7 +844,8 @@ static int classic_commit(struct driver *d, struct bisect_commit *c,
 			  struct matrix *m, bool *tried)
 {
 	struct bisect_state *st = d->st;
-	size_t target = d->opt->runs, prev;
+	struct strbuf why = STRBUF_INIT;
+	size_t target = d->opt->runs;
 	bool verified = false;
 	double pos = NAN;
 	int r;
@@ -841,13 +892,14 @@ static int classic_commit(struct driver *d, struct bisect_commit *c,
 		r = slot_for(d, c);
 		if (r)
 			return r < 0 ? -1 : 0;
-		prev = m->nruns;
-		if (measure_once(d, 0, c) < 0 || load(d, c->sha, m) < 0)
-			return -1;
-		if (m->nruns <= prev) {
-			c->verdict = BISECT_SKIP;
-			c->why = xstrdup("the job gave no complete run");
-			return 0;
+		r = run_party(d, 0, c, "commit", m, NULL, &why);
+		if (r) {
+			if (r > 0) {
+				c->verdict = BISECT_SKIP;
+				c->why = strbuf_detach(&why, NULL);
+			}
+			strbuf_release(&why);
+			return r < 0 ? -1 : 0;
 		}
 	}
 }

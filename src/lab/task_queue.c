@@ -1,5 +1,5 @@
 /*
- * queue.c: the lab's queue in SQL (lab.h): enqueueing, listing,
+ * task_queue.c: the lab's queue in SQL (lab.h): enqueueing, listing,
  * cancelling and retrying tasks, and what a worker does to one -- claim,
  * heartbeat, release, fail, finish, and the (task, run index) ledger that
  * keeps each run stored exactly once.
@@ -22,6 +22,7 @@
 #include <string.h>
 #include <time.h>
 #include "lab/lab.h"
+#include "util/trust.h"
 #include "store/pq_lazy.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -280,9 +281,11 @@ int lab_workers_table(struct lab *lab, struct strbuf *out, struct strbuf *err)
 
 		snprintf(seen, sizeof(seen), "%s (%ss ago)", lab_get(&r, i, 2),
 			 lab_get(&r, i, 3));
-		strbuf_addf(out, "%-16s %-12s %-27s %-6s %s\n", lab_get(&r, i, 0),
-			    lab_get(&r, i, 1), seen, lab_get(&r, i, 4),
-			    lab_get(&r, i, 5));
+		/* a worker writes its own row: escaped, no ESC reaches the terminal */
+		strbuf_addf(out, "%-16s %-12s %-27s %-6s %s\n",
+			    trust_shown(lab_get(&r, i, 0)),
+			    trust_shown(lab_get(&r, i, 1)), seen, lab_get(&r, i, 4),
+			    trust_shown(lab_get(&r, i, 5)));
 	}
 	lab_rows_release(&r);
 	return 0;
@@ -576,7 +579,7 @@ int lab_runs_done(struct lab *lab, const struct lab_lease *l, bool *out,
 	memset(out, 0, (size_t)nruns * sizeof(*out));
 	/*
 	 * A reserved run the store holds, files and all, was stored by a
-	 * worker gone before it counted it (worker.c stores the files last).
+	 * worker gone before it counted it (worker_loop.c stores the files last).
 	 */
 	if (lab_exec(lab, "BEGIN", 0, NULL, err) < 0 ||
 	    lab_exec(lab, "UPDATE lab_task_runs t SET stored = true, stored_at ="

@@ -5,7 +5,8 @@
  *   build/bench/until-decided [--trials N] [--min R] [--max R] [--shift PCT]
  *                             [--noise PCT] [--monitors M] [--seed S]
  *                             [--bisect COMMITS [--noisy PCT]]
- *   (defaults: 200 trials, -n 3, --max-runs 20, a 5% shift, 1% noise,
+ *   (defaults: 200 trials, -n 3, --max-runs DECIDE_DEFAULT_MAX_RUNS as
+ *    run's, a 5% shift, 1% noise,
  *    50 monitor stats; with --bisect, bisect's own defaults: --max-runs
  *    BISECT_DEFAULT_MAX_RUNS until decided, 3 x -n with
  *    --no-until-decided; --max gives both modes the same)
@@ -43,6 +44,7 @@
 #include <string.h>
 #include "bisect/bisect.h"
 #include "compare/compare.h"
+#include "decide/decide.h"
 #include "result/matrix.h"
 #include "select/select.h"
 #include "result/stats.h"
@@ -450,7 +452,7 @@ int main(int argc, char **argv)
 			      BISECT_DEFAULT_MAX_RUNS;
 	bmax[1] = max ? max : 3 * min;
 	if (!max)
-		max = commits ? bmax[0] : 20;
+		max = commits ? bmax[0] : DECIDE_DEFAULT_MAX_RUNS;
 	if (!trials || !min || max < min || commits == 1 || commits == 2) {
 		fprintf(stderr, "until-decided: need trials > 0 and 1 <= min <= max\n");
 		return 2;

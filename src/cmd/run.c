@@ -16,6 +16,7 @@
 #include <string.h>
 #include "builtin.h"
 #include "bisect/git.h"
+#include "decide/decide.h"
 #include "job/job.h"
 #include "job/plugins.h"
 #include "run/cases.h"
@@ -41,7 +42,8 @@ static const char run_usage[] =
 	"  --set KEY=VALUE     set a job key; PROG.OPTION=VALUE sets a program's option\n"
 	"  --until-decided BASE  after the -n runs (default 3) compare each KPI with\n"
 	"                      BASE and add runs while one is undecided, up to\n"
-	"                      --max-runs (default 20); stop once a KPI is\n"
+	"                      --max-runs (default " STRINGIFY(DECIDE_DEFAULT_MAX_RUNS)
+	"); stop once a KPI is\n"
 	"                      regressed or every KPI changed or the same.  Exit\n"
 	"                      status: 0 same or improved, 1 regressed, 4 still\n"
 	"                      undecided (each KPI judged on its own:\n"
@@ -376,7 +378,8 @@ int cmd_run(int argc, char **argv, struct options *opts)
 	s.result_root = opts->result_root;
 	s.store_url = opts->store_url;
 	s.nr_runs = 1;
-	s.max_runs = 20;
+	/* the robot's budget of a head too: one default (decide/decide.h) */
+	s.max_runs = DECIDE_DEFAULT_MAX_RUNS;
 	s.interleave = true;
 	status = parse_options(argc, argv, &a, &s);
 	if (status >= 0)

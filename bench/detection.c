@@ -6,8 +6,10 @@
  *   build/bench/detection [--trials N] [--budget PAIRS] [--bisect-max R]
  *                         [--level L] [--run-s S] [--seed S] [--noise PCT]
  *                         [--slowdown PCT] [--unpaired] [--drift X]
- *   (defaults: 300 trials a case, a budget of 20 pairs, bisect --max-runs
- *    20 as `perfsift bisect`, the KPI rule's level 0.001, 30 s a run;
+ *   (defaults: 300 trials a case, a budget of DECIDE_DEFAULT_MAX_RUNS
+ *    pairs as the robot's max_runs, bisect --max-runs
+ *    BISECT_DEFAULT_MAX_RUNS as `perfsift bisect`, the KPI rule's level
+ *    0.001, 30 s a run;
  *    every slowdown of 5, 10,
  *    20, 30% and 0 (unchanged) at every noise of 1, 5, 20%, unless one
  *    is given)
@@ -384,7 +386,9 @@ int main(int argc, char **argv)
 	};
 	static const double slowdowns[] = { 5, 10, 20, 30, 0 };
 	static const double noises[] = { 1, 5, 20 };
-	struct knobs k = { 300, 20, 20, 0.001, 30, 1, false };
+	/* the product's defaults: the robot's head budget, bisect's */
+	struct knobs k = { 300, DECIDE_DEFAULT_MAX_RUNS,
+			   BISECT_DEFAULT_MAX_RUNS, 0.001, 30, 1, false };
 	double one_noise = -1, one_slowdown = -1;
 	uint64_t seed = 20261201;
 	size_t a, b;

@@ -5,8 +5,11 @@
  *   build/bench/until-decided [--trials N] [--min R] [--max R] [--shift PCT]
  *                             [--noise PCT] [--monitors M] [--seed S]
  *                             [--bisect COMMITS [--noisy PCT]]
- *   (defaults: 200 trials, -n 3, --max-runs 20, a 5% shift, 1% noise,
- *    50 monitor stats; with --bisect, --max-runs 9, bisect's default)
+ *   (defaults: 200 trials, -n 3, --max-runs DECIDE_DEFAULT_MAX_RUNS as
+ *    run's, a 5% shift, 1% noise,
+ *    50 monitor stats; with --bisect, bisect's own defaults: --max-runs
+ *    BISECT_DEFAULT_MAX_RUNS until decided, 3 x -n with
+ *    --no-until-decided; --max gives both modes the same)
  *
  * Each trial is what `run --until-decided BASE` sees: a base group of R
  * runs, and a head group that starts with R runs and gets one more while
@@ -41,6 +44,7 @@
 #include <string.h>
 #include "bisect/bisect.h"
 #include "compare/compare.h"
+#include "decide/decide.h"
 #include "result/matrix.h"
 #include "select/select.h"
 #include "result/stats.h"
@@ -209,7 +213,7 @@ static void run_case(const char *label, const struct sim *s, size_t trials,
 /* ---- --bisect: the same rule in bisect_run(), over synthetic ops ---- */
 
 /* the endpoints run once a triplet of every step (bisect/driver.c) */
-#define MAX_RUNS_KEPT 512
+#define MAX_RUNS_KEPT 2048 /* an endpoint's: a triplet a step, up to --max-runs */
 
 struct path_world {
 	const struct sim *s;
@@ -344,7 +348,8 @@ static enum bend bisect_trial(struct path_world *w, size_t min, size_t max,
 
 /* --bisect: trials paths, both modes on the same draws (seed per trial) */
 static void run_bisect_cases(const struct sim *s, size_t trials, size_t ncommits,
-			     size_t min, size_t max, double shift, double noisy)
+			     size_t min, const size_t *max, double shift,
+			     double noisy)
 {
 	static const char *const mode[2] = { "until decided (default)",
 					     "--no-until-decided" };
@@ -377,7 +382,8 @@ static void run_bisect_cases(const struct sim *s, size_t trials, size_t ncommits
 		w.noisy_at = noisy > 0 ? (ncommits - 1) / 2 : 0;
 		for (m = 0; m < 2; m++) {
 			rng = seed + 1000003 * (t + 1); /* both modes: one draw */
-			counts[m][bisect_trial(&w, min, max, m == 1, &runs[m][t])]++;
+			counts[m][bisect_trial(&w, min, max[m], m == 1,
+					       &runs[m][t])]++;
 			sum[m] += (double)runs[m][t];
 		}
 	}
@@ -418,6 +424,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	size_t trials = 200, min = 3, max = 0, monitors = 50, commits = 0;
+	size_t bmax[2];
 	double shift = 5, noise = 1, noisy = 0;
 	struct sim s;
 	char label[64];
@@ -440,20 +447,24 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	/* the commands' defaults: bisect's per mode (cmd/bisect.c), run's */
+	bmax[0] = max ? max : min > BISECT_DEFAULT_MAX_RUNS ? min :
+			      BISECT_DEFAULT_MAX_RUNS;
+	bmax[1] = max ? max : 3 * min;
 	if (!max)
-		max = commits ? 3 * min : 20; /* bisect's default, run's */
+		max = commits ? bmax[0] : DECIDE_DEFAULT_MAX_RUNS;
 	if (!trials || !min || max < min || commits == 1 || commits == 2) {
 		fprintf(stderr, "until-decided: need trials > 0 and 1 <= min <= max\n");
 		return 2;
 	}
 	sim_init(&s, monitors, noise / 100);
 	if (commits) {
-		printf("until-decided --bisect: %zu trials, %zu commits, a %g%% step, -n %zu, --max-runs %zu, %g%% noise%s, %zu monitor stats\n\n",
-		       trials, commits, shift, min, max, noise,
+		printf("until-decided --bisect: %zu trials, %zu commits, a %g%% step, -n %zu, --max-runs %zu (--no-until-decided: %zu), %g%% noise%s, %zu monitor stats\n\n",
+		       trials, commits, shift, min, bmax[0], bmax[1], noise,
 		       noisy > 0 ? ", the middle commit noisier" : "", monitors);
 		if (noisy > 0)
 			printf("(the middle commit: %g%% noise)\n\n", noisy);
-		run_bisect_cases(&s, trials, commits, min, max, shift, noisy);
+		run_bisect_cases(&s, trials, commits, min, bmax, shift, noisy);
 		sim_release(&s);
 		return 0;
 	}

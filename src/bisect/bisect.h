@@ -292,9 +292,19 @@ struct bisect_commit {
 	char *why;        /* reason of a skip */
 };
 
+/*
+ * Bisect's default --max-runs until decided (cmd/bisect.c) and the
+ * robot's bisect_max_runs (robot/config.c): runs of an unclear commit.
+ * 120: a step is decided "the same as one side within half the step" at
+ * 99%, and at 5% per-run noise a 10% step needs about 60 paired runs for
+ * it (bench/detection, docs/detection.md: 28.3% found at 20, 98.3% at
+ * 60, 99.3% at 120); a commit decided early costs no more.
+ */
+#define BISECT_DEFAULT_MAX_RUNS 120
+
 struct bisect_options {
 	size_t runs;      /* per commit, default 3 */
-	size_t max_runs;  /* cap for unclear commits, default 3 * runs */
+	size_t max_runs;  /* cap for unclear commits (see above) */
 	const char *stat; /* the KPI, or NULL to choose one */
 	bool no_confirm;  /* leave out the ABAB confirmation */
 	const char *testcase; /* the job's testcase: its stats are KPIs */

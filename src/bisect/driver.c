@@ -194,9 +194,12 @@ static int run_party(struct driver *d, int slot, struct bisect_commit *c,
 /*
  * Bring two commits to `want` samples each, measuring interleaved: A B A
  * B.  Samples count from base_a / base_b (the confirmation counts only its
- * own runs; the endpoints count from 0).  Prepares a slot only when it
- * must run.  0 ok, 1 one side could not be prepared or gave no samples
- * (err says), -1 error / interrupted.
+ * own runs; the endpoints count from 0).  Each round begins with the side
+ * that has fewer: the same A B A B here, and in a lab, where every
+ * measure is one queued task and the pass stops there (robot/via_lab.c),
+ * the next pass measures the other side, not A again until A has `want`.
+ * Prepares a slot only when it must run.  0 ok, 1 one side could not be
+ * prepared or gave no samples (err says), -1 error / interrupted.
  */
 static int measure_pair(struct driver *d, struct bisect_commit *a, int slot_a,
 			struct matrix *ma, struct bisect_commit *b, int slot_b,
@@ -207,7 +210,7 @@ static int measure_pair(struct driver *d, struct bisect_commit *a, int slot_a,
 	struct matrix *mat[2] = {ma, mb};
 	int slot[2] = {slot_a, slot_b};
 	size_t base[2];
-	int k, r;
+	int i, k, r;
 
 	/* the endpoints' runs (setup_endpoints), else the confirmation's */
 	const char *role[2] = { "parent", "culprit" };
@@ -221,10 +224,14 @@ static int measure_pair(struct driver *d, struct bisect_commit *a, int slot_a,
 	base[1] = base_b;
 	for (;;) {
 		bool any = false;
+		int first = mat[1]->nruns - base[1] < mat[0]->nruns - base[0];
 
-		for (k = 0; k < 2; k++) {
-			size_t have = mat[k]->nruns - base[k];
+		for (i = 0; i < 2; i++) {
+			size_t have;
 			struct strbuf why = STRBUF_INIT;
+
+			k = (first + i) % 2;
+			have = mat[k]->nruns - base[k];
 
 			if (have >= want)
 				continue;

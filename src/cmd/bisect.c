@@ -50,7 +50,8 @@ static const char bisect_usage[] =
 	"A commit is judged as `perfsift compare --kpi` judges KEY against G\n"
 	"and against B (changed, the same, or undecided; the same means within\n"
 	"half the G-B step); while that is undecided it gets one more run, up\n"
-	"to --max-runs (default " DECIDE_DEFAULT_MAX_RUNS_TEXT ", at least RUNS; 3 x RUNS with\n"
+	"to --max-runs (default " STRINGIFY(BISECT_DEFAULT_MAX_RUNS)
+	", at least RUNS; 3 x RUNS with\n"
 	"--no-until-decided), and a commit still undecided then\n"
 	"is reported as undecided and skipped, never called good or bad.\n"
 	"Without --stat, the stat that changed most between G\n"
@@ -270,12 +271,12 @@ static int bisect_check_args(struct bisect_args *a, int argc, char **argv,
 	a->cmd = dashdash < argc ? (const char *const *)argv + dashdash + 1 :
 				   NULL;
 	/*
-	 * Until decided: the robot's budget (decide/decide.h, at least
-	 * RUNS); LKP's classifier keeps its 3 x RUNS.
+	 * Until decided: bisect's budget (bisect/bisect.h, at least RUNS);
+	 * LKP's classifier keeps its 3 x RUNS.
 	 */
 	if (!a->max_runs && !a->no_until_decided)
-		a->max_runs = a->runs > DECIDE_DEFAULT_MAX_RUNS ?
-			a->runs : DECIDE_DEFAULT_MAX_RUNS;
+		a->max_runs = a->runs > BISECT_DEFAULT_MAX_RUNS ?
+			a->runs : BISECT_DEFAULT_MAX_RUNS;
 	if (!a->max_runs)
 		a->max_runs = 3 * a->runs;
 	if (a->max_runs < a->runs) {

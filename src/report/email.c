@@ -431,6 +431,8 @@ int report_text_body(const struct report *r, struct strbuf *out,
 	strbuf_addstr(out, "\n");
 	if (r->undecided)
 		strbuf_addstr(out, r->undecided);
+	if (r->runs_note)
+		strbuf_addstr(out, r->runs_note);
 	strbuf_addstr(out, "\n");
 
 	if (add_kpi(out, r, err))

@@ -132,6 +132,12 @@ struct report {
 	 * likely decide STAT (...)"), each ending in a newline; NULL: none
 	 */
 	const char *undecided;
+	/*
+	 * which runs each side holds, when they are not simply the two
+	 * commits' (the robot's mail pools a bisect's good and bad runs),
+	 * lines ending in a newline, shown above the KPI; NULL: none
+	 */
+	const char *runs_note;
 	struct report_box box;
 	const char *job_file;   /* the job file's name beside the report */
 	struct report_repro repro;

@@ -139,6 +139,60 @@ void matrix_columns(const struct matrix *m, const size_t *cols, size_t ncols,
 	}
 }
 
+/* a's runs then b's: see matrix.h */
+void matrix_concat(const struct matrix *a, const struct matrix *b,
+		   struct matrix *out)
+{
+	size_t i = 0, j = 0, ns = 0, s, r, n = a->nruns + b->nruns;
+	const struct matrix *side[2] = { a, b };
+	bool partial = a->present || b->present;
+	int k;
+
+	matrix_init(out);
+	if (!n)
+		return;
+	out->names = xcalloc(a->nstats + b->nstats + 1, sizeof(char *));
+	/* the union of the names, sorted as both sides' are */
+	while (i < a->nstats || j < b->nstats) {
+		int c = i == a->nstats ? 1 : j == b->nstats ? -1 :
+			strcmp(a->names[i], b->names[j]);
+
+		partial = partial || c;
+		out->names[ns++] = xstrdup(c <= 0 ? a->names[i] : b->names[j]);
+		i += c <= 0;
+		j += c >= 0;
+	}
+	out->nstats = ns;
+	out->nruns = n;
+	out->values = xcalloc(st_mult(ns ? ns : 1, n), sizeof(double));
+	out->is_int = xcalloc(ns ? ns : 1, 1);
+	/* a stat one side lacks is missing in its runs, not 0 */
+	if (partial)
+		out->present = xcalloc(st_mult(ns ? ns : 1, n), 1);
+	for (s = 0; s < ns; s++) {
+		size_t at = 0;
+
+		out->is_int[s] = 1;
+		for (k = 0; k < 2; k++) {
+			const struct matrix *m = side[k];
+			ssize_t f = matrix_find(m, out->names[s]);
+
+			if (f < 0) {
+				at += m->nruns;
+				continue;
+			}
+			out->is_int[s] &= m->is_int[f];
+			for (r = 0; r < m->nruns; r++, at++) {
+				out->values[s * n + at] = m->values[(size_t)f * m->nruns + r];
+				if (partial)
+					out->present[s * n + at] =
+						!m->present ||
+						m->present[(size_t)f * m->nruns + r];
+			}
+		}
+	}
+}
+
 void matrix_columns_from(const struct matrix *m, size_t from,
 			 struct matrix *out)
 {

@@ -67,6 +67,13 @@ double *matrix_real_dup(const struct matrix *m, size_t s, size_t *n);
  */
 void matrix_columns(const struct matrix *m, const size_t *cols, size_t ncols,
 		    struct matrix *out);
+/*
+ * A new matrix of a's runs followed by b's, every stat of either (a stat
+ * one side lacks is missing in that side's runs); no sources.  The runs
+ * of several commits pooled: the robot's mail, good runs against bad.
+ */
+void matrix_concat(const struct matrix *a, const struct matrix *b,
+		   struct matrix *out);
 /* m's runs from `from` on (none when from >= nruns), into out */
 void matrix_columns_from(const struct matrix *m, size_t from,
 			 struct matrix *out);

@@ -13,6 +13,7 @@
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
+#include "bisect/bisect.h"
 #include "decide/decide.h"
 #include "job/job.h"
 #include "job/kpi.h"
@@ -280,17 +281,19 @@ static int load_job(const struct jnode *m, const char *file,
 		    struct strbuf *err)
 {
 	static const char *const keys[] = {"job", "runs", "max_runs",
-					   "testbox_group"};
+					   "bisect_max_runs", "testbox_group"};
 	struct strbuf path = STRBUF_INIT;
-	char *given = NULL, *runs = NULL, *max = NULL;
+	char *given = NULL, *runs = NULL, *max = NULL, *bmax = NULL;
 	const char *why, *stem;
 	long long n = DECIDE_DEFAULT_RUNS, nmax = DECIDE_DEFAULT_MAX_RUNS;
+	long long nbmax = BISECT_DEFAULT_MAX_RUNS;
 	int ret = -1;
 
 	if (check_keys(m, keys, ARRAY_SIZE(keys), file, "jobs", err) ||
 	    get_str(m, "job", true, file, &given, err) ||
 	    get_str(m, "runs", false, file, &runs, err) ||
 	    get_str(m, "max_runs", false, file, &max, err) ||
+	    get_str(m, "bisect_max_runs", false, file, &bmax, err) ||
 	    get_str(m, "testbox_group", false, file, &j->testbox_group, err))
 		goto out;
 	if (runs && strnum_ll(runs, 1, 1000, &n, &why) < 0) {
@@ -299,11 +302,9 @@ static int load_job(const struct jnode *m, const char *file,
 	}
 	j->runs = (size_t)n;
 	/*
-	 * The budget of an undecided head, runs a side (decide/decide.h).
-	 * The default is a placeholder until the simulation of
-	 * bench/detection.c (docs/detection.md) gives the runs a 30% change
-	 * at +-20% per-run noise needs; a budget below runs could never
-	 * make the first pairs.
+	 * The budget of an undecided head, runs a side (decide/decide.h,
+	 * where bench/detection's figures say why 30); a budget below runs
+	 * could never make the first pairs.
 	 */
 	if (max && strnum_ll(max, 1, 1000, &nmax, &why) < 0) {
 		bad(err, jnode_get(m, "max_runs"), file, "max_runs", "%s", why);
@@ -317,6 +318,24 @@ static int load_job(const struct jnode *m, const char *file,
 		goto out;
 	}
 	j->max_runs = (size_t)nmax;
+	/*
+	 * The bisect's budget of an unclear commit (bisect/bisect.h): a
+	 * step needs more runs than a head to be decided "within half the
+	 * step" of one side, so it is a budget of its own.
+	 */
+	if (bmax && strnum_ll(bmax, 1, 1000, &nbmax, &why) < 0) {
+		bad(err, jnode_get(m, "bisect_max_runs"), file,
+		    "bisect_max_runs", "%s", why);
+		goto out;
+	}
+	if (!bmax && nbmax < n)
+		nbmax = n;
+	if (nbmax < n) {
+		bad(err, jnode_get(m, "bisect_max_runs"), file,
+		    "bisect_max_runs", "%s is below runs", bmax);
+		goto out;
+	}
+	j->bisect_max_runs = (size_t)nbmax;
 	if (*given == '/')
 		strbuf_addstr(&path, given);
 	else
@@ -339,6 +358,7 @@ out:
 	free(given);
 	free(runs);
 	free(max);
+	free(bmax);
 	strbuf_release(&path);
 	return ret;
 }

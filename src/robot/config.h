@@ -32,6 +32,7 @@ struct robot_job {
 	char *name;          /* its stem: names its result root */
 	size_t runs;         /* per commit (default 3): the first pairs */
 	size_t max_runs;     /* an undecided head's budget, runs a side */
+	size_t bisect_max_runs; /* the bisect's runs of an unclear commit */
 	char *testbox_group; /* for the lab queue; NULL here */
 	char *testcase;      /* the job's: its stats are the benchmark's */
 	char *kpi;           /* its declared KPIs, kpi_format()'s line */

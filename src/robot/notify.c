@@ -1,13 +1,15 @@
 /*
  * notify.c: the mail of a confirmed culprit (robot/judge.h).  Its body is
  * `perfsift report` of the culprit's parent vs the culprit (report_build
- * and report_text_body, the bisect's KPI as the headline) and job.yaml is
+ * and report_text_body, the bisect's KPI as the headline), on the
+ * bisect's good and bad runs pooled (pool_sides), and job.yaml is
  * attached, as 0-day mails its job file.  "Once" is kept in the state's
  * mail row: PENDING is written before the first byte goes out, SENT after
  * the last, and a PENDING row found at start is finished without a
  * second copy (the mbox and the maildir find it by its Message-ID).
  */
 #include "util/compat.h"
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -16,6 +18,7 @@
 #include "report/build.h"
 #include "report/bundle.h"
 #include "report/report.h"
+#include "result/matrix.h"
 #include "robot/config.h"
 #include "robot/judge.h"
 #include "robot/mail.h"
@@ -29,31 +32,124 @@
 #include "util/xalloc.h"
 
 /*
- * The report of parent vs culprit: its subject (report_subject(), with
- * the repo and branch in brackets as 0-day's), its text without the
- * Subject: line (the mail has its header) and job.yaml.
+ * The runs of group g that began at t0 or later (all of them when their
+ * start times are not known), appended to *pool; how many.
  */
-static int build_report(struct robot_judge *j, const char *parent,
-			const char *culprit, const char *stat,
-			struct strbuf *subject, struct strbuf *body,
-			struct strbuf *job, struct strbuf *err)
+static size_t pool_since(struct matrix *pool, const struct result_group *g,
+			 double t0)
+{
+	size_t *cols = xcalloc(g->matrix.nruns + 1, sizeof(*cols));
+	size_t r, n = 0;
+	struct matrix part, both;
+
+	for (r = 0; r < g->matrix.nruns; r++)
+		if (!g->run_start || !(g->run_start[r] < t0))
+			cols[n++] = r;
+	matrix_columns(&g->matrix, cols, n, &part);
+	matrix_concat(pool, &part, &both);
+	matrix_release(&part);
+	matrix_release(pool);
+	*pool = both;
+	free(cols);
+	return n;
+}
+
+/* the earliest start of g's runs, or -INFINITY when none is known */
+static double first_start(const struct result_group *g)
+{
+	double t = INFINITY;
+	size_t r;
+
+	for (r = 0; g->run_start && r < g->matrix.nruns; r++)
+		if (g->run_start[r] < t)
+			t = g->run_start[r];
+	return isfinite(t) ? t : -INFINITY;
+}
+
+/*
+ * The bisect's good runs and its bad ones, pooled, in place of the
+ * parent's and the culprit's own (g: base, parent, culprit, head): the
+ * good side is the parent's runs (its bisect step's and the
+ * confirmation's) and the good endpoint's, the base's, made since the
+ * head's first run (the head test's pairs and the bisect's triplets --
+ * not the base's runs of other times, for other branches); the bad side
+ * the culprit's and the bad endpoint's, the head's.  A side whose commit
+ * is the endpoint itself counts it once.  The note says what each side
+ * holds.  The groups' run starts go: the pooled runs are of several
+ * commits, and pairs of them would pair runs of different commits.
+ */
+static void pool_sides(struct result_group *g, const char *const *sha,
+		       struct strbuf *note)
+{
+	struct matrix good, bad;
+	double t0 = first_start(&g[3]);
+	size_t nparent = g[1].matrix.nruns, nculprit = g[2].matrix.nruns;
+	size_t nbase = 0, nhead = 0;
+
+	matrix_init(&good);
+	matrix_init(&bad);
+	pool_since(&good, &g[1], -INFINITY);
+	if (strcmp(sha[0], sha[1]))
+		nbase = pool_since(&good, &g[0], t0);
+	pool_since(&bad, &g[2], -INFINITY);
+	if (strcmp(sha[3], sha[2]))
+		nhead = pool_since(&bad, &g[3], -INFINITY);
+	strbuf_addf(note, "The figures below pool the bisect's runs:\n"
+		    "  good: %zu runs (%zu of the parent %.12s",
+		    good.nruns, nparent, sha[1]);
+	if (strcmp(sha[0], sha[1]))
+		strbuf_addf(note, ", %zu of the base %.12s", nbase, sha[0]);
+	strbuf_addf(note, ")\n  bad:  %zu runs (%zu of the culprit %.12s",
+		    bad.nruns, nculprit, sha[2]);
+	if (strcmp(sha[3], sha[2]))
+		strbuf_addf(note, ", %zu of the head %.12s", nhead, sha[3]);
+	strbuf_addstr(note, ")\n");
+	matrix_release(&g[1].matrix);
+	g[1].matrix = good;
+	matrix_release(&g[2].matrix);
+	g[2].matrix = bad;
+	FREE_AND_NULL(g[1].run_start);
+	FREE_AND_NULL(g[2].run_start);
+}
+
+/*
+ * The report of parent vs culprit -- on the bisect's pooled good and bad
+ * runs (pool_sides) when the verdict names its base and head: its
+ * subject (report_subject(), with the repo and branch in brackets as
+ * 0-day's), its text without the Subject: line (the mail has its
+ * header) and job.yaml.
+ */
+static int build_report(struct robot_judge *j, const struct robot_verdict *v,
+			const char *parent, struct strbuf *subject,
+			struct strbuf *body, struct strbuf *job,
+			struct strbuf *err)
 {
 	struct select_ctx ctx = { j->res->result_root, j->res->store_url };
-	struct result_group g[2];
-	const char *specs[2] = { parent, culprit };
+	struct result_group g[4];
+	const char *specs[4] = { v->base, parent, v->culprit, v->head };
+	bool pooled = v->base && v->head;
 	struct report_data d;
-	struct strbuf ignored = STRBUF_INIT, tree = STRBUF_INIT;
+	struct strbuf ignored = STRBUF_INIT, tree = STRBUF_INIT,
+		      note = STRBUF_INIT;
+	size_t i;
 	int ret = -1;
 
 	memset(&d, 0, sizeof(d));
-	/* one look at the index for both sides */
-	if (select_groups(&ctx, specs, 2, g, err) ||
-	    report_build(&d, &g[0], &g[1], err) ||
-	    report_focus(&d, stat, err))
+	for (i = 0; i < 4; i++)
+		result_group_init(&g[i]);
+	/* one look at the index for every side */
+	if (select_groups(&ctx, pooled ? specs : specs + 1, pooled ? 4 : 2,
+			  pooled ? g : g + 1, err))
+		goto out;
+	if (pooled)
+		pool_sides(g, specs, &note);
+	if (report_build(&d, &g[1], &g[2], err) ||
+	    report_focus(&d, v->stat, err))
 		goto out;
 	/* best effort: without git the report still names the commit */
 	report_git_commit(&d, j->mirror, &ignored);
 	d.r.job_file = "job.yaml";
+	d.r.runs_note = note.len ? note.buf : NULL;
 	strbuf_addf(&tree, "%s/%s", j->repo->name, j->branch);
 	d.r.tree = tree.buf;
 	/* the lab's workers do not record the build: the config says it */
@@ -69,10 +165,11 @@ static int build_report(struct robot_judge *j, const char *parent,
 	ret = 0;
 out:
 	report_data_release(&d);
-	result_group_release(&g[0]);
-	result_group_release(&g[1]);
+	for (i = 0; i < 4; i++)
+		result_group_release(&g[i]);
 	strbuf_release(&ignored);
 	strbuf_release(&tree);
+	strbuf_release(&note);
 	return ret;
 }
 
@@ -186,8 +283,7 @@ static int compose(struct robot_judge *j, const struct robot_verdict *v,
 
 	args[3] = rev;
 	if (bisect_git(j->mirror, &parent, err, args) < 0 ||
-	    build_report(j, parent.buf, v->culprit, v->stat, &subject, &body,
-			 &job, err) < 0)
+	    build_report(j, v, parent.buf, &subject, &body, &job, err) < 0)
 		goto out;
 	add_undecided(v, &body);
 	memset(&m, 0, sizeof(m));

@@ -66,6 +66,34 @@ struct side_runs {
 	size_t seen;   /* the commit's runs when they were asked */
 };
 
+/*
+ * g's runs cols (the judgement's), their start times with them: compare
+ * pairs head and base runs by g->run_start, which must follow the new
+ * columns -- left in the old order, a shared base's runs for this head
+ * took the start times of its first runs, made for another branch, and
+ * paired with none of this head's (t9100's slow head was judged on "24 +
+ * 30 unpaired runs").
+ */
+static void keep_columns(struct result_group *g, const struct side_runs *cols)
+{
+	struct matrix fresh;
+	size_t k, n = 0;
+
+	matrix_columns(&g->matrix, cols->col, cols->n, &fresh);
+	if (g->run_start) {
+		double *t = xcalloc(fresh.nruns + 1, sizeof(*t));
+
+		/* as matrix_columns(): a column g does not have is left out */
+		for (k = 0; k < cols->n && n < fresh.nruns; k++)
+			if (cols->col[k] < g->matrix.nruns)
+				t[n++] = g->run_start[cols->col[k]];
+		free(g->run_start);
+		g->run_start = t;
+	}
+	matrix_release(&g->matrix);
+	g->matrix = fresh;
+}
+
 static int kpi_change(struct robot_judge *j, const char *base,
 		      const char *head, const struct side_runs *cols, char **stat,
 		      double *change, bool *regression, struct kpi_look *look,
@@ -91,13 +119,8 @@ static int kpi_change(struct robot_judge *j, const char *base,
 	if (select_groups(&ctx, specs, 2, g, err))
 		goto out;
 	/* only the runs made beside the other side */
-	for (i = 0; i < 2; i++) {
-		struct matrix fresh;
-
-		matrix_columns(&g[i].matrix, cols[i].col, cols[i].n, &fresh);
-		matrix_release(&g[i].matrix);
-		g[i].matrix = fresh;
-	}
+	for (i = 0; i < 2; i++)
+		keep_columns(&g[i], &cols[i]);
 	if (compare_groups(gp, 2, &co, &res, err))
 		goto out;
 	compare_kpi_tally(&res, &look->t);
@@ -215,7 +238,7 @@ static int run_bisect(struct robot_judge *j, const char *base,
 		bisect_state_add_commit(&st, path[i].sha, path[i].subject);
 	memset(&bo, 0, sizeof(bo));
 	bo.runs = j->job->runs;
-	bo.max_runs = j->job->max_runs;
+	bo.max_runs = j->job->bisect_max_runs;
 	/* bo.no_until_decided stays false: each step judged until decided */
 	bo.stat = v->stat;
 	bo.testcase = j->job->testcase;
@@ -519,6 +542,7 @@ int robot_judge_head(struct robot_judge *j, const char *base, const char *head,
 	int r;
 
 	set_str(&v->base, base);
+	set_str(&v->head, head); /* the mail pools the head's runs (notify.c) */
 	set_str(&v->verdict, NULL);
 	set_str(&v->detail, NULL);
 	r = judge_until_decided(j, base, head, &stat, &regression, v, &used);

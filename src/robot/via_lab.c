@@ -247,20 +247,21 @@ static int lab_prepare(void *data, int slot, const char *sha, struct strbuf *why
 }
 
 /*
- * One more run of sha: a task of one run (the driver asks run by run,
- * and the confirmation interleaves parent and culprit).  It is pending,
- * so the driver is told to stop (interrupted) and the next pass goes on.
+ * One more run of sha: a task of one run, also for a commit's first runs
+ * -- the driver asks run by run, in its order (a step's triplets good,
+ * commit, bad; the endpoints' and the confirmation's A B A B), and the
+ * lab keeps that order only if each run is a task of its own (a commit's
+ * first `runs` runs as one task ran back to back, beside nothing).  It
+ * is pending, so the driver is told to stop (interrupted) and the next
+ * pass goes on.
  */
 static int lab_measure(void *data, int slot, const char *sha, struct strbuf *err)
 {
 	struct labres *l = data;
-	size_t have;
 	int r;
 
 	(void)slot;
-	if (bisect_exec_count_runs(&l->x, sha, &have, err) < 0)
-		return -1;
-	r = ask(l, sha, have < l->job->runs ? (int)(l->job->runs - have) : 1, err);
+	r = ask(l, sha, 1, err);
 	if (r < 0)
 		return -1;
 	strbuf_addf(err, "%.12s: queued in the lab", sha);

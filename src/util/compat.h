@@ -29,6 +29,9 @@
 #define UNUSED __attribute__((unused))
 #define NORETURN __attribute__((noreturn))
 #define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
+/* a macro's value as a string literal: a default stated once, in --help too */
+#define STRINGIFY(x) STRINGIFY_(x)
+#define STRINGIFY_(x) #x
 
 #define FREE_AND_NULL(p)                                                       \
 	do {                                                                   \

@@ -37,12 +37,23 @@ test_expect_success 'the noisy c6 got runs beyond -n 3 and is good or undecided,
 	test_grep "^bisect: $(git -C repo rev-parse c6 | cut -c1-12) undecided (.*vs good .*, vs bad .*), [0-9]* runs" err
 '
 
-# at -n 3, or one more: a verdict reached on fresh runs is checked
-# against a fresh run of the other side, which can leave it undecided once
-test_expect_success 'the quiet commits were decided at -n 3 (or one more)' '
+# Each step runs in triplets (good, commit, bad / bad, commit, good) and
+# is judged from 3 pairs on, so a quiet commit is decided on its 3
+# triplets or a few more.  The figures are seeded, the same every time;
+# what the machine changes is the pairing: two runs pair when their
+# starts lie within 3 x the median gap between starts (stats.c
+# stats_pair_runs), and beside a hog one late start of these 10 ms runs
+# (gaps between starts of 0.2-1.3 s, measured at load 14) loses its
+# pair and costs a triplet more: the likely cause of the one failure of
+# the "at most 4 runs" this checked before (c9 takes 4 idle).  At most
+# 9, three triplets beyond the first three, still tells a quiet commit
+# from the noisy c6 at its 20.
+test_expect_success 'the quiet commits were decided in a few triplets, not at --max-runs' '
 	for c in c12 c9; do
+		sha=$(git -C repo rev-parse $c | cut -c1-12) &&
+		grep -E "^  (good|bad) +$sha " out &&
 		n=$(runs_made $c) &&
-		test "$n" -ge 3 && test "$n" -le 4 || return 1
+		test "$n" -ge 3 && test "$n" -le 9 || return 1
 	done
 '
 

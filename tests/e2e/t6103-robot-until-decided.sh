@@ -4,7 +4,8 @@
 # (decide/decide.h): interleaved pairs of base and head runs, made
 # beside each other, beyond the job's 3 while the KPI is undecided,
 # until it is the same as the base's (no bisect, no mail); one that
-# stays undecided at max_runs (default 20) a side is recorded
+# stays undecided at max_runs (20 here, below the default: the vals
+# files list 20 figures) a side is recorded
 # "undecided", never "same", mails nothing, and is judged again by the
 # next pass (which, its budget spent, runs nothing more).  The benchmark
 # reports the figure its commit's `vals` file lists for the run's
@@ -40,7 +41,12 @@ test_expect_success 'setup: main steady at 20; feature/settle noisy first' '
 	sed "s/kpi: {mytest.ms: lower}/kpi: {mytest.ms: {better: lower, min_effect: 5%}}/" \
 		job.yaml >job.tmp && mv job.tmp job.yaml &&
 	grep -q min_effect job.yaml &&
-	write_config robot.yaml "$PWD/up"
+	write_config robot.yaml "$PWD/up" &&
+	# budgets set, not the defaults (decide.h, bisect.h): 20 runs a
+	# side, as many as a vals file lists
+	sed "s/^    runs: 3\$/    runs: 3\n    max_runs: 20\n    bisect_max_runs: 20/" \
+		robot.yaml >robot.tmp && mv robot.tmp robot.yaml &&
+	grep -q "^    bisect_max_runs: 20" robot.yaml
 '
 
 # the complete runs of the head commit $1
@@ -77,7 +83,10 @@ test_expect_success 'undecided at 20 runs a side: recorded undecided, not same; 
 	test "$(mails sent.mbox)" -eq 0 &&
 	perfsift robot --config robot.yaml --status >status &&
 	test_grep "^demo/feature/wild .* undecided " status &&
-	test_grep "^  undecided: .*mytest.ms .*(budget max_runs 20 a side; judged on 20 base and 20 head runs made interleaved (ABAB) beside each other" status
+	test_grep "^  undecided: .*mytest.ms .*(budget max_runs 20 a side; judged on 20 base and 20 head runs made interleaved (ABAB) beside each other" status &&
+	# the base runs made for this head carry their own start times
+	# (not those of the base runs feature/settle had): all 20 pair
+	test_grep "^  undecided: .*mytest.ms .* from 20 interleaved pairs, " status
 '
 
 test_expect_success 'a later pass judges it again on the same pairs, runs nothing more' '
@@ -114,6 +123,26 @@ test_expect_success 'the bisect names the 7th, says the 5th undecided, and the m
 	test "$(mails sent.mbox)" -eq 1 &&
 	test_grep "^The bisect left these commits undecided after --max-runs" sent.mbox &&
 	test_grep "^  undecided $c5 " sent.mbox
+'
+
+# the complete runs of commit $1 (a rev)
+runs_of_rev() {
+	head_runs "$(git -C up rev-parse "$1")"
+}
+
+test_expect_success 'the mail pools the good and the bad runs, and says how many' '
+	c6=feature/slow~4 c7=feature/slow~3 &&
+	np=$(runs_of_rev $c6) && nc=$(runs_of_rev $c7) &&
+	nh=$(runs_of_rev feature/slow) &&
+	test_grep "^The figures below pool the bisect.s runs:\$" sent.mbox &&
+	line=$(grep "^  good: [0-9]* runs (" sent.mbox) &&
+	echo "$line" | grep "($np of the parent $(git -C up rev-parse $c6 | cut -c1-12), [0-9]* of the base $(git -C up rev-parse main | cut -c1-12))\$" &&
+	ng=$(echo "$line" | sed "s/^  good: \([0-9]*\) runs.*/\1/") &&
+	test "$ng" -gt "$np" &&
+	test_grep "^  bad:  $((nc + nh)) runs ($nc of the culprit $(git -C up rev-parse $c7 | cut -c1-12), $nh of the head $(git -C up rev-parse feature/slow | cut -c1-12))\$" sent.mbox &&
+	# the table and the repro line rest on those runs
+	test_grep "^        perfsift run job.yaml -n $ng --commit $(git -C up rev-parse $c6) " sent.mbox &&
+	test_grep "^        perfsift run job.yaml -n $((nc + nh)) --commit $(git -C up rev-parse $c7) " sent.mbox
 '
 
 test_done

@@ -66,6 +66,13 @@ test_expect_success 'max_runs: not a number, or below runs, is refused at its li
 	robot_fails max2.yaml "max2.yaml:11: max_runs: 2 is below runs"
 '
 
+test_expect_success 'bisect_max_runs: not a number, or below runs, is refused at its line' '
+	sed "s/runs: 3/runs: 3\n    bisect_max_runs: 1e9/" good.yaml >bmax1.yaml &&
+	robot_fails bmax1.yaml "bmax1.yaml:11: bisect_max_runs: " &&
+	sed "s/runs: 3/runs: 3\n    bisect_max_runs: 2/" good.yaml >bmax2.yaml &&
+	robot_fails bmax2.yaml "bmax2.yaml:11: bisect_max_runs: 2 is below runs"
+'
+
 test_expect_success 'a job file that does not exist' '
 	sed "s/job: job.yaml/job: nojob.yaml/" good.yaml >missing-job.yaml &&
 	robot_fails missing-job.yaml "missing-job.yaml:9: job: cannot open .*nojob.yaml"

@@ -87,6 +87,26 @@ test_expect_success 'every run was a worker run, stored in the lab store' '
 	test "$(q "SELECT count(*) FROM lab_tasks WHERE workdir IS NULL")" = 0
 '
 
+# Interleaved as the local robot runs them: every task is one run (but
+# the mainline's own first runs, measured with nothing beside them), so
+# a commit's runs alternate with the other side's -- base and head in
+# the head test, good, commit, bad in the bisect's triplets, parent and
+# culprit in the confirmation -- and no commit but the two endpoints
+# (whose triplets meet end to end: bad, commit, good | good, commit,
+# bad) has two tasks in a row.  A commit's first runs as one task of
+# `runs` runs would run back to back, beside nothing.
+test_expect_success 'the lab got the runs one at a time, interleaved (ABAB)' '
+	main=$(git -C up rev-parse main) &&
+	slow=$(git -C up rev-parse feature/slow) &&
+	q "SELECT commit_id, runs FROM lab_tasks ORDER BY id" >tasks &&
+	test "$(wc -l <tasks)" -ge 12 &&
+	awk -F"|" -v main="$main" -v head="$slow" "
+		\$2 != 1 && \$1 != main { print \"task of \" \$2 \" runs: \" \$1; bad++ }
+		\$1 == prev && \$1 != main && \$1 != head { print \"two in a row: \" \$1; bad++ }
+		{ prev = \$1 }
+		END { exit bad > 0 }" tasks || { cat tasks; false; }
+'
+
 test_expect_success 'a second run of passes mails nothing and queues nothing' '
 	n=$(q "SELECT count(*) FROM lab_tasks") &&
 	lab_once again.1 && lab_once again.2 &&

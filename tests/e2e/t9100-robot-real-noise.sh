@@ -11,16 +11,27 @@
 # Expected: the slowdown is mailed once, naming the 4th commit; the
 # harmless branch mails nothing.  Nothing in it depends on the
 # machine's speed: the figures are whatever the runs measure, and only
-# the verdicts are checked.  It needs the verdict from interleaved pairs
-# (issue 23 item 3, branch verdict): with compare's unpaired rule the
-# drift of a loaded box leaves both heads undecided at max_runs.
-# Known breakage (issue 23, open): the head test decides under load (the
-# slow head changed, the harmless one never mailed), and on a box at load
-# 2-17 the whole flow passes; but the bisect after it judges each commit
-# against good and bad runs made at other times, unpaired, so when the
-# load drifts (CI, load ~300) it names no commit (docs/detection.md: 0%
-# found at 20% noise with drift).  Its endpoints must be run beside each
-# commit's runs, as the head test's base is; then these pass always.
+# the verdicts are checked.  The head test pairs base and head runs by
+# their start times (docs/detection.md) and bisect's steps are paired
+# triplets; the robot's judgement gave compare each run's own start time
+# only since session 8 (judge.c keep_columns: before, a shared base's
+# runs for the second head took the start times of its first ones and
+# the slow head was judged on "24 + 30 unpaired runs").
+# Known breakage (issue 23, open): the three bisect checks.  Measured in
+# session 8 on the shared 2-core box (load 9-16 beside the test's two
+# hogs; 141 s a run): both heads judged on 30 interleaved pairs, yet the
+# slow one stays undecided at max_runs 30 ("-46.2%, interval [-68.5%,
+# +9.3%] from 30 interleaved pairs"): its runs (0.05-0.4 s) spread by
+# about 40% a run there, twice the 20% the defaults are set for
+# (docs/detection.md), so nothing is bisected or mailed.  More work a
+# run does not cure it on that box: in session 9, with PASSES 384 (8x)
+# beside the hogs at load 20-24, the base's 20 runs went 4.5-23.8 MB/s
+# (median 5.7, interquartile range 27% of it) and the head's 17 runs
+# 4.5-7.5 (28%) -- 5 s a run, the other work's share of the cores, not
+# the scheduler's slices within a run, is what spreads them -- so the
+# test keeps its 48 passes.  On a box with only the test's hogs beside
+# it the bisect checks may pass; the harmless branch is never mailed
+# either way.
 . "$(dirname "$0")/lib.sh"
 . "$SRCDIR/tests/e2e/lib-robot.sh"
 

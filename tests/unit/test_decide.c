@@ -245,8 +245,10 @@ static void test_error(void **state)
  * Seeded noise: each run's value is 100 x (1 - slowdown on the head) x
  * (1 + 0.20 N(0,1)) x a drift shared by both runs of a pair (the other
  * work on the machine, 1 + 0.15 N(0,1)).  The judge: the mean of the
- * pairs' log ratios and its 99% t-interval (99%, not 95%: it is looked
- * at after every pair, and each look is a chance of a false "changed");
+ * pairs' log ratios and its 99.9% t-interval (compare's kpi_level; not
+ * 95%: it is looked at after every pair, up to the robot's 30, and each
+ * look is a chance of a false "changed": at 99%, 30 looks gave more
+ * than 5% of unchanged heads changed);
  * changed when it excludes 0 and |change| >= 5%, same when it lies
  * inside +-5%.  Only the loop is under test: the
  * verdict rule of the robot is compare's.
@@ -307,7 +309,7 @@ static int n_judge(void *data, struct decide_tally *t, struct strbuf *err)
 	for (i = 0; i < w->n; i++)
 		var += (w->logr[i] - mean) * (w->logr[i] - mean);
 	var /= (double)(w->n - 1);
-	half = gsl_cdf_tdist_Pinv(0.995, (double)(w->n - 1)) *
+	half = gsl_cdf_tdist_Pinv(0.9995, (double)(w->n - 1)) *
 	       sqrt(var / (double)w->n);
 	lo = mean - half;
 	hi = mean + half;

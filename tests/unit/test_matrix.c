@@ -97,6 +97,43 @@ static void test_columns(void **state)
 	strbuf_release(&err);
 }
 
+/* matrix_concat: a's runs then b's, a stat one side lacks missing there */
+static void test_concat(void **state)
+{
+	struct matrix a, b, out, none;
+	struct strbuf err = STRBUF_INIT;
+
+	(void)state;
+	assert_int_equal(parse(&a, "{\"a\": [1, 2], \"c\": [5, 6]}", &err), 0);
+	assert_int_equal(parse(&b, "{\"b\": [0.5], \"c\": [7]}", &err), 0);
+	matrix_concat(&a, &b, &out);
+	assert_int_equal(out.nruns, 3);
+	assert_int_equal(out.nstats, 3);
+	assert_string_equal(out.names[0], "a");
+	assert_string_equal(out.names[1], "b");
+	assert_string_equal(out.names[2], "c");
+	assert_true(matrix_at(&out, 2, 0) == 5 && matrix_at(&out, 2, 1) == 6 &&
+		    matrix_at(&out, 2, 2) == 7);
+	assert_true(matrix_at(&out, 0, 1) == 2 && matrix_at(&out, 1, 2) == 0.5);
+	/* a lacks b, b lacks a: missing, not 0 */
+	assert_false(matrix_has(&out, 1, 0) || matrix_has(&out, 1, 1));
+	assert_false(matrix_has(&out, 0, 2));
+	assert_true(matrix_has(&out, 2, 0) && matrix_has(&out, 2, 2));
+	assert_true(out.is_int[0] && !out.is_int[1] && out.is_int[2]);
+	assert_int_equal(matrix_find(&out, "b"), 1);
+	matrix_release(&out);
+	/* with an empty side: the other's runs */
+	matrix_init(&none);
+	matrix_concat(&none, &b, &out);
+	assert_int_equal(out.nruns, 1);
+	assert_true(matrix_at(&out, matrix_find(&out, "c"), 0) == 7);
+	assert_true(matrix_has(&out, 0, 0));
+	matrix_release(&out);
+	matrix_release(&a);
+	matrix_release(&b);
+	strbuf_release(&err);
+}
+
 static void test_errors(void **state)
 {
 	struct matrix m;
@@ -343,6 +380,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_shape),
 		cmocka_unit_test(test_columns),
+		cmocka_unit_test(test_concat),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_numbers_exact),
 		cmocka_unit_test(test_round_trip),

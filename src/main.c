@@ -6,6 +6,7 @@
  */
 #include "util/compat.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -213,6 +214,21 @@ static int check_stdout(int status)
 	return status;
 }
 
+/*
+ * 0, 1 and 2 open, on /dev/null when we were started without them: else
+ * the first file we open takes the number, and our messages, or a
+ * child's stdin or stdout (util/spawn.c inherits them), land in it.
+ */
+static void open_std_fds(void)
+{
+	int fd;
+
+	while ((fd = open("/dev/null", O_RDWR)) >= 0 && fd <= 2)
+		;
+	if (fd > 2)
+		close(fd);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -227,6 +243,7 @@ int main(int argc, char **argv)
 	const struct cmd *cmd;
 	int c, status;
 
+	open_std_fds();
 	/* a closed pipe (perfsift compare | head) ends us quietly */
 	signal(SIGPIPE, SIG_DFL);
 

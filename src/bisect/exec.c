@@ -361,9 +361,17 @@ static int x_prepare(void *data, int slot, const char *sha, struct strbuf *why)
 			return r;
 		x->installed = xstrdup(sha);
 	}
-	/* root runs from it: none of it the builder's any more */
-	if (dir && x->user && spawn_chown_tree(dir, 0, 0, why) < 0)
-		return -1;
+	/*
+	 * root runs from it: none of it the builder's any more, and nothing
+	 * of the builder's left to change it -- killed here too, not only
+	 * after a build: with no build, the checkout (git as the user, the
+	 * mirror's hooks) was the user's last code
+	 */
+	if (dir && x->user) {
+		end_user_step(x, "checkout", sha);
+		if (spawn_chown_tree(dir, 0, 0, why) < 0)
+			return -1;
+	}
 	x->prepared[slot] = xstrdup(sha);
 	return 0;
 }

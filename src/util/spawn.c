@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -37,6 +38,9 @@
 #include "util/timeutil.h"
 #include "util/usage.h"
 #include "util/xalloc.h"
+
+/* linux/close_range.h's, which older headers lack */
+#define SPAWN_CLOSE_RANGE_CLOEXEC (1u << 2)
 
 const char *const spawn_git_unset[] = {"GIT_DIR", "GIT_WORK_TREE",
 				       "GIT_INDEX_FILE", NULL};
@@ -152,6 +156,30 @@ static void drop_user(const struct spawn_user *u)
 	setenv("LOGNAME", u->name, 1);
 }
 
+/*
+ * Every fd but 0-2 closed at exec: one perfsift opened without O_CLOEXEC
+ * (a library's: SQLite's, libpq's socket, a lock) is not the child's --
+ * for a build as another user, a descriptor of root's files.  Marked
+ * rather than closed, so that child_fail() can still say why an exec
+ * failed; by close_range where the kernel has it (5.11), else one by one
+ * up to the descriptor limit.
+ */
+static void keep_only_std_fds(void)
+{
+	struct rlimit rl;
+	int fd, max = 65536;
+
+#ifdef SYS_close_range
+	if (!syscall(SYS_close_range, 3u, ~0u, SPAWN_CLOSE_RANGE_CLOEXEC))
+		return;
+#endif
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur != RLIM_INFINITY &&
+	    rl.rlim_cur < (rlim_t)max)
+		max = (int)rl.rlim_cur;
+	for (fd = 3; fd < max; fd++)
+		fcntl(fd, F_SETFD, FD_CLOEXEC);
+}
+
 static NORETURN void child(struct spawn_cmd *c, pid_t ppid, const int fd[3])
 {
 	const char *const *e;
@@ -166,10 +194,19 @@ static NORETURN void child(struct spawn_cmd *c, pid_t ppid, const int fd[3])
 	/* into the cgroup (as root, before any drop), else a session */
 	if (c->contain)
 		run_cgroup_enter(&c->cg);
+	/*
+	 * Another user's child gets a session of its own, so no controlling
+	 * terminal: on root's terminal (stdout to our stderr, an operator's
+	 * `robot --once`) it could push keys into root's shell with TIOCSTI,
+	 * which the kernel allows only on the caller's controlling terminal.
+	 * Fails, harmlessly, when the cgroup's fallback made one already.
+	 */
+	if (c->user)
+		setsid();
 	/* a group of its own: a stop or a timeout ends all it started; off
 	 * the terminal's group, ^C no longer reaches it, and it is stopped
 	 * with us instead */
-	if (c->own_group)
+	if (c->own_group && getpgrp() != getpid())
 		setpgid(0, 0);
 	/* a stream already in its place keeps its number but not O_CLOEXEC */
 	for (i = 0; i < 3; i++)
@@ -182,6 +219,7 @@ static NORETURN void child(struct spawn_cmd *c, pid_t ppid, const int fd[3])
 	/* after stdout: 2>&1 follows wherever stdout went */
 	if (fd[2] == -3 ? dup2(1, 2) < 0 : fd[2] != -2 && dup2(fd[2], 2) < 0)
 		child_fail("set up the stderr of", c->argv[0], 127);
+	keep_only_std_fds();
 	for (e = c->unset; e && *e; e++)
 		unsetenv(*e);
 	for (e = c->env; e && *e; e++)
@@ -213,7 +251,11 @@ static NORETURN void child(struct spawn_cmd *c, pid_t ppid, const int fd[3])
 
 int spawn_start(struct spawn_cmd *c, struct strbuf *err)
 {
-	const struct spawn_io *io[3] = {&c->in, &c->out, &c->err};
+	/* another user reads nothing of ours: not root's terminal, say */
+	static const struct spawn_io null_in = {.how = SPAWN_NULL};
+	const struct spawn_io *io[3] = {
+		c->user && c->in.how == SPAWN_INHERIT ? &null_in : &c->in,
+		&c->out, &c->err};
 	int fd[3] = {-2, -2, -2}, i, e;
 	pid_t ppid = getpid();
 
@@ -599,6 +641,22 @@ static int chown_at(int dirfd, const char *name, uid_t uid, gid_t gid,
 	     fchownat(dirfd, name, uid, gid, AT_SYMLINK_NOFOLLOW) < 0)) {
 		strbuf_addf(err, "cannot hand '%s' to uid %ld: %s", path->buf,
 			    (long)uid, strerror(errno));
+		ret = -1;
+		goto out;
+	}
+	/*
+	 * Handed to root, nobody else may write it either: a file the
+	 * builder made 0666 or a directory 0777 would stay the builder's to
+	 * change through the mode.  Set-id bits go too (chown drops them
+	 * from a file; this from a directory, and keeps them dropped).  Not
+	 * a link (its mode is not its own); the directory it is in has been
+	 * through here already, so nobody but root can swap it for one.
+	 */
+	if (!uid && !S_ISLNK(st.st_mode) &&
+	    (st.st_mode & 07777) != (st.st_mode & 01755) &&
+	    fchmodat(dirfd, name, st.st_mode & 01755, 0) < 0) {
+		strbuf_addf(err, "cannot take '%s' from other users: %s",
+			    path->buf, strerror(errno));
 		ret = -1;
 		goto out;
 	}

@@ -162,7 +162,9 @@ size_t spawn_kill_user(uid_t uid, struct strbuf *left);
 
 /*
  * Every file below dir (dir too, symbolic links themselves, never what
- * they point to) made owned by uid:gid.  0, or -1 with err.
+ * they point to) made owned by uid:gid; handed to root (uid 0), each also
+ * loses its group and other write bits and set-id bits, so that only
+ * root may change the tree.  0, or -1 with err.
  */
 int spawn_chown_tree(const char *dir, uid_t uid, gid_t gid,
 		     struct strbuf *err);

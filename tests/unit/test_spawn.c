@@ -2,8 +2,9 @@
  * test_spawn.c: unit tests for src/util/spawn.c, the one spawner: exit
  * statuses and signals decoded, streams captured, merged, redirected and
  * bounded, the timeout's SIGTERM and SIGKILL, a caller's stop, what a
- * child leaves in its group or cgroup, the user drop (as nobody, when
- * root) and its refusals, and a tree handed to another user.
+ * child leaves in its group or cgroup, the fds a child sees (0-2), the
+ * user drop (as nobody, when root: its session, stdin) and its refusals,
+ * and a tree handed to another user and back to root.
  * Timing assertions are upper bounds only (a loaded machine is slower,
  * never faster), each far below the child's own length, so a test fails
  * only when the stop did not happen.
@@ -12,6 +13,7 @@
 #include <stdarg.h>
 #include <setjmp.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -285,12 +287,37 @@ static void test_leftovers(void **state)
 	strbuf_release(&why);
 }
 
+/*
+ * A child sees 0-2 only: an fd of ours without O_CLOEXEC (a library's)
+ * is closed at its exec.  sh lists its own fds (`; :` keeps dash from
+ * exec'ing ls in its place, whose listing would hold its own).
+ */
+static void test_only_std_fds(void **state)
+{
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	int fd = open("/dev/null", O_RDONLY), high;
+
+	(void)state;
+	assert_true(fd >= 0);
+	high = dup2(fd, 40); /* and one far up, not only the next free */
+	assert_int_equal(high, 40);
+	assert_int_equal(sh_capture("ls /proc/$$/fd; :", &out, &err), 0);
+	assert_string_equal(out.buf, "0\n1\n2\n");
+	/* still ours */
+	assert_int_equal(fcntl(fd, F_GETFD), 0);
+	close(fd);
+	close(high);
+	strbuf_release(&out);
+	strbuf_release(&err);
+}
+
 static void test_user(void **state)
 {
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
 	struct spawn_user u;
 	struct spawn_cmd c;
 	const char *argv[] = {"id", "-u", NULL};
+	int saved_in, zero, rc;
 
 	(void)state;
 	assert_int_equal(spawn_user_lookup("perfsift-no-such-user", &u, &err), -1);
@@ -328,6 +355,36 @@ static void test_user(void **state)
 	assert_int_not_equal(access("/root/perfsift-spawn-test", F_OK), 0);
 	spawn_release(&c);
 
+	/*
+	 * Another user's child: a session of its own (no controlling
+	 * terminal, so no TIOCSTI into ours) and stdin /dev/null, not
+	 * ours.  Field 6 of /proc/self/stat is the session; sh reads it
+	 * itself (a builtin's redirection), so self is sh.  Our stdin
+	 * /dev/zero meanwhile: it may be /dev/null already.
+	 */
+	strbuf_reset(&out);
+	strbuf_reset(&err);
+	saved_in = dup(0);
+	assert_true(saved_in >= 0);
+	zero = open("/dev/zero", O_RDONLY);
+	assert_true(zero >= 0);
+	assert_int_equal(dup2(zero, 0), 0);
+	close(zero);
+	spawn_init_sh(&c, "read -r p comm st pp pg sid rest </proc/self/stat && "
+			  "test \"$sid\" = $$ && readlink /proc/$$/fd/0");
+	c.user = &u;
+	c.cwd = "/";
+	c.out.how = SPAWN_CAPTURE;
+	c.out.buf = &out;
+	c.err.how = SPAWN_CAPTURE;
+	c.err.buf = &err;
+	rc = spawn_run(&c, &err);
+	assert_int_equal(dup2(saved_in, 0), 0);
+	close(saved_in);
+	assert_int_equal(rc, 0);
+	assert_string_equal(out.buf, "/dev/null\n");
+	spawn_release(&c);
+
 	/* a tree handed over: every entry, a link itself but not its target */
 	{
 		char dir[] = "/tmp/spawn-test-XXXXXX", sub[64], file[64],
@@ -353,6 +410,22 @@ static void test_user(void **state)
 		assert_int_equal(st.st_uid, u.uid);
 		assert_int_equal(stat(target, &st), 0);
 		assert_int_equal(st.st_uid, 0);
+		/*
+		 * Handed back to root, nobody else may write it: not a file
+		 * made 0666, not a directory 0777 (nor set-gid); a link's
+		 * target keeps its mode.
+		 */
+		assert_int_equal(chmod(file, 0666), 0);
+		assert_int_equal(chmod(sub, 02777), 0);
+		assert_int_equal(chmod(target, 0666), 0);
+		assert_int_equal(spawn_chown_tree(dir, 0, 0, &err), 0);
+		assert_int_equal(stat(file, &st), 0);
+		assert_int_equal(st.st_uid, 0);
+		assert_int_equal(st.st_mode & 07777, 0644);
+		assert_int_equal(stat(sub, &st), 0);
+		assert_int_equal(st.st_mode & 07777, 0755);
+		assert_int_equal(stat(target, &st), 0);
+		assert_int_equal(st.st_mode & 07777, 0666);
 		/* spawn_kill_user() is t9356's, with a user of its own:
 		 * here it would kill every process of nobody's */
 		unlink(link);
@@ -375,6 +448,7 @@ int main(void)
 		cmocka_unit_test(test_timeout),
 		cmocka_unit_test(test_tick_stop),
 		cmocka_unit_test(test_leftovers),
+		cmocka_unit_test(test_only_std_fds),
 		cmocka_unit_test(test_user),
 	};
 

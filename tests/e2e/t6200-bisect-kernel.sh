@@ -19,11 +19,21 @@
 # committed, then a full tinyconfig build: 12 min here on 2 December,
 # 614 s of it the build, at load 2-10) and the bisect itself under TCG
 # (14.6 min on 1 December; some 40 boots and 3-4 incremental builds):
-# more than the 9 minutes left, in either build (docs/kernel.md).  Its
-# last failure -- the planted commit skipped, its run cut by a kernel
-# panic under load -- is mended: such a run is retried
-# (BISECT_RUN_RETRIES, t6008), lands in its commit's group, and the
-# runs pair by the host's clock (t3400).
+# more than the 9 minutes left, in either build (docs/kernel.md).
+#
+# What is known of its failures (session 9, 2 December): a run that fails
+# on a commit with complete runs is retried (BISECT_RUN_RETRIES, t6008);
+# the guest's "IO-APIC + timer doesn't work!" panic under load is
+# avoided: no_timer_check on the guest's command line skips that boot
+# check (t3400 checks it is there); notes a killed bisect left in the cached --worktree are no
+# longer read (t6010), so this test's own `rm` below is a belt only.
+# Not mended: under load a commit next to good can stay "undecided" for
+# all its 20 runs.  Run by hand from 16:08 UTC at load 12-25, the cached
+# tree and images reused: e4d7f7807c47, the culprit's parent, was
+# "vs good undecided, vs bad changed" after 20 runs (good's own runs
+# spread 0.26-1.9 M ops), "the same as good" never shown, so the
+# culprit can only be named as a range.  On a quiet machine a step
+# decides on its first 3 pairs (docs/kernel.md).
 if [ "${PERFSIFT_TEST_KERNEL_BISECT:-}" != 1 ]; then
 	test_skip 'bisect a kernel branch' 'opt-in (PERFSIFT_TEST_KERNEL_BISECT=1): a clean machine'"'"'s kernel tree and the bisect under TCG take some 25 min, more than CI has left'
 	test_done

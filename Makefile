@@ -6,7 +6,7 @@
 #   make SANITIZE=address,undefined check   sanitizer build (in build/san)
 #   make bench                 the programs under bench/
 #   make install PREFIX=/usr/local
-#   make lint                  cppcheck + shellcheck (part of check)
+#   make lint                  cppcheck, shellcheck, no vacuous test (part of check)
 #   make check-headers         each header compiles on its own (part of check)
 #   make check-includes        the folders' include graph has no new cycle (part of check)
 #   make fuzz                  each libFuzzer harness for FUZZ_TIME s (by hand)
@@ -196,6 +196,7 @@ lint:
 	  --include=tests/lint/cppcheck-macros.h src
 	shellcheck -s sh tests/e2e/*.sh scripts/*
 	shellcheck .ci/run
+	scripts/test-vacuous
 
 clean:
 	rm -rf build

@@ -43,7 +43,7 @@
  * simulated wall time at --run-s a run.
  *
  * The loop is the library's (decide_until, bisect_run); the judgement of
- * a head is the robot's as a model (src/robot/judge.c reads the store).
+ * a head is the robot's as a model (src/robot/verdict.c reads the store).
  * --unpaired gives no start times to either.
  */
 #include "util/compat.h"
@@ -151,7 +151,7 @@ static int head_run(void *data, enum decide_side side, struct strbuf *err)
 	return 0;
 }
 
-/* the robot's judgement (robot/judge.c's judging_judge) as a model */
+/* the robot's judgement (robot/verdict.c's judging_judge) as a model */
 static int head_judge(void *data, struct decide_tally *t, struct strbuf *err)
 {
 	struct head *h = data;

@@ -208,7 +208,7 @@ static void run_case(const char *label, const struct sim *s, size_t trials,
 
 /* ---- --bisect: the same rule in bisect_run(), over synthetic ops ---- */
 
-/* the endpoints run once a triplet of every step (bisect.c) */
+/* the endpoints run once a triplet of every step (bisect/driver.c) */
 #define MAX_RUNS_KEPT 512
 
 struct path_world {

@@ -1,7 +1,8 @@
 /*
- * builtin.h: the commands of perfsift.  Each lives in its own cmd_<name>.c,
- * parses its own options (getopt_long, with --help) and returns an exit
- * code from util/usage.h.  Only main.c and cmd_*.c may die().
+ * builtin.h: the commands of perfsift.  Each, cmd_<name>(), lives in its
+ * own file src/cmd/<name>.c, parses its own options (getopt_long, with
+ * --help) and returns an exit code from util/usage.h.  Only main.c and
+ * the files of src/cmd/ may die().
  */
 #ifndef PERFSIFT_BUILTIN_H
 #define PERFSIFT_BUILTIN_H

@@ -68,7 +68,7 @@ static void read_params(struct bench_ctx *ctx, struct vmscal_state *st,
 	memset(p, 0, sizeof(*p));
 	st->test = xstrdup(o->test);
 	p->test = st->test;
-	p->runtime = o->runtime > 0 ? o->runtime : LKP_RUNTIME;
+	p->runtime = o->runtime; /* the default and "0" are param_fill()'s */
 	p->nr_task = param_cpus_of(&o->nr_task, nr_cpu);
 	p->size = o->size;
 	p->unit_size = o->unit_size;

@@ -40,14 +40,15 @@ uint64_t vmscal_rotate_bytes(const struct vmscal_hw *hw); /* min(1<<42, PTE_LIMI
  */
 void vmscal_hw_scale(struct vmscal_hw *hw, uint64_t mem);
 
-/* LKP's job parameters of the vm-scalability program */
 /*
+ * LKP's job parameters of the vm-scalability program
+ *
  * The job's vm-scalability options as the program table fills them
  * (programs.c, params.h): typed, checked, defaults applied.
  */
 struct vmscal_opts {
 	const char *test;           /* borrowed from the job */
-	double runtime;             /* 0: LKP_RUNTIME */
+	double runtime;             /* seconds; none or 0 in the job: LKP_RUNTIME */
 	struct param_share nr_task; /* of the CPUs */
 	uint64_t size, unit_size;
 	bool pre_setup, sync_rw, sync_free, allow_oom;
@@ -59,7 +60,7 @@ struct vmscal_opts {
 
 struct vmscal_params {
 	const char *test;
-	double runtime;      /* runtime (0: LKP_RUNTIME) */
+	double runtime;      /* seconds each case repeats its work for */
 	unsigned nr_task;    /* default nr_cpu */
 	uint64_t size;       /* total work; 0 = not given (one run) */
 	uint64_t unit_size;  /* 0 = LKP's default per case */

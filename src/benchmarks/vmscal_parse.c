@@ -19,7 +19,14 @@
 #include "util/usage.h"
 #include "util/xalloc.h"
 
-/* a Ruby number: Integer or Float */
+/*
+ * a Ruby number: Integer or Float
+ *
+ * The parse script's numbers keep Ruby's two kinds because its output
+ * depends on them: a sum of Integers prints without a decimal point, a
+ * sum that met one Float prints as a Float, and "# 2 10485760" against
+ * "# 2 10485760.0" would make the raw files differ from LKP's.
+ */
 struct rnum {
 	bool is_int;
 	long long i;
@@ -93,6 +100,7 @@ static struct rnum rvec_sum(const struct rvec *a)
 	return rflo(f + c);
 }
 
+/* the mean, as a Float whatever the kind of the sum */
 static double rvec_avg(const struct rvec *a)
 {
 	return rnum_f(rvec_sum(a)) / (double)a->n;
@@ -138,12 +146,22 @@ static void add_g(struct strbuf *out, double x)
 		strbuf_addf(out, "%g", x);
 }
 
-/* printf's %d of a Float: truncation toward zero */
+/*
+ * printf's %d of a Float: truncation toward zero
+ * (and never "-0": a truncated -0.5 prints as Ruby's 0)
+ */
 static void add_d(struct strbuf *out, double x)
 {
 	strbuf_addf(out, "%.0f", trunc(x) == 0 ? 0.0 : trunc(x));
 }
 
+/*
+ * The script's line patterns, in its order: the first that matches a
+ * line decides what the line is, as its if/elsif chain does.  usemem's
+ * "N bytes / N usecs = N KB/s", dd's copied line, the truncate and fault
+ * timings, migrate and remap rates, the free time, and the case line
+ * that closes a sample.
+ */
 enum { RE_USEMEM, RE_DD, RE_TRUNC, RE_FAULT, RE_MIGRATE, RE_REMAP, RE_FREE,
        RE_CASE, RE_N };
 
@@ -158,6 +176,11 @@ static const char *const patterns[RE_N] = {
 	"\\./case-[a-z-]+",
 };
 
+/*
+ * The parse state: each sample's per-worker rates (kbps; the _f arrays
+ * are the same for page-fault timings, reported apart), every sample's
+ * sum (tput) and median, and the bytes moved for `workload`.
+ */
 struct vms_parse {
 	struct rvec kbps, tput, median;
 	struct rvec kbps_f, tput_f, median_f;
@@ -168,6 +191,12 @@ struct vms_parse {
 	struct strbuf *out;
 };
 
+/*
+ * A sample ends: its throughput is the workers' sum and its median the
+ * middle rate after a sort (upper middle for an even count, as the
+ * script's a[n/2]).  An odd worker count other than one is what the
+ * script takes for disordered output: it warns, once, and so do we.
+ */
 static void add_one_sample(struct vms_parse *ps, struct rvec *kbps,
 			   struct rvec *tput, struct rvec *median)
 {
@@ -207,6 +236,11 @@ static double m_flo(const char *line, const regmatch_t *m, int k)
 	return strtod(buf, NULL);
 }
 
+/*
+ * The relative spread the script reports: over the samples when there
+ * are several, else over the one sample's workers scaled by their count,
+ * since the throughput is their sum.
+ */
 static double cal_stddev(const struct rvec *tput, const struct rvec *kbps)
 {
 	if (tput->n > 1)
@@ -221,6 +255,12 @@ static double cal_median_stddev(const struct rvec *median)
 	return 0;
 }
 
+/*
+ * One line into the state.  dd and truncate give bytes and seconds, so
+ * their KB/s is computed (bytes >> 10, as the script's integer division
+ * by 1024); remap's usecs are shifted the same way, as the script does,
+ * and a zero there is reported rather than divided by.
+ */
 static int parse_line(struct vms_parse *ps, regex_t *re, const char *line,
 		      struct strbuf *err)
 {

@@ -486,7 +486,7 @@ static int wis_prepare(struct bench_ctx *ctx, struct strbuf *err)
 	st->nr_task = param_cpus_of(&o->nr_task, nr_cpu);
 	st->processes = !o->mode || strcmp(o->mode, "thread");
 	st->threads = !o->mode || strcmp(o->mode, "process");
-	st->runtime = o->runtime > 0 ? o->runtime : LKP_RUNTIME;
+	st->runtime = o->runtime; /* the default and "0" are param_fill()'s */
 	st->dir = xstrdup(ctx->scratch && *ctx->scratch ? ctx->scratch : "/tmp");
 	return check_machine(ctx, st);
 }

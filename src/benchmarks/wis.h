@@ -17,7 +17,7 @@ struct wis_case;
 struct wis_opts {
 	const char *test;           /* the testcase (borrowed from the job) */
 	const char *mode;           /* process, thread or both (LKP's default) */
-	double runtime;             /* seconds per mode; 0: LKP's 300 */
+	double runtime;             /* seconds per mode; none or 0: LKP_RUNTIME */
 	struct param_share nr_task; /* of the CPUs */
 	bool no_affinity;           /* do not bind task i to CPU i */
 };

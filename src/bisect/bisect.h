@@ -87,7 +87,7 @@ static inline bool bisect_verdict_skips(enum bisect_verdict v)
 	return v == BISECT_SKIP || v == BISECT_UNDECIDED;
 }
 
-/* ---- until decided: compare's three-way verdict (decide.c) ---- */
+/* ---- until decided: compare's three-way verdict (step_verdict.c) ---- */
 
 /* one stat of a head's samples against a base's, as compare judges it */
 struct bisect_stat_verdict {
@@ -146,7 +146,7 @@ struct bisect_decision {
  * have: the step's size is best known from all of them); the verdicts
  * are on good, bad and c as given.  With min_pairs > 0, a comparison
  * made on fewer pairs than that counts as undecided: only runs made
- * beside each other decide (bisect.c's steps).  -1 with err.
+ * beside each other decide (driver.c's steps).  -1 with err.
  */
 int bisect_decide(const struct matrix *ref_good, const struct matrix *ref_bad,
 		  const struct bisect_runs *good, const struct bisect_runs *bad,
@@ -157,7 +157,7 @@ int bisect_decide(const struct matrix *ref_good, const struct matrix *ref_bad,
 void bisect_decision_text(const struct bisect_decision *d, struct strbuf *out);
 
 /*
- * The order of a bisect step's runs (bisect.c): the three parties good
+ * The order of a bisect step's runs (driver.c): the three parties good
  * (0), the commit (1) and bad (2) each run once a triplet, G C B in even
  * triplets and B C G in odd ones, so that neither endpoint always runs
  * first and the commit always runs between them.  made[] counts the

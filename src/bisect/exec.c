@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "bisect/bisect.h"
 #include "bisect/exec.h"
@@ -23,6 +24,7 @@
 #include "store/store.h"
 #include "util/fileutil.h"
 #include "util/hash.h"
+#include "util/spawn.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
 #include "util/xalloc.h"
@@ -217,6 +219,12 @@ void bisect_exec_cleanup(struct bisect_exec *x)
 	for (i = 0; i < BISECT_SLOTS; i++) {
 		if (!x->wt[i] || x->keep_worktrees)
 			continue;
+		/* removed by git as the mirror's owner: its files must be too */
+		if (x->user && dir_exists(x->wt[i]) &&
+		    spawn_chown_tree(x->wt[i], x->user->uid, x->user->gid, &err) < 0) {
+			warning("%s", err.buf);
+			strbuf_reset(&err);
+		}
 		if (bisect_git_worktree_remove(x->repo, x->wt[i], &err) < 0)
 			warning("cannot remove worktree '%s': %s", x->wt[i],
 				err.buf);
@@ -239,14 +247,54 @@ void bisect_exec_cleanup(struct bisect_exec *x)
 	strbuf_release(&err);
 }
 
-/* run the user's --build / --install command in dir: 0, 1 skip, -1 */
-static int user_step(const char *what, const char *cmd, const char *dir,
-		     const char *sha, struct strbuf *why)
+/*
+ * The end of a step that ran as x->user: nothing of that user's may be
+ * left running (a daemon of the build could change the tree between the
+ * build and root's run), whatever its cgroup or session; said when
+ * something was.
+ */
+static void end_user_step(const struct bisect_exec *x, const char *what,
+			  const char *sha)
 {
+	struct strbuf left = STRBUF_INIT;
+	size_t n = spawn_kill_user(x->user->uid, &left);
+
+	if (n)
+		warning("%.12s: the %s left %zu process%s of user %s running, "
+			"killed: %s", sha, what, n, n == 1 ? "" : "es",
+			x->user->name, left.buf);
+	strbuf_release(&left);
+}
+
+/* run the user's --build / --install command in dir: 0, 1 skip, -1 */
+static int user_step(const struct bisect_exec *x, const char *what,
+		     const char *cmd, const char *dir, const char *sha,
+		     struct strbuf *why)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct spawn_cmd c;
 	int st;
 
 	setenv("PERFSIFT_BISECT_COMMIT", sha, 1);
-	st = bisect_sh(dir, cmd, NULL);
+	spawn_init_sh(&c, cmd);
+	c.cwd = dir;
+	c.out.how = SPAWN_TO_STDERR;
+	c.unset = spawn_git_unset;
+	if (x->user) {
+		/* as the build user, in a cgroup (else a session) of its own */
+		c.user = x->user;
+		c.contain = true;
+	}
+	st = spawn_run(&c, &err);
+	if (st < 0)
+		fprintf(stderr, "perfsift: %s\n", err.buf);
+	if (c.nleft)
+		warning("%.12s: the %s left %zu process%s running, killed: %s",
+			sha, what, c.nleft, c.nleft == 1 ? "" : "es", c.left);
+	spawn_release(&c);
+	strbuf_release(&err);
+	if (x->user)
+		end_user_step(x, what, sha);
 	if (stop_requested) {
 		strbuf_addf(why, "interrupted during the %s of %.12s", what,
 			    sha);
@@ -326,6 +374,23 @@ static int keep_kernel(struct bisect_exec *x, const char *dir,
 	return ret;
 }
 
+/*
+ * The worktree dir made the build user's for its checkout and build:
+ * made empty here when missing (git adds a worktree into an empty
+ * directory), since the directory it is in stays root's -- root writes
+ * its notes there, and a directory the builder could write would let it
+ * plant a link that root then writes through.
+ */
+static int hand_to_user(const struct bisect_exec *x, const char *dir,
+			struct strbuf *why)
+{
+	if (!dir_exists(dir) && mkdir(dir, 0755) < 0) {
+		strbuf_addf(why, "cannot create '%s': %s", dir, strerror(errno));
+		return -1;
+	}
+	return spawn_chown_tree(dir, x->user->uid, x->user->gid, why);
+}
+
 static int x_prepare(void *data, int slot, const char *sha, struct strbuf *why)
 {
 	struct bisect_exec *x = data;
@@ -344,6 +409,8 @@ static int x_prepare(void *data, int slot, const char *sha, struct strbuf *why)
 			return 0;
 		}
 	}
+	if (dir && x->user && hand_to_user(x, dir, why) < 0)
+		return -1;
 	if (dir) {
 		if (bisect_git_worktree_checkout(x->repo, dir, sha, &err) < 0) {
 			strbuf_addbuf(why, &err);
@@ -353,7 +420,7 @@ static int x_prepare(void *data, int slot, const char *sha, struct strbuf *why)
 		strbuf_release(&err);
 	}
 	if (x->build) {
-		r = user_step("build", x->build, dir, sha, why);
+		r = user_step(x, "build", x->build, dir, sha, why);
 		if (r)
 			return r;
 	}
@@ -364,11 +431,14 @@ static int x_prepare(void *data, int slot, const char *sha, struct strbuf *why)
 	}
 	FREE_AND_NULL(x->installed);
 	if (x->install) {
-		r = user_step("install", x->install, dir, sha, why);
+		r = user_step(x, "install", x->install, dir, sha, why);
 		if (r)
 			return r;
 		x->installed = xstrdup(sha);
 	}
+	/* root runs from it: none of it the builder's any more */
+	if (dir && x->user && spawn_chown_tree(dir, 0, 0, why) < 0)
+		return -1;
 	x->prepared[slot] = xstrdup(sha);
 	return 0;
 }
@@ -394,7 +464,8 @@ int bisect_exec_measure(struct bisect_exec *x, int slot, const char *sha,
 	if (x->install && slot >= 0 &&
 	    (!x->installed || strcmp(x->installed, sha))) {
 		struct strbuf why = STRBUF_INIT;
-		int r = user_step("install", x->install, x->wt[slot], sha, &why);
+		int r = user_step(x, "install", x->install, x->wt[slot], sha,
+				  &why);
 
 		if (r) {
 			strbuf_addf(err, "%.12s: %s", sha, why.buf);
@@ -444,7 +515,22 @@ int bisect_exec_measure(struct bisect_exec *x, int slot, const char *sha,
 		}
 	}
 	argv[n] = NULL;
-	st = bisect_spawn(slot >= 0 ? x->wt[slot] : NULL, argv, NULL, NULL);
+	{
+		struct spawn_cmd c;
+
+		/* its stdout to our stderr: perfsift's stdout is the verdict */
+		spawn_init(&c);
+		c.argv = argv;
+		c.cwd = slot >= 0 ? x->wt[slot] : NULL;
+		c.out.how = SPAWN_TO_STDERR;
+		c.unset = spawn_git_unset;
+		st = spawn_run(&c, err);
+		spawn_release(&c);
+		if (st < 0) {
+			strbuf_release(&image);
+			return -1;
+		}
+	}
 	strbuf_release(&image);
 	if (stop_requested || st == 128 + SIGINT || st == 128 + SIGTERM) {
 		strbuf_addstr(err, "interrupted");

@@ -15,6 +15,7 @@
 struct bisect_ops;
 struct exec_seen;
 struct matrix;
+struct spawn_user;
 struct store;
 struct strbuf;
 
@@ -36,6 +37,13 @@ struct bisect_exec {
 	bool keep_worktrees;
 	const char *result_root;  /* absolute */
 	const char *store_url;    /* NULL = the result root's SQLite */
+	/*
+	 * The user checkout, build and install run as (the robot's
+	 * build_user), NULL: us.  The run stays ours (root): before it, the
+	 * worktree is handed to root and every process of that user is
+	 * killed, so nothing of the builder's changes what root runs.
+	 */
+	const struct spawn_user *user;
 	char *self;               /* the perfsift binary */
 	char *wt[BISECT_SLOTS];   /* worktree per slot (NULL: run in cwd) */
 	char *prepared[BISECT_SLOTS]; /* sha checked out and built per slot */

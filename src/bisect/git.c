@@ -1,144 +1,23 @@
 /*
- * git.c: git and shell commands as child processes for bisect (see
- * bisect/git.h).  git is always run with -C and without the GIT_DIR family
- * in its environment, so a `git bisect run` or a hook around perfsift
- * cannot redirect it to another repository.
+ * git.c: git as a child process for bisect and the robot (see
+ * bisect/git.h), started through util/spawn.h.  git is always run with -C
+ * and without the GIT_DIR family in its environment, so a `git bisect run`
+ * or a hook around perfsift cannot redirect it to another repository; and
+ * as the owner of the repository when root runs it in another user's (the
+ * robot's build_user mirror), so root never runs that user's git config.
  */
 #include "util/compat.h"
 #include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 #include "bisect/git.h"
 #include "util/fileutil.h"
+#include "util/spawn.h"
 #include "util/trust.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
 #include "util/xalloc.h"
-
-/* read both pipes until both close, so neither child stream can block */
-static void drain(int out_fd, struct strbuf *out, int err_fd,
-		  struct strbuf *errout)
-{
-	struct pollfd p[2];
-	char buf[8192];
-
-	p[0].fd = out_fd;
-	p[0].events = POLLIN;
-	p[1].fd = err_fd;
-	p[1].events = POLLIN;
-	while (p[0].fd >= 0 || p[1].fd >= 0) {
-		int i;
-
-		if (poll(p, 2, -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		for (i = 0; i < 2; i++) {
-			ssize_t n;
-
-			if (p[i].fd < 0 || !p[i].revents)
-				continue;
-			n = read(p[i].fd, buf, sizeof(buf));
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n <= 0) {
-				close(p[i].fd);
-				p[i].fd = -1;
-				continue;
-			}
-			strbuf_add(i ? errout : out, buf, (size_t)n);
-		}
-	}
-}
-
-int bisect_spawn(const char *dir, const char *const *argv, struct strbuf *out,
-		 struct strbuf *errout)
-{
-	int po[2] = {-1, -1}, pe[2] = {-1, -1}, status;
-	struct strbuf junk = STRBUF_INIT;
-	pid_t pid;
-
-	if ((out && pipe(po) < 0) || (errout && pipe(pe) < 0)) {
-		if (errout)
-			strbuf_addf(errout, "cannot create a pipe: %s",
-				    strerror(errno));
-		if (po[0] >= 0) {
-			close(po[0]);
-			close(po[1]);
-		}
-		return -1;
-	}
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		int e = errno;
-
-		if (out) {
-			close(po[0]);
-			close(po[1]);
-		}
-		if (errout) {
-			close(pe[0]);
-			close(pe[1]);
-			strbuf_addf(errout, "cannot fork: %s", strerror(e));
-		}
-		return -1;
-	}
-	if (!pid) {
-		if (out) {
-			dup2(po[1], 1);
-			close(po[0]);
-			close(po[1]);
-		} else {
-			dup2(2, 1);
-		}
-		if (errout) {
-			dup2(pe[1], 2);
-			close(pe[0]);
-			close(pe[1]);
-		}
-		unsetenv("GIT_DIR");
-		unsetenv("GIT_WORK_TREE");
-		unsetenv("GIT_INDEX_FILE");
-		if (dir && chdir(dir) < 0) {
-			fprintf(stderr, "cannot change to '%s': %s\n", dir,
-				strerror(errno));
-			_exit(127);
-		}
-		execvp(argv[0], (char *const *)argv);
-		fprintf(stderr, "cannot run '%s': %s\n", argv[0],
-			strerror(errno));
-		_exit(127);
-	}
-	if (out)
-		close(po[1]);
-	if (errout)
-		close(pe[1]);
-	if (out || errout)
-		drain(out ? po[0] : -1, out ? out : &junk, errout ? pe[0] : -1,
-		      errout ? errout : &junk);
-	strbuf_release(&junk);
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return WEXITSTATUS(status);
-}
-
-int bisect_sh(const char *dir, const char *cmd, struct strbuf *errout)
-{
-	const char *argv[] = {"/bin/sh", "-c", cmd, NULL};
-
-	return bisect_spawn(dir, argv, NULL, errout);
-}
 
 int bisect_git(const char *repo, struct strbuf *out, struct strbuf *err,
 	       const char *const *args)
@@ -157,7 +36,24 @@ int bisect_git(const char *repo, struct strbuf *out, struct strbuf *err,
 		argv[n++] = args[i];
 	}
 	argv[n] = NULL;
-	st = bisect_spawn(NULL, argv, &ob, &eb);
+	{
+		struct spawn_user owner;
+		struct spawn_cmd c;
+		bool as_owner = spawn_user_of(repo, &owner) > 0;
+
+		spawn_init(&c);
+		c.argv = argv;
+		c.out.how = c.err.how = SPAWN_CAPTURE;
+		c.out.buf = &ob;
+		c.err.buf = &eb;
+		c.unset = spawn_git_unset;
+		/* a repository another user owns: git as that user (spawn.h) */
+		c.user = as_owner ? &owner : NULL;
+		st = spawn_run(&c, &eb);
+		spawn_release(&c);
+		if (as_owner)
+			spawn_user_release(&owner);
+	}
 	if (st) {
 		strbuf_trim(&eb);
 		strbuf_addf(err, "git");

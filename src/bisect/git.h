@@ -2,8 +2,8 @@
  * git.h: what bisect needs from git, always through the `git`
  * program as a child process (no libgit): resolving revisions, the
  * first-parent path from good to bad with subjects, and worktrees of
- * perfsift's own so that the user's checkout is never touched.  Also the
- * small fork/exec helper bisect uses for build, install and run commands.
+ * perfsift's own so that the user's checkout is never touched.  The
+ * build, install and run commands go through util/spawn.h directly.
  */
 #ifndef PERFSIFT_BISECT_GIT_H
 #define PERFSIFT_BISECT_GIT_H
@@ -11,20 +11,6 @@
 #include "util/compat.h"
 
 struct strbuf;
-
-/*
- * Run argv (argv[0] found on PATH) in directory dir (NULL = here).  When
- * out is not NULL the child's stdout is captured into it, else it goes to
- * our stderr (so that perfsift's stdout carries only its result); the
- * child's stderr is captured into errout when not NULL, else inherited.
- * Returns the exit status (0..255), 128 + signal when killed by one, or
- * -1 when it could not be started (errout says why).
- */
-int bisect_spawn(const char *dir, const char *const *argv, struct strbuf *out,
-		 struct strbuf *errout);
-
-/* `sh -c cmd` in dir, stdout to our stderr; status as bisect_spawn() */
-int bisect_sh(const char *dir, const char *cmd, struct strbuf *errout);
 
 /* `git -C repo ARGS...` capturing stdout (trimmed); 0 or -1 with err */
 int bisect_git(const char *repo, struct strbuf *out, struct strbuf *err,

@@ -2,7 +2,7 @@
  * search.c: the pure halves of bisect (bisect.h) that need no world:
  * the good/bad classifier over LKP's change test in distance mode, the
  * search over the first-parent path with its skips, and the state the
- * driver fills.  Apart from the driver (bisect.c) because these are what
+ * driver fills.  Apart from the driver (driver.c) because these are what
  * the unit tests pin down number by number, and what a resumed bisect
  * must decide exactly as the interrupted one did.
  */

@@ -2,7 +2,7 @@
  * summary.c: the words of a bisect (bisect.h): one endpoint's line, and
  * the summary of a finished bisect -- the culprit or the range, the KPI,
  * every commit's verdict (an undecided one named so, never good or bad)
- * and the confirmation.  Apart from the driver (bisect.c) because it is
+ * and the confirmation.  Apart from the driver (driver.c) because it is
  * pure formatting of the state the driver leaves.
  */
 #include "util/compat.h"

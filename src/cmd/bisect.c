@@ -1,7 +1,7 @@
 /*
  * bisect.c: `perfsift bisect` -- find the commit that moved a stat.
  * Checks its arguments, lays out the first-parent path with git, sets up
- * perfsift's own worktrees and hands over to the driver (bisect.c) with
+ * perfsift's own worktrees and hands over to the driver (bisect/driver.c) with
  * the real ops (bisect/exec.c).  The result goes to stdout, progress to
  * stderr.  Started again with the same arguments, it resumes.
  */

@@ -1,7 +1,7 @@
 /*
  * worker.c: `perfsift --store postgresql://... worker --testbox NAME
  * [--testbox-group G] [--drain | --once] [--lease-s N]` -- a test box's
- * worker for the lab's queue (src/lab/worker.c, docs/lab.md).
+ * worker for the lab's queue (src/lab/worker_loop.c, docs/lab.md).
  */
 #include "util/compat.h"
 #include <getopt.h>
@@ -47,7 +47,7 @@ static const char worker_usage[] =
 	"and goes on from the runs already stored.\n";
 
 /*
- * The options only: everything a worker does is src/lab/worker.c.  The
+ * The options only: everything a worker does is src/lab/worker_loop.c.  The
  * names must be path-safe because the group is a directory of the
  * result tree and the name goes into the store as the lease's holder.
  */

@@ -55,7 +55,7 @@ struct compare_options {
 	bool lkp_exact;
 	/*
 	 * LKP's test forced for every stat (lkp_change.h): no small-change
-	 * filter and no run minimum.  Bisect's verdicts (bisect/decide.c):
+	 * filter and no run minimum.  Bisect's verdicts (bisect/step_verdict.c):
 	 * its good and bad already differ, and a 100 ms program's 5% step
 	 * must count as a 300 s benchmark's does.
 	 */

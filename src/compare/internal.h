@@ -1,13 +1,13 @@
 /*
  * internal.h: what the files of compare/ share and no other module needs
  * (they use compare.h): the state of one comparison (struct walk) and the
- * steps of compare_groups() that live outside compare.c.
+ * steps of compare_groups() that live outside groups.c.
  *
  * compare_groups() runs four phases over one struct walk, in this order
- * because each needs the one before: the union walk (compare.c: LKP's
+ * because each needs the one before: the union walk (groups.c: LKP's
  * test per stat, the rows kept), the noise guard (judge.c: needs every
  * stat's variance, so only after the walk), the q-values (judge.c: need
- * every stat's p), then the selection (compare.c: needs the verdicts).
+ * every stat's p), then the selection (groups.c: needs the verdicts).
  */
 #ifndef PERFSIFT_COMPARE_INTERNAL_H
 #define PERFSIFT_COMPARE_INTERNAL_H

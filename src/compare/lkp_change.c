@@ -6,9 +6,9 @@
  * small-change filter.
  *
  * Why it lives in compare/: it is the decision of LKP mode's comparison
- * (compare.c's selection) and of bisect's good/bad test above it; it
+ * (groups.c's selection) and of bisect's good/bad test above it; it
  * needs the rules (rules.h) and nothing of the statistics in
- * result/stats.c, so it is its own module beside the rules.
+ * result/statistics.c, so it is its own module beside the rules.
  */
 #include "util/compat.h"
 #include <math.h>

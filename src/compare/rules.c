@@ -24,6 +24,7 @@
 #include <string.h>
 #include "compare/lkp_tables.h"
 #include "compare/rules.h"
+#include "job/programs.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
 #include "util/xalloc.h"
@@ -558,7 +559,8 @@ void stat_rules_add_benchmark(struct stat_rules *r, const char *name)
 void stat_rules_set_runtime(struct stat_rules *r, double runtime_s)
 {
 	if (runtime_s > 0)
-		r->time_floor_scale = runtime_s < 300.0 ? runtime_s / 300.0 : 1.0;
+		r->time_floor_scale = runtime_s < LKP_RUNTIME ?
+					      runtime_s / LKP_RUNTIME : 1.0;
 }
 
 /*

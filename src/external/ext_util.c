@@ -13,15 +13,20 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include "external/external.h"
 #include "monitors/monutil.h"
+#include "util/spawn.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
 #include "util/xalloc.h"
 
+/*
+ * A pattern is compiled on its first use and kept: a parser matches the
+ * same few patterns against every line of a raw file, and most patterns
+ * of most parsers are never needed in a given run.
+ */
 bool ext_match(struct ext_re *re, const char *line, regmatch_t *m, size_t n)
 {
 	if (!re->compiled) {
@@ -77,6 +82,11 @@ double ext_round(double x, int digits)
 	return f / s;
 }
 
+/*
+ * cmd on PATH, as execvp() would find it, without running it: `run`
+ * refuses a job whose program is missing before the monitors start,
+ * and `install` names the package instead of a failed exec.
+ */
 bool ext_have(const char *cmd, struct strbuf *path)
 {
 	const char *env = getenv("PATH"), *p, *end;
@@ -111,6 +121,10 @@ int ext_need(const char *cmd, const char *package, struct strbuf *err)
 	return -1;
 }
 
+/*
+ * (The line is part of the raw file, as in LKP's: whoever reads the raw
+ * output sees which command made it and when it started.)
+ */
 void ext_log_cmd(char *const argv[])
 {
 	char stamp[32];
@@ -130,34 +144,25 @@ void ext_log_cmd(char *const argv[])
 
 int ext_run(char *const argv[], const char *in, bool merge_stderr)
 {
-	pid_t pid;
+	struct strbuf err = STRBUF_INIT;
+	struct spawn_cmd c;
 	int st;
 
 	ext_log_cmd(argv);
-	pid = fork();
-	if (pid < 0) {
-		perror("fork");
-		return 126;
+	spawn_init(&c);
+	c.argv = (const char *const *)argv;
+	c.in.how = in ? SPAWN_FILE : SPAWN_NULL;
+	c.in.path = in;
+	if (merge_stderr)
+		c.err.how = SPAWN_TO_STDOUT; /* LKP's 2>&1: warnings are in the raw file */
+	st = spawn_run(&c, &err);
+	spawn_release(&c);
+	if (st < 0) {
+		fprintf(stderr, "cannot run %s: %s\n", argv[0], err.buf);
+		st = 126;
 	}
-	if (!pid) {
-		int fd = in ? open(in, O_RDONLY) : open("/dev/null", O_RDONLY);
-
-		if (fd >= 0) {
-			dup2(fd, 0);
-			close(fd);
-		}
-		if (merge_stderr)
-			dup2(1, 2); /* LKP's 2>&1: warnings are in the raw file */
-		execvp(argv[0], argv);
-		fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return 126;
-	if (WIFSIGNALED(st))
-		return 128 + WTERMSIG(st);
-	return WEXITSTATUS(st);
+	strbuf_release(&err);
+	return st;
 }
 
 void ext_argv_push(struct ext_argv *a, const char *s)

@@ -60,7 +60,7 @@ static const char *keep(struct history_set *s, char *str)
 	return str;
 }
 
-/* the commits' values as history.c's pure functions take them */
+/* the commits' values as detect.c's pure functions take them */
 struct history_point *history_points(const struct history_series *s)
 {
 	struct history_point *p = xcalloc(s->n ? s->n : 1, sizeof(*p));

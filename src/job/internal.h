@@ -1,6 +1,6 @@
 /*
  * internal.h: what the files of the job module share -- job.c (the tree
- * and its accessors), loader.c (the YAML reader), schema.c (the checks),
+ * and its accessors), loader.c (the YAML reader), check.c (the checks),
  * writer.c (the YAML writer) and path_params.c (path_params and the
  * group identity).  Not for other modules: they read jobs through job.h,
  * which stays the one interface, so that splitting job.c into files for
@@ -33,7 +33,7 @@ bool jnode_is_leaf(const struct jnode *n);
 /* every item of a list is a leaf */
 bool jnode_all_leaves(const struct jnode *seq);
 
-/* ----------------------------------------------- the checks (schema.c) */
+/* ----------------------------------------------- the checks (check.c) */
 
 /*
  * err = "FILE:LINE: KEY: what" (or "FILE: KEY: what" for line 0, a value

@@ -1,8 +1,8 @@
 /*
  * job.c: the job tree (see job.h) -- its nodes, which keep key order and
  * the line of every value so that any later complaint can name them; the
- * accessors; `--set`; and which list of a job multiplies it (split.c
- * expands it).  Reading a job file is loader.c, its checks schema.c, the
+ * accessors; `--set`; and which list of a job multiplies it (expand.c
+ * expands it).  Reading a job file is loader.c, its checks check.c, the
  * YAML writer writer.c, path_params and the group identity path_params.c:
  * one file for each reader's question, one interface (job.h) for callers.
  */

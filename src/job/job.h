@@ -4,9 +4,9 @@
  * from, so that any later complaint can say `FILE:LINE: KEY: what`.
  *
  * Owned by the job/split module: job.c (the tree, accessors, --set),
- * loader.c (reading), schema.c (the checks), writer.c (YAML out),
+ * loader.c (reading), check.c (the checks), writer.c (YAML out),
  * path_params.c (path_params, the group identity, the parameters),
- * split.c; what they share among themselves is job/internal.h.  The
+ * expand.c; what they share among themselves is job/internal.h.  The
  * runner, the result root and the report only read jobs through this
  * interface.
  */

@@ -15,6 +15,10 @@
 #include "util/strnum.h"
 #include "util/xalloc.h"
 
+/*
+ * A min_effect above 1000% is a typo (a missing %, "2" meant as a ratio)
+ * rather than an intent: no change that large needs a threshold to be seen.
+ */
 #define KPI_MAX_THRESHOLD 1000.0 /* percent */
 
 void kpi_set_release(struct kpi_set *s)
@@ -39,6 +43,10 @@ static void kpi_add(struct kpi_set *s, const char *pattern, int direction,
 	s->n++;
 }
 
+/*
+ * Every error is `FILE:LINE: kpi: ...` on the line of the value at fault,
+ * as the job checker's are; a node without a line reads as line 1.
+ */
 static void kpi_err(struct strbuf *err, const char *file, int line,
 		    const char *fmt, const char *a, const char *b)
 {
@@ -59,7 +67,12 @@ static int parse_direction(const char *s)
 	return -2;
 }
 
-/* "2%" or "2": 0 with *pct, -1 when it is not a percentage in range */
+/*
+ * "2%" or "2": 0 with *pct, -1 when it is not a percentage in range
+ *
+ * (The % may be left out: a threshold has no other unit, so "2" and "2%"
+ * are the same 2 percent.)
+ */
 static int parse_threshold(const char *s, double *pct)
 {
 	char *num = xstrdup(s);
@@ -82,6 +95,13 @@ static bool valid_pattern(const char *p)
 	return *p && !strpbrk(p, " \t\n\r;");
 }
 
+/*
+ * One declaration, in any of the three spellings a job may use:
+ * `STAT:` (a KPI with no better direction), `STAT: higher|lower`, or
+ * `STAT: {better: higher, min_effect: 2%}`.  Anything else is refused
+ * with the spelling that was expected, since a KPI read wrongly would
+ * decide a robot's verdicts wrongly for as long as the job runs.
+ */
 static int kpi_entry(const char *file, const char *pattern,
 		     const struct jnode *v, struct kpi_set *out,
 		     struct strbuf *err)
@@ -155,6 +175,7 @@ static int kpi_entry(const char *file, const char *pattern,
 	return 0;
 }
 
+/* all or nothing: on an error `out` is emptied, never left half read */
 int kpi_from_node(const struct jnode *v, const char *file,
 		  struct kpi_set *out, struct strbuf *err)
 {
@@ -191,6 +212,11 @@ static const char *direction_word(int d)
 	return d > 0 ? "higher" : d < 0 ? "lower" : "none";
 }
 
+/*
+ * The one-line form the index keeps ("STAT: higher 2%; STAT: lower"):
+ * kpi_parse_text() reads it back, so a group found in the index carries
+ * the KPIs its job declared without the job file being read again.
+ */
 void kpi_format(const struct kpi_set *s, struct strbuf *out)
 {
 	size_t i;
@@ -243,6 +269,12 @@ int kpi_parse_text(const char *text, struct kpi_set *out, struct strbuf *err)
 	return ret;
 }
 
+/*
+ * A job that declares no KPIs gets its built-in benchmark's (bench_ops'
+ * kpi line), written into the job tree itself: the run's job.yaml then
+ * says which KPIs it was judged by, and a later perfsift whose built-in
+ * declaration changed still reads the old runs by the old KPIs.
+ */
 void kpi_fill_job(struct job *job)
 {
 	const struct jnode *root = job->root;

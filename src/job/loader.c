@@ -4,7 +4,7 @@
  * loader: it gives each value's line, keeps key order, and lets the
  * loader refuse duplicate keys and an alias bomb before building them.
  * Errors name file, line and key (`FILE:LINE: KEY: what`), in plain words
- * instead of libyaml's; the checks themselves are schema.c's.
+ * instead of libyaml's; the checks themselves are check.c's.
  */
 #include "util/compat.h"
 #include <errno.h>

@@ -9,6 +9,7 @@
 #include <limits.h>
 #include "job/job.h"
 #include "job/params.h"
+#include "job/plugins.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
 
@@ -39,6 +40,23 @@ static const struct program_option *declared(const struct program *p,
 	return o ? o : job_key_find(name);
 }
 
+/*
+ * text read as o's value: opt_parse() by o's type, then a 0 that means
+ * the default (OPTF_ZERO_DEFAULT) read as the default.  Every reader of
+ * an option's value comes here -- param_fill() for the benchmark,
+ * param_value() for the engine, param_text_value() for the axes compare
+ * reads -- so none of them can apply a default the others do not.
+ */
+static int parse_value(const struct program_option *o, const char *text,
+		       struct opt_value *v, struct strbuf *why)
+{
+	if (opt_parse(o, text, v, why) < 0)
+		return -1;
+	if ((o->flags & OPTF_ZERO_DEFAULT) && v->num == 0 && o->dflt)
+		return opt_parse(o, o->dflt, v, why);
+	return 0;
+}
+
 static int value_of(const struct job *job, const struct program *p,
 		    const struct program_option *o, struct opt_value *v,
 		    struct strbuf *err)
@@ -49,7 +67,7 @@ static int value_of(const struct job *job, const struct program *p,
 
 	if (!text)
 		text = o->dflt ? o->dflt : "";
-	if (opt_parse(o, text, v, &why) < 0) {
+	if (parse_value(o, text, v, &why) < 0) {
 		strbuf_addf(err, "%s: %s%s%s: '%s' %s", job ? job->file : "<job>",
 			    p ? p->name : "", p ? "." : "", o->name, text,
 			    why.buf);
@@ -68,6 +86,50 @@ int param_value(const struct job *job, const struct program *p,
 		BUG("param_value: '%s' is not declared for %s", name,
 		    p ? p->name : "the job");
 	return value_of(job, p, o, v, err);
+}
+
+int param_text_value(const struct program *p, const char *name,
+		     const char *text, struct opt_value *v, struct strbuf *why)
+{
+	const struct program_option *o = declared(p, name);
+
+	if (!o)
+		BUG("param_text_value: '%s' is not declared for %s", name,
+		    p ? p->name : "the job");
+	return parse_value(o, text && *text ? text : o->dflt ? o->dflt : "",
+			   v, why);
+}
+
+/*
+ * The job's benchmark: its first test program (a job runs one; the
+ * engine says so when there are two), not a plug-in's server daemon,
+ * which runs beside the benchmark.  NULL: the job names none.
+ */
+static const struct program *benchmark_of(const struct job *job)
+{
+	const struct jnode *root = job->root;
+	size_t i;
+
+	for (i = 0; i < root->n; i++) {
+		const struct program *prog = program_find(root->keys[i]);
+
+		if (prog && prog->kind == PROG_TEST && !plugin_daemon_script(prog))
+			return prog;
+	}
+	return NULL;
+}
+
+int param_runtime(const struct job *job, const struct program *p,
+		  double *seconds, struct strbuf *err)
+{
+	struct opt_value v;
+
+	if (!p)
+		p = benchmark_of(job);
+	if (param_value(job, p, "runtime", &v, err) < 0)
+		return -1;
+	*seconds = v.num;
+	return 0;
 }
 
 /* store v where o says, by o's type (params.h) */

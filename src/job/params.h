@@ -54,6 +54,26 @@ int param_value(const struct job *job, const struct program *p,
 		const char *name, struct opt_value *v, struct strbuf *err);
 
 /*
+ * text (a value as a job writes it: an axis of a group) read as option
+ * name of program p (NULL: the top-level key) would be read from a job:
+ * by its type, NULL or "" as the default, the option's 0-means-default.
+ * 0, or -1 with why.
+ */
+int param_text_value(const struct program *p, const char *name,
+		     const char *text, struct opt_value *v, struct strbuf *why);
+
+/*
+ * The runtime, in seconds, that job's benchmark p (NULL: the job's own
+ * test program) runs for: p's runtime option, else the top-level key,
+ * else p's default (LKP_RUNTIME for vm-scalability, will-it-scale and
+ * fio), 0 when none says.  The one reader of a job's runtime: the engine
+ * plans with it and compare's floors scale by it, and the benchmark's
+ * param_fill() goes through the same parse.  0, or -1 with err.
+ */
+int param_runtime(const struct job *job, const struct program *p,
+		  double *seconds, struct strbuf *err);
+
+/*
  * Fill *params (p->params_size bytes) from job: every option with a
  * place in the struct (`at`), the job's value or the default; a required
  * option not given is an error.  0, or -1 with err.

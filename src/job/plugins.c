@@ -13,10 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
-#include <poll.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include "external/external.h"
 #include "job/job.h"
@@ -26,6 +23,7 @@
 #include "job/programs.h"
 #include "monitors/monitor.h"
 #include "util/fileutil.h"
+#include "util/spawn.h"
 #include "util/strbuf.h"
 #include "util/trust.h"
 #include "util/strnum.h"
@@ -531,44 +529,6 @@ bool plugin_can_run(const struct program *p, struct strbuf *why)
 
 /* ------------------------------------------------------------- parsing */
 
-/* the parse script's child: stdin the raw file, stdout the pipe */
-static void NORETURN exec_parse(char **argv, const char *input, int out_fd,
-				const char *result_root, const char *lkp)
-{
-	int fd = open(input, O_RDONLY);
-	sigset_t none;
-
-	if (fd < 0 || dup2(fd, 0) < 0 || dup2(out_fd, 1) < 0) {
-		fprintf(stderr, "cannot set up %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	close(fd);
-	close(out_fd);
-	/*
-	 * A group of its own: a timeout ends what the script started too.
-	 * Off the terminal's group, ^C no longer reaches it, so it dies
-	 * with perfsift instead.
-	 */
-	setpgid(0, 0);
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	/*
-	 * What perfsift blocks or ignores is the script's to have back: a
-	 * run blocks SIGINT/SIGTERM for its runner, and a script that could
-	 * not be stopped or that wrote on to a closed pipe would hang a run.
-	 */
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	signal(SIGPIPE, SIG_DFL);
-	/* LKP's parse scripts require "#{LKP_SRC}/lib/..." and read RESULT_ROOT */
-	if (lkp)
-		setenv("LKP_SRC", lkp, 1);
-	if (result_root)
-		setenv("RESULT_ROOT", result_root, 1);
-	execvp(argv[0], argv);
-	fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
-	_exit(127);
-}
-
 /*
  * The file the script reads: the raw file itself when it is one (LKP
  * passes its path), else (stdin, a compressed file) the text in a
@@ -646,86 +606,11 @@ static int stop_pending(void)
 	       sigismember(&set, SIGINT) ? SIGINT : 0;
 }
 
-/*
- * The script's output, read until it closes its stdout or the deadline
- * passes: 0, 1 when the deadline passed, 2 on a stop request, -1 on a
- * read error (errno).  A script whose own child keeps the pipe open is
- * cut off by the same deadline.
- */
-static int read_until(int fd, struct strbuf *out, uint64_t deadline)
+/* spawn's tick: a stop request ends the script (it does not wake poll) */
+static int stop_tick(void *arg)
 {
-	char buf[65536];
-
-	for (;;) {
-		struct pollfd p = { .fd = fd, .events = POLLIN };
-		uint64_t now = time_mono_ns(), left;
-		ssize_t n;
-		int r;
-
-		if (now >= deadline)
-			return 1;
-		if (stop_pending())
-			return 2;
-		/* a stop request does not wake poll: look again each 100 ms */
-		left = (deadline - now) / 1000000 + 1;
-		r = poll(&p, 1, left > 100 ? 100 : (int)left);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return -1;
-		if (!r)
-			continue; /* the deadline, checked above */
-		n = read(fd, buf, sizeof(buf));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -1;
-		if (!n)
-			return 0;
-		if (out->len + (size_t)n > STREAM_MAX) {
-			errno = EFBIG;
-			return -1;
-		}
-		strbuf_add(out, buf, (size_t)n);
-	}
-}
-
-/*
- * Wait for the script to end, leaving it a zombie: the zombie keeps its
- * pid, so its process group cannot be a new one when it is killed.
- * false when it is still running (nohang).
- */
-static bool wait_ended(pid_t pid, bool nohang)
-{
-	siginfo_t info;
-
-	memset(&info, 0, sizeof(info));
-	while (waitid(P_PID, (id_t)pid, &info,
-		      WEXITED | WNOWAIT | (nohang ? WNOHANG : 0)) < 0)
-		if (errno != EINTR)
-			return true;
-	return info.si_pid == pid;
-}
-
-/*
- * The script's end: what it left in its process group is killed (a
- * daemon it started must not outlive the parse), then it is reaped.
- * late: the deadline passed, so SIGTERM first and SIGKILL after a grace.
- */
-static void end_script(pid_t pid, bool late, int *st)
-{
-	int i;
-
-	if (late) {
-		kill(-pid, SIGTERM);
-		for (i = 0; i < PARSE_GRACE_MS / 50 && !wait_ended(pid, true); i++)
-			usleep(50000);
-	} else {
-		wait_ended(pid, false);
-	}
-	kill(-pid, SIGKILL);
-	while (waitpid(pid, st, 0) < 0 && errno == EINTR)
-		;
+	(void)arg;
+	return stop_pending();
 }
 
 /*
@@ -756,12 +641,14 @@ static int run_parse_script(const struct plugin *pl, const char *raw,
 			    size_t len, const char *path, struct strbuf *out,
 			    struct strbuf *err)
 {
-	struct strbuf in = STRBUF_INIT, dir = STRBUF_INIT;
+	struct strbuf in = STRBUF_INIT, dir = STRBUF_INIT, lkp_env = STRBUF_INIT,
+		      root_env = STRBUF_INIT;
+	const char *env[3];
 	char *argv[4];
-	int pfd[2], st, made, late, ret = -1;
-	size_t n = 0;
+	int st, made, ret = -1;
+	size_t n = 0, nenv = 0;
+	struct spawn_cmd c;
 	double limit;
-	pid_t pid;
 
 	if (pl->ruby && !plugin_have_ruby()) {
 		strbuf_addf(err, "%s: its parse script %s is a Ruby script and Ruby is "
@@ -796,53 +683,66 @@ static int run_parse_script(const struct plugin *pl, const char *raw,
 		path_dirname(&dir, path);
 	/*
 	 * The stream comes back through a pipe; the script's stderr is ours,
-	 * so its own complaints reach the user as they would from LKP.
+	 * so its own complaints reach the user as they would from LKP.  A
+	 * group of its own: a timeout ends what the script started too, and
+	 * what it left when it ended is killed (a daemon must not outlive
+	 * the parse).  Off the terminal's group, ^C no longer reaches it, so
+	 * it dies with perfsift instead (PDEATHSIG).
 	 */
-	if (pipe(pfd) < 0) {
-		strbuf_addf(err, "cannot create a pipe: %s", strerror(errno));
-		goto out;
+	spawn_init(&c);
+	c.argv = (const char *const *)argv;
+	c.in.how = SPAWN_FILE;
+	c.in.path = in.buf;
+	c.out.how = SPAWN_CAPTURE;
+	c.out.buf = out;
+	c.capture_max = STREAM_MAX;
+	c.own_group = c.kill_group = true;
+	c.pdeathsig = SIGKILL;
+	c.reset_signals = true;
+	/* LKP's parse scripts require "#{LKP_SRC}/lib/..." and read RESULT_ROOT */
+	if (plugin_lkp_root(&pl->prog)) {
+		strbuf_addf(&lkp_env, "LKP_SRC=%s", plugin_lkp_root(&pl->prog));
+		env[nenv++] = lkp_env.buf;
 	}
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		strbuf_addf(err, "cannot fork: %s", strerror(errno));
-		close(pfd[0]);
-		close(pfd[1]);
-		goto out;
+	if (path) {
+		strbuf_addf(&root_env, "RESULT_ROOT=%s", dir.buf);
+		env[nenv++] = root_env.buf;
 	}
-	if (!pid) {
-		close(pfd[0]);
-		exec_parse(argv, in.buf, pfd[1], path ? dir.buf : NULL,
-			   plugin_lkp_root(&pl->prog));
-	}
-	close(pfd[1]);
-	/* read all before waiting: a full pipe would block the script forever */
+	env[nenv] = NULL;
+	c.env = env;
 	limit = parse_timeout();
-	late = read_until(pfd[0], out,
-			  time_mono_ns() + (uint64_t)(limit * 1e9));
-	if (late < 0)
+	c.timeout = limit;
+	c.grace_ms = PARSE_GRACE_MS;
+	c.tick = stop_tick;
+	c.tick_ms = 100;
+	st = spawn_run(&c, err);
+	spawn_release(&c);
+	if (st < 0)
+		goto out;
+	if (c.overflow)
 		strbuf_addf(err, "%s: cannot read its parse script's output: %s",
-			    pl->name, strerror(errno));
-	close(pfd[0]);
-	end_script(pid, late != 0, &st);
-	if (late == 1)
+			    pl->name, strerror(EFBIG));
+	else if (c.read_errno)
+		strbuf_addf(err, "%s: cannot read its parse script's output: %s",
+			    pl->name, strerror(c.read_errno));
+	else if (c.timed_out)
 		strbuf_addf(err, "%s: its parse script %s did not finish in %g s "
 			    "and was killed (PERFSIFT_PARSE_TIMEOUT sets the limit)",
 			    pl->name, pl->parse, limit);
-	else if (late == 2)
+	else if (c.stopped)
 		strbuf_addf(err, "%s: its parse script %s was stopped: perfsift "
 			    "is stopping (%s)", pl->name, pl->parse,
-			    stop_pending() == SIGTERM ? "SIGTERM" : "SIGINT");
+			    c.stopped == SIGTERM ? "SIGTERM" : "SIGINT");
 	if (err->len)
 		goto out;
-	if (WIFEXITED(st) && !WEXITSTATUS(st))
+	if (!st)
 		ret = 0;
-	else if (WIFEXITED(st))
+	else if (st < 128)
 		strbuf_addf(err, "%s: its parse script %s exited with status %d",
-			    pl->name, pl->parse, WEXITSTATUS(st));
+			    pl->name, pl->parse, st);
 	else
 		strbuf_addf(err, "%s: its parse script %s was killed by signal %d",
-			    pl->name, pl->parse, WTERMSIG(st));
+			    pl->name, pl->parse, st - 128);
 out:
 	if (ret && path)
 		strbuf_addf(&failed_inputs, "%s%s\n",
@@ -851,6 +751,8 @@ out:
 		unlink(in.buf);
 	strbuf_release(&in);
 	strbuf_release(&dir);
+	strbuf_release(&lkp_env);
+	strbuf_release(&root_env);
 	return ret;
 }
 

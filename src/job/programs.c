@@ -76,7 +76,7 @@ static const struct program_option job_keys[] = {
 #define VMS(f) .at = PARAM_AT(struct vmscal_opts, f)
 
 static const struct program_option vm_scalability_opts[] = {
-	{"runtime", OPT_SECONDS, '-', 0, 0, MAX_SECONDS, LKP_RUNTIME_TEXT, .help = "each case repeats its work until then (0: LKP's " LKP_RUNTIME_TEXT ")", VMS(runtime)},
+	{"runtime", OPT_SECONDS, '-', OPTF_ZERO_DEFAULT, 0, MAX_SECONDS, LKP_RUNTIME_TEXT, .help = "each case repeats its work until then (0: LKP's " LKP_RUNTIME_TEXT ")", VMS(runtime)},
 	{"nr_task", OPT_CPUS, '-', 0, .dflt = "100%", .help = "processes or threads of the case", VMS(nr_task)},
 	{"test", OPT_ENUM, '-', OPTF_REQUIRED | OPTF_CASE, .known = vmscal_case_known, .nth = vmscal_case_name,
 	 .what = "a case of vm-scalability (the cases: docs/lkp-compat.md)",
@@ -234,7 +234,7 @@ static const struct program_option perf_sched_opts[] = {
 static const char *const wis_modes[] = {"process", "thread", "both", NULL};
 
 static const struct program_option will_it_scale_opts[] = {
-	{"runtime", OPT_SECONDS, '-', 0, 0, MAX_SECONDS, LKP_RUNTIME_TEXT, .help = "seconds per mode: a warm-up (5 s), then the measured window (0: LKP's " LKP_RUNTIME_TEXT ")", WIS(runtime)},
+	{"runtime", OPT_SECONDS, '-', OPTF_ZERO_DEFAULT, 0, MAX_SECONDS, LKP_RUNTIME_TEXT, .help = "seconds per mode: a warm-up (5 s), then the measured window (0: LKP's " LKP_RUNTIME_TEXT ")", WIS(runtime)},
 	{"test", OPT_ENUM, '-', OPTF_REQUIRED | OPTF_CASE, .known = wis_case_known, .nth = wis_case_name,
 	 .what = "a testcase of will-it-scale (the testcases: docs/lkp-compat.md)",
 	 .help = "the testcase to run; required", WIS(test)},

@@ -46,16 +46,27 @@ enum opt_flags {
 	OPTF_NONEMPTY = 1 << 1, /* `key: ""` is an error (else: the default) */
 	OPTF_REQUIRED = 1 << 2, /* the program cannot run without it */
 	OPTF_CASE = 1 << 3,     /* picks the benchmark's case: --list-cases lists its values */
+	/*
+	 * 0 is read as the default (vm-scalability's and will-it-scale's
+	 * runtime: "0: LKP's 300"), by the one reader of option values
+	 * (params.c), so the engine, the benchmark and compare agree on it
+	 */
+	OPTF_ZERO_DEFAULT = 1 << 4,
 };
 
-/* where an option's value goes in the program's parameter struct (params.h) */
 /*
- * LKP's runtime when a job gives none (or 0): the one place it is said.
- * The table's defaults are text, as a job writes them.
+ * LKP's runtime when a job gives none: the one place it is said.  It is
+ * the default of the runtime of vm-scalability, will-it-scale and fio
+ * (their LKP scripts' own), and the run length LKP's floors on
+ * time-valued stats assume (compare/rules.c).  The table's defaults are
+ * text, as a job writes them, so the text is made from the number.
  */
 #define LKP_RUNTIME 300
-#define LKP_RUNTIME_TEXT "300"
+#define LKP_RUNTIME_TEXT PROGRAM_STR(LKP_RUNTIME)
+#define PROGRAM_STR(x) PROGRAM_STR_(x)
+#define PROGRAM_STR_(x) #x
 
+/* where an option's value goes in the program's parameter struct (params.h) */
 #define PARAM_AT(type, field) (offsetof(type, field) + 1)
 
 /* an option value, parsed by its type */

@@ -53,7 +53,7 @@ static const char *const fio_rw[] = {"read", "write", "randread", "randwrite",
 				     "rw", "readwrite", "randrw", NULL};
 static const char *const fio_direct[] = {"direct", "buffered", "1", "0", NULL};
 static const struct program_option fio_opts[] = {
-	{"runtime", OPT_SECONDS, '-', 0, 1, MAX_SECONDS, "300", .help = "fio's runtime", FIO(runtime)},
+	{"runtime", OPT_SECONDS, '-', 0, 1, MAX_SECONDS, LKP_RUNTIME_TEXT, .help = "fio's runtime", FIO(runtime)},
 	{"nr_task", OPT_CPUS, '-', 0, .dflt = "1", .help = "jobs (numjobs)", FIO(nr_task)},
 	{"rw", OPT_ENUM, '-', OPTF_CASE, .dflt = "read", .choices = fio_rw, .help = "the I/O pattern", FIO(rw)},
 	{"bs", OPT_STRING, '-', 0, .dflt = "4k", .help = "block size", FIO(bs)},

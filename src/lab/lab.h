@@ -12,7 +12,8 @@
  * longer write anything for the task -- every write checks the triple.
  *
  * schema.c makes and migrates the lab's tables (their own version row
- * beside the index's), queue.c is the queue's SQL, worker.c the worker.
+ * beside the index's), task_queue.c is the queue's SQL, worker_loop.c
+ * the worker.
  */
 #ifndef PERFSIFT_LAB_H
 #define PERFSIFT_LAB_H
@@ -44,7 +45,7 @@ void lab_close(struct lab *lab);
 /* the lab's tables at LAB_SCHEMA_VERSION (schema.c; lab_open calls it) */
 int lab_migrate(struct lab *lab, struct strbuf *err);
 
-/* ---- SQL helpers (queue.c): text parameters, NULL entries are NULL ---- */
+/* ---- SQL helpers (schema.c): text parameters, NULL entries are NULL ---- */
 struct lab_rows {
 	void *res;  /* the PGresult */
 	int n;      /* rows */

@@ -2,7 +2,7 @@
  * tasks.c: atomic jobs as lab tasks (lab.h) -- each task's job name (the
  * atomic job's file name) and YAML text, with the fields every task of
  * one batch shares.  The one loop `perfsift queue add` and the robot's
- * lab mode (robot/lab.c) both need; no store is touched here, so it is
+ * lab mode (robot/via_lab.c) both need; no store is touched here, so it is
  * built with or without libpq.
  */
 #include "util/compat.h"

@@ -1,5 +1,5 @@
 /*
- * worker.h: a test box's worker (worker.c): claims its group's tasks
+ * worker.h: a test box's worker (worker_loop.c): claims its group's tasks
  * from the lab's queue, runs each run through perfsift's run engine into
  * the local result root (a cache) and stores it in the shared store at
  * once.  `perfsift worker` (cmd/worker.c) is its command line.

@@ -13,6 +13,7 @@
 #include "monitors/parsers.h"
 #include "monitors/sampling.h"
 
+/* the "CPU0 CPU1 ..." line that names the columns of the rows below it */
 static bool is_cpu_header(const struct mon_fields *f)
 {
 	size_t i;
@@ -36,6 +37,10 @@ static bool is_digits(const char *s, size_t n)
 	return n > 0;
 }
 
+/*
+ * A row as LKP's parser gives it: one `CPU<i>.<id>` count per column and
+ * their sum as `<id>`, the total the comparison looks at first.
+ */
 static void emit_row(struct strbuf *out, const struct mon_fields *cpus,
 		     const struct mon_fields *f, size_t nval, const char *key)
 {
@@ -55,6 +60,15 @@ struct irq_state {
 	bool softirqs;
 };
 
+/*
+ * One row of the table.  Interrupt ids are made unique with their
+ * description, joined as LKP's parser joins them (numbered IRQs by '.',
+ * named ones like LOC by '_', ",." collapsed): "24:" alone would name
+ * another device on another box.  A row of one value (ERR:, MIS:) is a
+ * machine-wide count with no per-CPU columns and is passed through.  The
+ * columns are counted, not assumed: a row may have fewer than the header
+ * when CPUs went offline.
+ */
 static void irq_row(struct mon_row *r)
 {
 	struct irq_state *st = r->data;

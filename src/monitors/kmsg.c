@@ -27,6 +27,11 @@
 #include "monitors/sampling.h"
 #include "util/xalloc.h"
 
+/*
+ * The heads of the kernel's own failure reports.  Matched anywhere in a
+ * message, at any level: an oops is often printed at warning level, and
+ * a regression that starts warning is news whatever its throughput.
+ */
 static const char *const oops_heads[] = {
 	"WARNING:", "BUG:", "Oops", "kernel BUG at", "general protection fault",
 	"Kernel panic", "Unable to handle kernel", "INFO: task ",
@@ -36,6 +41,7 @@ static const char *const oops_heads[] = {
 	"Out of memory", "segfault at",
 };
 
+/* err and worse: the levels a kernel uses for a failure, not a notice */
 static bool is_bad_level(const char *lvl)
 {
 	return mon_has_prefix(lvl, "err") || mon_has_prefix(lvl, "crit") ||
@@ -93,7 +99,14 @@ static void tidy_id(struct strbuf *id)
 	strbuf_release(&t);
 }
 
-/* LKP-style error id of one message */
+/*
+ * LKP-style error id of one message
+ *
+ * (An id must be the same for the same failure on any box and any boot:
+ * numbers, addresses and the taint flags are what differ, so they go.
+ * A WARNING keeps only its source file and function, as LKP's ids do,
+ * because its line number moves with every patch to the file.)
+ */
 static void error_id(struct strbuf *id, const char *msg)
 {
 	const char *at, *p;

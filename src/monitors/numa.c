@@ -61,6 +61,11 @@ DECLARE_PARSER(parse_numa_vmstat)
 
 /* ------------------------------------------------------------- sampling */
 
+/*
+ * The node directories are read once at start and their files kept open
+ * (as the other samplers do), sorted by node number so the raw file's
+ * order does not depend on readdir's.
+ */
 struct numa_src {
 	struct mon_file *files;
 	long *nodes;
@@ -167,6 +172,7 @@ static void dedup_names(struct strbuf *out, size_t start)
 	strbuf_setlen(out, w);
 }
 
+/* every node's file after a `node: N` line, whole or not at all */
 static int numa_sample(struct mon_inst *mi, struct strbuf *out, bool final)
 {
 	struct numa_src *s = mi->priv;

@@ -42,6 +42,13 @@ static void add_stat(struct strbuf *out, const char *key, const char *what,
 	strbuf_addch(out, '\n');
 }
 
+/*
+ * The end of a sample: each per-CPU field's spread over the CPUs, as LKP's
+ * parser adds it.  The per-CPU rows themselves are dropped when a group
+ * is united (unite.c), so these four are what a comparison of boxes with
+ * different CPU counts can use.  Sums are Ruby's (mon_ruby_sum) so the
+ * floats print as LKP's do.
+ */
 static void flush_sample(struct sd_sample *s, struct strbuf *out)
 {
 	size_t i, j;
@@ -74,6 +81,7 @@ static void flush_sample(struct sd_sample *s, struct strbuf *out)
 	mon_kv_clear(&s->keys);
 }
 
+/* one CPU's value of a field, kept for the sample's spread */
 static void record(struct sd_sample *s, const char *key, double v)
 {
 	size_t i = mon_kv_slot(&s->keys, key), old = s->alloc;
@@ -106,6 +114,13 @@ static void set_section(struct strbuf *prefix, long *idx, const char *tok)
 	}
 }
 
+/*
+ * The dump is read line by line with the section that is open: a header
+ * sets the key prefix and the CPU, a `.field : N` line is a value of it.
+ * The runnable task list and the autogroup sections are skipped: their
+ * keys are per task and per session, and would differ between any two
+ * runs.
+ */
 DECLARE_PARSER(parse_sched_debug)
 {
 	struct mon_lines it;

@@ -29,7 +29,12 @@ static void add_seconds6(struct strbuf *out, const struct timeval *tv)
 	strbuf_addf(out, "%ld.%06ld", (long)tv->tv_sec, (long)tv->tv_usec);
 }
 
-/* m:ss.uuuuuu, or h:mm:ss.uuuuuu from one hour on (GNU: m:ss.cc, h:mm:ss) */
+/*
+ * m:ss.uuuuuu, or h:mm:ss.uuuuuu from one hour on (GNU: m:ss.cc, h:mm:ss)
+ *
+ * (Microseconds where GNU time prints hundredths: the parser reads any
+ * fraction, and a 0.3 s benchmark keeps its digits.)
+ */
 static void add_elapsed(struct strbuf *out, double elapsed_s)
 {
 	unsigned long long us, s;
@@ -46,6 +51,13 @@ static void add_elapsed(struct strbuf *out, double elapsed_s)
 		strbuf_addf(out, "%llu:%02llu.%06llu", s / 60, s % 60, us);
 }
 
+/*
+ * The run's resource usage written as `time -v` would have written it, so
+ * that LKP's own time parser -- and anyone's script -- reads perfsift's
+ * raw file unchanged.  The usage comes from wait4(), not from running
+ * /usr/bin/time: one process fewer between perfsift and the benchmark,
+ * and no dependence on the time package being installed.
+ */
 void time_format_verbose(struct strbuf *out, const char *command,
 			 const struct rusage *ru, double elapsed_s,
 			 int wait_status)
@@ -117,7 +129,10 @@ void time_add_ruby_float(struct strbuf *out, double v)
 	mon_ruby_float(out, v);
 }
 
-/* "h:mm:ss[.f]" or "m:ss[.f]" -> seconds; -1 when it is neither */
+/*
+ * "h:mm:ss[.f]" or "m:ss[.f]" -> seconds; -1 when it is neither
+ * (both forms occur: GNU time switches to h:mm:ss at one hour)
+ */
 static int parse_elapsed(const char *s, double *out)
 {
 	double parts[3], sec;

@@ -15,6 +15,13 @@
 #include "util/timeutil.h"
 #include "util/xalloc.h"
 
+/*
+ * Only the first data row after the header is read: it is turbostat's
+ * whole-system summary ("-"), the one row every box has whatever its
+ * CPU count, where the per-CPU rows differ in number between boxes.  The
+ * values are aligned from the right: the summary row may have fewer
+ * leading columns than the header.
+ */
 DECLARE_PARSER(parse_turbostat)
 {
 	struct mon_lines it;
@@ -80,6 +87,7 @@ struct ts_src {
 	bool have_start;
 };
 
+/* the msr driver maps a register's address to the file offset */
 static bool msr_read(int fd, uint32_t reg, uint64_t *v)
 {
 	return pread(fd, v, sizeof(*v), reg) == (ssize_t)sizeof(*v);
@@ -98,6 +106,12 @@ static void ts_close(struct mon_inst *mi)
 	FREE_AND_NULL(mi->priv);
 }
 
+/*
+ * One open MSR file per CPU, numbered from 0 until the first that cannot
+ * be opened or does not give the two counters every row needs; C6 and
+ * SMI counts are optional (not every model has them) and their columns
+ * are left out when any CPU lacks them.
+ */
 static int ts_open(struct mon_inst *mi, struct strbuf *why)
 {
 	struct ts_src *s = xcalloc(1, sizeof(*s));
@@ -134,6 +148,12 @@ static int ts_open(struct mon_inst *mi, struct strbuf *why)
 	return 0;
 }
 
+/*
+ * The first call records each CPU's counters; only the final one writes,
+ * the whole run as one table -- a turbostat of the run's length, which
+ * is what LKP's stats of it are (one summary, not a series).  The
+ * summary row is the CPUs' mean, the SMI count their sum.
+ */
 static int ts_sample(struct mon_inst *mi, struct strbuf *out, bool final)
 {
 	struct ts_src *s = mi->priv;

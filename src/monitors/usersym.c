@@ -19,6 +19,13 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
+/*
+ * The bookkeeping is the one perf itself keeps, in small: a mapping is
+ * (pid, address range, file offset, inode) valid from the time of its
+ * mmap event until its process exec()s; a file is read at most once, when
+ * a sample first falls in it, because most mapped files (every shared
+ * library of every process) are never sampled at all.
+ */
 struct usersym_fn {
 	uint64_t addr, size; /* size 0: to the next function */
 	char *name;
@@ -61,7 +68,12 @@ void usersym_release(struct usersym *u)
 	memset(u, 0, sizeof(*u));
 }
 
-/* the file's slot (one per path and inode: a rebuilt binary is another) */
+/*
+ * the file's slot (one per path and inode: a rebuilt binary is another)
+ *
+ * (A benchmark rebuilt during a run, or a library upgraded under it, must
+ * not be resolved by the new file's symbols: the addresses are the old's.)
+ */
 static size_t file_slot(struct usersym *u, const char *path, uint64_t ino)
 {
 	size_t i;
@@ -97,6 +109,10 @@ void usersym_mmap(struct usersym *u, uint32_t pid, uint64_t start,
 	m->file = file_slot(u, file, ino);
 }
 
+/*
+ * A fork copies the parent's mappings without mmap events of its own, so
+ * the child is resolved through its parent until it exec()s.
+ */
 void usersym_fork(struct usersym *u, uint32_t pid, uint32_t ppid, uint64_t t)
 {
 	if (pid == ppid)
@@ -108,6 +124,7 @@ void usersym_fork(struct usersym *u, uint32_t pid, uint32_t ppid, uint64_t t)
 	u->nforks++;
 }
 
+/* an exec ends every mapping the process had: the new image maps its own */
 void usersym_exec(struct usersym *u, uint32_t pid, uint64_t t)
 {
 	size_t i;
@@ -138,6 +155,13 @@ static bool known_pid(const struct usersym *u, uint32_t pid)
 	return false;
 }
 
+/*
+ * A process that existed before the sampler started has had no mmap
+ * events: its mappings are read once from /proc/PID/maps (the executable
+ * ones only, since only code is sampled).  False when the process is
+ * gone already -- its samples then stay unresolved, which is all that
+ * can be said about them.
+ */
 bool usersym_need_proc(struct usersym *u, const char *sysroot, uint32_t pid)
 {
 	struct strbuf path = STRBUF_INIT, line = STRBUF_INIT;
@@ -179,7 +203,12 @@ static int cmp_fn(const void *a, const void *b)
 	return (x->addr > y->addr) - (x->addr < y->addr);
 }
 
-/* the functions of one symbol table section */
+/*
+ * the functions of one symbol table section
+ *
+ * (Functions only, and IFUNC resolvers with them: a sample's address is
+ * in code, and an object symbol covering it would name data.)
+ */
 static void read_syms(struct usersym_file *f, Elf *elf, Elf_Scn *scn,
 		      const GElf_Shdr *sh)
 {
@@ -282,7 +311,14 @@ static int cmp_fn_addr(const void *key, const void *elem)
 	       1 : -1;
 }
 
-/* the function containing the file's virtual address, or NULL */
+/*
+ * the function containing the file's virtual address, or NULL
+ *
+ * off is a file offset (the mapping's pgoff plus the address within it);
+ * the symbols are by virtual address, so the PT_LOAD segment holding off
+ * converts one to the other -- the only conversion that holds for PIE
+ * executables and shared libraries alike.
+ */
 static const char *file_symbol(struct usersym_file *f, uint64_t off)
 {
 	const struct usersym_fn *fn;
@@ -312,7 +348,12 @@ static const char *file_symbol(struct usersym_file *f, uint64_t off)
 	return fn->name;
 }
 
-/* the newest mapping of pid covering ip at t, or NULL */
+/*
+ * the newest mapping of pid covering ip at t, or NULL
+ *
+ * The newest one, because an address range can be mapped again (dlopen,
+ * a JIT's reused region); t 0 means "any time", for callers without one.
+ */
 static const struct usersym_map *find_map(const struct usersym *u,
 					  uint32_t pid, uint64_t ip, uint64_t t)
 {

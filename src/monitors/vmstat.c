@@ -18,12 +18,14 @@
 #include "monitors/sampling.h"
 #include "util/xalloc.h"
 
+/* vmstat's columns in its order, named as LKP names them (section.column) */
 static const char *const columns[] = {
 	"procs.r", "procs.b", "memory.swpd", "memory.free", "memory.buff",
 	"memory.cache", "swap.si", "swap.so", "io.bi", "io.bo", "system.in",
 	"system.cs", "cpu.us", "cpu.sy", "cpu.id", "cpu.wa", "cpu.st", "cpu.gu",
 };
 
+/* the HH:MM:SS of `--timestamp`: the row carries its date and time last */
 static bool is_clock(const char *s)
 {
 	int h, m, sec, n = 0;
@@ -96,6 +98,7 @@ struct vm_src {
 	bool have_prev;
 };
 
+/* the number after `name` at the start of a line ("intr 123", "MemFree: 4") */
 static unsigned long long field_after(const char *text, const char *name)
 {
 	const char *p = text;
@@ -109,6 +112,11 @@ static unsigned long long field_after(const char *text, const char *name)
 	return 0;
 }
 
+/*
+ * The counters of one sample, with the monotonic time they were read at:
+ * rates are per second of the interval actually elapsed, not of the
+ * interval asked for, so a late tick does not inflate them.
+ */
 static int vm_read(struct vm_src *s, struct vm_counts *c)
 {
 	const char *p;
@@ -190,11 +198,19 @@ static unsigned long long delta(unsigned long long a, unsigned long long b)
 	return a >= b ? a - b : 0;
 }
 
+/* a share rounded to the nearest whole percent, as vmstat prints it */
 static unsigned pct(unsigned long long part, unsigned long long total)
 {
 	return total ? (unsigned)((part * 100 + total / 2) / total) : 0;
 }
 
+/*
+ * One vmstat row from the counters' growth since the last sample.  The
+ * formulas are procps's: si/so in KiB (pages of 4 KiB, as vmstat
+ * assumes), cache including reclaimable slab, sy including irq and
+ * softirq time, and guest time left out of the total since the kernel
+ * counts it in user and nice already.
+ */
 static int vm_sample(struct mon_inst *mi, struct strbuf *out, bool final)
 {
 	struct vm_src *s = mi->priv;

@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include "compare/rules.h"
 #include "job/job.h"
@@ -23,6 +22,8 @@
 #include "report/build.h"
 #include "report/bundle.h"
 #include "select/select.h"
+#include "util/spawn.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 /*
@@ -871,38 +872,31 @@ void report_chart_samples(struct report_data *d, size_t k,
 	d->r.bisect = true; /* the legend says bisect-good/bad */
 }
 
-/* run git with argv, its stdout into out; 0 when it exits 0 */
-static int run_git(char *const argv[], struct strbuf *out)
+/* run git with argv, its stdout into out (1 MiB at most); 0 when it exits 0 */
+static int run_git(const char *repo, const char *const argv[],
+		   struct strbuf *out)
 {
-	int fd[2], status;
-	pid_t pid;
+	struct strbuf err = STRBUF_INIT;
+	struct spawn_user owner;
+	struct spawn_cmd c;
+	bool as_owner = spawn_user_of(repo, &owner) > 0;
+	int st;
 
-	if (pipe(fd))
-		return -1;
-	pid = fork();
-	if (pid < 0) {
-		close(fd[0]);
-		close(fd[1]);
-		return -1;
-	}
-	if (!pid) {
-		int null = open("/dev/null", O_WRONLY);
-
-		dup2(fd[1], 1);
-		if (null >= 0)
-			dup2(null, 2);
-		close(fd[0]);
-		close(fd[1]);
-		execvp("git", argv);
-		_exit(127);
-	}
-	close(fd[1]);
-	strbuf_read_fd(out, fd[0], 1 << 20);
-	close(fd[0]);
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -1;
+	spawn_init(&c);
+	/* another user's repository: git as its owner (util/spawn.h) */
+	c.user = as_owner ? &owner : NULL;
+	c.argv = argv;
+	c.out.how = SPAWN_CAPTURE;
+	c.out.buf = out;
+	c.err.how = SPAWN_NULL;
+	c.capture_max = 1 << 20;
+	c.unset = spawn_git_unset;
+	st = spawn_run(&c, &err);
+	spawn_release(&c);
+	if (as_owner)
+		spawn_user_release(&owner);
+	strbuf_release(&err);
+	return st || c.overflow ? -1 : 0;
 }
 
 int report_git_commit(struct report_data *d, const char *repo,
@@ -918,12 +912,10 @@ int report_git_commit(struct report_data *d, const char *repo,
 	}
 	strbuf_addf(&rev, "%s^{commit}", d->r.commit);
 	{
-		char *argv[] = { (char *)"git", (char *)"-C", (char *)repo,
-				 (char *)"log", (char *)"-1",
-				 (char *)"--format=%H%n%s", rev.buf,
-				 (char *)"--", NULL };
+		const char *argv[] = { "git", "-C", repo, "log", "-1",
+				       "--format=%H%n%s", rev.buf, "--", NULL };
 
-		if (run_git(argv, &out)) {
+		if (run_git(repo, argv, &out)) {
 			strbuf_addf(err, "'%s': not a commit in '%s'",
 				    d->r.commit, repo);
 			goto out;

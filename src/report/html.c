@@ -18,6 +18,11 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
+/*
+ * The page's style, inline because the Content-Security-Policy allows no
+ * other and the page is mailed or attached as one file; system fonts
+ * only, so nothing is fetched.
+ */
 static const char page_css[] =
 	"body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;"
 	"margin:0 auto;max-width:1100px;padding:16px 24px;color:#1d1d1f;background:#fff}\n"
@@ -63,6 +68,7 @@ static const char page_js[] =
 	"filter();\n"
 	"})();\n";
 
+/* the spread as compare's table gives it: a whole percentage of the mean */
 static void add_sd(struct strbuf *out, double mean, double sd)
 {
 	if (sd >= 0 && mean != 0 && isfinite(sd / mean))
@@ -90,6 +96,11 @@ static void add_heading(struct strbuf *out, const char *heading,
 	strbuf_release(&h);
 }
 
+/*
+ * The change in the class of its effect (colour), with the word after it
+ * only when there is one to say: a row whose change is not judged keeps
+ * its number and no verdict.
+ */
 static void add_effect(struct strbuf *out, const struct report_stat *s)
 {
 	struct strbuf ch = STRBUF_INIT;
@@ -116,7 +127,12 @@ static void add_fact(struct strbuf *out, const char *what, const char *v)
 	strbuf_addstr(out, "</code></p>\n");
 }
 
-/* each undecided KPI's line, as a paragraph after prefix */
+/*
+ * each undecided KPI's line, as a paragraph after prefix
+ *
+ * (r->undecided is the text form's lines; each becomes its own paragraph
+ * so that a long list stays readable, and is escaped like all the rest.)
+ */
 static void add_undecided(struct strbuf *out, const struct report *r,
 			  const char *prefix)
 {
@@ -134,6 +150,11 @@ static void add_undecided(struct strbuf *out, const struct report *r,
 	}
 }
 
+/*
+ * The long table.  Each row carries its name, change and position as data
+ * attributes: the script sorts and filters by those, never by the text it
+ * shows, so a formatted number ("+1.2e+03%") sorts as the number it is.
+ */
 static void add_rows(struct strbuf *out, const struct report *r)
 {
 	size_t i;
@@ -283,6 +304,7 @@ static void add_explain(struct strbuf *out, const struct report *r)
 	strbuf_addstr(out, "</ol>\n</section>\n");
 }
 
+/* the job's parameters both sides share: what a reader needs to rerun it */
 static void add_params(struct strbuf *out, const struct report *r)
 {
 	size_t i;
@@ -323,6 +345,11 @@ static void add_box(struct strbuf *out, const struct report_box *b)
 	strbuf_addstr(out, "</section>\n");
 }
 
+/*
+ * The head every perfsift page starts with, the report's and the
+ * dashboard's alike: one place for the Content-Security-Policy, so no
+ * page can be written without it.
+ */
 void report_html_head(struct strbuf *out, const char *title, const char *css)
 {
 	strbuf_addstr(out,

@@ -1,6 +1,6 @@
 /*
  * report.h: the 0-day style report of a comparison (spec lkp-compare.md
- * §6, the seed in ../shared/seed/): as e-mail text (report/text.c) and as
+ * §6, the seed in ../shared/seed/): as e-mail text (report/email.c) and as
  * one self-contained HTML page (report/html.c).
  *
  * The renderers take a struct report that holds everything already

@@ -1,6 +1,6 @@
 /*
  * internal.h: what the three files of the result root share -- result.c
- * (a run's life: its directory, finishing, restat, pruning), parse.c
+ * (a run's life: its directory, finishing, restat, pruning), parse_run.c
  * (parsing and reducing a run directory, writing what it gives) and
  * index.c (a group's matrix.json and the index).  Not for other modules:
  * they use result.h, which stays the one interface.
@@ -18,7 +18,7 @@ struct run_group;
 /* run numbers go up to this (a group of a million runs is no group) */
 #define MAX_RUNS 1000000
 
-/* ------------------------------------------------------ parse.c */
+/* ------------------------------------------------------ parse_run.c */
 
 /* what parsing a run directory produced, before anything is written */
 struct run_output {
@@ -43,7 +43,7 @@ int result_parse_run(const char *run_dir, bool lenient, struct run_output *o,
 		     struct strbuf *err);
 /*
  * A run rebuilt that has files already: keep what has no source left
- * (see parse.c).  0, 1 when there is nothing to write, -2 with err when
+ * (see parse_run.c).  0, 1 when there is nothing to write, -2 with err when
  * rewriting would lose a stat.
  */
 int result_keep_what_is_there(const char *dir, struct run_output *o,

@@ -26,6 +26,15 @@ static const struct reduce_rule {
 	enum reduce_class cls;
 	bool add_max; /* also emit <name>.max = the largest sample */
 } rules[] = {
+	/*
+	 * The four classes, and why each exists: a gauge (a level sampled
+	 * over time: free memory, a queue length) is averaged; an event
+	 * counter (cumulative since boot: interrupts, page faults) is its
+	 * growth over the run, last - first, since its absolute value says
+	 * how long the box has been up; an independent counter (perf-stat's
+	 * per-interval counts, time's one-shot totals) is summed, each
+	 * sample being a count of its own; a running maximum is a maximum.
+	 */
 	/* etc/add-max-latency (gauges with a .max companion) */
 	{"*time.elapsed_time", REDUCE_MEAN, true},
 	{"iostat.*.await", REDUCE_MEAN, true},
@@ -143,6 +152,11 @@ static const char *const unwindowed[] = {
 	"perf-stat.overall.", "perf-stat.ps.", "perf-stat.total.",
 };
 
+/*
+ * A linear scan of ~120 globs per distinct stat name: a run has a few
+ * thousand names and each is classified once, so this never shows in a
+ * profile, and the table stays readable as LKP's lists.
+ */
 enum reduce_class reduce_classify(const char *name, bool *add_max)
 {
 	size_t i;
@@ -198,6 +212,12 @@ static int cmp_tagged(const void *a, const void *b)
 	return x->pos < y->pos ? -1 : x->pos > y->pos;
 }
 
+/*
+ * Sorted by name, a later duplicate winning: a parser that prints a key
+ * twice means its last value (LKP's Hash semantics, where a later
+ * assignment replaces), and sorted stats are what unite's merge and the
+ * store's packed blobs need.
+ */
 void reduce_stats_sort(struct reduce_stats *st)
 {
 	struct tagged_stat *t;
@@ -249,7 +269,15 @@ static bool is_unwindowed(const char *name)
 	return false;
 }
 
-/* the sample range [*from, *to) the window selects; all when unset */
+/*
+ * the sample range [*from, *to) the window selects; all when unset
+ *
+ * (LKP's stats_part: the job may ask for the stats of a part of the run
+ * only, say the steady state after a warm-up.  A monitor's samples are
+ * located by its own "<group>.time" stamps, relative or epoch; a monitor
+ * without stamps is not cut at all, since guessing the times would be
+ * worse than using every sample.)
+ */
 static void window_range(const struct samples *s, const struct reduce_window *w,
 			 size_t *from, size_t *to)
 {
@@ -279,6 +307,12 @@ static void window_range(const struct samples *s, const struct reduce_window *w,
 	*to = i;
 }
 
+/*
+ * One key's samples in [from, to) to its stat, by its class; absent
+ * samples (an unparsable or out-of-range value) are skipped, not zeros.
+ * A value is an integer only when every sample it came from was one, so
+ * stats.json prints it as LKP would.
+ */
 static void reduce_key(const struct samples_key *k, size_t from, size_t to,
 		       struct reduce_stats *out)
 {
@@ -369,6 +403,12 @@ void reduce_samples(const struct samples *s, const struct reduce_window *w,
 	strbuf_release(&tk);
 }
 
+/*
+ * Stats computed from others: the path length (instructions per unit
+ * of the benchmark's work) when the run has exactly one benchmark
+ * workload to divide by -- with two, which one the instructions belong
+ * to is not known, so none is given.
+ */
 void reduce_derived(struct reduce_stats *st)
 {
 	const struct reduce_stat *ins, *work = NULL;

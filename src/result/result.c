@@ -5,7 +5,7 @@
  * matrix.json is then rebuilt from the run directories (never appended
  * to, so re-processing is idempotent) and the run indexed, under a group
  * lock so that two perfsift processes finishing runs of one group do not
- * lose each other's column.  Parsing a run is parse.c, the group's
+ * lose each other's column.  Parsing a run is parse_run.c, the group's
  * matrix.json and the index index.c (shared through result/internal.h).
  */
 #include "util/compat.h"

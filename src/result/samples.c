@@ -62,6 +62,11 @@ void samples_release(struct samples *s)
 	memset(s, 0, sizeof(*s));
 }
 
+/*
+ * The keys are found by an open-addressing hash of their full names: a
+ * perf-stat or sched_debug stream has thousands of keys repeated every
+ * interval, and a linear search per line would make parsing quadratic.
+ */
 static size_t hash_str(const char *p, size_t len)
 {
 	uint64_t h = 1469598103934665603ULL; /* FNV-1a */
@@ -74,6 +79,7 @@ static size_t hash_str(const char *p, size_t len)
 	return (size_t)h;
 }
 
+/* the table is kept at most half full, so a probe sequence stays short */
 static void rehash(struct samples *s)
 {
 	size_t i, size = s->hash_size ? s->hash_size * 2 : 256;
@@ -120,6 +126,7 @@ const struct samples_key *samples_find(const struct samples *s,
 	return i == (size_t)-1 ? NULL : &s->keys[i];
 }
 
+/* the key of that name, made when it is new (keys keep their first order) */
 static struct samples_key *add_key(struct samples *s, const char *name,
 				   size_t len)
 {
@@ -188,6 +195,11 @@ static enum samples_type parse_value(const char *p, size_t len, double *out)
 	return SAMPLES_FLOAT;
 }
 
+/*
+ * LKP's valid-range check: a sample outside its monitor's range (a CPU
+ * share above 110%, a wattage in the tens of thousands) is a glitch of
+ * the source, not a value, and is stored as absent rather than averaged.
+ */
 static bool in_valid_range(const char *name, double v)
 {
 	size_t i;
@@ -218,6 +230,14 @@ static void bad_stat(struct strbuf *err, const char *file, int lineno,
 	strbuf_addf(err, ": %s", why ? why : "a NUL byte in a stat name");
 }
 
+/*
+ * The records of a stream are told apart as dump-stat tells them: a key
+ * seen again opens the next record, and the keys a record lacks are
+ * padded with absent values, so every key's array stays aligned with the
+ * records.  Whitespace in a name is an error rather than a silent cut,
+ * since the name would differ from LKP's.  The log monitors' message and
+ * pattern lines are text, not values: they are skipped.
+ */
 int samples_parse(struct samples *s, const char *text, size_t len,
 		  const char *file, struct strbuf *err)
 {
@@ -292,7 +312,12 @@ out:
 	return ret;
 }
 
-/* 0: a value that is not 0; 1: zeros; 2: no value at all */
+/*
+ * 0: a value that is not 0; 1: zeros; 2: no value at all
+ *
+ * dump-stat's zero test looks at the first, the last and the sum only; it
+ * is kept as it is (not "every value 0") so the same keys are dropped.
+ */
 static int is_zero_key(const struct samples_key *k)
 {
 	double sum = 0;
@@ -311,6 +336,13 @@ static int is_zero_key(const struct samples_key *k)
 	return k->v[first] == 0 && k->v[last] == 0 && sum == 0;
 }
 
+/*
+ * What dump-stat does at the end of a stream: keys that are all 0 are
+ * dropped from <group>.json (but remembered, so a stat that was there at
+ * 0 is told from one that was never measured), dmesg's timestamps are
+ * kept whatever their values, and for a monitor whose records are full
+ * key sets a last record one sample short was cut off by the run's end.
+ */
 void samples_finish(struct samples *s)
 {
 	size_t i, j, minlen = SIZE_MAX, maxlen = 0;
@@ -360,6 +392,12 @@ void samples_finish(struct samples *s)
 	}
 }
 
+/*
+ * A number as Ruby's JSON writes it, so that <group>.json is byte for byte
+ * what LKP would write: integers plain, floats in the shortest digits that
+ * read back as the same double, in Ruby's choice of plain or exponent
+ * notation.  The files are then diffable against LKP's own.
+ */
 void samples_add_number(struct strbuf *out, double v, bool is_int)
 {
 	char buf[40], digits[24], *e;

@@ -1,5 +1,12 @@
 /*
  * unite.c: a result group's matrix from its runs' stats (see unite.h).
+ *
+ * LKP's matrix.json is a table: one row per stat, one column per run, in
+ * the runs' order.  Uniting is a merge of sorted name lists, so the runs
+ * are kept sorted by name (reduce and the loaders already give them so;
+ * unite_add_run checks rather than sorts every time), and a group whose
+ * runs all have the same stats -- the usual case -- takes the first run's
+ * names as they are and needs no presence bitmap at all.
  */
 #include "util/compat.h"
 #include <math.h>
@@ -30,7 +37,11 @@ void unite_release(struct unite *u)
 	unite_init(u);
 }
 
-/* sched_debug.<...>.<digits>: per-CPU values LKP drops across runs */
+/*
+ * sched_debug.<...>.<digits>: per-CPU values, which LKP drops across
+ * runs: the CPU numbers differ between boxes, and a thousand per-CPU
+ * rows would drown the comparison.
+ */
 static bool is_per_cpu_sched_debug(const char *name)
 {
 	const char *dot = strrchr(name, '.');
@@ -43,6 +54,10 @@ static bool is_per_cpu_sched_debug(const char *name)
 	return true;
 }
 
+/*
+ * st is taken over, not copied (it is left empty), so a group of many
+ * runs is united without a second copy of every run's stats.
+ */
 void unite_add_run(struct unite *u, const char *source,
 		   struct reduce_stats *st)
 {
@@ -89,6 +104,7 @@ static const char **merge_names(const char *const *a, size_t na,
 	return out;
 }
 
+/* pointer equality first: the columns of a store's group share names */
 static bool same_names(const struct unite_column *a,
 		       const struct unite_column *b)
 {
@@ -102,6 +118,15 @@ static bool same_names(const struct unite_column *a,
 	return true;
 }
 
+/*
+ * The matrix of the columns, with LKP's two drop rules applied after the
+ * union: a stat whose every value is an integer 0 is not a row (LKP
+ * drops them: an all-zero counter says nothing and there are thousands
+ * of them in /proc), and per-CPU sched_debug rows are not either.  A
+ * stat a run lacks is marked missing in `present` rather than read as 0,
+ * so the statistics can tell "no value" from "zero" (matrix.h), though
+ * matrix.json still pads it with 0 as LKP does.
+ */
 void unite_columns(const struct unite_column *cols, size_t ncols,
 		   struct matrix *m)
 {
@@ -187,6 +212,10 @@ void unite_columns(const struct unite_column *cols, size_t ncols,
 	free(all);
 }
 
+/*
+ * The runs as columns over three flat arrays: one allocation each rather
+ * than one per run, and the names are borrowed from the runs.
+ */
 void unite_to_matrix(const struct unite *u, struct matrix *m)
 {
 	struct unite_column *cols = xcalloc(u->n ? u->n : 1, sizeof(*cols));
@@ -219,6 +248,10 @@ void unite_to_matrix(const struct unite *u, struct matrix *m)
 	free(is_int);
 }
 
+/*
+ * avg.json or stddev.json: LKP writes both beside matrix.json, and tools
+ * that read LKP result roots read them rather than the matrix.
+ */
 static void per_stat_json(const struct matrix *m, struct strbuf *out,
 			  bool stddev)
 {

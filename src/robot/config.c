@@ -385,15 +385,45 @@ static int load_list(const struct jnode *root, const char *key,
 	return 0;
 }
 
-/* the top level: repos, jobs, mail */
+/*
+ * build_user: a user of this machine, and perfsift root (only root can
+ * become another user).  Refused here, before anything runs: a drop
+ * that cannot happen is never skipped silently.
+ */
+static int load_build_user(const struct jnode *root, struct robot_config *cfg,
+			   struct strbuf *err)
+{
+	struct strbuf why = STRBUF_INIT;
+	char *name;
+	int ret = 0;
+
+	if (get_str(root, "build_user", false, cfg->file, &name, err))
+		return -1;
+	if (!name)
+		return 0;
+	if (spawn_user_lookup(name, &cfg->build_user, &why) < 0)
+		ret = bad(err, jnode_get(root, "build_user"), cfg->file,
+			  "build_user", "%s", why.buf);
+	else if (!cfg->build_user.uid)
+		ret = bad(err, jnode_get(root, "build_user"), cfg->file,
+			  "build_user", "'%s' is root: name the unprivileged "
+			  "user the builds run as", name);
+	strbuf_release(&why);
+	free(name);
+	return ret;
+}
+
+/* the top level: repos, jobs, mail, build_user */
 static int check_config(const struct jnode *root, struct robot_config *cfg,
 			const char *cfg_dir, struct strbuf *err)
 {
-	static const char *const keys[] = {"repos", "jobs", "mail"};
+	static const char *const keys[] = {"repos", "jobs", "mail",
+					   "build_user"};
 	const struct jnode **items, *mail;
 	size_t n, i, k;
 
 	if (check_keys(root, keys, ARRAY_SIZE(keys), cfg->file, "the robot config", err) ||
+	    load_build_user(root, cfg, err) ||
 	    load_list(root, "repos", cfg->file, &n, &items, err))
 		return -1;
 	cfg->repos = xcalloc(n, sizeof(*cfg->repos));
@@ -401,6 +431,7 @@ static int check_config(const struct jnode *root, struct robot_config *cfg,
 		cfg->nrepos++;
 		if (load_repo(items[i], cfg->file, &cfg->repos[i], err))
 			return -1;
+		cfg->repos[i].user = cfg->build_user.name ? &cfg->build_user : NULL;
 		/* the name keys the state: two repos of one name would share it */
 		for (k = 0; k < i; k++)
 			if (!strcmp(cfg->repos[k].name, cfg->repos[i].name))
@@ -425,6 +456,7 @@ static int check_config(const struct jnode *root, struct robot_config *cfg,
 	mail = jnode_get(root, "mail");
 	if (!mail || mail->type == JNODE_NULL)
 		return bad(err, root, cfg->file, "mail", "%s", "is required");
+	cfg->mail.user = cfg->build_user.name ? &cfg->build_user : NULL;
 	return load_mail(mail, cfg->file, &cfg->mail, err);
 }
 
@@ -537,6 +569,7 @@ void robot_config_release(struct robot_config *cfg)
 	free(cfg->mail.maildir);
 	free(cfg->mail.sendmail);
 	free(cfg->file);
+	spawn_user_release(&cfg->build_user);
 	memset(cfg, 0, sizeof(*cfg));
 }
 

@@ -10,6 +10,7 @@
 #define PERFSIFT_ROBOT_CONFIG_H
 
 #include "util/compat.h"
+#include "util/spawn.h"
 
 struct strbuf;
 
@@ -22,6 +23,8 @@ struct robot_repo {
 	char *build;     /* sh command run in each commit's worktree, or NULL */
 	char *install;   /* as bisect's --install, or NULL */
 	char *kernel;    /* as bisect's --kernel: the image in the worktree */
+	/* the config's build_user: fetch, build and install run as it */
+	const struct spawn_user *user;
 };
 
 struct robot_job {
@@ -38,6 +41,7 @@ struct robot_mail {
 	char *to, *from;
 	/* exactly one of the three */
 	char *mbox, *maildir, *sendmail;
+	const struct spawn_user *user; /* sendmail runs as it (build_user) */
 };
 
 struct robot_config {
@@ -47,6 +51,12 @@ struct robot_config {
 	struct robot_job *jobs;
 	size_t njobs;
 	struct robot_mail mail;
+	/*
+	 * build_user: the user fetch, build, install and sendmail run as
+	 * (the runs stay root: docs/security.md); name NULL when not set.
+	 * The repos and the mail point at it: cfg stays where it is.
+	 */
+	struct spawn_user build_user;
 };
 
 /*

@@ -1,5 +1,5 @@
 /*
- * judge.h: the robot's verdict on one head for one job (robot/judge.c)
+ * judge.h: the robot's verdict on one head for one job (robot/verdict.c)
  * and the mail of its culprit (robot/notify.c): compare the head with its
  * base on the job's KPIs, bisect a KPI that moved over the first-parent
  * path, confirm, and mail the report.  Internal to robot/.

@@ -9,7 +9,9 @@
  */
 #include "util/compat.h"
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "bisect/bisect.h"
 #include "bisect/exec.h"
 #include "result/matrix.h"
@@ -44,6 +46,35 @@ void robot_exec_setup(struct bisect_exec *x, const struct robot_repo *repo,
 	x->kernel = repo->kernel;
 	x->result_root = result_root;
 	x->store_url = store_url;
+	x->user = repo->user;
+}
+
+/*
+ * A directory of worktrees (and root's notes), made: private, but when
+ * a build user must reach its worktrees below it, searchable (never
+ * listable or writable: root's notes are there), and its parent (work/)
+ * the same.
+ */
+static int work_dir(const char *dir, const struct spawn_user *user,
+		    struct strbuf *err)
+{
+	struct strbuf parent = STRBUF_INIT;
+	int ret = 0;
+
+	if (mkdir_p(dir, user ? 0711 : 0700) < 0) {
+		strbuf_addf(err, "cannot create '%s'", dir);
+		return -1;
+	}
+	if (!user)
+		return 0;
+	path_dirname(&parent, dir);
+	if (chmod(dir, 0711) < 0 || chmod(parent.buf, 0711) < 0) {
+		strbuf_addf(err, "cannot open '%s' to %s: %s", dir, user->name,
+			    strerror(errno));
+		ret = -1;
+	}
+	strbuf_release(&parent);
+	return ret;
 }
 
 int robot_exec_begin(struct bisect_exec *bx, bool *bisecting,
@@ -54,10 +85,8 @@ int robot_exec_begin(struct bisect_exec *bx, bool *bisecting,
 		bisect_exec_release(bx);
 		*bisecting = false;
 	}
-	if (mkdir_p(dir, 0700) < 0) {
-		strbuf_addf(err, "cannot create '%s'", dir);
+	if (work_dir(dir, setup->user, err) < 0)
 		return -1;
-	}
 	*bx = *setup;
 	if (bisect_exec_init(bx, worktrees ? dir : NULL, err) < 0)
 		return -1;
@@ -232,8 +261,12 @@ int robot_results_local(struct robot_results *r, const struct robot_repo *repo,
 	r->release = local_release;
 	r->result_root = l->root;
 	r->store_url = NULL;
-	if (mkdir_p(result_root, 0777) < 0 || mkdir_p(work, 0700) < 0) {
-		strbuf_addf(err, "cannot create '%s' or '%s'", result_root, work);
+	if (mkdir_p(result_root, 0777) < 0) {
+		strbuf_addf(err, "cannot create '%s'", result_root);
+		local_release(r);
+		return -1;
+	}
+	if (work_dir(work, repo->user, err) < 0) {
 		local_release(r);
 		return -1;
 	}

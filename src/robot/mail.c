@@ -14,12 +14,12 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "bisect/git.h"
 #include "robot/config.h"
 #include "robot/mail.h"
 #include "util/fault.h"
 #include "util/fileutil.h"
 #include "util/hash.h"
+#include "util/spawn.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
 #include "util/xalloc.h"
@@ -430,15 +430,16 @@ out:
 
 /*
  * Pipe the message to a sendmail-compatible command.  Through a file
- * rather than a pipe: bisect_sh() runs commands the way build and
- * install run, and a file makes a command that reads its input twice
- * (some wrappers do) or not at all harmless.
+ * rather than a pipe: the command is the user's shell text, run as build
+ * and install run (spawn_init_sh), and a file makes a command that reads
+ * its input twice (some wrappers do) or not at all harmless.
  */
-static int deliver_sendmail(const char *cmd, const char *message,
-			    struct strbuf *err)
+static int deliver_sendmail(const char *cmd, const struct spawn_user *user,
+			    const char *message, struct strbuf *err)
 {
 	char path[] = "/tmp/perfsift-mail-XXXXXX";
-	struct strbuf sh = STRBUF_INIT;
+	struct strbuf why = STRBUF_INIT;
+	struct spawn_cmd c;
 	int fd = mkstemp(path), st, ret = -1;
 	size_t len = strlen(message), done = 0;
 
@@ -456,19 +457,37 @@ static int deliver_sendmail(const char *cmd, const char *message,
 		if (n > 0)
 			done += (size_t)n;
 	}
-	/* the message on the command's stdin, as sendmail -t and msmtp -t read it */
-	strbuf_addf(&sh, "exec <'%s'; %s", path, cmd);
-	st = bisect_sh(NULL, sh.buf, NULL);
+	/*
+	 * The message on the command's stdin, as sendmail -t and msmtp -t
+	 * read it: the file opened here, so a command run as another user
+	 * reads it without being able to open our private file by name.
+	 */
+	if (lseek(fd, 0, SEEK_SET) < 0) {
+		strbuf_addf(err, "cannot rewind '%s': %s", path, strerror(errno));
+		goto out;
+	}
+	spawn_init_sh(&c, cmd);
+	c.in.how = SPAWN_FD;
+	c.in.fd = fd;
+	c.out.how = SPAWN_TO_STDERR;
+	c.unset = spawn_git_unset;
+	c.user = user; /* build_user: the config's commands are not root's */
+	st = spawn_run(&c, &why);
+	spawn_release(&c);
+	if (st < 0) {
+		strbuf_addf(err, "the sendmail command '%s' could not start: %s",
+			    cmd, why.buf);
+		goto out;
+	}
 	if (st) {
-		strbuf_addf(err, "the sendmail command '%s' %s %d", cmd,
-			    st < 0 ? "could not start:" : "exited", st);
+		strbuf_addf(err, "the sendmail command '%s' exited %d", cmd, st);
 		goto out;
 	}
 	ret = 0;
 out:
 	close(fd);
 	unlink(path);
-	strbuf_release(&sh);
+	strbuf_release(&why);
 	return ret;
 }
 
@@ -484,5 +503,5 @@ int robot_mail_deliver(const struct robot_mail *cfg, const char *message,
 	if (cfg->maildir)
 		return deliver_maildir(cfg->maildir, message, message_id, date,
 				       err);
-	return deliver_sendmail(cfg->sendmail, message, err);
+	return deliver_sendmail(cfg->sendmail, cfg->user, message, err);
 }

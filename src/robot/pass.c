@@ -2,7 +2,7 @@
  * pass.c: one pass of the robot (robot/pass.h).  Per repo: fetch into a
  * bare mirror of the robot's own (the user's repositories are never
  * touched, and worktrees of the mirror hold the builds); per branch head
- * that is new: judge it for every job (robot/judge.c), record each job's
+ * that is new: judge it for every job (robot/verdict.c), record each job's
  * verdict, mail confirmed culprits, record the branch.  The base branch
  * itself is watched in mainline mode: each new head is judged against
  * the head tested before it, so a regression pushed straight to the base
@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "bisect/exec.h"
 #include "bisect/git.h"
@@ -21,6 +22,7 @@
 #include "robot/results.h"
 #include "robot/state.h"
 #include "util/fileutil.h"
+#include "util/spawn.h"
 #include "util/strbuf.h"
 #include "util/trust.h"
 #include "util/usage.h"
@@ -45,9 +47,25 @@ static int fetch(const char *root, const struct robot_repo *r,
 		const char *init[] = { "init", "--quiet", "--bare", mirror->buf, NULL };
 
 		if (mkdir_p(mirror->buf, 0755) < 0 ||
+		    (r->user && spawn_chown_tree(mirror->buf, r->user->uid,
+						 r->user->gid, why) < 0) ||
 		    bisect_git(mirror->buf, &out, why, init) < 0)
 			goto out;
+	} else if (r->user) {
+		struct stat st;
+
+		/* one made before build_user was set: the user's from now on */
+		if (stat(mirror->buf, &st) < 0 || st.st_uid != r->user->uid) {
+			if (spawn_chown_tree(mirror->buf, r->user->uid,
+					     r->user->gid, why) < 0)
+				goto out;
+		}
 	}
+	/*
+	 * The mirror is build_user's when one is set, so git runs in it as
+	 * that user (bisect_git() runs git as a repository's owner): the
+	 * fetch, and every checkout and log of the robot's, unprivileged.
+	 */
 	{
 		/*
 		 * every branch, pruned: a deleted branch is no longer watched.
@@ -253,7 +271,7 @@ static int test_job(struct head_test *h, const struct robot_job *job,
 			goto release;
 		}
 		t->done = true;
-		/* recorded before the bisect's notes go (see judge.c) */
+		/* recorded before the bisect's notes go (see verdict.c) */
 		if (robot_state_set_test(p->state, h->repo->name, h->branch,
 					 h->head, job->name, t, err) < 0) {
 			r = -1;

@@ -19,7 +19,7 @@ struct robot_pass {
 	const struct robot_config *cfg;
 	struct robot_state *state;
 	const char *root;  /* the result root (absolute): the state's store */
-	/* a PostgreSQL store: the lab mode (robot/lab.c); NULL: local runs */
+	/* a PostgreSQL store: the lab mode (robot/via_lab.c); NULL: local runs */
 	const char *store_url;
 	bool dry_run;      /* fetch and say what would be tested, no more */
 	/* out */

@@ -9,7 +9,7 @@
  * The local implementation (robot/local.c) checks the commit out in a
  * worktree of the robot's mirror, builds and installs it and runs the job
  * there through `perfsift run`, as `perfsift bisect` does.  The lab's
- * (robot/lab.c, a PostgreSQL store) queues the job for the lab's
+ * (robot/via_lab.c, a PostgreSQL store) queues the job for the lab's
  * workers, answers ROBOT_PENDING, and finds the results in the shared
  * store at a later pass.
  */
@@ -104,7 +104,7 @@ int robot_results_local(struct robot_results *r, const struct robot_repo *repo,
 			struct strbuf *err);
 
 /*
- * The lab's implementation (robot/lab.c) for a PostgreSQL store_url: as
+ * The lab's implementation (robot/via_lab.c) for a PostgreSQL store_url: as
  * the local one, but the runs are queued for the workers of the job's
  * testbox_group and read from the store; work must be on a path the
  * workers share (the task's job runs in the worktree built there).

@@ -27,7 +27,7 @@
  * first again; robot_mail is the once-only record of each culprit's mail
  * (state 0 none, 1 pending, 2 sent; offset: where an mbox append began);
  * robot_judging holds, per head under judgement, which runs of the base
- * and of the head were made beside each other (robot/judge.c's record:
+ * and of the head were made beside each other (robot/verdict.c's record:
  * only those decide, across passes, whatever else ran on the base).
  * IF NOT EXISTS: opening is also creating, for a root of any age.
  */

@@ -69,8 +69,8 @@ int robot_state_set_mail(struct robot_state *s, const char *repo,
 			 const struct robot_mail_row *row, struct strbuf *err);
 
 /*
- * A head's judgement (robot/judge.c): its record of which runs of base
- * and head were made beside each other (judge.c's text form), kept so
+ * A head's judgement (robot/verdict.c): its record of which runs of base
+ * and head were made beside each other (verdict.c's text form), kept so
  * that a later pass goes on with the same pairs.  1 found (*runs set,
  * the caller frees it), 0 none (*runs NULL), -1 error.
  */

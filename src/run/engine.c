@@ -222,9 +222,8 @@ int engine_plan_make(struct job *job, char **cmd_argv, struct engine_plan *p,
 		return -1;
 	}
 	/* the program's runtime option, else the top-level key; the timeout */
-	if (param_value(job, prog_of(p->prog), "runtime", &v, err) < 0)
+	if (param_runtime(job, prog_of(p->prog), &p->runtime_s, err) < 0)
 		return -1;
-	p->runtime_s = v.num;
 	if (param_value(job, NULL, "timeout", &v, err) < 0)
 		return -1;
 	p->timeout_s = v.num;

@@ -88,6 +88,11 @@ static char *colon_value(const char *text, const char *key)
 	return NULL;
 }
 
+/*
+ * LKP's rootfs axis is the distribution: os-release's ID ("debian"), the
+ * file systemd and every current distribution ship, /etc first as the
+ * standard says, quotes taken off.
+ */
 static char *os_release_id(const char *sysroot)
 {
 	static const char *const files[] = {"/etc/os-release",
@@ -143,6 +148,11 @@ static char *gcc_name(const char *sysroot)
 	return ret;
 }
 
+/*
+ * The first of the keys architectures use for the model in /proc/cpuinfo:
+ * x86's "model name", then MIPS's, ARM's and POWER's spellings, so the
+ * report's test box line names a CPU on each.
+ */
 static char *cpu_model(const char *sysroot)
 {
 	static const char *const keys[] = {"model name", "cpu model", "Model",
@@ -176,6 +186,11 @@ static int fnv1a64_file(const char *path, uint64_t *hash)
 	return 0;
 }
 
+/*
+ * The kernel configuration's fingerprint, recorded with every run: two
+ * kernels of one release built with other options measure differently,
+ * and the hash is what tells them apart in a comparison.
+ */
 static char *kconfig_hash(const char *sysroot, const char *release)
 {
 	struct strbuf p = STRBUF_INIT, boot = STRBUF_INIT;
@@ -253,6 +268,11 @@ static const char *zero_page_probe(void)
 	return after - before >= pages / 2 ? "no" : "yes";
 }
 
+/*
+ * LKP's tbox_group: the host name without a trailing "-N" ("lkp-skl-2" is
+ * of group "lkp-skl"), since identical boxes share their results' path and
+ * are compared as one kind of machine; a name without one is its own group.
+ */
 char *machine_tbox_group(const char *testbox)
 {
 	const char *dash = strrchr(testbox, '-');
@@ -266,6 +286,12 @@ char *machine_tbox_group(const char *testbox)
 	return xstrndup(testbox, (size_t)(dash - testbox));
 }
 
+/*
+ * The facts a run records about its box, each with a word ("unknown",
+ * "unavailable", "none") rather than an empty value when it cannot be
+ * read: the run must still be made, and its record must still say what
+ * was missing.
+ */
 void machine_probe(struct machine *m, const char *sysroot)
 {
 	struct utsname u;
@@ -343,6 +369,13 @@ void machine_release(struct machine *m)
 	memset(m, 0, sizeof(*m));
 }
 
+/*
+ * The facts into the job as LKP's keys, so they reach job.yaml, the
+ * result path and the index as LKP's runs have them: what the job sets
+ * itself (testbox, tbox_group, arch, kconfig, commit) is kept; what the
+ * machine is (rootfs, compiler, CPUs, memory, the env_* settings) is
+ * always the machine's, so a job cannot record a box it did not run on.
+ */
 void machine_fill_job(const struct machine *m, struct job *job,
 		      const char *commit)
 {

@@ -22,7 +22,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include "run/cgroup.h"
+#include "util/cgroup.h"
 #include "run/runner.h"
 #include "util/strbuf.h"
 #include "util/timeutil.h"

@@ -45,7 +45,7 @@ struct runner_cmd {
 	/*
 	 * A benchmark run: the child in a cgroup (else a session) of its
 	 * own, and what it leaves when it ends is killed and said in the
-	 * result (run/cgroup.h).  Not for an install command, whose
+	 * result (util/cgroup.h).  Not for an install command, whose
 	 * daemons (a database it installs) are meant to stay.
 	 */
 	bool contain;
@@ -69,7 +69,7 @@ struct runner_result {
 			    * worker of a built-in benchmark may have died of it) */
 	/*
 	 * What the run left running when its leader ended, killed then
-	 * (run/cgroup.h): how many, "PID (COMM)" each (cut at the size),
+	 * (util/cgroup.h): how many, "PID (COMM)" each (cut at the size),
 	 * and whether a cgroup held them (else its session and group).
 	 */
 	size_t nleft;

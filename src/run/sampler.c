@@ -83,11 +83,24 @@ static void take_sample(struct sampler *s, struct sampler_mon *m, bool final,
 		m->cpu_ns += time_thread_cpu_ns() - t0;
 }
 
+/*
+ * SIGRTMIN+1 exists only to interrupt clock_nanosleep when the run ends;
+ * the handler does nothing, and it is installed without SA_RESTART so
+ * that the sleep returns instead of resuming.
+ */
 static void wake_handler(int sig)
 {
 	(void)sig;
 }
 
+/*
+ * The sampling thread.  Each tick takes every monitor that is due, under
+ * the lock that sampler_tick_now() takes too, so a sample is never taken
+ * twice at once; monitors share one tick counter (share.tick) so sources
+ * read by several monitors (/proc/stat) are read once per tick.  The cost
+ * of each tick is kept for sampler_stats(): the sampler's overhead is
+ * measured on the run it sampled, not estimated.
+ */
 static void *sampler_main(void *arg)
 {
 	struct sampler *s = arg;
@@ -136,6 +149,11 @@ static void *sampler_main(void *arg)
 	return NULL;
 }
 
+/*
+ * A tick outside the clock, for tests and benches that need a sample at a
+ * known moment without sleeping for one; cost_ns, when given, gets each
+ * monitor's CPU time.
+ */
 void sampler_tick_now(struct sampler *s, uint64_t *cost_ns)
 {
 	uint64_t t0;
@@ -156,6 +174,7 @@ void sampler_tick_now(struct sampler *s, uint64_t *cost_ns)
 
 /* ------------------------------------------------------ which monitors */
 
+/* name as a whole word of a comma- or blank-separated list */
 static bool in_list(const char *list, const char *name)
 {
 	size_t n = strlen(name);
@@ -200,6 +219,7 @@ static bool wanted(const struct job *job, const struct monitor_ops *ops,
 	return benchmark && ops->sampling->in_default_set;
 }
 
+/* a monitor's period in seconds: interval_ms when given, else interval */
 static double interval_of(const struct mon_inst *mi,
 			  const struct monitor_sampling *ops)
 {
@@ -210,6 +230,13 @@ static double interval_of(const struct mon_inst *mi,
 	return mon_param_double(mi, "interval", ops->default_interval);
 }
 
+/*
+ * "not available" notes said once per robot pass, not once per run: a
+ * pass makes dozens of runs, and the same missing turbostat on each would
+ * bury the one message that matters.  The runs share the file
+ * PERFSIFT_MONITOR_NOTES names (robot/pass.c sets it; the runs are
+ * separate processes); each run's monitors.log still says everything.
+ */
 void sampler_notes_init(struct sampler_notes *notes)
 {
 	const char *f = getenv("PERFSIFT_MONITOR_NOTES");
@@ -359,6 +386,12 @@ struct sampler *sampler_start(const struct job *job, const char *out_dir,
 	return s;
 }
 
+/*
+ * Stop the thread (the wake-up signal is resent until the join succeeds:
+ * one sent before the thread went to sleep would be lost), then the final
+ * sample of every monitor, so that a counter has its "last" even when
+ * the run was shorter than one interval.
+ */
 int sampler_stop(struct sampler *s)
 {
 	struct timespec ts;
@@ -407,6 +440,11 @@ static int cmp_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/*
+ * The sampler's own cost: per monitor (start and stop samples, timed) and
+ * per tick (the median of the first 1024 ticks, robust to the one tick a
+ * page-in or a migration made slow).
+ */
 void sampler_stats(const struct sampler *s, struct sampler_stat **st,
 		   size_t *n, struct sampler_ticks *ticks)
 {

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include "job/job.h"
 #include "job/kpi.h"
+#include "job/params.h"
 #include "result/floor.h"
 #include "result/matrix.h"
 #include "result/result.h"
@@ -177,6 +178,9 @@ static int read_job_axes(const char *path, struct result_group *g)
 		if (v && *v)
 			result_group_set_axis(g, fixed_axes[i], v);
 	}
+	/* the runtime as the engine planned it: the benchmark's default too */
+	if (param_runtime(jobs[0], NULL, &g->runtime_s, &err) < 0)
+		g->runtime_s = 0;
 	job_params(jobs[0], &jp, &njp);
 	for (i = 0; i < njp; i++)
 		if (jp[i].value && *jp[i].value && !is_fingerprint(jp[i].key))
@@ -305,18 +309,22 @@ out:
 }
 
 /*
- * The job's runtime as seconds, for compare's floors on time-based stats;
- * 0 (unknown) when the job has none or it does not parse, and the
- * measured elapsed time is used instead.
+ * The job's runtime as seconds, for compare's floors on time-based stats.
+ * A group whose job was read has it already (read_job_axes: the
+ * benchmark's default included); one from the index has only its axes,
+ * which hold what the job wrote, read here as the job's top-level key
+ * is.  0 (unknown) when neither says or it does not parse: compare uses
+ * the measured elapsed time instead.
  */
 static void set_runtime(struct result_group *g)
 {
 	const char *rt = result_group_axis(g, "runtime");
-	const char *why;
-	double s;
+	struct strbuf why = STRBUF_INIT;
+	struct opt_value v;
 
-	if (rt && !strnum_seconds(rt, &s, &why))
-		g->runtime_s = s;
+	if (!g->runtime_s && rt && !param_text_value(NULL, "runtime", rt, &v, &why))
+		g->runtime_s = v.num;
+	strbuf_release(&why);
 }
 
 int select_run_start(const char *run_dir, double *t)

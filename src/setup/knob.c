@@ -82,6 +82,11 @@ void knob_journal_dir(struct strbuf *out)
 		strbuf_addf(out, "/tmp/perfsift-knobs-%ld", (long)geteuid());
 }
 
+/*
+ * A knob's value may hold a tab or a newline (a cpulist, a multi-line
+ * sysfs file): escaped, the journal stays one line per entry whatever it
+ * holds, and a restore writes back exactly what was read.
+ */
 static void escape_field(struct strbuf *out, const char *s)
 {
 	for (; *s; s++) {
@@ -142,6 +147,11 @@ out:
 	return ret;
 }
 
+/*
+ * Who "we" are, asked again after a fork: a benchmark's child that
+ * inherits the knob state must not take the parent's journal lines for
+ * its own (knob_restore_all checks the pid for the same reason).
+ */
 static void self_identify(void)
 {
 	if (self_pid == getpid())
@@ -156,6 +166,13 @@ static bool is_self(const struct journal_line *l)
 	return l->pid == (long)self_pid && l->start == self_start;
 }
 
+/*
+ * A line's owner is alive when its pid exists with the same start time:
+ * a pid reused by an unrelated process after a crash must not keep a
+ * knob changed for ever.  When the start time cannot be read the process
+ * is taken for the owner, since restoring under a live run would change
+ * its measurement.
+ */
 static bool owner_alive(const struct journal_line *l)
 {
 	unsigned long long now;
@@ -406,6 +423,10 @@ void knob_init(const char *sysroot)
 	usage_set_die_hook(die_hook);
 }
 
+/*
+ * (The bracketed word is what a THP-style knob is set to; the whole line
+ * would not be a value it accepts back.)
+ */
 static int read_knob_file(const char *file, struct strbuf *value)
 {
 	const char *open_br, *close_br;
@@ -475,6 +496,11 @@ static struct knob_saved *find_saved(const char *file)
 	return NULL;
 }
 
+/*
+ * This process's own list, beside the journal: what it changed, to
+ * restore at exit or die() without reading the journal's every line, and
+ * to record in the run (knob_applied) the knobs it ran under.
+ */
 static void remember(const char *file, const char *path, const char *orig,
 		     const char *applied)
 {
@@ -492,6 +518,14 @@ static void remember(const char *file, const char *path, const char *orig,
 	s->applied = xstrdup(applied);
 }
 
+/*
+ * The order is the crash-safety: check the knob, lock, read the journal,
+ * add our line (with the first user's original), save the journal, and
+ * only then write the knob.  A crash at any point leaves a journal that
+ * a later perfsift can restore from.  Two live runs asking one knob for
+ * different values is an error, not a last-writer-wins: one of them
+ * would measure under a setting it did not ask for.
+ */
 int knob_set(const char *path, const char *value, struct strbuf *err)
 {
 	struct strbuf file = STRBUF_INIT, cur = STRBUF_INIT, dir = STRBUF_INIT;
@@ -620,6 +654,11 @@ static bool release_file(struct journal *j, const char *file, bool mine,
 	return live;
 }
 
+/*
+ * At exit, die() or the end of a run: each knob this process changed goes
+ * back to its original, newest change first, unless another live
+ * perfsift still holds it (then the last user restores it).
+ */
 int knob_restore_all(void)
 {
 	struct journal j = {0};
@@ -671,6 +710,12 @@ static bool seen_before(const struct journal *j, size_t i)
 	return false;
 }
 
+/*
+ * Repair after a crash, before any command runs (main.c) and by
+ * `perfsift restore`: the knobs of users that are gone are put back to
+ * their originals, each knob once, and those of live users are left
+ * alone.  Returns how many were restored.
+ */
 int knob_restore_journal(bool verbose)
 {
 	struct strbuf path = STRBUF_INIT;

@@ -11,6 +11,13 @@
 #include "setup/setup.h"
 #include "util/strbuf.h"
 
+/*
+ * One knob set for a setup program: checked to be a knob perfsift may
+ * write (knob_check: under /proc/sys or one of two /sys trees, not a link
+ * out of them), its old value read for the run's log, then set through
+ * the journal.  The log line "PROG: WHAT OLD -> NEW" tells a reader of
+ * the run what the job changed on the machine, and from what.
+ */
 int setup_knob(const char *prog, const char *what, const char *path,
 	       const char *value, struct strbuf *log, struct strbuf *err)
 {

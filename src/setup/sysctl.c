@@ -12,11 +12,21 @@
 #include "util/fileutil.h"
 #include "util/strbuf.h"
 
+/*
+ * The directories a sysctl name is looked up in, in this order: a name
+ * found in two takes the first, and a job that means the other names
+ * more of the path (sc_conf/all/forwarding is found under net/ipv4).
+ */
 static const char *const sysctl_dirs[] = {
 	"vm", "kernel", "fs", "net/core", "net/ipv4", "net/ipv6", "net/unix",
 	"abi", "debug", "user", "sunrpc",
 };
 
+/*
+ * Why name cannot be a sysctl, or NULL: the name becomes a path under
+ * /proc/sys, so an absolute path, a ".." or an empty part -- anything
+ * that could leave /proc/sys -- is refused before any file is looked at.
+ */
 const char *sysctl_name_problem(const char *name)
 {
 	const char *p;
@@ -69,6 +79,11 @@ static int sysctl_find(const char *sysroot, const char *name,
 	return ret;
 }
 
+/*
+ * Each sc_* value written through the knob journal (setup_knob), so the
+ * original is restored after the run and after a crash like every other
+ * knob.  The first problem stops the program with its file and line.
+ */
 int setup_sysctl(const struct jnode *value, const char *sysroot,
 		 struct strbuf *log, struct strbuf *err)
 {
@@ -116,6 +131,10 @@ int setup_sysctl(const struct jnode *value, const char *sysroot,
 	return ret;
 }
 
+/*
+ * `perfsift install`'s check: every sysctl the job names exists here,
+ * said before the job runs rather than in the middle of a run.
+ */
 int setup_sysctl_check(const struct jnode *value, const char *sysroot,
 		       struct strbuf *err)
 {

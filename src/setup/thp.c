@@ -12,6 +12,11 @@
 
 #define THP_DIR "/sys/kernel/mm/transparent_hugepage/"
 
+/*
+ * LKP's option names to the sysfs files they set.  A fixed table, unlike
+ * sysctl's look-up: these few files are the whole of THP's interface, and
+ * an unknown option is then a typo to report, not a file to search for.
+ */
 static const struct {
 	const char *opt;
 	const char *file;
@@ -35,6 +40,11 @@ static const char *thp_file(const char *opt)
 	return NULL;
 }
 
+/*
+ * Each option through the knob journal (setup_knob), so THP is restored
+ * after the run and after a crash; the first bad option stops the program
+ * with its file and line, before anything after it is set.
+ */
 int setup_thp(const struct jnode *value, const char *sysroot,
 	      struct strbuf *log, struct strbuf *err)
 {

@@ -41,6 +41,16 @@
 	"  series TEXT NOT NULL, name TEXT NOT NULL," \
 	"  pct DOUBLE PRECISION NOT NULL, PRIMARY KEY (series, name));"
 
+/*
+ * The tables, as the SQLite backend's (store/sqlite.c), so that the two
+ * answer every query the same way.  groups.dir is the identity (a result
+ * path below the root) and is UNIQUE, so two boxes indexing the same new
+ * group at once make one row; stat names have their own table because a
+ * name is shared by every run that has it, so stat_values holds a number
+ * per value rather than the text.
+ * runs.stats is the packed blob (store.c) a matrix is loaded from in one
+ * row per run; stat_values is what queries by stat (history) read.
+ */
 static const char schema[] =
 	"CREATE TABLE IF NOT EXISTS perfsift_meta ("
 	"  key TEXT PRIMARY KEY, value TEXT NOT NULL);"
@@ -127,6 +137,14 @@ static void end_array(struct strbuf *sb)
 	strbuf_addch(sb, '}');
 }
 
+/*
+ * Connect, then make or check the schema under one advisory lock (the
+ * same number the lab's tables take, lab/schema.c), because two workers
+ * starting on a fresh database would otherwise both see no tables and
+ * both create them.  A schema this perfsift does not know is refused
+ * rather than written to: a newer perfsift may have changed what a
+ * column means.  2 -> 3 only adds the floors' tables, so it is done here.
+ */
 static int pg_open(struct store *st, const char *location, unsigned flags,
 		   struct strbuf *err)
 {
@@ -409,6 +427,15 @@ static const char group_cols[] =
 	" (SELECT count(*) FROM runs r WHERE r.group_id = g.id AND r.complete = 0)"
 	" FROM groups g";
 
+/*
+ * One SELECT per selector kind (store.c says what a selector is).  A
+ * directory matches the group itself, the group of a run directory, and
+ * every group below it; KEY=VALUE pairs intersect; a commit matches
+ * exactly when some group has that commit, else by prefix -- so that a
+ * full hash never matches a longer one by accident and a short one still
+ * works.  Ordered by dir in the C collation, as SQLite's, so both
+ * backends list groups in the same order whatever the server's locale.
+ */
 static int pg_find_groups(struct store *st, const struct store_selector *sel,
 			  struct store_group_list *out, struct strbuf *err)
 {
@@ -593,6 +620,13 @@ static int pg_run_stats(struct store *st, int64_t run_id_,
 			stat_row, out, err);
 }
 
+/*
+ * A group's matrix from its complete runs' packed blobs, in run order:
+ * one row per run rather than one per value, which is what keeps a
+ * comparison of large groups from being round-trip bound.  A run without
+ * its blob is an index written by an older perfsift: the error says how
+ * to refill it.
+ */
 static int pg_load_matrix(struct store *st, int64_t group_id, struct matrix *m,
 			  struct strbuf *err)
 {
@@ -633,6 +667,11 @@ out:
 	return ret;
 }
 
+/*
+ * In one transaction, children first: there are no foreign keys (the
+ * header says why), so the order is what keeps a reader from seeing
+ * values of a run that no longer exists.
+ */
 static int pg_forget_group(struct store *st, int64_t group_id,
 			   struct strbuf *err)
 {
@@ -654,6 +693,12 @@ static int pg_forget_group(struct store *st, int64_t group_id,
 	return 0;
 }
 
+/*
+ * Every value of the named stats, over the given groups (NULL: all):
+ * the names go as one array and come back as their position in it, so a
+ * history of 20 stats over 10,000 runs is one query, and the caller
+ * indexes its columns without a string compare per value.
+ */
 static int pg_stat_values(struct store *st, const int64_t *group_ids,
 			  size_t ngroups, const char *const *names,
 			  size_t nnames, store_value_fn fn, void *ctx,
@@ -722,6 +767,7 @@ static int pg_group_rows(struct store *st, store_group_row_fn fn, void *ctx,
 	return 0;
 }
 
+/* left(name, length(prefix)): a LIKE would read _ and % in a stat name */
 static int pg_stat_names(struct store *st, const char *prefix,
 			 struct store_name_list *out, struct strbuf *err)
 {

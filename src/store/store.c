@@ -17,6 +17,12 @@
 #include "util/usage.h"
 #include "util/xalloc.h"
 
+/*
+ * The seven parts of LKP's result path, in its order
+ * (/result/TESTCASE/PATH_PARAMS/TBOX_GROUP/ROOTFS/KCONFIG/COMPILER/COMMIT):
+ * enum store_axis indexes this table and both backends name their
+ * columns by it, so the order is part of the index's schema.
+ */
 static const char *const axis_names[STORE_NAXES] = {
 	"testcase", "path_params", "tbox_group", "rootfs",
 	"kconfig", "compiler", "commit",
@@ -49,6 +55,10 @@ void store_group_release(struct store_group *g)
 	memset(g, 0, sizeof(*g));
 }
 
+/*
+ * A deep copy: a group handed out by store_resolve() outlives the list it
+ * was found in.  A missing axis becomes "", so no caller tests for NULL.
+ */
 void store_group_copy(struct store_group *dst, const struct store_group *src)
 {
 	size_t a;
@@ -93,7 +103,13 @@ void store_selector_release(struct store_selector *sel)
 	memset(sel, 0, sizeof(*sel));
 }
 
-/* dir below root, relative to it ("" = root itself); NULL when outside */
+/*
+ * dir below root, relative to it ("" = root itself); NULL when outside
+ *
+ * Both resolved first: a selector written through a symlink or with ".."
+ * still names the group the index knows, since the index keeps every
+ * path relative to the root (so that a result root can move).
+ */
 static char *relative_to_root(const char *root, const char *dir)
 {
 	char *rroot = realpath(root, NULL), *rdir = realpath(dir, NULL);
@@ -115,6 +131,14 @@ out:
 	return rel;
 }
 
+/*
+ * A selector is tried as, in this order: nothing (every group), a
+ * directory that exists (that group, or a run of it), a word without
+ * "=" (a commit), else KEY=VALUE[,KEY=VALUE...] where every pair must
+ * match.  A directory wins over a commit so that a path is never taken
+ * for a hash; only the first "=" of a pair splits it, so a value may
+ * hold one.
+ */
 int store_selector_parse(struct store_selector *sel, const char *root,
 			 const char *text, struct strbuf *err)
 {
@@ -159,6 +183,13 @@ int store_selector_parse(struct store_selector *sel, const char *root,
 	return 0;
 }
 
+/*
+ * The URL picks the backend: none or "sqlite:" is the result root's own
+ * perfsift.db, "sqlite:PATH" another file, postgresql:// a shared server.
+ * A perfsift built without libpq says how to get it instead of failing
+ * to link.  The root is resolved once, here, so that every relative path
+ * the backend stores is relative to the same real directory.
+ */
 int store_open(struct store *st, const char *root, const char *url,
 	       unsigned flags, struct strbuf *err)
 {
@@ -212,7 +243,14 @@ void store_close(struct store *st)
 	memset(st, 0, sizeof(*st));
 }
 
-/* the parameters then the axes, one per key (struct store_index) */
+/*
+ * the parameters then the axes, one per key (struct store_index)
+ *
+ * A parameter named like an axis is dropped, and of two with one name
+ * the first is kept: the axes are the group's identity and come from the
+ * record's axes only, never from a job key that happens to be called
+ * "commit"; and a query by KEY=VALUE must find one value per key.
+ */
 static void index_params(struct store_index *ix)
 {
 	const struct store_run_record *rec = ix->rec;
@@ -240,6 +278,11 @@ static void index_params(struct store_index *ix)
 		};
 }
 
+/*
+ * Paths go into the index relative to the root, so that the index moves
+ * with its result root (rsync, restore); a run outside the root is
+ * refused rather than indexed by a path no other copy could resolve.
+ */
 int store_index_run(struct store *st, const struct store_run_record *rec,
 		    struct strbuf *err)
 {
@@ -286,6 +329,11 @@ int store_find_groups_text(struct store *st, const char *text,
 	return ret;
 }
 
+/*
+ * Exactly one group, else an error: a command that acts on one group
+ * (report, plot) must not pick one of several silently, and the list in
+ * the error is what the user needs to narrow the selector.
+ */
 int store_resolve(struct store *st, const char *text, struct store_group *g,
 		  struct strbuf *err)
 {
@@ -348,6 +396,12 @@ void store_corrupt(const char *where, const char *what)
 		   "--all` ('%s': %s)", where, what);
 }
 
+/*
+ * Only a SQLite index is repaired: it is this result root's cache of the
+ * runs' files, so a damaged one can be rebuilt from them, and it is moved
+ * aside (kept for a post-mortem) rather than deleted.  A PostgreSQL store
+ * is shared and holds the lab's queue too: its damage is not ours to fix.
+ */
 int store_set_aside_if_corrupt(const char *root, const char *url, bool *moved,
 			       struct strbuf *err)
 {
@@ -406,6 +460,11 @@ void store_dir_mark_list_add(struct store_dir_mark_list *l, const char *dir,
 	l->items[l->n++].mtime_ns = mtime_ns;
 }
 
+/*
+ * Dir marks (store.h) let a sync skip group directories unchanged since
+ * they were last indexed; a backend without them is simply synced in
+ * full each time, which is slower and never wrong.
+ */
 bool store_has_dir_marks(const struct store *st)
 {
 	return st->ops->dir_marks && st->ops->save_dir_marks;
@@ -465,6 +524,7 @@ int store_put_floor(struct store *st, const struct noise_floor *f,
 	return st->ops->put_floor(st, f, err);
 }
 
+/* a backend that keeps no floors answers "none calibrated", not an error */
 int store_get_floor(struct store *st, const char *series,
 		    struct noise_floor *out, bool *found, struct strbuf *err)
 {
@@ -530,6 +590,14 @@ int store_unpack_stats(struct store_packed *p, const void *data, size_t len)
 	return store_unpack_stats_like(p, data, len, NULL);
 }
 
+/*
+ * The blob is read with every length checked before it is used: it comes
+ * from a file (or a server) that may be damaged or written by another
+ * hand, and a bad count must give -1 (store_corrupt), never a read past
+ * the end.  The runs of one group nearly always share their stat names,
+ * so when this blob's names are byte for byte `like`'s they are borrowed
+ * instead of copied: a 1000-run group then holds one copy of its names.
+ */
 int store_unpack_stats_like(struct store_packed *p, const void *data,
 			    size_t len, const struct store_packed *like)
 {
@@ -603,6 +671,7 @@ char *store_abs_dir(const struct store *st, const char *rel)
 	return strbuf_detach(&sb, NULL);
 }
 
+/* NULL when path is not below the root (the caller refuses to index it) */
 const char *store_rel_dir(const struct store *st, const char *path)
 {
 	size_t n = strlen(st->root);
@@ -614,6 +683,10 @@ const char *store_rel_dir(const struct store *st, const char *path)
 	return NULL;
 }
 
+/*
+ * A directory selector that names a run (GROUP/3) selects its group: the
+ * last component all digits is a run's number, as `run` makes them.
+ */
 char *store_selector_run_group(const struct store_selector *sel)
 {
 	const char *slash;

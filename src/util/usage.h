@@ -4,7 +4,7 @@
  *  BUG()     a broken invariant: reports file:line and aborts.
  *  error()   library code: prints "error: ..." and returns -1, so
  *            `return error("cannot open '%s'", path);` is the idiom.
- *  die()     only main.c and cmd_*.c: prints "fatal: ..." and exits
+ *  die()     only main.c and src/cmd/: prints "fatal: ..." and exits
  *            with the runtime-error status (3) unless told otherwise.
  *
  * Messages are lowercase, have no final period and quote the subject.

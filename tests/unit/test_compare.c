@@ -400,8 +400,12 @@ static void test_select_store(void **state)
 		for (r = 0; r < 3; r++) {
 			struct reduce_stats rs;
 			struct store_run_record rec;
-			struct store_param param = { (char *)"thp", (char *)(c ? "never" : "always"),
-						     STORE_PARAM_JOB };
+			/* aaaa's job said `runtime: 5m`: the floors' 300 s */
+			struct store_param param[2] = {
+				{ (char *)"thp", (char *)(c ? "never" : "always"),
+				  STORE_PARAM_JOB },
+				{ (char *)"runtime", (char *)"5m", STORE_PARAM_JOB },
+			};
 			char *run = xasprintf("%s/%zu", dir.buf, r);
 
 			reduce_stats_init(&rs);
@@ -417,8 +421,8 @@ static void test_select_store(void **state)
 			rec.axes[STORE_KCONFIG] = "defconfig";
 			rec.axes[STORE_COMPILER] = "gcc";
 			rec.axes[STORE_COMMIT] = commits[c];
-			rec.params = &param;
-			rec.nparams = 1;
+			rec.params = param;
+			rec.nparams = c ? 1 : 2;
 			rec.number = (int)r;
 			rec.complete = true;
 			rec.run_dir = run;
@@ -440,9 +444,14 @@ static void test_select_store(void **state)
 	assert_string_equal(result_group_axis(&g, "testcase"), "tc");
 	assert_string_equal(result_group_axis(&g, "thp"), "never");
 	assert_null(result_group_axis(&g, "path_params"));
+	/* no runtime said and no job file to read: unknown (compare measures) */
+	assert_true(g.runtime_s == 0);
 	result_group_release(&g);
 	assert_int_equal(select_group(&ctx, "thp=always", &g, &err), 0);
 	assert_string_equal(g.label, "aaaa1111");
+	/* the runtime axis read as a job's runtime is (param_text_value) */
+	assert_string_equal(result_group_axis(&g, "runtime"), "5m");
+	assert_true(g.runtime_s == 300);
 	result_group_release(&g);
 	strbuf_reset(&err);
 	assert_int_equal(select_group(&ctx, "testcase=tc", &g, &err), -1);
@@ -454,6 +463,57 @@ static void test_select_store(void **state)
 	remove_tree(root);
 	strbuf_release(&err);
 	strbuf_release(&dir);
+}
+
+/*
+ * A group read from its directory gets the runtime its benchmark ran
+ * for, as the engine planned it (param_runtime): a vm-scalability job
+ * that says none ran LKP's 300 s, and so did one that said 0, so the
+ * floors of time-valued stats scale the same as for `runtime: 300`.
+ */
+static double dir_runtime(const char *job_yaml)
+{
+	char tmpl[] = "/tmp/perfsift-test-runtime.XXXXXX";
+	char *root = mkdtemp(tmpl);
+	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
+	static const char stats[] = "{\n  \"vm-scalability.throughput\": 5\n}\n";
+	struct result_group g;
+	double s;
+
+	assert_non_null(root);
+	strbuf_addf(&path, "%s/1", root);
+	assert_int_equal(mkdir_p(path.buf, 0700), 0);
+	strbuf_addstr(&path, "/stats.json");
+	assert_int_equal(write_file_atomic(path.buf, stats, strlen(stats)), 0);
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/1/job.yaml", root);
+	assert_int_equal(write_file_atomic(path.buf, job_yaml, strlen(job_yaml)), 0);
+	memset(&g, 0, sizeof(g));
+	if (select_group_dir(root, &g, &err))
+		fail_msg("select_group_dir: %s", err.buf);
+	s = g.runtime_s;
+	result_group_release(&g);
+	remove_tree(root);
+	strbuf_release(&path);
+	strbuf_release(&err);
+	return s;
+}
+
+static void test_select_dir_runtime(void **state)
+{
+	(void)state;
+	assert_true(dir_runtime("testcase: vm-scalability\n"
+				"vm-scalability:\n  test: anon-w-seq\n") == 300);
+	assert_true(dir_runtime("testcase: vm-scalability\nruntime: 0\n"
+				"vm-scalability:\n  test: anon-w-seq\n") == 300);
+	assert_true(dir_runtime("testcase: vm-scalability\nruntime: 5m\n"
+				"vm-scalability:\n  test: anon-w-seq\n") == 300);
+	assert_true(dir_runtime("testcase: vm-scalability\nruntime: 90s\n"
+				"vm-scalability:\n  test: anon-w-seq\n") == 90);
+	/* a benchmark without a default: unknown, the elapsed time stands in */
+	assert_true(dir_runtime("testcase: t\nmytest:\n  cmdline: \"true\"\n") == 0);
+	assert_true(dir_runtime("testcase: t\nruntime: 20\nmytest:\n"
+				"  cmdline: \"true\"\n") == 20);
 }
 
 /*
@@ -996,6 +1056,7 @@ int main(void)
 		cmocka_unit_test(test_each_kpi_on_its_own),
 		cmocka_unit_test(test_undeclared_benchmark_stat_shown),
 		cmocka_unit_test(test_select_store),
+		cmocka_unit_test(test_select_dir_runtime),
 		cmocka_unit_test(test_bimodal),
 		cmocka_unit_test(test_planted_5pct),
 		cmocka_unit_test(test_planted_half_pct),

@@ -1,5 +1,5 @@
 /*
- * test_history.c: the change-point detection of history.c -- small cases
+ * test_history.c: the change-point detection of history/detect.c -- small cases
  * worked by hand (one step, none, a glitch run, a glitch commit, the
  * minimum segment, a short excursion in a long series) and the quality
  * goals of docs/history.md on synthetic series with fixed seeds: 300

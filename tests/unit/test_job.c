@@ -20,6 +20,7 @@
 #include "job/programs.h"
 #include "job/split.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 /* load text that must give exactly one job */
 static struct job *load1(const char *text)
@@ -787,6 +788,138 @@ static void test_param_fill(void **state)
 	strbuf_release(&err);
 }
 
+/*
+ * A job's runtime, read by each of its readers: param_fill() (what the
+ * benchmark gets), param_runtime() (what the engine plans with and what
+ * select gives compare's floors) and param_text_value() (a group's
+ * runtime axis from the index).  For every benchmark whose default is
+ * LKP_RUNTIME: none given is LKP_RUNTIME, "5m", "300s" and "300" are the
+ * same 300 s at either level of the job, 0 is the default where the
+ * option says so, and any other value is kept as it is.
+ */
+static double filled_runtime(const struct program *p, const struct job *job)
+{
+	const struct program_option *o = program_option(p, "runtime");
+	struct strbuf err = STRBUF_INIT;
+	char *buf = xcalloc(1, p->params_size);
+	double s;
+
+	if (param_fill(p, job, buf, &err) < 0)
+		fail_msg("param_fill: %s", err.buf);
+	memcpy(&s, buf + o->at - 1, sizeof(s));
+	free(buf);
+	strbuf_release(&err);
+	return s;
+}
+
+static double planned_runtime(const struct job *job)
+{
+	struct strbuf err = STRBUF_INIT;
+	double s = -1;
+
+	if (param_runtime(job, NULL, &s, &err) < 0)
+		fail_msg("param_runtime: %s", err.buf);
+	strbuf_release(&err);
+	return s;
+}
+
+static void check_runtime(const char *prog, const char *body, const char *rt,
+			  double want)
+{
+	const struct program *p = program_find(prog);
+	struct strbuf yaml = STRBUF_INIT, why = STRBUF_INIT;
+	struct opt_value v;
+	struct job *job;
+
+	/* the top-level key, then the program's own option */
+	for (int level = 0; level < 2; level++) {
+		strbuf_reset(&yaml);
+		if (rt && !level)
+			strbuf_addf(&yaml, "runtime: %s\n", rt);
+		strbuf_addf(&yaml, "%s:\n%s", prog, body);
+		if (rt && level)
+			strbuf_addf(&yaml, "  runtime: %s\n", rt);
+		job = load1(yaml.buf);
+		if (filled_runtime(p, job) != want ||
+		    planned_runtime(job) != want)
+			fail_msg("%s: runtime %s: %g and %g, want %g", yaml.buf,
+				 rt ? rt : "none", filled_runtime(p, job),
+				 planned_runtime(job), want);
+		job_free(job);
+	}
+	/* the same text as a group's axis, read as the program's option */
+	assert_int_equal(param_text_value(p, "runtime", rt, &v, &why), 0);
+	if (v.num != want)
+		fail_msg("%s: the axis %s is %g, want %g", prog, rt ? rt : "none",
+			 v.num, want);
+	strbuf_release(&yaml);
+	strbuf_release(&why);
+}
+
+static void test_runtime_default(void **state)
+{
+	static const struct {
+		const char *prog, *body;
+	} benches[] = {
+		{"vm-scalability", "  test: anon-w-seq\n"},
+		{"will-it-scale", "  test: mmap1\n"},
+		{"fio", "  rw: read\n"},
+	};
+	static const char *const same[] = {"5m", "300s", "300"};
+	struct strbuf why = STRBUF_INIT;
+	struct opt_value v;
+	size_t i, j, n = 0;
+
+	(void)state;
+	assert_int_equal(LKP_RUNTIME, 300);
+	assert_string_equal(LKP_RUNTIME_TEXT, "300");
+	/* every program defaulting to LKP's runtime is one checked below */
+	for (i = 0; i < program_count(); i++) {
+		const struct program_option *o =
+			program_option(program_at(i), "runtime");
+
+		if (o && o->dflt && !strcmp(o->dflt, LKP_RUNTIME_TEXT)) {
+			for (j = 0; j < ARRAY_SIZE(benches); j++)
+				if (!strcmp(benches[j].prog, program_at(i)->name))
+					break;
+			if (j == ARRAY_SIZE(benches))
+				fail_msg("%s defaults to LKP_RUNTIME: add it here",
+					 program_at(i)->name);
+			n++;
+		}
+	}
+	assert_int_equal(n, ARRAY_SIZE(benches));
+	for (i = 0; i < ARRAY_SIZE(benches); i++) {
+		const struct program_option *o =
+			program_option(program_find(benches[i].prog), "runtime");
+
+		check_runtime(benches[i].prog, benches[i].body, NULL, LKP_RUNTIME);
+		for (j = 0; j < ARRAY_SIZE(same); j++)
+			check_runtime(benches[i].prog, benches[i].body, same[j], 300);
+		check_runtime(benches[i].prog, benches[i].body, "90s", 90);
+		if (o->flags & OPTF_ZERO_DEFAULT)
+			check_runtime(benches[i].prog, benches[i].body, "0",
+				      LKP_RUNTIME);
+	}
+	/* the built-ins say "0: LKP's 300" in their help: the flag makes it so */
+	assert_true(program_option(program_find("vm-scalability"), "runtime")->flags &
+		    OPTF_ZERO_DEFAULT);
+	assert_true(program_option(program_find("will-it-scale"), "runtime")->flags &
+		    OPTF_ZERO_DEFAULT);
+	/* the top-level key has no default and 0 is 0: none is "unknown" */
+	for (j = 0; j < ARRAY_SIZE(same); j++) {
+		assert_int_equal(param_text_value(NULL, "runtime", same[j], &v, &why), 0);
+		assert_true(v.num == 300);
+	}
+	assert_int_equal(param_text_value(NULL, "runtime", "0", &v, &why), 0);
+	assert_true(v.num == 0);
+	assert_int_equal(param_text_value(NULL, "runtime", NULL, &v, &why), 0);
+	assert_true(v.num == 0);
+	assert_int_equal(param_text_value(NULL, "runtime", "soon", &v, &why), -1);
+	assert_non_null(strstr(why.buf, "not a duration"));
+	strbuf_release(&why);
+}
+
 /* a CPU share is LKP's: truncated, and at least 1 */
 static void test_param_cpus_of(void **state)
 {
@@ -932,6 +1065,7 @@ int main(void)
 		cmocka_unit_test(test_opt_types),
 		cmocka_unit_test(test_help_keys),
 		cmocka_unit_test(test_param_fill),
+		cmocka_unit_test(test_runtime_default),
 		cmocka_unit_test(test_param_cpus_of),
 		cmocka_unit_test(test_required_options),
 		cmocka_unit_test(test_multi_doc_merge),

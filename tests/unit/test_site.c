@@ -1,10 +1,11 @@
 /*
- * test_site.c: the dashboard's pages (site.c) from a hand-made series:
- * every piece of text escaped (a stat, a group and a commit named with
- * markup), the Content-Security-Policy in every page, the chart's parts
- * (one hover column per commit, every run drawn, outliers apart, a mark
- * per change point), the sparkline bounded whatever the series' length,
- * the index's rows and data attributes, the report links.
+ * test_site.c: the dashboard's pages (history/dashboard.c) from a
+ * hand-made series: every piece of text escaped (a stat, a group and a
+ * commit named with markup), the Content-Security-Policy in every page,
+ * the chart's parts (one hover column per commit, every run drawn,
+ * outliers apart, a mark per change point), the sparkline bounded
+ * whatever the series' length, the index's rows and data attributes, the
+ * report links.
  */
 #include "util/compat.h"
 #include <math.h>

@@ -1,5 +1,5 @@
 /*
- * test_split.c: unit tests for matrix expansion (src/job/split.c): counts,
+ * test_split.c: unit tests for matrix expansion (src/job/expand.c): counts,
  * LKP's order (first list outermost), lists that never expand, the
  * machine fields and the atomic job file names.
  */

@@ -1,5 +1,5 @@
 /*
- * split.c: matrix expansion of LKP jobs.  LKP's each_job walks the job in
+ * expand.c: matrix expansion of LKP jobs.  LKP's each_job walks the job in
  * key order, finds the first list of a dimension, and for each of its
  * items puts the item in the list's place and recurses; so the first list
  * is the outermost loop.  The same walk here works on the tree in place

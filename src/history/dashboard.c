@@ -1,5 +1,5 @@
 /*
- * site.c: the dashboard's pages (site.h).  Charts are drawn here rather
+ * dashboard.c: the dashboard's pages (site.h).  Charts are drawn here rather
  * than by plot_svg(): every run of every commit is a point (a commit has
  * several), change points are marked and each commit column carries its
  * runs as a hover title -- but the y axis is gnuplot's, as plot_svg's
@@ -140,6 +140,10 @@ static void add_commit(struct strbuf *out, const char *commit)
 	strbuf_release(&sb);
 }
 
+/*
+ * A commit's level is the mean of its finite runs: a run without the
+ * stat (NAN) is no value, not a zero, and a commit with none has no level.
+ */
 static double commit_mean(const struct history_commit *c)
 {
 	double s = 0;
@@ -153,6 +157,7 @@ static double commit_mean(const struct history_commit *c)
 	return n ? s / (double)n : NAN;
 }
 
+/* "regression", "improvement" or "change", also the CSS class it is drawn in */
 static const char *effect_of(const struct history_series *s,
 			     const struct history_change *c)
 {
@@ -168,6 +173,13 @@ static void add_change(struct strbuf *out, const struct history_series *s,
 
 /* ---- sparkline ---- */
 
+/*
+ * The index's small chart: the commits' means bucketed into at most
+ * SPARK_POINTS points, so a series of 5,000 commits costs the page the
+ * same few hundred bytes as one of 50, and the change points as ticks.
+ * Its y range is the buckets' own (a sparkline shows shape, not scale);
+ * a flat series is drawn in the middle, not divided by zero.
+ */
 void site_sparkline(struct strbuf *out, const struct history_series *s,
 		    const struct history_result *r)
 {
@@ -238,6 +250,7 @@ struct frame {
 	size_t n;
 };
 
+/* commit i's x (a lone commit in the middle); fy: a value's y, up is more */
 static double fx(const struct frame *f, double i)
 {
 	if (f->n < 2)
@@ -516,6 +529,7 @@ void site_chart(struct strbuf *out, const struct history_series *s,
 
 /* ---- the pages ---- */
 
+/* the change points are in commit order: the last is the latest */
 static const struct history_change *latest(const struct site_kpi *k)
 {
 	return k->r->nchanges ? &k->r->changes[k->r->nchanges - 1] : NULL;
@@ -610,6 +624,13 @@ static void index_regressions(const struct site *site, struct strbuf *out)
 	free(v);
 }
 
+/*
+ * index.html: the regressions first, then one row per KPI of every group
+ * with its sparkline and its latest change.  The rows carry their sort
+ * keys as data attributes so the page's script sorts and filters without
+ * parsing the text it shows; the page works without the script too,
+ * since every value is also in the table.
+ */
 void site_render_index(const struct site *site, struct strbuf *out)
 {
 	struct strbuf title = STRBUF_INIT;
@@ -691,6 +712,11 @@ static const char *better(int direction)
 	       "lower is better" : "direction unknown";
 }
 
+/*
+ * A group's page: each KPI's chart and its change points in a table,
+ * with the direction that made each a regression or an improvement said
+ * outright, so a reader can check the verdict against the job's intent.
+ */
 void site_render_group(const struct site *site, const struct site_group *g,
 		       struct strbuf *out)
 {

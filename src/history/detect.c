@@ -1,5 +1,5 @@
 /*
- * history.c: change points and outliers of a stat's history (history.h).
+ * detect.c: change points and outliers of a stat's history (history.h).
  *
  * The energy statistic of a split is computed for every commit boundary
  * of a window at once in O(S log S) for S runs: the within-sums of

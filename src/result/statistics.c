@@ -1,5 +1,5 @@
 /*
- * stats.c: the statistics perfsift adds beyond LKP's rules (stats.h):
+ * statistics.c: the statistics perfsift adds beyond LKP's rules (stats.h):
  * display mean and stddev, Welch's t, Mann-Whitney U, the bootstrap
  * interval, the moderated t of the noise guard, Benjamini-Hochberg
  * q-values and the verdicts.

@@ -1,5 +1,5 @@
 /*
- * bisect.c: the bisect driver (see bisect.h): the endpoints and the
+ * driver.c: the bisect driver (see bisect.h): the endpoints and the
  * choice of the KPI, testing each commit the search asks for, the ABAB
  * confirmation and the summary; the classifier and the search it drives
  * are search.c.  The world (git, builds, runs, the index) is reached only through
@@ -529,7 +529,7 @@ static int setup_endpoints(struct driver *d)
 	cb->kpi = xmalloc(st_mult(d->nbad, sizeof(double)));
 	memcpy(cb->kpi, d->bad, d->nbad * sizeof(double));
 	cb->nkpi = d->nbad;
-	/* the references of the three-way verdicts (decide.c) */
+	/* the references of the three-way verdicts (step_verdict.c) */
 	d->mgood = mg;
 	d->mbad = mb;
 	matrix_init(&mg);

@@ -1,5 +1,5 @@
 /*
- * compare.c: result groups compared stat by stat (compare.h).  The union
+ * groups.c: result groups compared stat by stat (compare.h).  The union
  * of the groups' stats is walked once: LKP's display numbers and change
  * test for every stat, perfsift's statistics when asked for; then the
  * rows are judged (judge.c), filtered, put in LKP's order, and rendered

@@ -1,5 +1,5 @@
 /*
- * text.c: the e-mail text.  It leads with the answer: subject, "FYI, we
+ * email.c: the e-mail text.  It leads with the answer: subject, "FYI, we
  * noticed that ...", the commit, then the headline KPI's row and its chart
  * (a reader who stops there knows what changed and how surely), the stats
  * that explain the change with their charts, and only then the seed's
@@ -15,6 +15,12 @@
 #include "report/report.h"
 #include "util/strbuf.h"
 
+/*
+ * A full or long abbreviated git hash (12..64 hex digits, SHA-1 or
+ * SHA-256): only those are shortened.  A branch, a tag or a short hash
+ * the user typed is printed as given, since cutting it could make it
+ * name nothing, or something else.
+ */
 static bool is_hex_sha(const char *s)
 {
 	size_t n = strspn(s, "0123456789abcdef");
@@ -22,6 +28,8 @@ static bool is_hex_sha(const char *s)
 	return n >= 12 && n <= 64 && !s[n];
 }
 
+/* 10 hex digits of a long hash: short enough for a subject, unique in
+ * trees the size of Linux's */
 void report_short_commit(struct strbuf *out, const char *commit)
 {
 	if (!commit || !*commit)
@@ -32,6 +40,11 @@ void report_short_commit(struct strbuf *out, const char *commit)
 		strbuf_addstr(out, commit);
 }
 
+/*
+ * The KPI's chart is the first chart when there is one (build.c puts it
+ * there); the text draws it under the KPI's row and the HTML beside it,
+ * and neither draws it twice among the explaining stats' charts.
+ */
 const struct report_stat *report_kpi_chart(const struct report *r)
 {
 	if (!r->kpi || !r->ncharts || strcmp(r->charts[0]->name, r->kpi->name))
@@ -47,6 +60,12 @@ void report_heading(struct strbuf *out, const char *heading)
 		strbuf_addstr(out, heading ? heading : "");
 }
 
+/*
+ * A change as compare's table prints it: a percentage with one decimal,
+ * an absolute difference for the stats compared absolutely (where a
+ * base of 0 would make any percentage infinite), and %g past 100000% so
+ * a change from almost nothing does not print a 12-digit number.
+ */
 void report_format_change(struct strbuf *out, const struct report_stat *s)
 {
 	if (isnan(s->change))
@@ -59,6 +78,13 @@ void report_format_change(struct strbuf *out, const struct report_stat *s)
 		strbuf_addf(out, "%+.2g%%", s->change);
 }
 
+/*
+ * The word after the change.  Undecided comes first: a mail never calls
+ * a change an improvement or a regression before the statistics do.  A
+ * stat that did not change is "unchanged" whatever its sign; a failure
+ * stat (its change is the %reproduction) keeps its effect word, since a
+ * failure that appears is news even below the change test's bar.
+ */
 const char *report_effect_word(const struct report_stat *s)
 {
 	if (s->undecided)
@@ -68,6 +94,11 @@ const char *report_effect_word(const struct report_stat *s)
 	return s->effect ? s->effect : "change";
 }
 
+/*
+ * "[perfsift] [TREE] COMMIT (SETTING): KPI +12.3% regression", so that a
+ * mailbox sorted by subject groups a tree's reports and the subject alone
+ * says what moved and how much, as LKP's "[linux-next] ..." subjects do.
+ */
 void report_subject(struct strbuf *out, const struct report *r)
 {
 	strbuf_addstr(out, "[perfsift] ");
@@ -86,6 +117,11 @@ void report_subject(struct strbuf *out, const struct report *r)
 	}
 }
 
+/*
+ * A mean as LKP prints one: two decimals below 1000, a whole number up to
+ * 1e8 (the decimals of a throughput of millions are noise), then %g so a
+ * huge count keeps its width.
+ */
 void report_format_value(struct strbuf *out, double v)
 {
 	if (isnan(v))
@@ -98,6 +134,12 @@ void report_format_value(struct strbuf *out, double v)
 		strbuf_addf(out, "%lld", (long long)v);
 }
 
+/*
+ * The explaining stats with both sides' means and, when judged, their
+ * separation: a reader who wants the cause looks here before the table,
+ * and "no monitor stat changed" is said outright rather than left to be
+ * inferred from an empty list.
+ */
 static void add_explain(struct strbuf *out, const struct report *r)
 {
 	size_t i;
@@ -211,6 +253,11 @@ static int add_charts(struct strbuf *out, const struct report *r,
 	return 0;
 }
 
+/*
+ * The test box as the runs recorded it: a number means little without the
+ * machine, and THP, the governor and the kernel command line are the
+ * settings most often behind "I cannot reproduce it".
+ */
 static void add_box(struct strbuf *out, const struct report_box *b)
 {
 	strbuf_addf(out, "%s: %s\n", b->host ? b->host : "unknown",
@@ -284,6 +331,14 @@ static void repro_run(struct strbuf *out, const char *indent,
 	strbuf_addch(out, '\n');
 }
 
+/*
+ * "To reproduce": the commands in the order a reader types them, each
+ * from what the runs recorded -- the job file attached, the build and
+ * install commands the robot used, the run counts.  What is not known is
+ * said in a comment line rather than guessed: a wrong command that looks
+ * right costs a reader more than a gap that says it is one.  `install`
+ * comes after the build because it checks that the job's command exists.
+ */
 void report_repro_text(const struct report *r, struct strbuf *out,
 		       const char *indent)
 {
@@ -331,6 +386,12 @@ int report_text(const struct report *r, struct strbuf *out, struct strbuf *err)
 	return report_text_body(r, out, err);
 }
 
+/*
+ * The body without the Subject: line, for senders that set the subject
+ * themselves (the robot's mail).  The order is the reader's: the answer,
+ * the commit, the KPI's row and chart, the cause, the full table, the
+ * box, how to reproduce, and last the disclaimer.
+ */
 int report_text_body(const struct report *r, struct strbuf *out,
 		     struct strbuf *err)
 {

@@ -1,16 +1,18 @@
 /*
- * cgroup.h: a benchmark's processes end with its run (issue 25, F11).
- * The runner puts the child into a cgroup v2 of its own, below the
- * cgroup perfsift is in, when the cgroup2 file system is there and
- * writable; a `setsid` daemon leaves its process group and session but
- * never its cgroup, so at the end of the run whatever is left in the
- * cgroup is named and killed.  Without a writable cgroup2 the child gets
- * its own session and process group, and what is left in either is
- * found through /proc and killed the same way (a daemon that started a
- * session of its own then escapes: the run's log says which mode ran).
+ * cgroup.h: a child's processes end with it (issue 25, F11): a run's
+ * benchmark (run/runner.c) and, through util/spawn.h's `contain`, a
+ * build (util/ because both use it).  The child goes into a cgroup v2
+ * of its own, below the cgroup perfsift is in, when the cgroup2 file
+ * system is there and writable; a `setsid` daemon leaves its process
+ * group and session but never its cgroup, so at the end whatever is left
+ * in the cgroup is named and killed.  Without a writable cgroup2 the
+ * child gets its own session and process group, and what is left in
+ * either is found through /proc and killed the same way (a daemon that
+ * started a session of its own then escapes: the caller says which mode
+ * ran).
  */
-#ifndef PERFSIFT_RUN_CGROUP_H
-#define PERFSIFT_RUN_CGROUP_H
+#ifndef PERFSIFT_UTIL_CGROUP_H
+#define PERFSIFT_UTIL_CGROUP_H
 
 #include "util/compat.h"
 #include <sys/types.h>

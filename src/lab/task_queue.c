@@ -1,5 +1,5 @@
 /*
- * queue.c: the lab's queue in SQL (lab.h): enqueueing, listing,
+ * task_queue.c: the lab's queue in SQL (lab.h): enqueueing, listing,
  * cancelling and retrying tasks, and what a worker does to one -- claim,
  * heartbeat, release, fail, finish, and the (task, run index) ledger that
  * keeps each run stored exactly once.
@@ -579,7 +579,7 @@ int lab_runs_done(struct lab *lab, const struct lab_lease *l, bool *out,
 	memset(out, 0, (size_t)nruns * sizeof(*out));
 	/*
 	 * A reserved run the store holds, files and all, was stored by a
-	 * worker gone before it counted it (worker.c stores the files last).
+	 * worker gone before it counted it (worker_loop.c stores the files last).
 	 */
 	if (lab_exec(lab, "BEGIN", 0, NULL, err) < 0 ||
 	    lab_exec(lab, "UPDATE lab_task_runs t SET stored = true, stored_at ="

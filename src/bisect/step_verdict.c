@@ -1,5 +1,5 @@
 /*
- * decide.c: bisect's three-way verdicts (bisect.h, "until decided"): a
+ * step_verdict.c: bisect's three-way verdicts (bisect.h, "until decided"): a
  * commit's samples against the good and the bad reference, and the
  * culprit's against its parent in the confirmation, each judged by
  * compare_groups() with the bisected stat as a declared KPI -- the very

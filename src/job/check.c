@@ -1,5 +1,5 @@
 /*
- * schema.c: the checks of a job (see job.h), against the program table
+ * check.c: the checks of a job (see job.h), against the program table
  * (programs.c) and a few rules of their own, in two passes: the shapes of
  * each document as loader.c reads it (a mapping where a value belongs, an
  * unknown program), then every value of each merged job by its type and

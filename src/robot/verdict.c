@@ -1,5 +1,5 @@
 /*
- * judge.c: the robot's verdict on one head for one job (robot/judge.h).
+ * verdict.c: the robot's verdict on one head for one job (robot/judge.h).
  * The comparison is compare's own (compare_groups() with the job's KPIs
  * as rows, each judged changed / same / undecided by stats_kpi_verdict),
  * and the bisect is bisect's own driver (bisect_run()) over the ops the

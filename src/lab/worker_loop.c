@@ -1,5 +1,5 @@
 /*
- * worker.c: a test box's worker (worker.h, docs/lab.md).
+ * worker_loop.c: a test box's worker (worker.h, docs/lab.md).
  *
  * The loop: put back leases that ran out, claim the next task of the
  * group, run its runs not stored yet, one at a time, and store each as
@@ -33,10 +33,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include "job/job.h"
@@ -44,6 +42,7 @@
 #include "lab/worker.h"
 #include "result/result.h"
 #include "util/fileutil.h"
+#include "util/spawn.h"
 #include "util/strbuf.h"
 #include "util/timeutil.h"
 #include "util/trust.h"
@@ -51,7 +50,7 @@
 #include "util/xalloc.h"
 
 /* signal flags: the one kind of global the house style allows */
-static volatile sig_atomic_t stop_requested, child_exited;
+static volatile sig_atomic_t stop_requested;
 
 static void on_stop(int sig)
 {
@@ -59,10 +58,10 @@ static void on_stop(int sig)
 	stop_requested = 1;
 }
 
+/* SIGCHLD is caught so that it interrupts a wait (ignored, it would not) */
 static void on_child(int sig)
 {
 	(void)sig;
-	child_exited = 1;
 }
 
 struct worker {
@@ -138,95 +137,77 @@ static void last_state(const char *root, struct strbuf *out)
 	strbuf_release(&text);
 }
 
-/*
- * Start exe with argv (its output into log, its environment plus the
- * NAME=VALUE strings of env, NULL-terminated), in its own process group.
- * The child is stopped (SIGTERM) by the kernel if the worker dies.
- */
-static pid_t spawn(struct worker *w, const char *exe, const char *const *argv,
-		   const char *log, const char *const *env, const char *cwd,
-		   struct strbuf *reason)
-{
-	pid_t pid, ppid = getpid();
-	int fd;
+/* the lease renewal, spawn's tick: nonzero (the run is stopped) when lost */
+struct beat {
+	struct worker *w;
+	const struct lab_lease *l;
+	bool lost;
+};
 
-	child_exited = 0;
-	pid = fork();
-	if (pid < 0) {
-		strbuf_addf(reason, "cannot fork: %s", strerror(errno));
-		return -1;
+static int renew_lease(void *arg)
+{
+	struct beat *b = arg;
+	struct strbuf err = STRBUF_INIT;
+	int ret = lab_heartbeat(&b->w->lab, b->l, &err);
+
+	lab_worker_seen(&b->w->lab, b->w->o->name, b->l->task, &err);
+	if (ret) {
+		/* lost (or the store is gone): the work is not ours */
+		warning("task %" PRId64 ": %s: stopping its run", b->l->task,
+			ret > 0 ? "the lease is lost" : err.buf);
+		b->lost = true;
 	}
-	if (pid)
-		return pid;
-	prctl(PR_SET_PDEATHSIG, SIGTERM);
-	if (getppid() != ppid)
-		_exit(127);
-	setpgid(0, 0);
-	fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd >= 0) {
-		dup2(fd, 1);
-		dup2(fd, 2);
-	}
-	/* the task's workdir (the robot's worktree of the commit): the job's
-	 * commands run there as they would in a local run; a workdir that is
-	 * gone fails the attempt (exit 127 and its message in the log) */
-	if (cwd && chdir(cwd) < 0) {
-		fprintf(stderr, "cannot enter the task's workdir '%s': %s\n", cwd,
-			strerror(errno));
-		_exit(127);
-	}
-	/* a child run indexes into its private root only: the worker stores */
-	unsetenv("PERFSIFT_STORE");
-	unsetenv("PERFSIFT_RESULT_ROOT");
-	for (; env && *env; env++)
-		putenv((char *)*env);
-	signal(SIGPIPE, SIG_DFL);
-	sigprocmask(SIG_SETMASK, &w->origmask, NULL);
-	execv(exe, (char *const *)argv);
-	_exit(127);
+	strbuf_release(&err);
+	return b->lost;
 }
 
 /*
- * Wait for child pid, renewing the lease every beat; a lost lease stops
- * the child (SIGTERM to its group).  True when the lease was lost.
+ * Run exe with argv (its output into log, its environment plus the
+ * NAME=VALUE strings of env, NULL-terminated) in its own process group,
+ * renewing the lease every beat; a lost lease stops it (SIGTERM to its
+ * group, then waiting for it to end: a run puts its knobs back).  The
+ * kernel stops it (SIGTERM) if the worker dies.  *status is its exit
+ * status (128 + signal); 1 when the lease was lost, 0 when it ended, -1
+ * with reason when it could not be started.
  */
-static bool wait_child(struct worker *w, const struct lab_lease *l, pid_t pid,
-		       int *status)
+static int run_child(struct worker *w, const struct lab_lease *l,
+		     const char *exe, const char *const *argv, const char *log,
+		     const char *const *env, const char *cwd, int *status,
+		     struct strbuf *reason)
 {
-	bool lost = false;
+	/* a child run indexes into its private root only: the worker stores */
+	static const char *const unset[] = {"PERFSIFT_STORE",
+					    "PERFSIFT_RESULT_ROOT", NULL};
+	struct beat b = {w, l, false};
+	struct spawn_cmd c;
 
-	for (;;) {
-		struct strbuf err = STRBUF_INIT;
-		pid_t r = waitpid(pid, status, WNOHANG);
-		uint64_t next = time_mono_ns() + (uint64_t)beat_ms(w) * 1000000u;
-		int ret;
-
-		if (r == pid)
-			break;
-		while (!child_exited && time_mono_ns() < next) {
-			uint64_t left = next - time_mono_ns();
-			struct timespec ts = {(time_t)(left / 1000000000u),
-					      (long)(left % 1000000000u)};
-
-			ppoll(NULL, 0, &ts, &w->waitmask);
-		}
-		child_exited = 0;
-		if (waitpid(pid, status, WNOHANG) == pid)
-			break;
-		if (lost)
-			continue; /* stopped: waiting for it to end */
-		ret = lab_heartbeat(&w->lab, l, &err);
-		lab_worker_seen(&w->lab, w->o->name, l->task, &err);
-		if (ret) {
-			/* lost (or the store is gone): the work is not ours */
-			warning("task %" PRId64 ": %s: stopping its run",
-				l->task, ret > 0 ? "the lease is lost" : err.buf);
-			kill(-pid, SIGTERM);
-			lost = true;
-		}
-		strbuf_release(&err);
-	}
-	return lost;
+	spawn_init(&c);
+	c.argv = argv;
+	c.exe = exe;
+	/* the task's workdir (the robot's worktree of the commit): the job's
+	 * commands run there as they would in a local run; a workdir that is
+	 * gone fails the attempt (exit 127 and its message in the log) */
+	c.cwd = cwd;
+	c.env = env;
+	c.unset = unset;
+	c.out.how = SPAWN_FILE;
+	c.out.path = log;
+	c.err.how = SPAWN_TO_STDOUT;
+	c.own_group = true;
+	c.pdeathsig = SIGTERM;
+	c.reset_signals = true;
+	c.child_mask = &w->origmask;
+	/* the stop signals and SIGCHLD are delivered only while it waits */
+	c.wait_mask = &w->waitmask;
+	c.tick = renew_lease;
+	c.tick_arg = &b;
+	c.tick_ms = beat_ms(w);
+	c.grace_ms = -1;
+	*status = spawn_run(&c, reason);
+	spawn_release(&c);
+	if (*status < 0)
+		return -1;
+	return b.lost ? 1 : 0;
 }
 
 /* true when t's kernel is an image to boot in a VM (a path), not a release */
@@ -250,8 +231,6 @@ static int engine_run(struct worker *w, const struct lab_lease *l,
 	struct strbuf log = STRBUF_INIT;
 	const char *argv[12];
 	int argc = 0, status = 0, ret;
-	bool lost;
-	pid_t pid;
 
 	path_join(&log, w->tmp.buf, "run.log");
 	argv[argc++] = "perfsift";
@@ -271,17 +250,16 @@ static int engine_run(struct worker *w, const struct lab_lease *l,
 	}
 	argv[argc] = NULL;
 	/* this very binary: the same engine, monitors and knobs */
-	pid = spawn(w, "/proc/self/exe", argv, log.buf, NULL, workdir, reason);
-	if (pid < 0) {
+	ret = run_child(w, l, "/proc/self/exe", argv, log.buf, NULL, workdir,
+			&status, reason);
+	if (ret < 0) {
 		strbuf_release(&log);
 		return -1;
 	}
-	lost = wait_child(w, l, pid, &status);
-	ret = 0;
-	if (lost) {
+	if (ret) {
 		strbuf_addstr(reason, "the lease was lost during the run");
 		ret = 2;
-	} else if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+	} else if (status) {
 		struct strbuf text = STRBUF_INIT;
 
 		/* the run's own words: its last_state, else its last line */
@@ -293,11 +271,9 @@ static int engine_run(struct worker *w, const struct lab_lease *l,
 		}
 		if (!reason->len)
 			strbuf_addf(reason, "`perfsift run` exited with %d",
-				    WIFEXITED(status) ? WEXITSTATUS(status) : 128 +
-				    WTERMSIG(status));
+				    status);
 		strbuf_release(&text);
-		ret = WIFEXITED(status) && WEXITSTATUS(status) == EXIT_USAGE ?
-			-1 : 1;
+		ret = status == EXIT_USAGE ? -1 : 1;
 	}
 	strbuf_release(&log);
 	return ret;
@@ -541,7 +517,6 @@ static enum boot_end boot_kernel(struct worker *w, const struct lab_task *t,
 	const char *env[3];
 	enum boot_end end = BOOT_FAILED;
 	int status = 0, r;
-	pid_t pid;
 
 	if (lab_running_kernel(&running, reason) < 0)
 		goto out;
@@ -575,18 +550,18 @@ static enum boot_end boot_kernel(struct worker *w, const struct lab_task *t,
 	env[0] = kv.buf;
 	env[1] = tv.buf;
 	env[2] = NULL;
-	pid = spawn(w, "/bin/sh", argv, log.buf, env, NULL, reason);
-	if (pid < 0)
+	r = run_child(w, l, "/bin/sh", argv, log.buf, env, NULL, &status,
+		      reason);
+	if (r < 0)
 		goto out;
-	if (wait_child(w, l, pid, &status)) {
+	if (r) {
 		end = BOOT_LOST;
-	} else if (WIFEXITED(status) && WEXITSTATUS(status) == LAB_EXIT_REBOOT) {
+	} else if (status == LAB_EXIT_REBOOT) {
 		end = BOOT_REBOOTING;
-	} else if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+	} else if (status) {
 		strbuf_addf(reason, "the install hook for kernel '%s' failed "
-			    "(exit %d; its output: %s)", t->kernel,
-			    WIFEXITED(status) ? WEXITSTATUS(status) : 128 +
-			    WTERMSIG(status), log.buf);
+			    "(exit %d; its output: %s)", t->kernel, status,
+			    log.buf);
 	} else {
 		/* installed and running without a reboot (kexec'd in place?) */
 		strbuf_reset(&running);

@@ -1,7 +1,7 @@
 /*
  * cgroup.c: the run's processes in a cgroup v2 of their own, or a session
  * of their own, and what is left of them killed at the run's end (see
- * run/cgroup.h).
+ * util/cgroup.h).
  */
 #include "util/compat.h"
 #include <dirent.h>
@@ -13,7 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "run/cgroup.h"
+#include "util/cgroup.h"
 #include "util/strbuf.h"
 #include "util/strnum.h"
 #include "util/xalloc.h"

@@ -1,5 +1,5 @@
 /*
- * config.c: the result root and other places (see config.h).
+ * result_root.c: the result root and other places (see config.h).
  */
 #include "util/compat.h"
 #include <stdlib.h>

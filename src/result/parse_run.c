@@ -1,5 +1,5 @@
 /*
- * parse.c: a run directory's raw files parsed and reduced (see result.h):
+ * parse_run.c: a run directory's raw files parsed and reduced (see result.h):
  * every raw file with a parser, LKP's compressed ones too, gives its
  * <group>.json and its share of stats.json, and a <group>.json whose raw
  * file is gone is reduced as it is.  Everything is parsed before anything

@@ -1,5 +1,5 @@
 /*
- * lab.c: the robot's results got in the lab (robot/results.h), the lab
+ * via_lab.c: the robot's results got in the lab (robot/results.h), the lab
  * mode of `perfsift robot --store postgresql://...`.  The commit's runs
  * are not run here: they are queued for the lab's workers of the job's
  * testbox_group (lab/lab.h), one task per atomic job, and a pass never

@@ -1,0 +1,96 @@
+#!/bin/sh
+# t9356: the robot's build_user (issue 25: the robot config is code, so
+# its fetch, build, install and sendmail run unprivileged; only the runs
+# are root's).  A throwaway system user is made and removed again.  The
+# build writes `id -u` into its worktree and tries to write where only
+# root may, and leaves a daemon behind; the run (root) copies what the
+# build left next to its own uid and its worktree's owner.  Checked: the
+# build ran as the user and was refused the root-only write, the run ran
+# as root from a worktree root owns, nothing of the user's outlived the
+# build, the mirror is the user's, the mail was sent; sendmail as the
+# user; and a build_user that does not exist is refused before anything
+# runs.
+. "$(dirname "$0")/lib.sh"
+. "$SRCDIR/tests/e2e/lib-robot.sh"
+
+if [ "$(id -u)" != 0 ]; then
+	test_skip 'the robot with build_user' 'needs root (it makes a user and drops to it)'
+	test_done
+fi
+if ! command -v useradd >/dev/null || ! command -v userdel >/dev/null; then
+	test_skip 'the robot with build_user' 'needs useradd and userdel (passwd)'
+	test_done
+fi
+
+user=pst9356-$$
+# the user goes with the test, whatever the test's end
+trap 'cd /; pkill -KILL -u "$user" 2>/dev/null; userdel "$user" 2>/dev/null; rm -rf "$TEST_TMP"' EXIT
+# the user must reach the worktrees below the result root
+chmod 755 "$TEST_TMP"
+
+test_expect_success 'setup: a system user, upstream, job, config' '
+	useradd -r -M -d /nonexistent -s /usr/sbin/nologin "$user" &&
+	uid=$(id -u "$user") && test "$uid" -gt 0 &&
+	make_upstream up &&
+	# git fetches from a local repository only as its owner (its
+	# safe.directory check): an upstream on this box is owned by it
+	chown -R "$user" up &&
+	mkdir rootonly && chmod 755 rootonly &&
+	cat >job.yaml <<-EOF &&
+	testcase: robot-e2e
+	kpi: {mytest.ms: lower}
+	mytest:
+	  cmdline: "cat build-uid >>$TEST_TMP/build-uids; cat wrote >>$TEST_TMP/wrote; id -u >>$TEST_TMP/run-uids; stat -c %u . >>$TEST_TMP/wt-owners; sh bench.sh"
+	EOF
+	build="id -u >build-uid; if (echo x >$TEST_TMP/rootonly/f) 2>/dev/null; then echo wrote; else echo refused; fi >wrote; sleep 600 >/dev/null 2>&1 &" &&
+	write_config robot.yaml "$PWD/up" &&
+	build_sed=$(printf "%s" "$build" | sed "s/[&]/\\\\&/g") &&
+	sed "s|build: \"true\"|build: \"$build_sed\"|" robot.yaml >r.yaml &&
+	printf "build_user: %s\n" "$user" >>r.yaml &&
+	mv r.yaml robot.yaml &&
+	cat robot.yaml
+'
+
+test_expect_success 'robot --once: built as the user, run as root, mail sent' '
+	uid=$(id -u "$user") &&
+	rm -f sent.mbox build-uids run-uids wrote wt-owners &&
+	perfsift robot --config robot.yaml --once >log 2>&1 ||
+		{ cat log; false; } &&
+	test "$(mails sent.mbox)" -ge 1 &&
+	check_mbox sent.mbox &&
+	test -s build-uids && test -s run-uids &&
+	test "$(sort -u build-uids)" = "$uid" &&
+	test "$(sort -u run-uids)" = 0 &&
+	test "$(sort -u wt-owners)" = 0 &&
+	test "$(sort -u wrote)" = refused &&
+	! test -e rootonly/f &&
+	test_grep "the build left 1 process.* running, killed" log &&
+	test -z "$(ps -o pid= -u "$user")" &&
+	mirror=$(find result -name mirror.git -type d) &&
+	test "$(stat -c %U "$mirror")" = "$user"
+'
+
+test_expect_success 'sendmail runs as the user too' '
+	uid=$(id -u "$user") &&
+	PERFSIFT_RESULT_ROOT=$TEST_TMP/sm && export PERFSIFT_RESULT_ROOT &&
+	mkdir outbox && chown "$user" outbox &&
+	printf "#!/bin/sh\nid -u >>\"%s/outbox/uid\"\ncat >>\"%s/outbox/mail\"\n" \
+		"$PWD" "$PWD" >fake-sendmail &&
+	chmod 755 fake-sendmail &&
+	sed "s|mbox: .*|sendmail: $PWD/fake-sendmail -t|" robot.yaml >sm.yaml &&
+	perfsift robot --config sm.yaml --once >log 2>&1 ||
+		{ cat log; false; } &&
+	test "$(grep -c "^Message-ID: " outbox/mail)" -ge 1 &&
+	test "$(sort -u outbox/uid)" = "$uid"
+'
+
+test_expect_success 'an unknown build_user: refused with its line, nothing run' '
+	PERFSIFT_RESULT_ROOT=$TEST_TMP/bad && export PERFSIFT_RESULT_ROOT &&
+	sed "s|^build_user: .*|build_user: pst-no-such-user|" robot.yaml >bad.yaml &&
+	line=$(grep -n "^build_user:" bad.yaml | cut -d: -f1) &&
+	test_must_fail --status=2 perfsift robot --config bad.yaml --once 2>err &&
+	test_grep "bad.yaml:$line: build_user: no user .pst-no-such-user." err &&
+	! test -d "$TEST_TMP/bad/robot"
+'
+
+test_done

@@ -23,6 +23,7 @@
 #include "select/select.h"
 #include "store/store.h"
 #include "util/fileutil.h"
+#include "util/hash.h"
 #include "util/spawn.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
@@ -135,6 +136,81 @@ void bisect_exec_release(struct bisect_exec *x)
 	x->nseen = x->alloc_seen = 0;
 }
 
+/* the notes a bisect resumes from (x_recall, x_confirm_base, x_step_base) */
+static const char *const note_files[] = { "log", "confirm", "step" };
+
+static void remove_notes(struct bisect_exec *x)
+{
+	struct strbuf path = STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(note_files); i++) {
+		path_join(&path, x->state_dir, note_files[i]);
+		unlink(path.buf);
+	}
+	strbuf_release(&path);
+}
+
+int bisect_exec_own_notes(struct bisect_exec *x, const char *good,
+			  const char *bad, const char *stat, struct strbuf *err)
+{
+	struct strbuf path = STRBUF_INIT, owner = STRBUF_INIT,
+		      had = STRBUF_INIT, job = STRBUF_INIT;
+	const char *const *c;
+	bool notes = false;
+	size_t i;
+	int ret = 0;
+
+	if (!x->state_dir)
+		return 0;
+	/*
+	 * Everything the notes' verdicts and run counts are relative to:
+	 * the runs (result root or store, the job's text: its group), the
+	 * range and stat judged, and what made each commit's runs
+	 */
+	if (strbuf_read_file(&job, x->job, 0) < 0)
+		strbuf_reset(&job);
+	strbuf_addf(&owner, "repo %s\nresult_root %s\nstore %s\n"
+		    "job %s %016llx\ngood %s\nbad %s\nstat %s\n",
+		    x->repo, x->result_root, x->store_url ? x->store_url : "-",
+		    x->job,
+		    (unsigned long long)fnv1a64(FNV1A64_INIT, job.buf, job.len),
+		    good, bad, stat ? stat : "-");
+	strbuf_addf(&owner, "build %s\ninstall %s\nkernel %s\ncmd",
+		    x->build ? x->build : "-", x->install ? x->install : "-",
+		    x->kernel ? x->kernel : "-");
+	for (c = x->cmd; c && *c; c++)
+		strbuf_addf(&owner, " %s", *c);
+	strbuf_addch(&owner, '\n');
+	for (i = 0; i < ARRAY_SIZE(note_files); i++) {
+		path_join(&path, x->state_dir, note_files[i]);
+		notes |= file_exists(path.buf);
+	}
+	path_join(&path, x->state_dir, "owner");
+	if (strbuf_read_file(&had, path.buf, 1 << 16) < 0)
+		strbuf_reset(&had);
+	if (!strcmp(had.buf, owner.buf))
+		goto out; /* this bisect's own: it resumes from them */
+	if (notes) {
+		note("the notes in '%s' are another bisect's (%s): not used, "
+		     "removed", x->state_dir,
+		     had.len ? "its arguments or runs differ" :
+			       "no owner: an older perfsift's, or cut short");
+		remove_notes(x);
+	}
+	if (write_file_atomic(path.buf, owner.buf, owner.len)) {
+		strbuf_addf(err, "cannot write '%s': %s", path.buf,
+			    strerror(errno));
+		ret = -1;
+	}
+out:
+	strbuf_release(&path);
+	strbuf_release(&owner);
+	strbuf_release(&had);
+	strbuf_release(&job);
+	return ret;
+}
+
 void bisect_exec_cleanup(struct bisect_exec *x)
 {
 	struct strbuf err = STRBUF_INIT;
@@ -157,9 +233,8 @@ void bisect_exec_cleanup(struct bisect_exec *x)
 	if (x->state_dir) {
 		struct strbuf path = STRBUF_INIT;
 
-		path_join(&path, x->state_dir, "confirm");
-		unlink(path.buf);
-		path_join(&path, x->state_dir, "log");
+		remove_notes(x);
+		path_join(&path, x->state_dir, "owner");
 		unlink(path.buf);
 		path_join(&path, x->state_dir, "kernels");
 		/* the built kernels go with the built tree */

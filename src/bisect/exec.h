@@ -69,6 +69,18 @@ void bisect_exec_release(struct bisect_exec *x);
  * keep_worktrees) and the notes of state_dir */
 void bisect_exec_cleanup(struct bisect_exec *x);
 
+/*
+ * Claim state_dir's notes (the verdict log, the step and confirmation
+ * counts a resumed bisect goes on from) for this bisect: x's repository,
+ * result root, job (path and text), build, and the range good..bad and
+ * stat.  Notes another bisect left there (a --worktree DIR used again,
+ * or a killed run's) are removed, with a line saying so, and never read:
+ * counted against other runs, they would make this bisect fail or lie.
+ * Nothing without a state_dir.  0, or -1 with err.
+ */
+int bisect_exec_own_notes(struct bisect_exec *x, const char *good,
+			  const char *bad, const char *stat, struct strbuf *err);
+
 /* ops whose data is x */
 void bisect_exec_ops(struct bisect_exec *x, struct bisect_ops *ops);
 

@@ -579,9 +579,16 @@ static int worktree_base(const struct bisect_args *a, const char *top,
 	struct strbuf why = STRBUF_INIT;
 
 	if (a->worktree) {
-		strbuf_addstr(wt_base, a->worktree);
-		if (mkdir_p(wt_base->buf, 0700) < 0)
-			return error_errno("cannot create '%s'", wt_base->buf);
+		char *abs;
+
+		if (mkdir_p(a->worktree, 0700) < 0)
+			return error_errno("cannot create '%s'", a->worktree);
+		/* absolute: the build runs in the worktree, not here */
+		abs = realpath(a->worktree, NULL);
+		if (!abs)
+			return error_errno("cannot resolve '%s'", a->worktree);
+		strbuf_addstr(wt_base, abs);
+		free(abs);
 		return 0;
 	}
 	h = fnv1a(h, top);
@@ -723,6 +730,10 @@ int cmd_bisect(int argc, char **argv, struct options *opts)
 		goto out;
 	if (bisect_exec_start(&x, &a, top.buf, job, root, opts, wt_base.buf) < 0)
 		goto out;
+	if (bisect_exec_own_notes(&x, good_sha, bad_sha, a.stat, &err) < 0) {
+		error("%s", err.buf);
+		goto out;
+	}
 	bisect_exec_ops(&x, &ops);
 	for (i = 0; i < npath; i++)
 		bisect_state_add_commit(&st, path[i].sha, path[i].subject);

@@ -4,8 +4,11 @@
  * perfsift's sampler writes from /dev/kmsg (spec/lkp-monitors.md 2.21).
  * Lines at err level or worse, and oops heads at any level (WARNING, BUG,
  * Oops, panics, lockups, sanitizer reports, segfaults), become LKP error
- * ids: numbers and addresses turned to '#', blanks to '_'
- * (`WARNING:at_kernel/locking/lockdep.c:#lock_release`).  Per id:
+ * ids: numbers and addresses turned to '#', blanks dropped or '_' as
+ * LKP's common_error_id() does (`WARNING:at_kernel/locking/lockdep.c:#lock_release`,
+ * `Kernel_panic-not_syncing:sysrq_triggered_crash`), and always a valid
+ * stat name (no empty part: one bad line must not cost a run its
+ * dmesg stats).  Per id:
  * `<id>: 1`, `message:<id>: <line>`, `timestamp:<id>: <first seconds>`;
  * then `timestamp:last:`.  This is a subset of LKP's pattern lists (their
  * 101 oops regexes and 324-line deny list are not copied).
@@ -56,6 +59,47 @@ static const char *oops_head(const char *msg)
 }
 
 /*
+ * The blanks of an id, as LKP's common_error_id() leaves them: runs of
+ * blanks are one, a blank after anything but a letter or digit goes, so
+ * does one before anything but a letter ("Kernel panic - not syncing: x"
+ * is "Kernel_panic-not_syncing:x", the spelling of LKP's stat-denylist),
+ * the others become '_'; a leading '-' and trailing "-_.,;:#!([" go.
+ * And what a stat name cannot hold (util/trust.h): a run of dots is one
+ * dot, none at either end -- "send a report.  Then try" is
+ * "report.Then" -- so no console line can cost the run its dmesg stats.
+ */
+static void tidy_id(struct strbuf *id)
+{
+	struct strbuf t = STRBUF_INIT;
+	size_t i, n;
+
+	for (i = 0; i < id->len; i++) {
+		char c = id->buf[i], prev = t.len ? t.buf[t.len - 1] : ' ';
+
+		if (c == ' ' && (prev == ' ' || !isalnum((unsigned char)prev)))
+			continue;
+		if (c == '.' && prev == '.')
+			continue;
+		strbuf_addch(&t, c);
+	}
+	strbuf_reset(id);
+	for (i = 0; i < t.len; i++) {
+		char c = t.buf[i], next = t.buf[i + 1];
+
+		if (c == ' ' && (!next || !isalpha((unsigned char)next)))
+			continue;
+		if ((c == '-' || c == '.') && !id->len)
+			continue;
+		strbuf_addch(id, c == ' ' ? '_' : c);
+	}
+	n = id->len;
+	while (n && strchr("-_.,;:#!([", id->buf[n - 1]))
+		n--;
+	strbuf_setlen(id, n);
+	strbuf_release(&t);
+}
+
+/*
  * LKP-style error id of one message
  *
  * (An id must be the same for the same failure on any box and any boot:
@@ -80,10 +124,16 @@ static void error_id(struct strbuf *id, const char *msg)
 		p = strchr(p, ' ');
 		p += strspn(p, " ");
 		strbuf_add(id, p, strcspn(p, "+ "));
+		tidy_id(id);
 		return;
 	}
+	/* from the first letter on, as LKP's id */
+	while (*msg && !isalpha((unsigned char)*msg))
+		msg++;
 	for (p = msg; *p; p++) {
-		if (mon_has_prefix(p, "(Tainted:")) {
+		/* "(Tainted: G W)", "(Not tainted)": the kernel's, not the event's */
+		if (mon_has_prefix(p, "(Tainted:") ||
+		    mon_has_prefix(p, "(Not tainted)")) {
 			p = strchr(p, ')');
 			if (!p)
 				break;
@@ -118,16 +168,15 @@ static void error_id(struct strbuf *id, const char *msg)
 			strbuf_addch(id, '#');
 			continue;
 		}
-		if ((*p == ',' || *p == ':') && p[1] == ' ') {
-			strbuf_addch(id, *p);
-			p++;
+		/* a stray byte of the serial port is no part of a name */
+		if ((unsigned char)*p < 0x20 || *p == 0x7f) {
+			if (isspace((unsigned char)*p))
+				strbuf_addch(id, ' ');
 			continue;
 		}
-		strbuf_addch(id, isspace((unsigned char)*p) ? '_' : *p);
+		strbuf_addch(id, *p);
 	}
-	/* drop a trailing ":#" value and blanks, as LKP's ids end */
-	while (id->len && strchr("_:# ", id->buf[id->len - 1]))
-		strbuf_setlen(id, id->len - 1);
+	tidy_id(id);
 }
 
 DECLARE_PARSER(parse_kmsg)
@@ -169,6 +218,12 @@ DECLARE_PARSER(parse_kmsg)
 				ts = -1;
 			}
 		}
+		/*
+		 * "---[ end Kernel panic - not syncing: X ]---" closes the
+		 * panic's report, the panic's own line said again: no event
+		 */
+		if (mon_has_prefix(msg, "---[ end "))
+			continue;
 		head = oops_head(msg);
 		if (!head && !is_bad_level(lvl.buf))
 			continue;

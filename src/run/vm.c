@@ -1277,10 +1277,19 @@ static int boot(struct vm_run *v, struct runner_result *res, const char *initrd_
 	/*
 	 * panic=-1: a panicking guest reboots at once, and -no-reboot turns
 	 * that reboot into qemu's exit -- a panic ends the run in seconds,
-	 * not at the time limit.  The user's --append comes last, so it can
-	 * override (rdinit=, panic=, oops=panic).
+	 * not at the time limit.  no_timer_check: at boot the kernel checks
+	 * that the IO-APIC timer ticks (timer_irq_works(): a few jiffies
+	 * within a TSC-timed wait) and panics "IO-APIC + timer doesn't
+	 * work!" when it does not; under TCG on a busy host the vCPU thread
+	 * is not scheduled for that long, the ticks come late and a good
+	 * kernel panics.  A KVM, VMware or Hyper-V guest kernel skips the
+	 * check itself (arch/x86/kernel/kvm.c sets no_timer_check); under
+	 * TCG it cannot know, so it is told (kernel-parameters.txt:
+	 * "Disables the code which tests for broken timer IRQ sources").
+	 * The user's --append comes last, so it can override (rdinit=,
+	 * panic=, oops=panic).
 	 */
-	strbuf_addf(&k, "console=ttyS0,115200 panic=-1 rdinit=/init%s%s",
+	strbuf_addf(&k, "console=ttyS0,115200 panic=-1 no_timer_check rdinit=/init%s%s",
 		    v->e->vm && v->e->vm->append ? " " : "",
 		    v->e->vm && v->e->vm->append ? v->e->vm->append : "");
 	strbuf_addstr(&initrd, work_path(v, initrd_name, &tmp));

@@ -5,7 +5,8 @@
 # in the host's result root as a native run: stats and index, the group
 # named by the guest's kernel (uname -r, /proc/version's compiler), the
 # console kept as dmesg with its stats, the accelerator in the machine
-# facts; `kernel:` in the job does the same, and a host program the job
+# facts, the guest's command line the default one (no_timer_check among
+# it: docs/kernel.md); `kernel:` in the job does the same, and a host program the job
 # runs is put into the guest; a file that is not a kernel
 # is one clear error with nothing written.
 . "$(dirname "$0")/lib.sh"
@@ -33,6 +34,7 @@ test_expect_success 'a quick job in the VM: stats stored, group named by its ker
 	test_grep "^1$" "$d/mytest" &&
 	test_grep "^commit: $REL$" "$d/job.yaml" &&
 	test_grep "^env_vm_accel: tcg$" "$d/job.yaml" &&
+	test_grep "^env_kernel_cmdline: console=ttyS0,115200 panic=-1 no_timer_check rdinit=/init$" "$d/job.yaml" &&
 	test_grep "^nr_cpu: 1$" "$d/job.yaml" &&
 	test_grep "^kernel: $K$" "$d/job.yaml" &&
 	test_grep "Linux version $REL" "$d/dmesg" &&

@@ -2,7 +2,8 @@
  * test_parsers.c: unit tests for the monitor parsers on small hand-made
  * inputs -- the cases the shipped LKP vectors do not cover (18-field
  * diskstats, multi-word IRQ descriptions, per-sample MemTotal, proc-stat,
- * kmsg error ids, cpu-clock-pp profiles) -- and for Ruby float text.
+ * kmsg and dmesg error ids, a panic's among them, cpu-clock-pp profiles)
+ * -- and for Ruby float text.
  */
 #include "util/compat.h"
 #include <stdarg.h>
@@ -14,6 +15,8 @@
 #include "monitors/monitor.h"
 #include "monitors/monutil.h"
 #include "util/strbuf.h"
+#include "util/trust.h"
+#include "util/xalloc.h"
 
 static char *run(const char *monitor, const char *raw)
 {
@@ -143,6 +146,56 @@ static void test_kmsg_ids(void **state)
 	free(got);
 }
 
+/*
+ * A guest's console (dmesg, raw `[ t] text` lines): each panic is a stat
+ * spelt as LKP's ids are (its stat-denylist's "Kernel_panic-not_syncing:"),
+ * the panic of a timer check under TCG too -- whose message, with its
+ * "report.  Then" and final '.', made an id no stat name can be, and the
+ * run lost all its dmesg stats.  The "---[ end Kernel panic" trailer
+ * repeats the panic: no second id.  A stray byte of the serial port is
+ * no part of an id.
+ */
+static void test_dmesg_panic_ids(void **state)
+{
+	char *got, *line, *next;
+	size_t ids = 0;
+
+	(void)state;
+	got = run("dmesg",
+		  "[    0.000000] Linux version 6.1.0 (gcc-12) #1\n"
+		  "[    0.512345] Kernel panic - not syncing: IO-APIC + timer doesn't work!  Boot with apic=debug and send a report.  Then try booting with the 'noapic' option.\n"
+		  "[    0.512400] CPU: 0 PID: 1 Comm: swapper/0 Not tainted 6.1.0 #1\n"
+		  "[    0.512500] ---[ end Kernel panic - not syncing: IO-APIC + timer doesn't work!  Boot with apic=debug and send a report.  Then try booting with the 'noapic' option. ]---\n"
+		  "[    1.000000] Kernel panic - not syncing: VFS: Unable to mount root fs on unknown-block(0,0)\n"
+		  "[    2.000000] Kernel panic - not syncing: sysrq triggered crash\n"
+		  "[    3.000000] \001BUG: \033unable to handle page fault for address: ffffffffc0000000...\n");
+	assert_non_null(strstr(got, "Kernel_panic-not_syncing:IO-APIC+timer_doesn't_work!Boot_with_apic=debug_and_send_a_report.Then_try_booting_with_the'noapic'option: 1\n"));
+	assert_non_null(strstr(got, "\ntimestamp:Kernel_panic-not_syncing:IO-APIC+timer_doesn't_work!Boot_with_apic=debug_and_send_a_report.Then_try_booting_with_the'noapic'option: 0.512345\n"));
+	assert_non_null(strstr(got, "\nKernel_panic-not_syncing:VFS:Unable_to_mount_root_fs_on_unknown-block(#,#): 1\n"));
+	assert_non_null(strstr(got, "\nKernel_panic-not_syncing:sysrq_triggered_crash: 1\n"));
+	assert_non_null(strstr(got, "\nBUG:unable_to_handle_page_fault_for_address: 1\n"));
+	assert_non_null(strstr(got, "\ntimestamp:last: 3.000000\n"));
+	/* every key a stat name can be; four ids, the trailer none */
+	for (line = got; *line; line = next) {
+		char *colon, *key;
+
+		next = strchrnul(line, '\n');
+		if (*next)
+			*next++ = '\0';
+		if (!*line || !strncmp(line, "message:", 8))
+			continue;
+		colon = strrchr(line, ':');
+		assert_non_null(colon);
+		*colon = '\0';
+		key = xasprintf("dmesg.%s", line);
+		assert_null(trust_stat_why(key));
+		free(key);
+		ids += strncmp(line, "timestamp:", 10) != 0;
+	}
+	assert_int_equal(ids, 4);
+	free(got);
+}
+
 static void test_perf_profile_event_and_legacy(void **state)
 {
 	(void)state;
@@ -241,6 +294,7 @@ int main(void)
 		cmocka_unit_test(test_proc_stat_keys),
 		cmocka_unit_test(test_cpuidle_sums),
 		cmocka_unit_test(test_kmsg_ids),
+		cmocka_unit_test(test_dmesg_panic_ids),
 		cmocka_unit_test(test_perf_profile_event_and_legacy),
 		cmocka_unit_test(test_perf_stat_unknown_event),
 		cmocka_unit_test(test_perf_stat_final_interval),

@@ -44,6 +44,13 @@ struct bench_ctx {
 	unsigned nr_cpu;       /* online CPUs */
 	uint64_t mem_total;    /* bytes (MemTotal) */
 	/*
+	 * read faults allocate a page each (the machine facts' zero_page
+	 * "no", env_zero_page in job.yaml): given here, beside the other
+	 * facts, so a benchmark never reads the job tree for what the
+	 * engine probed, and --list-cases sees it too
+	 */
+	bool no_zero_page;
+	/*
 	 * the benchmark's options, typed and checked: the struct its
 	 * program-table entry declares (params_size), filled by param_fill()
 	 */

@@ -556,15 +556,13 @@ out:
 static int plan_case(struct bench_ctx *ctx, struct vmscal_state *st,
 		     uint64_t *avail, struct strbuf *err)
 {
-	const char *zp;
 	uint64_t mem = 0;
 
 	if (vmscal_hw_probe(&st->hw, ctx->sysroot ? ctx->sysroot : "/",
 			    ctx->nr_cpu, err) < 0)
 		return BENCH_ERROR;
 	read_params(ctx, st, &mem);
-	zp = job_get(ctx->job, "env_zero_page");
-	st->hw.no_zero_page = zp && !strcmp(zp, "no");
+	st->hw.no_zero_page = ctx->no_zero_page;
 	*avail = st->hw.mem_avail;
 	if (mem)
 		vmscal_hw_scale(&st->hw, mem);

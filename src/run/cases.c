@@ -115,6 +115,7 @@ static int probe_case(struct lister *l, const struct job *job,
 	ctx.sysroot = l->sysroot;
 	ctx.nr_cpu = l->m.nr_cpu;
 	ctx.mem_total = l->m.mem_total;
+	ctx.no_zero_page = l->m.zero_page && !strcmp(l->m.zero_page, "no");
 	ctx.params = params;
 	ctx.skip_reason = why;
 	ret = p->bench->probe(&ctx, l->err);

@@ -689,6 +689,8 @@ static int prepare(struct one_run *o)
 	b->sysroot = o->e->sysroot;
 	b->nr_cpu = o->e->machine.nr_cpu;
 	b->mem_total = o->e->machine.mem_total;
+	b->no_zero_page = o->e->machine.zero_page &&
+			  !strcmp(o->e->machine.zero_page, "no");
 	b->params = o->p->params;
 	b->skip_reason = &o->skip;
 	/* from here cleanup() is owed, whatever prepare() returns (bench.h) */

@@ -131,7 +131,7 @@ $(FUZZ_BUILD)/FLAGS: FORCE
 
 $(FUZZ_BUILD)/%.o: %.c $(FUZZ_BUILD)/FLAGS
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(CPPFLAGS) $(STD) $(filter-out -Werror,$(WARN)) $(FUZZ_CFLAGS) -MMD -MP -c -o $@ $<
+	$(FUZZ_CC) $(CPPFLAGS) $(STD) $(WARN) $(FUZZ_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(FUZZ_LIB): $(LIB_SRC:%.c=$(FUZZ_BUILD)/%.o)
 	@rm -f $@

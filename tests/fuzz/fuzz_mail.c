@@ -20,7 +20,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char *copy = xmalloc(size + 1), *field[6] = {"", "", "", "", "", NULL};
+	char *copy = xmalloc(size + 1);
+	const char *field[6] = {"", "", "", "", "", NULL};
 	struct strbuf msg = STRBUF_INIT, mbox = STRBUF_INIT;
 	struct robot_message m;
 	size_t i, k = 0, start, extent;

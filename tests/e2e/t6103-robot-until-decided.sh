@@ -85,8 +85,12 @@ test_expect_success 'undecided at 20 runs a side: recorded undecided, not same; 
 	test_grep "^demo/feature/wild .* undecided " status &&
 	test_grep "^  undecided: .*mytest.ms .*(budget max_runs 20 a side; judged on 20 base and 20 head runs made interleaved (ABAB) beside each other" status &&
 	# the base runs made for this head carry their own start times
-	# (not those of the base runs feature/settle had): all 20 pair
-	test_grep "^  undecided: .*mytest.ms .* from 20 interleaved pairs, " status
+	# (not those of the base runs feature/settle had, which would pair
+	# with few if any): the 20 pair, but for a pair whose two runs a
+	# stall on a loaded box set apart by more than 3 x the runs pace
+	# (stats_pair_runs; CI 2 December, ASan at load 13: 19 pairs)
+	np=$(sed -n "s/^  undecided: .*mytest.ms .* from \([0-9]*\) interleaved pairs, .*/\1/p" status) &&
+	test "$np" -ge 16 && test "$np" -le 20
 '
 
 test_expect_success 'a later pass judges it again on the same pairs, runs nothing more' '

@@ -47,7 +47,7 @@ test_expect_success 'setup: 20 commits, change at c14 (c10 is the first midpoint
 
 test_expect_success 'c10 fails once after a complete run: retried, judged good' '
 	PERFSIFT_RESULT_ROOT=$TEST_TMP/r1 && export PERFSIFT_RESULT_ROOT &&
-	c10=$(cat c10.sha) && s10=$(echo "$c10" | cut -c1-12) &&
+	c10=$(cat c10.sha) && s10=$(echo "$c10" | cut -c1-10) &&
 	flaky 10 1 1 &&
 	bisect --good c1 --bad c20 --stat mytest.run_ms -n 2 \
 		job.yaml -- sh "$PWD/flaky.sh" &&
@@ -60,7 +60,7 @@ test_expect_success 'c10 fails once after a complete run: retried, judged good' 
 
 test_expect_success 'c10 fails every time: skipped at its first run, not retried' '
 	PERFSIFT_RESULT_ROOT=$TEST_TMP/r2 && export PERFSIFT_RESULT_ROOT &&
-	c10=$(cat c10.sha) && s10=$(echo "$c10" | cut -c1-12) &&
+	c10=$(cat c10.sha) && s10=$(echo "$c10" | cut -c1-10) &&
 	flaky 10 0 0 &&
 	bisect --good c1 --bad c20 --stat mytest.run_ms -n 2 \
 		job.yaml -- sh "$PWD/flaky.sh" &&
@@ -73,7 +73,7 @@ test_expect_success 'c10 fails every time: skipped at its first run, not retried
 
 test_expect_success 'bad fails for good after its first 2 runs: 2 retries, then the bisect ends' '
 	PERFSIFT_RESULT_ROOT=$TEST_TMP/r3 && export PERFSIFT_RESULT_ROOT &&
-	c20=$(cat c20.sha) && s20=$(echo "$c20" | cut -c1-12) &&
+	c20=$(cat c20.sha) && s20=$(echo "$c20" | cut -c1-10) &&
 	flaky 20 2 0 &&
 	{ bisect --good c1 --bad c20 --stat mytest.run_ms -n 2 \
 		job.yaml -- sh "$PWD/flaky.sh"; test $? -eq 3; } &&

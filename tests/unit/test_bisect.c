@@ -15,6 +15,7 @@
 #include "bisect/bisect.h"
 #include "result/matrix.h"
 #include "result/stats.h"
+#include "util/short_sha.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -1061,7 +1062,7 @@ static void test_driver_retry_endpoint(void **state)
 	w.fail_always[39] = true;
 	assert_int_equal(run_world(&w, &st, KPI, &err), BISECT_ERROR);
 	assert_int_equal(w.failed[39], 1);
-	snprintf(sha, sizeof(sha), "bad %.12s: ", w.sha[39]);
+	snprintf(sha, sizeof(sha), "bad %.*s: ", SHORT_SHA_LEN, w.sha[39]);
 	assert_non_null(strstr(err.buf, sha));
 	assert_non_null(strstr(err.buf, ": the job gave no complete run: "
 					"kernel_panic: 1"));
@@ -1077,7 +1078,7 @@ static void test_driver_retry_endpoint(void **state)
 	assert_int_equal(w.failed[0], 1 + BISECT_RUN_RETRIES);
 	assert_non_null(strstr(err.buf, "the job gave no complete run in 3 "
 					"runs in a row (after 5 complete ones)"));
-	snprintf(sha, sizeof(sha), "good %.12s: ", w.sha[0]);
+	snprintf(sha, sizeof(sha), "good %.*s: ", SHORT_SHA_LEN, w.sha[0]);
 	assert_non_null(strstr(err.buf, sha));
 	bisect_state_release(&st);
 	strbuf_release(&err);

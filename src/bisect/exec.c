@@ -627,7 +627,16 @@ out:
 	return ret;
 }
 
-/* the commit's samples from the index: its result group for this job */
+/*
+ * The commit's samples from the index: its result group for this job,
+ * loaded whole from a store opened (and synced) for this call.  The
+ * bisect's own ops load incrementally instead (x_samples below: one
+ * store, each commit's new runs added to what it kept).  Both stay: the
+ * callers of this one -- the robot counting runs, bisect-step, the lab's
+ * samples -- come once per process or want the runs a lab worker pushed
+ * since, which the bisect's one store, synced once, would not show; and
+ * t6009 checks the kept samples against this full load (check_full).
+ */
 int bisect_exec_samples(struct bisect_exec *x, const char *sha,
 			struct matrix *m, struct strbuf *err)
 {

@@ -198,6 +198,7 @@ lint:
 	shellcheck .ci/run
 	scripts/test-vacuous
 	scripts/comment-ratio -c -m 0.15
+	scripts/doc-names
 
 clean:
 	rm -rf build

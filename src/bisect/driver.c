@@ -15,6 +15,7 @@
 #include "job/kpi.h"
 #include "result/matrix.h"
 #include "result/stats.h"
+#include "util/short_sha.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
 #include "util/xalloc.h"
@@ -56,9 +57,9 @@ static bool interrupted(struct driver *d)
 	return d->ops->interrupted && d->ops->interrupted(d->ops->data);
 }
 
-static void short_sha(const char *sha, char out[13])
+static void short_sha(const char *sha, char out[SHORT_SHA_LEN + 1])
 {
-	snprintf(out, 13, "%.12s", sha);
+	snprintf(out, SHORT_SHA_LEN + 1, "%.*s", SHORT_SHA_LEN, sha);
 }
 
 /* the KPI's samples of m into a new array; false when m lacks the stat */
@@ -183,10 +184,11 @@ static int run_party(struct driver *d, int slot, struct bisect_commit *c,
 			strbuf_release(&reason);
 			return 1;
 		}
-		progress(d, "%s %.12s: the run failed%s%s; it gave %zu complete "
-			    "runs before: retry %u of %d",
-			 role, c->sha, reason.len ? ": " : "", reason.buf, had,
-			 failed, BISECT_RUN_RETRIES);
+		progress(d,
+			 "%s %.*s: the run failed%s%s; it gave %zu complete "
+			 "runs before: retry %u of %d",
+			 role, SHORT_SHA_LEN, c->sha, reason.len ? ": " : "",
+			 reason.buf, had, failed, BISECT_RUN_RETRIES);
 		strbuf_release(&reason);
 	}
 }
@@ -239,8 +241,10 @@ static int measure_pair(struct driver *d, struct bisect_commit *a, int slot_a,
 			r = ensure_slot(d, slot[k], side[k], &why);
 			if (r) {
 				if (r > 0)
-					strbuf_addf(d->err, "cannot use %.12s: %s",
-						    side[k]->sha, why.buf);
+					strbuf_addf(d->err,
+						    "cannot use %.*s: %s",
+						    SHORT_SHA_LEN, side[k]->sha,
+						    why.buf);
 				else
 					strbuf_addbuf(d->err, &why);
 				strbuf_release(&why);
@@ -249,8 +253,9 @@ static int measure_pair(struct driver *d, struct bisect_commit *a, int slot_a,
 			r = run_party(d, slot[k], side[k], role[k], mat[k], NULL,
 				      &why);
 			if (r > 0)
-				strbuf_addf(d->err, "%s %.12s: %s", role[k],
-					    side[k]->sha, why.buf);
+				strbuf_addf(d->err, "%s %.*s: %s", role[k],
+					    SHORT_SHA_LEN, side[k]->sha,
+					    why.buf);
 			strbuf_release(&why);
 			if (r)
 				return r;
@@ -435,10 +440,12 @@ static void explain_no_change(struct driver *d, const struct matrix *g,
 		return;
 	}
 	c = candidates(d, g, b, &n);
-	strbuf_addf(d->err,
-		    "good %.12s (%zu runs) and bad %.12s (%zu runs) do not differ "
-		    "significantly in any of %zu bisectable stats",
-		    cg->sha, g->nruns, cb->sha, b->nruns, n);
+	strbuf_addf(
+		d->err,
+		"good %.*s (%zu runs) and bad %.*s (%zu runs) do not differ "
+		"significantly in any of %zu bisectable stats",
+		SHORT_SHA_LEN, cg->sha, g->nruns, SHORT_SHA_LEN, cb->sha,
+		b->nruns, n);
 	/* the three largest relative changes, for the user to judge */
 	qsort(c, n, sizeof(*c), cmp_change);
 	for (i = 0; i < n && i < 3; i++) {
@@ -491,12 +498,13 @@ static int setup_endpoints(struct driver *d)
 		if (st->stat) {
 			if (!kpi_values(&mg, st->stat, &d->good, &d->ngood) ||
 			    !kpi_values(&mb, st->stat, &d->bad, &d->nbad)) {
-				strbuf_addf(d->err,
-					    "stat '%s' is not in the results of "
-					    "%s %.12s",
-					    st->stat,
-					    d->ngood ? "bad" : "good",
-					    d->ngood ? cb->sha : cg->sha);
+				strbuf_addf(
+					d->err,
+					"stat '%s' is not in the results of "
+					"%s %.*s",
+					st->stat, d->ngood ? "bad" : "good",
+					SHORT_SHA_LEN,
+					d->ngood ? cb->sha : cg->sha);
 				ret = 1;
 				goto out;
 			}
@@ -573,8 +581,8 @@ static int set_reference(struct driver *d, bool bad_side, struct matrix *m)
 
 	if (!kpi_values(m, st->stat, bad_side ? &d->bad : &d->good,
 			bad_side ? &d->nbad : &d->ngood)) {
-		strbuf_addf(d->err, "'%s' is gone from the results of %.12s",
-			    st->stat, e->sha);
+		strbuf_addf(d->err, "'%s' is gone from the results of %.*s",
+			    st->stat, SHORT_SHA_LEN, e->sha);
 		return -1;
 	}
 	matrix_release(bad_side ? &d->mbad : &d->mgood);
@@ -607,8 +615,8 @@ static int verify(struct driver *d, bool bad_side)
 	matrix_init(&m);
 	r = ensure_slot(d, bad_side ? 2 : 1, e, &why);
 	if (r) {
-		strbuf_addf(d->err, "cannot use %.12s again: %s", e->sha,
-			    why.buf);
+		strbuf_addf(d->err, "cannot use %.*s again: %s", SHORT_SHA_LEN,
+			    e->sha, why.buf);
 		goto out;
 	}
 	if (measure_once(d, bad_side ? 2 : 1, e) < 0 || load(d, e->sha, &m) < 0)
@@ -712,7 +720,7 @@ static int step_commit(struct driver *d, size_t i, struct bisect_commit *c,
 	double *t[3] = { NULL, NULL, NULL };
 	size_t base[3], made[3], k, j, triplets;
 	struct strbuf how = STRBUF_INIT, why = STRBUF_INIT;
-	char sha[13];
+	char sha[SHORT_SHA_LEN + 1];
 	int ret = -1, p, r;
 
 	party[0] = &st->commits[0];
@@ -803,8 +811,9 @@ static int step_commit(struct driver *d, size_t i, struct bisect_commit *c,
 			strbuf_reset(&why);
 			r = ensure_slot(d, slot[p], party[p], &why);
 			if (r) {
-				strbuf_addf(d->err, "cannot use %.12s again: %s",
-					    party[p]->sha, why.buf);
+				strbuf_addf(d->err, "cannot use %.*s again: %s",
+					    SHORT_SHA_LEN, party[p]->sha,
+					    why.buf);
 				goto out;
 			}
 		}
@@ -820,8 +829,8 @@ static int step_commit(struct driver *d, size_t i, struct bisect_commit *c,
 			c->why = strbuf_detach(&why, NULL);
 			break;
 		}
-		strbuf_addf(d->err, "%s %.12s: %s", name[p], party[p]->sha,
-			    why.buf);
+		strbuf_addf(d->err, "%s %.*s: %s", name[p], SHORT_SHA_LEN,
+			    party[p]->sha, why.buf);
 		goto out;
 	}
 	kpi_values(&m[1], st->stat, &c->kpi, &c->nkpi);
@@ -856,7 +865,7 @@ static int classic_commit(struct driver *d, struct bisect_commit *c,
 	bool verified = false;
 	double pos = NAN;
 	int r;
-	char sha[13];
+	char sha[SHORT_SHA_LEN + 1];
 
 	short_sha(c->sha, sha);
 	for (;;) {
@@ -922,7 +931,7 @@ static int test_commit(struct driver *d, size_t i)
 	struct matrix m;
 	bool tried = false;
 	int ret = -1;
-	char sha[13];
+	char sha[SHORT_SHA_LEN + 1];
 
 	short_sha(c->sha, sha);
 	matrix_init(&m);
@@ -1047,7 +1056,8 @@ static int confirm(struct driver *d)
 			d->ops->confirm_base(d->ops->data, a->sha, b->sha,
 					     &base_a, &base_b, true);
 	}
-	progress(d, "confirming: %.12s vs %.12s, interleaved", a->sha, b->sha);
+	progress(d, "confirming: %.*s vs %.*s, interleaved", SHORT_SHA_LEN,
+		 a->sha, SHORT_SHA_LEN, b->sha);
 	bisect_summarize(d->good, d->ngood, &sg);
 	bisect_summarize(d->bad, d->nbad, &sbad);
 	/*

@@ -24,6 +24,7 @@
 #include "store/store.h"
 #include "util/fileutil.h"
 #include "util/hash.h"
+#include "util/short_sha.h"
 #include "util/spawn.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
@@ -260,8 +261,9 @@ static void end_user_step(const struct bisect_exec *x, const char *what,
 	size_t n = spawn_kill_user(x->user->uid, &left);
 
 	if (n)
-		warning("%.12s: the %s left %zu process%s of user %s running, "
-			"killed: %s", sha, what, n, n == 1 ? "" : "es",
+		warning("%.*s: the %s left %zu process%s of user %s running, "
+			"killed: %s",
+			SHORT_SHA_LEN, sha, what, n, n == 1 ? "" : "es",
 			x->user->name, left.buf);
 	strbuf_release(&left);
 }
@@ -289,15 +291,16 @@ static int user_step(const struct bisect_exec *x, const char *what,
 	if (st < 0)
 		fprintf(stderr, "perfsift: %s\n", err.buf);
 	if (c.nleft)
-		warning("%.12s: the %s left %zu process%s running, killed: %s",
-			sha, what, c.nleft, c.nleft == 1 ? "" : "es", c.left);
+		warning("%.*s: the %s left %zu process%s running, killed: %s",
+			SHORT_SHA_LEN, sha, what, c.nleft,
+			c.nleft == 1 ? "" : "es", c.left);
 	spawn_release(&c);
 	strbuf_release(&err);
 	if (x->user)
 		end_user_step(x, what, sha);
 	if (stop_requested) {
-		strbuf_addf(why, "interrupted during the %s of %.12s", what,
-			    sha);
+		strbuf_addf(why, "interrupted during the %s of %.*s", what,
+			    SHORT_SHA_LEN, sha);
 		return -1;
 	}
 	if (!st)
@@ -313,7 +316,8 @@ static int user_step(const struct bisect_exec *x, const char *what,
 		strbuf_addf(why, "the %s failed (exit %d)", what, st);
 	/* say so: a failed build is worth a line even when it is skipped */
 	if (st != 125)
-		warning("%.12s: %s; skipping the commit", sha, why->buf);
+		warning("%.*s: %s; skipping the commit", SHORT_SHA_LEN, sha,
+			why->buf);
 	return 1;
 }
 
@@ -354,7 +358,8 @@ static int keep_kernel(struct bisect_exec *x, const char *dir,
 	kernel_image(x, dir, sha, &dst);
 	if (strbuf_read_file(&img, src.buf, (size_t)1 << 30) < 0 || !img.len) {
 		strbuf_addf(why, "the build made no kernel '%s'", src.buf);
-		warning("%.12s: %s; skipping the commit", sha, why->buf);
+		warning("%.*s: %s; skipping the commit", SHORT_SHA_LEN, sha,
+			why->buf);
 		ret = 1;
 	} else if (strcmp(src.buf, dst.buf)) {
 		struct strbuf d = STRBUF_INIT;
@@ -476,7 +481,8 @@ int bisect_exec_measure(struct bisect_exec *x, int slot, const char *sha,
 				  &why);
 
 		if (r) {
-			strbuf_addf(err, "%.12s: %s", sha, why.buf);
+			strbuf_addf(err, "%.*s: %s", SHORT_SHA_LEN, sha,
+				    why.buf);
 			strbuf_release(&why);
 			return -1;
 		}
@@ -546,12 +552,13 @@ int bisect_exec_measure(struct bisect_exec *x, int slot, const char *sha,
 	}
 	if (st == 2 || st < 0) {
 		/* the job file or the options: every commit would fail alike */
-		strbuf_addf(err, "'perfsift run' failed on %.12s (exit %d)", sha,
-			    st);
+		strbuf_addf(err, "'perfsift run' failed on %.*s (exit %d)",
+			    SHORT_SHA_LEN, sha, st);
 		return -1;
 	}
 	if (st)
-		warning("%.12s: 'perfsift run' exited %d", sha, st);
+		warning("%.*s: 'perfsift run' exited %d", SHORT_SHA_LEN, sha,
+			st);
 	return 0;
 }
 
@@ -593,11 +600,12 @@ static int find_group(struct bisect_exec *x, struct store *st, const char *sha,
 		if (x->group && strcmp(c->dir, want.buf))
 			continue;
 		if (hit) {
-			strbuf_addf(err,
-				    "several result groups hold commit %.12s "
-				    "('%s', '%s'); use a result root of its own "
-				    "for this bisect",
-				    sha, hit->dir, c->dir);
+			strbuf_addf(
+				err,
+				"several result groups hold commit %.*s "
+				"('%s', '%s'); use a result root of its own "
+				"for this bisect",
+				SHORT_SHA_LEN, sha, hit->dir, c->dir);
 			goto out;
 		}
 		hit = c;
@@ -619,7 +627,16 @@ out:
 	return ret;
 }
 
-/* the commit's samples from the index: its result group for this job */
+/*
+ * The commit's samples from the index: its result group for this job,
+ * loaded whole from a store opened (and synced) for this call.  The
+ * bisect's own ops load incrementally instead (x_samples below: one
+ * store, each commit's new runs added to what it kept).  Both stay: the
+ * callers of this one -- the robot counting runs, bisect-step, the lab's
+ * samples -- come once per process or want the runs a lab worker pushed
+ * since, which the bisect's one store, synced once, would not show; and
+ * t6009 checks the kept samples against this full load (check_full).
+ */
 int bisect_exec_samples(struct bisect_exec *x, const char *sha,
 			struct matrix *m, struct strbuf *err)
 {
@@ -723,24 +740,29 @@ static void check_full(struct bisect_exec *x, const char *sha,
 	if (!getenv("PERFSIFT_TEST_SAMPLES_FULL"))
 		return;
 	if (bisect_exec_samples(x, sha, &full, &err) < 0)
-		die("the full load of %.12s: %s", sha, err.buf);
+		die("the full load of %.*s: %s", SHORT_SHA_LEN, sha, err.buf);
 	if (full.nstats != m->nstats || full.nruns != m->nruns)
-		BUG("kept samples of %.12s: %zu stats x %zu runs, the full load "
-		    "%zu x %zu", sha, m->nstats, m->nruns, full.nstats,
+		BUG("kept samples of %.*s: %zu stats x %zu runs, the full load "
+		    "%zu x %zu",
+		    SHORT_SHA_LEN, sha, m->nstats, m->nruns, full.nstats,
 		    full.nruns);
 	for (i = 0; i < m->nstats; i++)
 		if (strcmp(full.names[i], m->names[i]) ||
 		    full.is_int[i] != m->is_int[i])
-			BUG("kept samples of %.12s: stat %zu is %s, the full "
-			    "load's %s", sha, i, m->names[i], full.names[i]);
+			BUG("kept samples of %.*s: stat %zu is %s, the full "
+			    "load's %s",
+			    SHORT_SHA_LEN, sha, i, m->names[i], full.names[i]);
 	for (i = 0; i < m->nstats * m->nruns; i++)
 		if (full.values[i] != m->values[i] || !same_present(&full, m, i))
-			BUG("kept samples of %.12s: %s run %zu differs", sha,
-			    m->names[i / m->nruns], i % m->nruns);
+			BUG("kept samples of %.*s: %s run %zu differs",
+			    SHORT_SHA_LEN, sha, m->names[i / m->nruns],
+			    i % m->nruns);
 	for (i = 0; m->sources && i < m->nruns; i++)
 		if (strcmp(full.sources[i], m->sources[i]))
-			BUG("kept samples of %.12s: run %zu is %s, the full "
-			    "load's %s", sha, i, m->sources[i], full.sources[i]);
+			BUG("kept samples of %.*s: run %zu is %s, the full "
+			    "load's %s",
+			    SHORT_SHA_LEN, sha, i, m->sources[i],
+			    full.sources[i]);
 	matrix_release(&full);
 	strbuf_release(&err);
 }

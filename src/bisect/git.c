@@ -13,6 +13,7 @@
 #include <string.h>
 #include "bisect/git.h"
 #include "util/fileutil.h"
+#include "util/short_sha.h"
 #include "util/spawn.h"
 #include "util/trust.h"
 #include "util/strbuf.h"
@@ -178,9 +179,9 @@ int bisect_git_path(const char *repo, const char *good_sha,
 	}
 	if (nc < 2 || strcmp(c[nc - 1].sha, bad_sha)) {
 		strbuf_addf(err,
-			    "good %.12s is not on the first-parent history of "
-			    "bad %.12s",
-			    good_sha, bad_sha);
+			    "good %.*s is not on the first-parent history of "
+			    "bad %.*s",
+			    SHORT_SHA_LEN, good_sha, SHORT_SHA_LEN, bad_sha);
 		goto out;
 	}
 	{

@@ -8,6 +8,7 @@
 #include "util/compat.h"
 #include <math.h>
 #include "bisect/bisect.h"
+#include "util/short_sha.h"
 #include "util/strbuf.h"
 
 /*
@@ -21,8 +22,8 @@ void bisect_describe(struct strbuf *sb, const char *label,
 	struct lkp_summary s;
 
 	bisect_summarize(v, n, &s);
-	strbuf_addf(sb, "  %-5s %.12s: median %.6g [%.6g - %.6g] (%zu runs)",
-		    label, c->sha, s.median, s.min, s.max, n);
+	strbuf_addf(sb, "  %-5s %.*s: median %.6g [%.6g - %.6g] (%zu runs)",
+		    label, SHORT_SHA_LEN, c->sha, s.median, s.min, s.max, n);
 }
 
 void bisect_format_result(const struct bisect_state *st,
@@ -86,8 +87,8 @@ void bisect_format_result(const struct bisect_state *st,
 
 		if (c->verdict == BISECT_UNTESTED)
 			continue;
-		strbuf_addf(out, "  %-4s %.12s", bisect_verdict_name(c->verdict),
-			    c->sha);
+		strbuf_addf(out, "  %-4s %.*s", bisect_verdict_name(c->verdict),
+			    SHORT_SHA_LEN, c->sha);
 		if (c->nkpi) {
 			struct lkp_summary s;
 
@@ -112,14 +113,18 @@ void bisect_format_result(const struct bisect_state *st,
 			    "at --max-runs)" : "not reproducible");
 		if (st->nconfirm_a && st->nconfirm_b)
 			strbuf_addf(out,
-				    "  parent  %.12s: median %.6g [%.6g - %.6g] (%zu runs)\n"
-				    "  culprit %.12s: median %.6g [%.6g - %.6g] (%zu runs)\n"
+				    "  parent  %.*s: median %.6g [%.6g - %.6g] "
+				    "(%zu runs)\n"
+				    "  culprit %.*s: median %.6g [%.6g - %.6g] "
+				    "(%zu runs)\n"
 				    "  change: %+.1f%% (interleaved ABAB)\n",
-				    st->commits[st->first_bad - 1].sha, sa.median,
-				    sa.min, sa.max, st->nconfirm_a, fb->sha,
-				    sb.median, sb.min, sb.max, st->nconfirm_b,
+				    SHORT_SHA_LEN,
+				    st->commits[st->first_bad - 1].sha,
+				    sa.median, sa.min, sa.max, st->nconfirm_a,
+				    SHORT_SHA_LEN, fb->sha, sb.median, sb.min,
+				    sb.max, st->nconfirm_b,
 				    sa.median ? 100 * (sb.median - sa.median) /
-							fabs(sa.median) :
-						0);
+							fabs(sa.median)
+					      : 0);
 	}
 }

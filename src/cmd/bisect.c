@@ -27,6 +27,7 @@
 #include "select/select.h"
 #include "util/fileutil.h"
 #include "util/hash.h"
+#include "util/short_sha.h"
 #include "util/strbuf.h"
 #include "util/strnum.h"
 #include "util/usage.h"
@@ -549,7 +550,8 @@ static int bisect_range(const struct bisect_args *a, struct strbuf *top,
 		goto out;
 	}
 	if (!strcmp(good_sha, bad_sha)) {
-		error("good and bad are the same commit %.12s", good_sha);
+		error("good and bad are the same commit %.*s", SHORT_SHA_LEN,
+		      good_sha);
 		goto out;
 	}
 	if (bisect_git_path(top->buf, good_sha, bad_sha, path, npath,
@@ -737,8 +739,8 @@ int cmd_bisect(int argc, char **argv, struct options *opts)
 	bisect_exec_ops(&x, &ops);
 	for (i = 0; i < npath; i++)
 		bisect_state_add_commit(&st, path[i].sha, path[i].subject);
-	note("%zu commits from good %.12s to bad %.12s, about %zu steps",
-	     npath - 2, good_sha, bad_sha,
+	note("%zu commits from good %.*s to bad %.*s, about %zu steps",
+	     npath - 2, SHORT_SHA_LEN, good_sha, SHORT_SHA_LEN, bad_sha,
 	     npath > 2 ? (size_t)(64 - __builtin_clzll(npath - 2)) : 0);
 
 	/* SIGINT from here on stops after the run in progress: resumable */

@@ -19,6 +19,7 @@
 #include "cmd/bisect.h"
 #include "result/matrix.h"
 #include "util/fileutil.h"
+#include "util/short_sha.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
 #include "util/xalloc.h"
@@ -107,13 +108,15 @@ int cmd_bisect_step(int argc, char **argv, struct options *opts)
 			goto out;
 		}
 		if (m.nruns <= base) {
-			note("%.12s: the job gave no complete run: skip", sha);
+			note("%.*s: the job gave no complete run: skip",
+			     SHORT_SHA_LEN, sha);
 			status = STEP_SKIP;
 			goto out;
 		}
 		s = matrix_find(&m, a.stat);
 		if (s < 0) {
-			note("%.12s: the results lack '%s': skip", sha, a.stat);
+			note("%.*s: the results lack '%s': skip", SHORT_SHA_LEN,
+			     sha, a.stat);
 			status = STEP_SKIP;
 			goto out;
 		}
@@ -124,7 +127,8 @@ int cmd_bisect_step(int argc, char **argv, struct options *opts)
 				vals[n++] = matrix_at(&m, (size_t)s, base + r);
 		if (!n) {
 			free(vals);
-			note("%.12s: this step's runs lack '%s': skip", sha, a.stat);
+			note("%.*s: this step's runs lack '%s': skip",
+			     SHORT_SHA_LEN, sha, a.stat);
 			status = STEP_SKIP;
 			goto out;
 		}
@@ -133,17 +137,18 @@ int cmd_bisect_step(int argc, char **argv, struct options *opts)
 		pos = (sum.median - a.good_value) / (a.bad_value - a.good_value);
 		if (fabs(pos - 0.5) >= STEP_UNCLEAR_BAND) {
 			status = pos < 0.5 ? STEP_GOOD : STEP_BAD;
-			note("%.12s: %s median %.6g over %zu runs (good %.6g, "
+			note("%.*s: %s median %.6g over %zu runs (good %.6g, "
 			     "bad %.6g): %s",
-			     sha, a.stat, sum.median, n, a.good_value,
-			     a.bad_value,
+			     SHORT_SHA_LEN, sha, a.stat, sum.median, n,
+			     a.good_value, a.bad_value,
 			     status == STEP_GOOD ? "good" : "bad");
 			goto out;
 		}
 		if (done >= a.max_runs) {
-			note("%.12s: %s median %.6g over %zu runs is too close "
+			note("%.*s: %s median %.6g over %zu runs is too close "
 			     "to the middle of %.6g and %.6g: skip",
-			     sha, a.stat, sum.median, n, a.good_value, a.bad_value);
+			     SHORT_SHA_LEN, sha, a.stat, sum.median, n,
+			     a.good_value, a.bad_value);
 			status = STEP_SKIP;
 			goto out;
 		}

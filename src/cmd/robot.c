@@ -18,6 +18,7 @@
 #include "robot/pass.h"
 #include "robot/state.h"
 #include "util/fileutil.h"
+#include "util/short_sha.h"
 #include "util/strbuf.h"
 #include "util/strnum.h"
 #include "util/timeutil.h"
@@ -78,8 +79,9 @@ static void status_line(void *data, const char *repo, const char *branch,
 	char name[512];
 
 	if (!c->header) {
-		printf("%-28s %-12s %-12s %-16s %-12s %s\n", "branch", "head",
-		       "base", "verdict", "culprit", "mail");
+		printf("%-28s %-*s %-*s %-16s %-*s %s\n", "branch",
+		       SHORT_SHA_LEN, "head", SHORT_SHA_LEN, "base", "verdict",
+		       SHORT_SHA_LEN, "culprit", "mail");
 		c->header = true;
 	}
 	if (repo_error && (!c->last_repo || strcmp(c->last_repo, repo)))
@@ -89,9 +91,11 @@ static void status_line(void *data, const char *repo, const char *branch,
 	if (!branch)
 		return;
 	snprintf(name, sizeof(name), "%s/%s", repo, branch);
-	printf("%-28s %-12.12s %-12.12s %-16s %-12.12s %s\n", name,
-	       v->head ? v->head : "-", v->base ? v->base : "-",
-	       v->verdict ? v->verdict : "-", v->culprit ? v->culprit : "-",
+	printf("%-28s %-*.*s %-*.*s %-16s %-*.*s %s\n", name, SHORT_SHA_LEN,
+	       SHORT_SHA_LEN, v->head ? v->head : "-", SHORT_SHA_LEN,
+	       SHORT_SHA_LEN, v->base ? v->base : "-",
+	       v->verdict ? v->verdict : "-", SHORT_SHA_LEN, SHORT_SHA_LEN,
+	       v->culprit ? v->culprit : "-",
 	       v->culprit ? (v->mailed ? "sent" : "not yet") : "-");
 	/* why: an undecided head's runs so far, an error's reason */
 	if (v->detail && v->verdict && (!strcmp(v->verdict, "undecided") ||

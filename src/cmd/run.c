@@ -25,6 +25,7 @@
 #include "run/schedule.h"
 #include "run/vm.h"
 #include "util/fileutil.h"
+#include "util/short_sha.h"
 #include "util/strbuf.h"
 #include "util/strnum.h"
 #include "util/usage.h"
@@ -123,10 +124,12 @@ static int check_worktree_commit(const char *commit)
 	    bisect_git_resolve(top.buf, "HEAD", head, &err) < 0)
 		goto out;
 	if (strcmp(want, head))
-		ret = error("--commit %s: the work tree %s is at %.12s, not at "
-			    "%.12s: check out %s first (or run from outside the "
-			    "tree), so that the runs measure the commit they name",
-			    commit, top.buf, head, want, commit);
+		ret = error(
+			"--commit %s: the work tree %s is at %.*s, not at "
+			"%.*s: check out %s first (or run from outside the "
+			"tree), so that the runs measure the commit they name",
+			commit, top.buf, SHORT_SHA_LEN, head, SHORT_SHA_LEN,
+			want, commit);
 out:
 	strbuf_release(&top);
 	strbuf_release(&err);

@@ -21,6 +21,7 @@
 #include "util/sorted.h"
 #include "util/strbuf.h"
 #include "util/strnum.h"
+#include "util/trust.h"
 #include "util/xalloc.h"
 
 void history_set_init(struct history_set *s)
@@ -650,20 +651,6 @@ out:
 
 /* ---- from a CSV file ---- */
 
-/* the first control byte of line but TAB (ESC, BEL, NUL, a lone CR), or -1 */
-static int csv_ctl(const struct strbuf *line)
-{
-	size_t i;
-
-	for (i = 0; i < line->len; i++) {
-		unsigned char c = (unsigned char)line->buf[i];
-
-		if ((c < 0x20 && c != '\t') || c == 0x7f)
-			return c;
-	}
-	return -1;
-}
-
 /* split one CSV line into fields (RFC 4180 quotes); -1 on a bad quote */
 static int csv_fields(char *line, char ***fields, size_t *n, size_t *alloc)
 {
@@ -858,7 +845,7 @@ int history_read_csv(FILE *fp, const char *path, const char *stat,
 		strbuf_chomp(&line);
 		if (!line.len)
 			continue;
-		if ((ctl = csv_ctl(&line)) >= 0) {
+		if ((ctl = trust_first_ctl(line.buf, line.len, true)) >= 0) {
 			/* a name with ESC would reach the terminal; NUL would cut a field */
 			strbuf_addf(err, "%s:%zu: a control character (byte 0x%02x); "
 				    "not a CSV file?", path, r.lineno, (unsigned)ctl);

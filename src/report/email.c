@@ -13,6 +13,7 @@
 #include <string.h>
 #include "plot/plot.h"
 #include "report/report.h"
+#include "util/short_sha.h"
 #include "util/strbuf.h"
 #include "util/trust.h"
 
@@ -29,14 +30,14 @@ static bool is_hex_sha(const char *s)
 	return n >= 12 && n <= 64 && !s[n];
 }
 
-/* 10 hex digits of a long hash: short enough for a subject, unique in
- * trees the size of Linux's */
+/* SHORT_SHA_LEN hex digits of a long hash, as every shortened commit
+ * perfsift prints (util/short_sha.h says why that many) */
 void report_short_commit(struct strbuf *out, const char *commit)
 {
 	if (!commit || !*commit)
 		strbuf_addstr(out, "unknown");
 	else if (is_hex_sha(commit))
-		strbuf_add(out, commit, 10);
+		strbuf_add(out, commit, SHORT_SHA_LEN);
 	else
 		strbuf_addstr(out, commit);
 }

@@ -18,6 +18,7 @@
 #include "robot/config.h"
 #include "robot/results.h"
 #include "util/fileutil.h"
+#include "util/short_sha.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -121,7 +122,7 @@ static int local_ensure(struct robot_results *r, const char *sha, size_t runs,
 	st = l->x.prepared[0] && !strcmp(l->x.prepared[0], sha) ? 0 :
 		ops.prepare(ops.data, 0, sha, &why);
 	if (st) {
-		strbuf_addf(err, "%.12s: %s", sha,
+		strbuf_addf(err, "%.*s: %s", SHORT_SHA_LEN, sha,
 			    why.len ? why.buf : "cannot be prepared");
 		strbuf_release(&why);
 		return -1;
@@ -138,8 +139,8 @@ static int local_ensure(struct robot_results *r, const char *sha, size_t runs,
 			return -1;
 	}
 	if (have < runs) {
-		strbuf_addf(err, "%.12s: the job gave %zu complete runs of %zu",
-			    sha, have, runs);
+		strbuf_addf(err, "%.*s: the job gave %zu complete runs of %zu",
+			    SHORT_SHA_LEN, sha, have, runs);
 		return -1;
 	}
 	return ROBOT_READY;
@@ -166,7 +167,7 @@ static int local_run_one(struct robot_results *r, const char *sha, int slot,
 	bisect_exec_ops(&l->x, &ops);
 	if ((!l->x.prepared[slot] || strcmp(l->x.prepared[slot], sha)) &&
 	    ops.prepare(ops.data, slot, sha, &why)) {
-		strbuf_addf(err, "%.12s: %s", sha,
+		strbuf_addf(err, "%.*s: %s", SHORT_SHA_LEN, sha,
 			    why.len ? why.buf : "cannot be prepared");
 		strbuf_release(&why);
 		return -1;
@@ -180,7 +181,8 @@ static int local_run_one(struct robot_results *r, const char *sha, int slot,
 		if (after > before)
 			return ROBOT_READY;
 	}
-	strbuf_addf(err, "%.12s: the job gave no complete run, twice", sha);
+	strbuf_addf(err, "%.*s: the job gave no complete run, twice",
+		    SHORT_SHA_LEN, sha);
 	return -1;
 }
 

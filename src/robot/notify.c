@@ -27,6 +27,7 @@
 #include "select/select.h"
 #include "util/fault.h"
 #include "util/hash.h"
+#include "util/short_sha.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
 #include "util/xalloc.h"
@@ -94,15 +95,18 @@ static void pool_sides(struct result_group *g, const char *const *sha,
 	pool_since(&bad, &g[2], -INFINITY);
 	if (strcmp(sha[3], sha[2]))
 		nhead = pool_since(&bad, &g[3], -INFINITY);
-	strbuf_addf(note, "The figures below pool the bisect's runs:\n"
-		    "  good: %zu runs (%zu of the parent %.12s",
-		    good.nruns, nparent, sha[1]);
+	strbuf_addf(note,
+		    "The figures below pool the bisect's runs:\n"
+		    "  good: %zu runs (%zu of the parent %.*s",
+		    good.nruns, nparent, SHORT_SHA_LEN, sha[1]);
 	if (strcmp(sha[0], sha[1]))
-		strbuf_addf(note, ", %zu of the base %.12s", nbase, sha[0]);
-	strbuf_addf(note, ")\n  bad:  %zu runs (%zu of the culprit %.12s",
-		    bad.nruns, nculprit, sha[2]);
+		strbuf_addf(note, ", %zu of the base %.*s", nbase,
+			    SHORT_SHA_LEN, sha[0]);
+	strbuf_addf(note, ")\n  bad:  %zu runs (%zu of the culprit %.*s",
+		    bad.nruns, nculprit, SHORT_SHA_LEN, sha[2]);
 	if (strcmp(sha[3], sha[2]))
-		strbuf_addf(note, ", %zu of the head %.12s", nhead, sha[3]);
+		strbuf_addf(note, ", %zu of the head %.*s", nhead,
+			    SHORT_SHA_LEN, sha[3]);
 	strbuf_addstr(note, ")\n");
 	matrix_release(&g[1].matrix);
 	g[1].matrix = good;
@@ -201,8 +205,8 @@ static void message_id(struct robot_judge *j, const char *culprit,
 
 	h = fnv1a64(h, j->repo->name, strlen(j->repo->name) + 1);
 	h = fnv1a64(h, j->job->name, strlen(j->job->name) + 1);
-	strbuf_addf(out, "<perfsift-robot.%.12s.%016llx@", culprit,
-		    (unsigned long long)h);
+	strbuf_addf(out, "<perfsift-robot.%.*s.%016llx@", SHORT_SHA_LEN,
+		    culprit, (unsigned long long)h);
 	if (at) {
 		len = strcspn(at + 1, "> \t");
 		strbuf_add(out, at + 1, len);
@@ -329,9 +333,9 @@ int robot_notify(struct robot_judge *j, const struct robot_verdict *v,
 	 * row of sendmail counts as sent (and says so).
 	 */
 	if (row.state == ROBOT_MAIL_PENDING && j->cfg->mail.sendmail) {
-		warning("%.12s: a previous robot was sending its mail when it "
+		warning("%.*s: a previous robot was sending its mail when it "
 			"stopped; not sending again (check the mail log)",
-			v->culprit);
+			SHORT_SHA_LEN, v->culprit);
 		row.state = ROBOT_MAIL_SENT;
 		ret = robot_state_set_mail(j->state, j->repo->name, v->culprit,
 					   j->job->name, &row, err);
@@ -373,12 +377,13 @@ int robot_notify(struct robot_judge *j, const struct robot_verdict *v,
 		goto out;
 	if (delivered) {
 		/* a robot killed after delivering: found, not sent again */
-		note("%s/%s: the mail about %.12s was delivered before; "
-		     "recorded as sent", j->repo->name, j->branch, v->culprit);
+		note("%s/%s: the mail about %.*s was delivered before; "
+		     "recorded as sent",
+		     j->repo->name, j->branch, SHORT_SHA_LEN, v->culprit);
 		ret = 0;
 	} else {
-		note("%s/%s: mailed %s about %.12s", j->repo->name, j->branch,
-		     j->cfg->mail.to, v->culprit);
+		note("%s/%s: mailed %s about %.*s", j->repo->name, j->branch,
+		     j->cfg->mail.to, SHORT_SHA_LEN, v->culprit);
 		ret = 1;
 	}
 out:

@@ -22,6 +22,7 @@
 #include "robot/results.h"
 #include "robot/state.h"
 #include "util/fileutil.h"
+#include "util/short_sha.h"
 #include "util/spawn.h"
 #include "util/strbuf.h"
 #include "util/trust.h"
@@ -149,7 +150,8 @@ static int merge_base(const char *mirror, const char *a, const char *b,
 		memcpy(sha, out.buf, 41);
 		ret = 0;
 	} else if (!err->len) {
-		strbuf_addf(err, "no merge-base of %.12s and %.12s", a, b);
+		strbuf_addf(err, "no merge-base of %.*s and %.*s",
+			    SHORT_SHA_LEN, a, SHORT_SHA_LEN, b);
 	}
 	strbuf_release(&out);
 	return ret;
@@ -289,8 +291,9 @@ static int test_job(struct head_test *h, const struct robot_job *job,
 		if (r > 0)
 			p->mailed++;
 		else
-			note("%s/%s: the mail about %.12s: already sent",
-			     h->repo->name, h->branch, t->culprit);
+			note("%s/%s: the mail about %.*s: already sent",
+			     h->repo->name, h->branch, SHORT_SHA_LEN,
+			     t->culprit);
 		t->mailed = true;
 		r = robot_state_set_test(p->state, h->repo->name, h->branch,
 					 h->head, job->name, t, err);
@@ -343,9 +346,9 @@ static int test_head(struct head_test *h, struct robot_verdict *row,
 			h->p->tested++;
 			if (!strcmp(worst.verdict, "error"))
 				h->p->failed++;
-			note("%s/%s %.12s: %s%s%.12s", h->repo->name, h->branch,
-			     h->head, worst.verdict,
-			     worst.culprit ? ", culprit " : "",
+			note("%s/%s %.*s: %s%s%.*s", h->repo->name, h->branch,
+			     SHORT_SHA_LEN, h->head, worst.verdict,
+			     worst.culprit ? ", culprit " : "", SHORT_SHA_LEN,
 			     worst.culprit ? worst.culprit : "");
 		}
 	}
@@ -360,8 +363,9 @@ static int test_head(struct head_test *h, struct robot_verdict *row,
 					   h->branch, &open, err);
 		if (!r) {
 			h->p->undecided++;
-			note("%s/%s %.12s: undecided: %s", h->repo->name,
-			     h->branch, h->head, open.detail ? open.detail : "");
+			note("%s/%s %.*s: undecided: %s", h->repo->name,
+			     h->branch, SHORT_SHA_LEN, h->head,
+			     open.detail ? open.detail : "");
 		}
 	}
 	(void)row;
@@ -417,9 +421,10 @@ static int visit(struct robot_pass *p, const struct robot_repo *repo,
 	h.base = base;
 	h.measure_only = mainline && !strcmp(base, sha);
 	if (p->dry_run) {
-		printf("%s/%s: would test %.12s against %.12s%s\n", repo->name,
-		       branch, sha, base,
-		       h.measure_only ? " (mainline: first head, measured only)" : "");
+		printf("%s/%s: would test %.*s against %.*s%s\n", repo->name,
+		       branch, SHORT_SHA_LEN, sha, SHORT_SHA_LEN, base,
+		       h.measure_only ? " (mainline: first head, measured only)"
+				      : "");
 		robot_verdict_release(&row);
 		return 0;
 	}
@@ -444,7 +449,8 @@ static int visit(struct robot_pass *p, const struct robot_repo *repo,
 		robot_verdict_release(&row);
 		return -1;
 	}
-	note("%s/%s: testing %.12s against %.12s", repo->name, branch, sha, base);
+	note("%s/%s: testing %.*s against %.*s", repo->name, branch,
+	     SHORT_SHA_LEN, sha, SHORT_SHA_LEN, base);
 	r = test_head(&h, &row, err);
 	robot_verdict_release(&row);
 	return r;

@@ -26,6 +26,7 @@
 #include "select/select.h"
 #include "util/fault.h"
 #include "util/hash.h"
+#include "util/short_sha.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
 #include "util/xalloc.h"
@@ -243,8 +244,9 @@ static int run_bisect(struct robot_judge *j, const char *base,
 	bo.stat = v->stat;
 	bo.testcase = j->job->testcase;
 	bo.kpi = j->job->kpi;
-	note("%s/%s: bisecting %s over %zu commits %.12s..%.12s",
-	     j->repo->name, j->branch, v->stat, n - 2, base, head);
+	note("%s/%s: bisecting %s over %zu commits %.*s..%.*s", j->repo->name,
+	     j->branch, v->stat, n - 2, SHORT_SHA_LEN, base, SHORT_SHA_LEN,
+	     head);
 	outcome = bisect_run(&st, &bo, &ops, &why);
 	if (outcome == BISECT_INTERRUPTED) {
 		/* stopped for a step queued in the lab: the next pass goes on */
@@ -428,10 +430,10 @@ static void judging_progress(void *data, enum decide_side side,
 	struct judging *g = data;
 	struct robot_judge *j = g->j;
 
-	note("%s/%s %.12s: %s%s run %zu of at most %zu (pair %zu)",
-	     j->repo->name, j->branch, g->sha[1], j->where ? j->where : "",
-	     side == DECIDE_BASE ? "base" : "head", t->runs[side] + 1,
-	     max_runs, t->pairs + 1);
+	note("%s/%s %.*s: %s%s run %zu of at most %zu (pair %zu)",
+	     j->repo->name, j->branch, SHORT_SHA_LEN, g->sha[1],
+	     j->where ? j->where : "", side == DECIDE_BASE ? "base" : "head",
+	     t->runs[side] + 1, max_runs, t->pairs + 1);
 }
 
 /*
@@ -522,8 +524,8 @@ static int judge_until_decided(struct robot_judge *j, const char *base,
 			    b.max_runs, used->buf);
 		set_str(&v->detail, g.look.line.buf);
 	}
-	note("%s/%s %.12s: %s, %s", j->repo->name, j->branch, head,
-	     decide_verdict_name(t.verdict), used->buf);
+	note("%s/%s %.*s: %s, %s", j->repo->name, j->branch, SHORT_SHA_LEN,
+	     head, decide_verdict_name(t.verdict), used->buf);
 out:
 	for (k = 0; k < 2; k++)
 		free(g.runs[k].col);
@@ -557,8 +559,9 @@ int robot_judge_head(struct robot_judge *j, const char *base, const char *head,
 		strbuf_release(&used);
 		return ROBOT_JUDGED;
 	}
-	note("%s/%s %.12s: %s %+.1f%% against %.12s: bisecting",
-	     j->repo->name, j->branch, head, stat, v->change, base);
+	note("%s/%s %.*s: %s %+.1f%% against %.*s: bisecting", j->repo->name,
+	     j->branch, SHORT_SHA_LEN, head, stat, v->change, SHORT_SHA_LEN,
+	     base);
 	v->stat = stat;
 	set_str(&v->verdict, regression ? "regression" : "improvement");
 	r = run_bisect(j, base, head, v, err);

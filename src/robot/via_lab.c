@@ -39,6 +39,7 @@
 #include "robot/config.h"
 #include "robot/results.h"
 #include "util/fileutil.h"
+#include "util/short_sha.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
 #include "util/xalloc.h"
@@ -143,9 +144,10 @@ static int queue_tasks(struct labres *l, const char *sha, const char *wd,
 	if (lab_add_tasks(&l->lab, b.t, natoms, ids, err) < 0)
 		goto out;
 	for (i = 0; i < natoms; i++)
-		note("%.12s: queued lab task %" PRId64 " (%s, group %s, %d run%s)",
-		     sha, ids[i], b.t[i].job_name, b.t[i].group, nruns,
-		     nruns == 1 ? "" : "s");
+		note("%.*s: queued lab task %" PRId64
+		     " (%s, group %s, %d run%s)",
+		     SHORT_SHA_LEN, sha, ids[i], b.t[i].job_name, b.t[i].group,
+		     nruns, nruns == 1 ? "" : "s");
 	ret = 0;
 out:
 	lab_task_batch_release(&b);
@@ -175,14 +177,14 @@ static int ask(struct labres *l, const char *sha, int more, struct strbuf *err)
 	if (st < 0)
 		goto done;
 	if (st == 2) {
-		strbuf_addf(err, "%.12s: %s", sha, why.buf);
+		strbuf_addf(err, "%.*s: %s", SHORT_SHA_LEN, sha, why.buf);
 		goto done;
 	}
 	if (st == 0) {
 		/* checked out and built here, run there (see the top) */
 		bisect_exec_ops(&cx, &ops);
 		if (ops.prepare(ops.data, 0, sha, &why)) {
-			strbuf_addf(err, "%.12s: %s", sha,
+			strbuf_addf(err, "%.*s: %s", SHORT_SHA_LEN, sha,
 				    why.len ? why.buf : "cannot be prepared");
 			goto done;
 		}
@@ -264,7 +266,7 @@ static int lab_measure(void *data, int slot, const char *sha, struct strbuf *err
 	r = ask(l, sha, 1, err);
 	if (r < 0)
 		return -1;
-	strbuf_addf(err, "%.12s: queued in the lab", sha);
+	strbuf_addf(err, "%.*s: queued in the lab", SHORT_SHA_LEN, sha);
 	return -1;
 }
 

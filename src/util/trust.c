@@ -10,12 +10,22 @@
 #include "util/fileutil.h"
 #include "util/trust.h"
 
+int trust_first_ctl(const char *s, size_t len, bool tab_ok)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if ((c < 0x20 && !(tab_ok && c == '\t')) || c == 0x7f)
+			return c;
+	}
+	return -1;
+}
+
 bool trust_has_ctl(const char *s)
 {
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			return true;
-	return false;
+	return trust_first_ctl(s, strlen(s), false) >= 0;
 }
 
 const char *trust_utf8_why(const char *s)

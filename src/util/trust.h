@@ -15,6 +15,13 @@
 /* s holds a control character (0x00-0x1f, DEL): ESC, BEL, CR, LF, TAB... */
 bool trust_has_ctl(const char *s);
 /*
+ * The first control byte of the len bytes at s (NUL among them, so a
+ * line read with its length is checked whole), TAB passing when tab_ok
+ * (a CSV field separator may be one); -1 when there is none.  The one
+ * definition of a control byte: trust_has_ctl() is this on a string.
+ */
+int trust_first_ctl(const char *s, size_t len, bool tab_ok);
+/*
  * s is valid UTF-8 without a C1 control character (U+0080-U+009F): a
  * raw 0x9b byte or U+009B is CSI to some terminals, and a name that is
  * not UTF-8 makes the run's own job.yaml unreadable.  NULL, or why.

@@ -74,6 +74,6 @@ PROG
 
 # the runs bisect made of commit tag $1 ("(N runs)" on its step line)
 runs_made() {
-	sha=$(git -C repo rev-parse "$1" | cut -c1-12) &&
+	sha=$(git -C repo rev-parse "$1" | cut -c1-10) &&
 	sed -n "s/^bisect: \[[0-9]*\/[0-9]*\] $sha [a-z]*.* (\([0-9]*\) runs)  .*/\1/p" err
 }

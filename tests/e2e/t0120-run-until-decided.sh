@@ -89,7 +89,7 @@ test_expect_success '--until-decided --commit C in a work tree at another commit
 	(cd tree && test_must_fail --status=2 perfsift run job.yaml \
 		--set mytest.mytest=other --commit "$one" \
 		--until-decided mytest=fast -- ./seq.sh 2>../err) &&
-	test_grep "commit $one: the work tree .*/tree is at $(echo $two | cut -c1-12), not at $(echo $one | cut -c1-12): check out" err &&
+	test_grep "commit $one: the work tree .*/tree is at $(echo $two | cut -c1-10), not at $(echo $one | cut -c1-10): check out" err &&
 	test "$(runs_of other)" -eq 0 &&
 	# at C itself, or C unknown to the tree (a kernel release): it runs
 	(cd tree && perfsift run job.yaml --set mytest.mytest=other \

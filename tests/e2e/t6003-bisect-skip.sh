@@ -20,7 +20,7 @@ test_expect_success 'bisect skips c10 and names c14' '
 		--install "echo \$PERFSIFT_BISECT_COMMIT \$(cat version) >>$PWD/installs" \
 		job.yaml -- ./prog &&
 	test_grep "^first bad commit: $(git -C repo rev-parse c14) change 14\$" out &&
-	c10=$(git -C repo rev-parse --short=12 c10) &&
+	c10=$(git -C repo rev-parse --short=10 c10) &&
 	test_grep "^bisect: \[9/19\] $c10 skip (the build exited 125)" err &&
 	test_grep "^  skip $c10 .*\[the build exited 125\]" out &&
 	test "$(runs_of "$(git -C repo rev-parse c10)")" -eq 0 &&

@@ -58,8 +58,8 @@ test_expect_success 'started again: those 3 come from the index, c19 is found' '
 '
 
 test_expect_success 'no commit was measured twice (but the confirmation pair)' '
-	c18=$(git -C repo rev-parse --short=12 c18) &&
-	c19=$(git -C repo rev-parse --short=12 c19) &&
+	c18=$(git -C repo rev-parse --short=10 c18) &&
+	c19=$(git -C repo rev-parse --short=10 c19) &&
 	for s in $(cat first3); do
 		runs_of "$(git -C repo rev-parse "$s")" || return 1
 	done >runs.after &&

@@ -31,6 +31,18 @@ exec ./prog
 EOF
 }
 
+# flaky_bisect ROOT VERSION FROM COUNT: bisect c1..c20 into the result
+# root $TEST_TMP/ROOT with the runs of cVERSION failing as flaky says;
+# sets $sha (cVERSION) and $short (its first 10 hex digits, as perfsift
+# prints a commit).  Its exit status is the bisect's.
+flaky_bisect() {
+	PERFSIFT_RESULT_ROOT=$TEST_TMP/$1 && export PERFSIFT_RESULT_ROOT &&
+	sha=$(cat "c$2.sha") && short=$(echo "$sha" | cut -c1-10) &&
+	flaky "$2" "$3" "$4" &&
+	bisect --good c1 --bad c20 --stat mytest.run_ms -n 2 \
+		job.yaml -- sh "$PWD/flaky.sh"
+}
+
 # failed_runs SHA: the failed run directories of SHA in the result root
 failed_runs() {
 	find "$PERFSIFT_RESULT_ROOT/bisect-e2e" -path "*/$1/[0-9]*/last_state" \
@@ -46,41 +58,29 @@ test_expect_success 'setup: 20 commits, change at c14 (c10 is the first midpoint
 '
 
 test_expect_success 'c10 fails once after a complete run: retried, judged good' '
-	PERFSIFT_RESULT_ROOT=$TEST_TMP/r1 && export PERFSIFT_RESULT_ROOT &&
-	c10=$(cat c10.sha) && s10=$(echo "$c10" | cut -c1-12) &&
-	flaky 10 1 1 &&
-	bisect --good c1 --bad c20 --stat mytest.run_ms -n 2 \
-		job.yaml -- sh "$PWD/flaky.sh" &&
+	flaky_bisect r1 10 1 1 &&
 	test_grep "^first bad commit: $(git -C repo rev-parse c14) change 14\$" out &&
-	test_grep "^bisect: commit $s10: the run failed: exit_code.1: 1, is_incomplete_run: 1; it gave 1 complete runs before: retry 1 of 2\$" err &&
-	test_grep "^bisect: \[9/19\] $s10 good" err &&
-	test "$(failed_runs "$c10")" -eq 1 &&
-	test "$(runs_of "$c10")" -eq "$(cat count-10)"
+	test_grep "^bisect: commit $short: the run failed: exit_code.1: 1, is_incomplete_run: 1; it gave 1 complete runs before: retry 1 of 2\$" err &&
+	test_grep "^bisect: \[9/19\] $short good" err &&
+	test "$(failed_runs "$sha")" -eq 1 &&
+	test "$(runs_of "$sha")" -eq "$(cat count-10)"
 '
 
 test_expect_success 'c10 fails every time: skipped at its first run, not retried' '
-	PERFSIFT_RESULT_ROOT=$TEST_TMP/r2 && export PERFSIFT_RESULT_ROOT &&
-	c10=$(cat c10.sha) && s10=$(echo "$c10" | cut -c1-12) &&
-	flaky 10 0 0 &&
-	bisect --good c1 --bad c20 --stat mytest.run_ms -n 2 \
-		job.yaml -- sh "$PWD/flaky.sh" &&
+	flaky_bisect r2 10 0 0 &&
 	test_grep "^first bad commit: $(git -C repo rev-parse c14) change 14\$" out &&
-	test_grep "^bisect: \[9/19\] $s10 skip (the job gave no complete run: exit_code.1: 1, is_incomplete_run: 1)" err &&
+	test_grep "^bisect: \[9/19\] $short skip (the job gave no complete run: exit_code.1: 1, is_incomplete_run: 1)" err &&
 	! grep -q "retry" err &&
 	test "$(cat count-10)" -eq 1 &&
-	test "$(failed_runs "$c10")" -eq 1
+	test "$(failed_runs "$sha")" -eq 1
 '
 
 test_expect_success 'bad fails for good after its first 2 runs: 2 retries, then the bisect ends' '
-	PERFSIFT_RESULT_ROOT=$TEST_TMP/r3 && export PERFSIFT_RESULT_ROOT &&
-	c20=$(cat c20.sha) && s20=$(echo "$c20" | cut -c1-12) &&
-	flaky 20 2 0 &&
-	{ bisect --good c1 --bad c20 --stat mytest.run_ms -n 2 \
-		job.yaml -- sh "$PWD/flaky.sh"; test $? -eq 3; } &&
+	{ flaky_bisect r3 20 2 0; test $? -eq 3; } &&
 	test_grep "retry 2 of 2\$" err &&
-	test_grep "bad $s20: the job gave no complete run in 3 runs in a row (after 2 complete ones): exit_code.1: 1, is_incomplete_run: 1" err &&
+	test_grep "bad $short: the job gave no complete run in 3 runs in a row (after 2 complete ones): exit_code.1: 1, is_incomplete_run: 1" err &&
 	test "$(cat count-20)" -eq 5 &&
-	test "$(failed_runs "$c20")" -eq 3
+	test "$(failed_runs "$sha")" -eq 3
 '
 
 test_done

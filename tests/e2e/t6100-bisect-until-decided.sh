@@ -30,11 +30,11 @@ test_expect_success 'bisect names c10 and confirms it' '
 '
 
 test_expect_success 'the noisy c6 got runs beyond -n 3 and is good or undecided, never bad' '
-	sha=$(git -C repo rev-parse c6 | cut -c1-12) &&
+	sha=$(git -C repo rev-parse c6 | cut -c1-10) &&
 	n=$(sed -n "s/^  [a-z]* $sha median [^ ]* (\([0-9]*\) runs).*/\1/p" out) &&
 	test -n "$n" && test "$n" -gt 3 && test "$n" -le 20 &&
-	grep -E "^  (good|undecided) $(git -C repo rev-parse c6 | cut -c1-12) " out &&
-	test_grep "^bisect: $(git -C repo rev-parse c6 | cut -c1-12) undecided (.*vs good .*, vs bad .*), [0-9]* runs" err
+	grep -E "^  (good|undecided) $(git -C repo rev-parse c6 | cut -c1-10) " out &&
+	test_grep "^bisect: $(git -C repo rev-parse c6 | cut -c1-10) undecided (.*vs good .*, vs bad .*), [0-9]* runs" err
 '
 
 # Each step runs in triplets (good, commit, bad / bad, commit, good) and
@@ -50,7 +50,7 @@ test_expect_success 'the noisy c6 got runs beyond -n 3 and is good or undecided,
 # from the noisy c6 at its 20.
 test_expect_success 'the quiet commits were decided in a few triplets, not at --max-runs' '
 	for c in c12 c9; do
-		sha=$(git -C repo rev-parse $c | cut -c1-12) &&
+		sha=$(git -C repo rev-parse $c | cut -c1-10) &&
 		grep -E "^  (good|bad) +$sha " out &&
 		n=$(runs_made $c) &&
 		test "$n" -ge 3 && test "$n" -le 9 || return 1

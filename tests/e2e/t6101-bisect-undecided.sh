@@ -23,7 +23,7 @@ test_expect_success 'setup: 24 commits, +5% from c10, c6 alternating' '
 
 test_expect_success 'c6 is undecided after 20 runs, and c10 is still found' '
 	bisect --good c1 --bad c24 --stat mytest.run_ms --max-runs 20 job.yaml -- ./prog &&
-	c6=$(git -C repo rev-parse c6 | cut -c1-12) &&
+	c6=$(git -C repo rev-parse c6 | cut -c1-10) &&
 	test_grep "^first bad commit: $(git -C repo rev-parse c10) change 10\$" out &&
 	test_grep "^  undecided $c6 median [0-9.]* (20 runs) \[undecided after 20 runs: vs good undecided, vs bad [a-z]*\]  change 6\$" out &&
 	! grep "^  \(good\|bad \) $c6" out &&
@@ -33,7 +33,7 @@ test_expect_success 'c6 is undecided after 20 runs, and c10 is still found' '
 '
 
 test_expect_success 'run again: undecided from its 20 runs in the index, none added' '
-	c6=$(git -C repo rev-parse c6 | cut -c1-12) &&
+	c6=$(git -C repo rev-parse c6 | cut -c1-10) &&
 	bisect --good c1 --bad c24 --stat mytest.run_ms --max-runs 20 job.yaml -- ./prog &&
 	test_grep "^  undecided $c6 .*(20 runs) \\[undecided after 20 runs" out &&
 	test "$(runs_of "$(git -C repo rev-parse c6)")" -eq 20
@@ -53,7 +53,7 @@ test_expect_success 'an undecided culprit: a range with it, exit 1' '
 	test_grep "^the first bad commit could be any of (1 skipped, 1 of them undecided after --max-runs):" out &&
 	test_grep "^  $c10 change 10\$" out &&
 	test_grep "^  $(git -C repo rev-parse c11) change 11\$" out &&
-	test_grep "^  undecided $(echo $c10 | cut -c1-12) " out
+	test_grep "^  undecided $(echo $c10 | cut -c1-10) " out
 '
 
 test_done

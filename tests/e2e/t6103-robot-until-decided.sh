@@ -57,9 +57,9 @@ head_runs() {
 test_expect_success 'the noisy head gets pairs beyond 3 and is the same' '
 	robot_once log1 &&
 	head=$(git -C up rev-parse feature/settle) &&
-	h12=$(echo $head | cut -c1-12) &&
-	test_grep "demo/feature/settle $h12: head 2 of 2, base run 4 of at most 20 (pair 4)" log1 &&
-	test_grep "demo/feature/settle $h12: same, judged on \([0-9]*\) base and \1 head runs made interleaved" log1 &&
+	h10=$(echo $head | cut -c1-10) &&
+	test_grep "demo/feature/settle $h10: head 2 of 2, base run 4 of at most 20 (pair 4)" log1 &&
+	test_grep "demo/feature/settle $h10: same, judged on \([0-9]*\) base and \1 head runs made interleaved" log1 &&
 	test_grep "; 3 other base and 0 other head runs left out" log1 &&
 	test_grep "demo/feature/settle [0-9a-f]*: same\$" log1 &&
 	n=$(head_runs "$head") && test "$n" -gt 3 && test "$n" -le 20 &&
@@ -120,7 +120,7 @@ test_expect_success 'setup: feature/slow, 10 commits, +50% from the 7th, the 5th
 
 test_expect_success 'the bisect names the 7th, says the 5th undecided, and the mail too' '
 	robot_once log4 &&
-	c5=$(git -C up rev-parse feature/slow~5 | cut -c1-12) &&
+	c5=$(git -C up rev-parse feature/slow~5 | cut -c1-10) &&
 	c7=$(git -C up rev-parse feature/slow~3) &&
 	test_grep "^first bad commit: $c7 slow: step 7\$" log4 &&
 	test_grep "^  undecided $c5 .*\[undecided after 20 runs" log4 &&
@@ -140,10 +140,10 @@ test_expect_success 'the mail pools the good and the bad runs, and says how many
 	nh=$(runs_of_rev feature/slow) &&
 	test_grep "^The figures below pool the bisect.s runs:\$" sent.mbox &&
 	line=$(grep "^  good: [0-9]* runs (" sent.mbox) &&
-	echo "$line" | grep "($np of the parent $(git -C up rev-parse $c6 | cut -c1-12), [0-9]* of the base $(git -C up rev-parse main | cut -c1-12))\$" &&
+	echo "$line" | grep "($np of the parent $(git -C up rev-parse $c6 | cut -c1-10), [0-9]* of the base $(git -C up rev-parse main | cut -c1-10))\$" &&
 	ng=$(echo "$line" | sed "s/^  good: \([0-9]*\) runs.*/\1/") &&
 	test "$ng" -gt "$np" &&
-	test_grep "^  bad:  $((nc + nh)) runs ($nc of the culprit $(git -C up rev-parse $c7 | cut -c1-12), $nh of the head $(git -C up rev-parse feature/slow | cut -c1-12))\$" sent.mbox &&
+	test_grep "^  bad:  $((nc + nh)) runs ($nc of the culprit $(git -C up rev-parse $c7 | cut -c1-10), $nh of the head $(git -C up rev-parse feature/slow | cut -c1-10))\$" sent.mbox &&
 	# the table and the repro line rest on those runs
 	test_grep "^        perfsift run job.yaml -n $ng --commit $(git -C up rev-parse $c6) " sent.mbox &&
 	test_grep "^        perfsift run job.yaml -n $((nc + nh)) --commit $(git -C up rev-parse $c7) " sent.mbox

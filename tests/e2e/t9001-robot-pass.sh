@@ -34,7 +34,7 @@ test_expect_success 'the headers are RFC 5322 and the job is attached' '
 	test_grep "^From: perfsift <perfsift@example.org>\$" sent.mbox &&
 	test_grep "^To: dev@example.org\$" sent.mbox &&
 	test_grep "^Date: [A-Z][a-z][a-z], [0-9][0-9] [A-Z][a-z][a-z] 20[0-9][0-9] [0-9:]* +0000\$" sent.mbox &&
-	test_grep "^Message-ID: <perfsift-robot\.$(cut -c1-12 c4)\.[0-9a-f]*@example.org>\$" sent.mbox &&
+	test_grep "^Message-ID: <perfsift-robot\.$(cut -c1-10 c4)\.[0-9a-f]*@example.org>\$" sent.mbox &&
 	test_grep "^MIME-Version: 1.0\$" sent.mbox &&
 	test_grep "^Content-Type: multipart/mixed; boundary=" sent.mbox &&
 	test_grep "^Content-Disposition: attachment; filename=\"job.yaml\"\$" sent.mbox &&
@@ -63,8 +63,8 @@ test_expect_success 'the mbox is mboxrd, one Subject: line per mail' '
 test_expect_success '--status: the branch, its verdict, culprit and mail' '
 	perfsift robot --config robot.yaml --status >status &&
 	cat status &&
-	test_grep "^demo/feature/slow  *$(git -C up rev-parse --short=12 feature/slow) $(git -C up rev-parse --short=12 main) regression  *$(cut -c1-12 c4) sent\$" status &&
-	test_grep "^demo/main  *$(git -C up rev-parse --short=12 main) .* measured " status
+	test_grep "^demo/feature/slow  *$(git -C up rev-parse --short=10 feature/slow) $(git -C up rev-parse --short=10 main) regression  *$(cut -c1-10 c4) sent\$" status &&
+	test_grep "^demo/main  *$(git -C up rev-parse --short=10 main) .* measured " status
 '
 
 test_expect_success 'a second pass: nothing new, nothing run, nothing mailed' '

@@ -92,7 +92,7 @@ test_expect_when test_have_hooks "$HOOKS_REASON" \
 	again sent &&
 	one_mail sent/sent.mbox &&
 	perfsift robot --config sent/robot.yaml --status >sent/status &&
-	test_grep "^demo/feature/slow .* regression  *$(cut -c1-12 c4) sent\$" sent/status
+	test_grep "^demo/feature/slow .* regression  *$(cut -c1-10 c4) sent\$" sent/status
 '
 
 test_done

@@ -32,7 +32,7 @@ test_expect_success 'next pass: main judged against its last head, culprit maile
 	test "$(mails sent.mbox)" -eq 2 &&
 	test_grep "^Subject: \[perfsift\] \[demo/main\] $(cut -c1-10 slow): mytest.ms +50.0% regression\$" sent.mbox &&
 	perfsift robot --config robot.yaml --status >status &&
-	test_grep "^demo/main  *$(git -C up rev-parse --short=12 main) .* regression  *$(cut -c1-12 slow) sent\$" status
+	test_grep "^demo/main  *$(git -C up rev-parse --short=10 main) .* regression  *$(cut -c1-10 slow) sent\$" status
 '
 
 test_expect_success 'a pass with nothing new mails nothing' '

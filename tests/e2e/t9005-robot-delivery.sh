@@ -15,7 +15,7 @@ test_expect_success '--dry-run: what would be tested, nothing run' '
 	perfsift robot --config robot.yaml --dry-run >out 2>err &&
 	cat out &&
 	test_grep "^demo/main: would test .* (mainline: first head, measured only)" out &&
-	test_grep "^demo/feature/slow: would test $(git -C up rev-parse --short=12 feature/slow) against $(git -C up rev-parse --short=12 main)\$" out &&
+	test_grep "^demo/feature/slow: would test $(git -C up rev-parse --short=10 feature/slow) against $(git -C up rev-parse --short=10 main)\$" out &&
 	test -z "$(robot_runs)" &&
 	perfsift robot --config robot.yaml --status >status &&
 	test_grep "no pass has run yet" status

@@ -19,7 +19,7 @@ test_expect_success 'one pass: one mail, and the count says one' '
 	robot_once log &&
 	test "$(mails sent.mbox)" -eq 1 &&
 	test_grep "pass done: 6 heads tested, 1 mails sent, 0 failures" log &&
-	test "$(grep -c ": the mail about $(git -C up rev-parse --short=12 feature/slow~2): already sent\$" log)" -eq 4
+	test "$(grep -c ": the mail about $(git -C up rev-parse --short=10 feature/slow~2): already sent\$" log)" -eq 4
 '
 
 test_expect_success 'the next pass: nothing sent, nothing counted' '

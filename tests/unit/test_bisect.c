@@ -15,6 +15,7 @@
 #include "bisect/bisect.h"
 #include "result/matrix.h"
 #include "result/stats.h"
+#include "util/short_sha.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -88,6 +89,22 @@ static void world_init(struct world *w, size_t n, size_t k, double noise)
 	for (i = 0; i < n; i++)
 		snprintf(w->sha[i], sizeof(w->sha[i]),
 			 "%040zx", (size_t)0xc0ffee00 + i);
+}
+
+/*
+ * The retry tests' world: 40 commits, bad from 23, 1% noise, commit k's
+ * runs failing after its first `after` complete ones -- `next` of them,
+ * or every one when next is 0 (as t6008's flaky wrapper counts).
+ */
+static void world_failing(struct world *w, size_t k, size_t after,
+			  size_t next)
+{
+	world_init(w, 40, 23, 0.01);
+	w->fail_after[k] = after;
+	if (next)
+		w->fail_next[k] = next;
+	else
+		w->fail_always[k] = true;
 }
 
 static int sha_index(struct world *w, const char *sha)
@@ -972,9 +989,7 @@ static void test_driver_retry_commit(void **state)
 
 	(void)state;
 	/* its second run fails once: retried, then judged good */
-	world_init(&w, 40, 23, 0.01);
-	w.fail_after[19] = 1;
-	w.fail_next[19] = 1;
+	world_failing(&w, 19, 1, 1);
 	o = run_world(&w, &st, KPI, &err);
 	if (o != BISECT_FOUND)
 		fail_msg("outcome %d: %s", (int)o, err.buf);
@@ -985,8 +1000,7 @@ static void test_driver_retry_commit(void **state)
 	bisect_state_release(&st);
 
 	/* every run fails (a kernel that panics): skipped, not retried */
-	world_init(&w, 40, 23, 0.01);
-	w.fail_always[19] = true;
+	world_failing(&w, 19, 0, 0);
 	assert_int_equal(run_world(&w, &st, KPI, &err), BISECT_FOUND);
 	assert_int_equal(st.first_bad, 23);
 	assert_int_equal(st.commits[19].verdict, BISECT_SKIP);
@@ -998,9 +1012,7 @@ static void test_driver_retry_commit(void **state)
 	bisect_state_release(&st);
 
 	/* two complete runs, then it fails for good: retried twice, skipped */
-	world_init(&w, 40, 23, 0.01);
-	w.fail_after[19] = 2;
-	w.fail_always[19] = true;
+	world_failing(&w, 19, 2, 0);
 	assert_int_equal(run_world(&w, &st, KPI, &err), BISECT_FOUND);
 	assert_int_equal(st.commits[19].verdict, BISECT_SKIP);
 	assert_int_equal(w.failed[19], 1 + BISECT_RUN_RETRIES);
@@ -1010,9 +1022,7 @@ static void test_driver_retry_commit(void **state)
 	bisect_state_release(&st);
 
 	/* the culprit itself fails once, at its third run: still found */
-	world_init(&w, 40, 23, 0.01);
-	w.fail_after[23] = 2;
-	w.fail_next[23] = 1;
+	world_failing(&w, 23, 2, 1);
 	o = run_world(&w, &st, KPI, &err);
 	if (o != BISECT_FOUND)
 		fail_msg("outcome %d: %s", (int)o, err.buf);
@@ -1038,9 +1048,7 @@ static void test_driver_retry_endpoint(void **state)
 
 	(void)state;
 	/* good's fifth run (the first step's second triplet) fails once */
-	world_init(&w, 40, 23, 0.01);
-	w.fail_after[0] = 4;
-	w.fail_next[0] = 1;
+	world_failing(&w, 0, 4, 1);
 	o = run_world(&w, &st, KPI, &err);
 	if (o != BISECT_FOUND)
 		fail_msg("outcome %d: %s", (int)o, err.buf);
@@ -1049,19 +1057,16 @@ static void test_driver_retry_endpoint(void **state)
 	bisect_state_release(&st);
 
 	/* bad fails once in the endpoints' own runs, at its second */
-	world_init(&w, 40, 23, 0.01);
-	w.fail_after[39] = 1;
-	w.fail_next[39] = 1;
+	world_failing(&w, 39, 1, 1);
 	assert_int_equal(run_world(&w, &st, KPI, &err), BISECT_FOUND);
 	assert_int_equal(w.failed[39], 1);
 	bisect_state_release(&st);
 
 	/* bad never gives a complete run: the bisect ends at once */
-	world_init(&w, 40, 23, 0.01);
-	w.fail_always[39] = true;
+	world_failing(&w, 39, 0, 0);
 	assert_int_equal(run_world(&w, &st, KPI, &err), BISECT_ERROR);
 	assert_int_equal(w.failed[39], 1);
-	snprintf(sha, sizeof(sha), "bad %.12s: ", w.sha[39]);
+	snprintf(sha, sizeof(sha), "bad %.*s: ", SHORT_SHA_LEN, w.sha[39]);
 	assert_non_null(strstr(err.buf, sha));
 	assert_non_null(strstr(err.buf, ": the job gave no complete run: "
 					"kernel_panic: 1"));
@@ -1070,14 +1075,12 @@ static void test_driver_retry_endpoint(void **state)
 	strbuf_reset(&err);
 
 	/* good fails for good after 5 complete runs: retried, then the end */
-	world_init(&w, 40, 23, 0.01);
-	w.fail_after[0] = 5;
-	w.fail_always[0] = true;
+	world_failing(&w, 0, 5, 0);
 	assert_int_equal(run_world(&w, &st, KPI, &err), BISECT_ERROR);
 	assert_int_equal(w.failed[0], 1 + BISECT_RUN_RETRIES);
 	assert_non_null(strstr(err.buf, "the job gave no complete run in 3 "
 					"runs in a row (after 5 complete ones)"));
-	snprintf(sha, sizeof(sha), "good %.12s: ", w.sha[0]);
+	snprintf(sha, sizeof(sha), "good %.*s: ", SHORT_SHA_LEN, w.sha[0]);
 	assert_non_null(strstr(err.buf, sha));
 	bisect_state_release(&st);
 	strbuf_release(&err);
@@ -1096,9 +1099,7 @@ static void test_driver_retry_resume(void **state)
 	size_t before;
 
 	(void)state;
-	world_init(&w, 40, 23, 0.01);
-	w.fail_after[19] = 1;
-	w.fail_next[19] = 1;
+	world_failing(&w, 19, 1, 1);
 	/* endpoints 3 + 3, then good, 19 (complete), bad, bad, 19 (fails) */
 	w.interrupt_after = 6 + 5;
 	assert_int_equal(run_world(&w, &st, KPI, &err), BISECT_INTERRUPTED);

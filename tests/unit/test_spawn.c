@@ -168,33 +168,41 @@ static void test_capture_limit(void **state)
 	strbuf_release(&why);
 }
 
-static void test_timeout(void **state)
+/*
+ * sh -c script in its own group with a 0.2 s timeout (grace_ms, 0 for
+ * the default, before SIGKILL): it ends by signal sig, marked timed out,
+ * well before the script itself would have.
+ */
+static void expect_timed_out(const char *script, int grace_ms, int sig)
 {
 	struct strbuf why = STRBUF_INIT;
 	struct spawn_cmd c;
 	uint64_t t0;
 
+	spawn_init_sh(&c, script);
+	c.own_group = true;
+	c.timeout = 0.2;
+	if (grace_ms)
+		c.grace_ms = grace_ms;
+	t0 = time_mono_ns();
+	assert_int_equal(spawn_run(&c, &why), 128 + sig);
+	assert_true(c.timed_out);
+	assert_true(time_mono_ns() - t0 < 30 * 1000000000ull);
+	spawn_release(&c);
+	strbuf_release(&why);
+}
+
+static void test_timeout(void **state)
+{
+	struct strbuf why = STRBUF_INIT;
+	struct spawn_cmd c;
+
 	(void)state;
 	/* SIGTERM at the deadline, to the whole group (the sleep too) */
-	spawn_init_sh(&c, "sleep 60; exit 0");
-	c.own_group = true;
-	c.timeout = 0.2;
-	t0 = time_mono_ns();
-	assert_int_equal(spawn_run(&c, &why), 128 + SIGTERM);
-	assert_true(c.timed_out);
-	assert_true(time_mono_ns() - t0 < 30 * 1000000000ull);
-	spawn_release(&c);
-
+	expect_timed_out("sleep 60; exit 0", 0, SIGTERM);
 	/* one that ignores SIGTERM gets SIGKILL after the grace */
-	spawn_init_sh(&c, "trap '' TERM; while :; do sleep 0.1; done");
-	c.own_group = true;
-	c.timeout = 0.2;
-	c.grace_ms = 300;
-	t0 = time_mono_ns();
-	assert_int_equal(spawn_run(&c, &why), 128 + SIGKILL);
-	assert_true(c.timed_out);
-	assert_true(time_mono_ns() - t0 < 30 * 1000000000ull);
-	spawn_release(&c);
+	expect_timed_out("trap '' TERM; while :; do sleep 0.1; done", 300,
+			 SIGKILL);
 
 	/* no timeout: a quick child is not touched */
 	spawn_init_sh(&c, "sleep 0.1; exit 4");

@@ -29,6 +29,13 @@ static void test_names(void **state)
 	assert_non_null(trust_name_why("del\177"));
 	assert_true(trust_has_ctl("a\tb"));
 	assert_false(trust_has_ctl("caf\xc3\xa9"));
+	/* a CSV line: TAB may separate, a NUL inside still counts */
+	assert_int_equal(trust_first_ctl("a\tb", 3, true), -1);
+	assert_int_equal(trust_first_ctl("a\tb", 3, false), '\t');
+	assert_int_equal(trust_first_ctl("ab\0c", 4, true), 0);
+	assert_int_equal(trust_first_ctl("a,\033[m", 5, true), 033);
+	assert_int_equal(trust_first_ctl("del\177", 4, true), 0177);
+	assert_int_equal(trust_first_ctl("caf\xc3\xa9", 5, false), -1);
 }
 
 static void test_relpaths(void **state)

@@ -27,6 +27,7 @@
 #include "util/short_sha.h"
 #include "util/spawn.h"
 #include "util/strbuf.h"
+#include "util/trust.h"
 #include "util/usage.h"
 #include "util/xalloc.h"
 
@@ -973,12 +974,22 @@ static void x_failure(void *data, const char *sha, struct strbuf *why)
 	strbuf_addf(&path, "/%ld/last_state", newest);
 	if (newest >= 0 && read_text_file(&text, path.buf, 4096) >= 0 &&
 	    strstr(text.buf, "is_incomplete_run: 1")) {
+		char *line = text.buf, *nl;
+
+		/*
+		 * Each line escaped (trust_escape()): the run may be a pulled
+		 * one or a copy, its last_state written by anyone, and the
+		 * reason goes to the terminal (the third attack, L11)
+		 */
 		strbuf_rtrim(&text);
-		for (i = 0; i < text.len; i++) {
-			if (text.buf[i] == '\n')
+		for (i = 0; line; i++) {
+			nl = strchr(line, '\n');
+			if (nl)
+				*nl = '\0';
+			if (i)
 				strbuf_addstr(why, ", ");
-			else
-				strbuf_addch(why, text.buf[i]);
+			trust_escape(why, line);
+			line = nl ? nl + 1 : NULL;
 		}
 	}
 	strbuf_release(&path);

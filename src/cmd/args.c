@@ -52,5 +52,9 @@ int cmd_check_commit(const char *commit)
 			return error("--commit: a commit id has no '/', newline or "
 				     "other control character");
 	}
+	/* git would read "-x" as an option; " x" lists as x (L10) */
+	if (commit[0] == '-' || commit[0] == ' ' || commit[i - 1] == ' ')
+		return error("--commit: '%s' is no commit id (a leading '-' or a "
+			     "blank at either end)", commit);
 	return 0;
 }

@@ -178,8 +178,15 @@ int cmd_compare(int argc, char **argv, struct options *opts)
 	groups = xcalloc((size_t)ngroups, sizeof(*groups));
 	gp = xcalloc((size_t)ngroups, sizeof(*gp));
 	/* the index is checked against the disk once, for all of them */
-	if (select_groups(&ctx, (const char *const *)&argv[optind],
-			  (size_t)ngroups, groups, &err))
+	status = select_groups(&ctx, (const char *const *)&argv[optind],
+			       (size_t)ngroups, groups, &err);
+	if (status == SELECT_NO_STORE) {
+		/* no index to read (a full disk): a runtime error, said so */
+		error("%s", err.buf);
+		status = EXIT_RUNTIME;
+		goto out;
+	}
+	if (status)
 		die_status(EXIT_USAGE, "%s", err.buf);
 	for (i = 0; i < ngroups; i++)
 		gp[i] = &groups[i];
@@ -196,6 +203,7 @@ int cmd_compare(int argc, char **argv, struct options *opts)
 	status = res.kpi_regressed ? EXIT_REGRESSION : EXIT_OK;
 
 	compare_result_release(&res);
+out:
 	for (i = 0; i < ngroups; i++)
 		result_group_release(&groups[i]);
 	free(groups);

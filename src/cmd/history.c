@@ -526,8 +526,13 @@ static int load_series(int argc, char **argv, struct options *opts,
 	}
 	a->q.selectors = (const char *const *)argv + optind;
 	a->q.nselectors = (size_t)(argc - optind);
-	if (result_store_open(&st, opts->result_root, opts->store_url, 0, &err))
-		die("%s", err.buf);
+	if (result_store_open(&st, opts->result_root, opts->store_url, 0, &err)) {
+		/* "error:" as every reading command says it (a full disk, L9) */
+		error("%s", err.buf);
+		strbuf_release(&err);
+		*ret = EXIT_RUNTIME;
+		return -1;
+	}
 	if (history_load_store(&st, &a->q, set, &err)) {
 		store_close(&st);
 		die_status(EXIT_USAGE, "%s", err.buf);

@@ -180,10 +180,12 @@ int cmd_report(int argc, char **argv, struct options *opts)
 		return EXIT_USAGE;
 	}
 	memset(&d, 0, sizeof(d));
-	if (select_groups(&ctx, (const char *const *)&argv[optind], 2, sides,
-			  &err)) {
+	c = select_groups(&ctx, (const char *const *)&argv[optind], 2, sides,
+			  &err);
+	if (c) {
 		error("%s", err.buf);
-		ret = EXIT_USAGE;
+		/* no index to read (a full disk) is no bad usage */
+		ret = c == SELECT_NO_STORE ? EXIT_RUNTIME : EXIT_USAGE;
 		goto out;
 	}
 	/* the pool: BASE and the --good groups against HEAD and the --bad */

@@ -323,8 +323,13 @@ int cmd_site(int argc, char **argv, struct options *opts)
 
 	/* read and detect everything before writing anything */
 	history_set_init(&w.set);
-	if (result_store_open(&st, opts->result_root, opts->store_url, 0, &err))
-		die("%s", err.buf);
+	if (result_store_open(&st, opts->result_root, opts->store_url, 0, &err)) {
+		/* "error:" as every reading command says it (a full disk, L9) */
+		error("%s", err.buf);
+		site_work_release(&w);
+		strbuf_release(&err);
+		return EXIT_RUNTIME;
+	}
 	if (history_load_store(&st, &q, &w.set, &err)) {
 		store_close(&st);
 		die_status(EXIT_USAGE, "%s", err.buf);

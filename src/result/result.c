@@ -83,6 +83,18 @@ static int check_component(const char *key, const char *v, struct strbuf *err)
 		strbuf_addf(err, "' holds %s", why);
 		return -1;
 	}
+	/*
+	 * A commit is given to git (bisect, the robot, the site's links):
+	 * one starting with '-' reads as an option wherever a call lacks
+	 * --end-of-options, and a blank at either end is no commit id but
+	 * a directory that lists as another (the third attack, L10)
+	 */
+	if (!strcmp(key, "commit") &&
+	    (*v == '-' || *v == ' ' || v[strlen(v) - 1] == ' ')) {
+		strbuf_addf(err, "commit: '%s' is no commit id (a leading '-' or "
+			    "a blank at either end)", v);
+		return -1;
+	}
 	return 0;
 }
 
@@ -602,6 +614,56 @@ static char *kpi_missing(const struct result_run *run,
 	return strbuf_detach(&list, NULL);
 }
 
+/*
+ * .tmp-<n> renamed to <n>, under the group lock.  When <n> is there
+ * already -- made by no perfsift, which all reserve .tmp-<n> first (a
+ * hand copy, a directory made by the job itself) -- the run takes the
+ * next number that neither a run nor a reservation holds: failing, it
+ * stayed in .tmp-<n> with its .owner gone, for ever (the third attack's
+ * listed item).  0, or -1 with err.
+ */
+static int publish_rename(struct result_run *run, struct strbuf *err)
+{
+	struct strbuf final = STRBUF_INIT, tmp = STRBUF_INIT;
+	struct stat st;
+	int n = run->number, ret = -1;
+
+	while (renameat2(AT_FDCWD, run->tmp_dir, AT_FDCWD, run->dir,
+			 RENAME_NOREPLACE) < 0) {
+		if (errno != EEXIST && errno != ENOTEMPTY) {
+			strbuf_addf(err, "cannot rename '%s' to '%s': %s",
+				    run->tmp_dir, run->dir, strerror(errno));
+			goto out;
+		}
+		for (n++; n < MAX_RUNS; n++) {
+			strbuf_reset(&final);
+			strbuf_reset(&tmp);
+			strbuf_addf(&final, "%s/%d", run->group_dir, n);
+			strbuf_addf(&tmp, "%s/.tmp-%d", run->group_dir, n);
+			if (lstat(final.buf, &st) < 0 && errno == ENOENT &&
+			    lstat(tmp.buf, &st) < 0 && errno == ENOENT)
+				break;
+		}
+		if (n >= MAX_RUNS) {
+			strbuf_addf(err, "cannot rename '%s' to '%s' (taken) nor "
+				    "to a later number: '%s' has no free run "
+				    "number", run->tmp_dir, run->dir,
+				    run->group_dir);
+			goto out;
+		}
+		warning("'%s' was taken by something not a perfsift run: this "
+			"run is %d", trust_shown(run->dir), n);
+		free(run->dir);
+		run->dir = strbuf_detach(&final, NULL);
+		run->number = n;
+	}
+	ret = 0;
+out:
+	strbuf_release(&final);
+	strbuf_release(&tmp);
+	return ret;
+}
+
 int result_run_finish(struct result_run *run, const char *root,
 		      const char *store_url, bool complete, struct strbuf *err)
 {
@@ -640,12 +702,8 @@ int result_run_finish(struct result_run *run, const char *root,
 		goto out;
 	path_join(&path, run->tmp_dir, ".owner");
 	unlink(path.buf); /* still locked until the rename is done */
-	if (renameat2(AT_FDCWD, run->tmp_dir, AT_FDCWD, run->dir,
-		      RENAME_NOREPLACE) < 0) {
-		strbuf_addf(err, "cannot rename '%s' to '%s': %s", run->tmp_dir,
-			    run->dir, strerror(errno));
+	if (publish_rename(run, err))
 		goto out;
-	}
 	drop_ownership(run);
 	FREE_AND_NULL(run->tmp_dir); /* in place now: abort must not touch it */
 	fsync_dir(run->group_dir);

@@ -264,7 +264,14 @@ static void notes_append(const struct sampler_notes *notes, const char *line)
 
 	if (!notes->file)
 		return;
-	fd = open(notes->file, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
+	/*
+	 * Never through a link (a link planted there would have the root's
+	 * notes appended to whatever it names), and 0644 whatever the
+	 * umask: a file of root's that others need not write (the third
+	 * attack's listed item; robot/pass.c makes its directory 0755).
+	 */
+	fd = open(notes->file, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW |
+		  O_CLOEXEC, 0644);
 	if (fd < 0)
 		return;
 	if (write(fd, line, strlen(line)) < 0) {

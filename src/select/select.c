@@ -908,7 +908,7 @@ int select_groups(const struct select_ctx *ctx, const char *const *specs,
 	if (have_index(ctx)) {
 		if (result_store_open(&st, ctx->result_root, ctx->store_url, 0,
 				      err))
-			return -1;
+			return SELECT_NO_STORE;
 		open = true;
 	}
 	for (i = 0; i < n && !ret; i++)

@@ -86,8 +86,11 @@ int select_group(const struct select_ctx *ctx, const char *spec,
  * select_group() of each of n specs into groups[] (all initialised here,
  * so the caller releases all n whatever the result), the index opened and
  * checked against the disk once for all of them; 0, or -1 with err (the
- * first spec that fails).
+ * first spec that fails), or SELECT_NO_STORE with err when the index
+ * could not be opened -- a runtime error (a full disk, L9), not a bad
+ * spec.
  */
+#define SELECT_NO_STORE (-2)
 int select_groups(const struct select_ctx *ctx, const char *const *specs,
 		  size_t n, struct result_group *groups, struct strbuf *err);
 

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 #include "result/matrix.h"
 #include "result/reduce.h"
@@ -96,11 +97,58 @@ static void check_corrupt(struct store *st, int rc)
 		store_corrupt(p->path, sqlite3_errmsg(p->db));
 }
 
+/*
+ * Below this much room, an I/O error of the index is taken for a full
+ * file system: SQLite grows its -shm by 32 KiB and writes 64 KiB pages.
+ */
+#define FULL_FREE_BYTES (1024 * 1024)
+
+/*
+ * On a full disk SQLite says only "disk I/O error" (it cannot grow
+ * perfsift.db-shm), even to a reading command: when the failure is an
+ * I/O error, a full one or a file not opened, and the index's file
+ * system has (almost) no room or no inode left -- or the system call
+ * said ENOSPC -- append what is wrong and what to do (the third
+ * attack, L9).  db may be NULL (the open itself failed).
+ */
+static void full_hint(const char *path, sqlite3 *db, int rc,
+		      struct strbuf *err)
+{
+	struct strbuf dir = STRBUF_INIT;
+	struct statvfs sv;
+	unsigned long long room;
+	bool enospc = db && sqlite3_system_errno(db) == ENOSPC;
+
+	rc &= 0xff;
+	if (rc != SQLITE_IOERR && rc != SQLITE_FULL && rc != SQLITE_CANTOPEN)
+		return;
+	path_dirname(&dir, path);
+	if (statvfs(dir.buf, &sv) < 0)
+		goto out;
+	room = (unsigned long long)sv.f_bavail * sv.f_frsize;
+	if (!enospc && room >= FULL_FREE_BYTES && sv.f_favail)
+		goto out;
+	strbuf_addf(err, " (the file system of '%s' is full: ", dir.buf);
+	if (sv.f_favail || !sv.f_files)
+		strbuf_addf(err, "%llu KiB free", room / 1024);
+	else
+		strbuf_addstr(err, "no inode free");
+	strbuf_addstr(err, "; perfsift writes its index even to read it, "
+		      "SQLite's write-ahead log: free some space there, or move "
+		      "the result root to a larger file system, and run the "
+		      "command again)");
+out:
+	strbuf_release(&dir);
+}
+
 /* damage first: an error from a damaged file must not read as a miss */
 int sq_error(struct store *st, struct strbuf *err, const char *what)
 {
-	check_corrupt(st, sqlite3_extended_errcode(db_of(st)));
+	int rc = sqlite3_extended_errcode(db_of(st));
+
+	check_corrupt(st, rc);
 	strbuf_addf(err, "index: %s: %s", what, sqlite3_errmsg(db_of(st)));
+	full_hint(((struct sqlite_priv *)st->priv)->path, db_of(st), rc, err);
 	return -1;
 }
 
@@ -113,6 +161,8 @@ static int exec_sql(struct store *st, const char *sql, struct strbuf *err)
 	if (rc != SQLITE_OK) {
 		check_corrupt(st, rc);
 		strbuf_addf(err, "index: %s", msg ? msg : "sqlite3_exec failed");
+		full_hint(((struct sqlite_priv *)st->priv)->path, db_of(st),
+			  sqlite3_extended_errcode(db_of(st)), err);
 		sqlite3_free(msg);
 		return -1;
 	}
@@ -250,6 +300,7 @@ static int sqlite_open(struct store *st, const char *location, unsigned flags,
 	if (rc != SQLITE_OK) {
 		strbuf_addf(err, "cannot open index '%s': %s", location,
 			    p->db ? sqlite3_errmsg(p->db) : sqlite3_errstr(rc));
+		full_hint(location, p->db, rc, err);
 		goto fail;
 	}
 	sqlite3_busy_timeout(p->db, BUSY_TIMEOUT_MS);

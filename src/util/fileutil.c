@@ -8,8 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "util/fault.h"
 #include "util/fileutil.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -179,6 +182,59 @@ int write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
+/*
+ * The temporaries of write_file_atomic() that a killed writer left
+ * beside path (the third attack, K1: a run killed while it wrote a
+ * group's stddev.json left stddev.json.tmp.XXXXXX there for ever).  Only
+ * path's own ("<name>.tmp." and mkostemp's 6 characters), only regular
+ * files of our user, only those older than WRITE_TMP_STALE_S, and only
+ * when no one holds their flock: a live writer holds it from mkostemp
+ * to after its rename, and the age covers the two calls between
+ * mkostemp and flock.  Done after each write of path, so a group's next
+ * index rebuild sweeps what the killed one left.
+ */
+#define WRITE_TMP_STALE_S 60
+static void remove_stale_temps(const char *path, const char *ours)
+{
+	struct strbuf dir = STRBUF_INIT, prefix = STRBUF_INIT;
+	struct dirent *de;
+	struct stat st, fst;
+	time_t now = time(NULL);
+	DIR *d;
+	int dfd, fd;
+
+	path_dirname(&dir, path);
+	strbuf_addf(&prefix, "%s.tmp.", path_basename(path));
+	d = opendir(dir.buf);
+	if (!d)
+		goto out;
+	dfd = dirfd(d);
+	while ((de = readdir(d))) {
+		const char *n = de->d_name;
+
+		if (strncmp(n, prefix.buf, prefix.len) ||
+		    strlen(n + prefix.len) != 6 ||
+		    !strcmp(n, path_basename(ours)))
+			continue;
+		if (fstatat(dfd, n, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+		    !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
+		    now - st.st_mtime < WRITE_TMP_STALE_S)
+			continue;
+		fd = openat(dfd, n, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		/* the same file as looked at, and its writer gone */
+		if (!fstat(fd, &fst) && fst.st_ino == st.st_ino &&
+		    fst.st_dev == st.st_dev && !flock(fd, LOCK_EX | LOCK_NB))
+			unlinkat(dfd, n, 0);
+		close(fd);
+	}
+	closedir(d);
+out:
+	strbuf_release(&dir);
+	strbuf_release(&prefix);
+}
+
 int write_file_atomic(const char *path, const void *data, size_t len)
 {
 	struct strbuf tmp = STRBUF_INIT, dir = STRBUF_INIT;
@@ -190,21 +246,37 @@ int write_file_atomic(const char *path, const void *data, size_t len)
 	fd = mkostemp(tmp.buf, O_CLOEXEC);
 	if (fd < 0)
 		goto out;
+	/*
+	 * Held until the temporary has its final name: a sweep of stale
+	 * temporaries (remove_stale_temps()) leaves a locked one alone.  A
+	 * file system without flock keeps it too (an error here is no
+	 * error of the write).
+	 */
+	(void)flock(fd, LOCK_EX | LOCK_NB);
 	if (write_all(fd, data, len))
 		goto fail;
 	/* mkostemp makes it 0600; fsync before rename, so the new name never
 	 * points at data still only in the page cache */
 	if (fchmod(fd, 0644) < 0 || fsync(fd) < 0)
 		goto fail;
-	if (close(fd) < 0) {
-		fd = -1;
-		goto fail;
+#if FAULT_HOOKS_BUILT
+	{
+		/* PERFSIFT_FAULT=atomic-write:NAME: killed with NAME's temporary */
+		struct strbuf point = STRBUF_INIT;
+
+		strbuf_addf(&point, "atomic-write:%s", path_basename(path));
+		fault_point(point.buf);
+		strbuf_release(&point);
 	}
-	fd = -1;
+#endif
 	if (rename(tmp.buf, path) < 0)
 		goto fail;
+	/* after fsync, close() has no data left to lose: its error is moot */
+	close(fd);
+	fd = -1;
 	path_dirname(&dir, path);
 	fsync_dir(dir.buf);
+	remove_stale_temps(path, tmp.buf);
 	ret = 0;
 	goto out;
 fail:

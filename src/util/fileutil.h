@@ -39,7 +39,11 @@ int write_all(int fd, const void *buf, size_t len);
  */
 int file_put(const char *path, int flags, mode_t mode, const void *buf,
 	     size_t len, const uint64_t *size);
-/* write data to path atomically (tmp file + fsync + rename); 0 / -1 */
+/*
+ * write data to path atomically (tmp file + fsync + rename); 0 / -1.
+ * A write also removes the temporaries of path that a killed writer
+ * left (older than a minute, their flock free: never a live writer's).
+ */
 int write_file_atomic(const char *path, const void *data, size_t len);
 /* fsync a directory, so that a rename in it is durable */
 int fsync_dir(const char *dir);

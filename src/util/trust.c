@@ -28,6 +28,36 @@ bool trust_has_ctl(const char *s)
 	return trust_first_ctl(s, strlen(s), false) >= 0;
 }
 
+const char *trust_bidi_why_len(const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i;
+
+	/*
+	 * By their UTF-8 bytes, so that a name that is no UTF-8 otherwise
+	 * (trust_name_why() does not ask) is searched too: U+200E/U+200F
+	 * and U+202A-U+202E are E2 80 xx, U+2066-U+2069 E2 81 xx, U+061C
+	 * D8 9C.
+	 */
+	for (i = 0; i + 1 < len; i++) {
+		if (p[i] == 0xd8 && p[i + 1] == 0x9c)
+			return TRUST_BIDI_WHY;
+		if (p[i] != 0xe2 || i + 2 >= len)
+			continue;
+		if ((p[i + 1] == 0x80 &&
+		     (p[i + 2] == 0x8e || p[i + 2] == 0x8f ||
+		      (p[i + 2] >= 0xaa && p[i + 2] <= 0xae))) ||
+		    (p[i + 1] == 0x81 && p[i + 2] >= 0xa6 && p[i + 2] <= 0xa9))
+			return TRUST_BIDI_WHY;
+	}
+	return NULL;
+}
+
+const char *trust_bidi_why(const char *s)
+{
+	return trust_bidi_why_len(s, strlen(s));
+}
+
 const char *trust_utf8_why(const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
@@ -62,7 +92,7 @@ const char *trust_utf8_why(const char *s)
 			       "terminal's CSI)";
 		p += n + 1;
 	}
-	return NULL;
+	return trust_bidi_why(s);
 }
 
 const char *trust_name_why(const char *s)
@@ -75,7 +105,7 @@ const char *trust_name_why(const char *s)
 		return "a '/' in a name";
 	if (trust_has_ctl(s))
 		return "a control character";
-	return NULL;
+	return trust_bidi_why(s);
 }
 
 const char *trust_stat_why(const char *s)
@@ -105,6 +135,8 @@ const char *trust_relpath_why_len(const char *s, size_t len)
 	for (i = 0; i < len; i++)
 		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
 			return "a control character";
+	if (trust_bidi_why_len(s, len))
+		return TRUST_BIDI_WHY;
 	for (i = 0;; i = end + 1) {
 		const char *slash = memchr(s + i, '/', len - i);
 

@@ -22,14 +22,27 @@ bool trust_has_ctl(const char *s);
  */
 int trust_first_ctl(const char *s, size_t len, bool tab_ok);
 /*
+ * s holds a bidirectional control (U+202A-U+202E, U+2066-U+2069,
+ * U+200E/U+200F, U+061C): a name with U+202E (right-to-left override)
+ * displays as another name in a terminal or the site (the third attack,
+ * L10).  NULL, or why (TRUST_BIDI_WHY).
+ */
+#define TRUST_BIDI_WHY "a bidirectional control (U+202A-U+202E, U+2066-U+2069, " \
+	"U+200E, U+200F or U+061C: it would display as another name)"
+const char *trust_bidi_why(const char *s);
+/* the same for len bytes that need not end in a NUL (a store's file row) */
+const char *trust_bidi_why_len(const char *s, size_t len);
+/*
  * s is valid UTF-8 without a C1 control character (U+0080-U+009F): a
  * raw 0x9b byte or U+009B is CSI to some terminals, and a name that is
- * not UTF-8 makes the run's own job.yaml unreadable.  NULL, or why.
+ * not UTF-8 makes the run's own job.yaml unreadable -- nor a
+ * bidirectional control (trust_bidi_why()).  NULL, or why.
  */
 const char *trust_utf8_why(const char *s);
 /*
  * s is one plain directory entry: not empty, not "." or "..", no '/',
- * no control character.  NULL when fine, else why (static text).
+ * no control character, no bidirectional control (trust_bidi_why()).
+ * NULL when fine, else why (static text).
  */
 const char *trust_name_why(const char *s);
 /*

@@ -13,8 +13,10 @@
 #include <string.h>
 #include <cmocka.h>
 #include "bisect/bisect.h"
+#include "bisect/exec.h"
 #include "result/matrix.h"
 #include "result/stats.h"
+#include "util/fileutil.h"
 #include "util/short_sha.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -1120,10 +1122,50 @@ static void test_driver_retry_resume(void **state)
 	strbuf_release(&err);
 }
 
+/*
+ * The reason for a skipped commit that the real ops (bisect/exec.c)
+ * give: the newest run's last_state, one line, every control character
+ * escaped -- a pulled or copied run's last_state may hold an ESC, and
+ * the reason goes to the terminal (the third attack, L11).
+ */
+static void test_exec_failure_escaped(void **state)
+{
+	char tmpl[] = "/tmp/perfsift-test-xfail.XXXXXX";
+	char *root = mkdtemp(tmpl);
+	struct bisect_exec x;
+	struct bisect_ops ops;
+	struct strbuf path = STRBUF_INIT, why = STRBUF_INIT;
+	static const char text[] = "exit_code.1: 1\n"
+		"job: \033]0;owned\007\033[2J\\n\n"
+		"is_incomplete_run: 1\n";
+
+	(void)state;
+	assert_non_null(root);
+	memset(&x, 0, sizeof(x));
+	x.group = xstrdup(root);
+	bisect_exec_ops(&x, &ops);
+	/* run 0 complete, run 3 the newest: its last_state is the reason */
+	strbuf_addf(&path, "%s/abc/0", root);
+	assert_int_equal(mkdir_p(path.buf, 0755), 0);
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/abc/3", root);
+	assert_int_equal(mkdir_p(path.buf, 0755), 0);
+	strbuf_addstr(&path, "/last_state");
+	assert_int_equal(write_file_atomic(path.buf, text, strlen(text)), 0);
+	ops.failure(ops.data, "abc", &why);
+	assert_string_equal(why.buf, "exit_code.1: 1, job: \\x1b]0;owned\\x07"
+			    "\\x1b[2J\\x5cn, is_incomplete_run: 1");
+	bisect_exec_release(&x);
+	remove_tree(root);
+	strbuf_release(&path);
+	strbuf_release(&why);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lkp_rules),
+		cmocka_unit_test(test_exec_failure_escaped),
 		cmocka_unit_test(test_summary_trim),
 		cmocka_unit_test(test_classify),
 		cmocka_unit_test(test_kpi_priority),

@@ -149,6 +149,28 @@ static void test_group_dir(void **state)
 	assert_int_equal(result_group_dir(jobs[0], f->root, &dir, &err), -1);
 	assert_non_null(strstr(err.buf, "cannot be a directory name"));
 	job_free_all(jobs, n);
+	/* a commit that git would take for an option, or with a blank (L10) */
+	{
+		static const char *const commits[] = { "-dash", "' x'", "'x '" };
+		size_t i;
+
+		for (i = 0; i < ARRAY_SIZE(commits); i++) {
+			struct strbuf text = STRBUF_INIT;
+
+			strbuf_addf(&text, "testcase: t\ntbox_group: b\nrootfs: r\n"
+				    "kconfig: k\ncompiler: c\ncommit: %s\n",
+				    commits[i]);
+			strbuf_reset(&err);
+			strbuf_reset(&dir);
+			assert_int_equal(job_load_string(text.buf, "c.yaml", &jobs,
+							 &n, &err), 0);
+			assert_int_equal(result_group_dir(jobs[0], f->root, &dir,
+							  &err), -1);
+			assert_non_null(strstr(err.buf, "is no commit id (a leading"));
+			job_free_all(jobs, n);
+			strbuf_release(&text);
+		}
+	}
 	strbuf_release(&dir);
 	strbuf_release(&err);
 }

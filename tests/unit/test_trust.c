@@ -114,6 +114,53 @@ static void test_utf8(void **state)
 	assert_non_null(trust_utf8_why("\xff"));
 }
 
+/*
+ * Bidirectional controls in a name (the third attack, L10): each of
+ * U+061C, U+200E/U+200F, U+202A-U+202E and U+2066-U+2069 is refused by
+ * the UTF-8 check and the name check; their neighbours pass.
+ */
+static void test_bidi(void **state)
+{
+	static const char *const bad[] = {
+		"\xd8\x9c",                          /* U+061C */
+		"\xe2\x80\x8e", "\xe2\x80\x8f",          /* U+200E, U+200F */
+		"\xe2\x80\xaa", "\xe2\x80\xab", "\xe2\x80\xac",
+		"\xe2\x80\xad", "\xe2\x80\xae",          /* U+202A-U+202E */
+		"\xe2\x81\xa6", "\xe2\x81\xa7", "\xe2\x81\xa8",
+		"\xe2\x81\xa9",                      /* U+2066-U+2069 */
+	};
+	static const char *const fine[] = {
+		"\xd8\x9b",                          /* U+061B */
+		"\xe2\x80\x8d", "\xe2\x80\x90",          /* U+200D, U+2010 */
+		"\xe2\x80\xa9", "\xe2\x80\xaf",          /* U+2029, U+202F */
+		"\xe2\x81\xa5", "\xe2\x81\xaa",          /* U+2065, U+206A */
+	};
+	struct strbuf s = STRBUF_INIT;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		strbuf_reset(&s);
+		strbuf_addf(&s, "exe.%stxt", bad[i]);
+		assert_string_equal(trust_utf8_why(s.buf), TRUST_BIDI_WHY);
+		assert_string_equal(trust_name_why(s.buf), TRUST_BIDI_WHY);
+		assert_non_null(trust_bidi_why(bad[i]));
+		assert_string_equal(trust_relpath_why(s.buf), TRUST_BIDI_WHY);
+		/* the row's bytes end inside the sequence: not read past */
+		assert_null(trust_bidi_why_len(s.buf, 4 + strlen(bad[i]) - 1));
+	}
+	for (i = 0; i < ARRAY_SIZE(fine); i++) {
+		strbuf_reset(&s);
+		strbuf_addf(&s, "exe.%stxt", fine[i]);
+		assert_null(trust_utf8_why(s.buf));
+		assert_null(trust_name_why(s.buf));
+	}
+	/* a cut-short sequence at the end is read no further than the NUL */
+	assert_null(trust_bidi_why("a\xe2\x80"));
+	assert_null(trust_bidi_why("a\xe2"));
+	strbuf_release(&s);
+}
+
 /* a directory below one holding the mark is inside a pulled run */
 static void test_inside_pulled(void **state)
 {
@@ -199,6 +246,7 @@ int main(void)
 		cmocka_unit_test(test_args),
 		cmocka_unit_test(test_stat_names),
 		cmocka_unit_test(test_utf8),
+		cmocka_unit_test(test_bidi),
 		cmocka_unit_test(test_inside_pulled),
 		cmocka_unit_test(test_escape),
 		cmocka_unit_test(test_redact),

@@ -36,6 +36,7 @@
 #include "util/strbuf.h"
 #include "util/strnum.h"
 #include "util/timeutil.h"
+#include "util/trust.h"
 #include "util/usage.h"
 #include "util/xalloc.h"
 
@@ -498,20 +499,22 @@ int spawn_user_lookup(const char *name, struct spawn_user *u,
 	memset(u, 0, sizeof(*u));
 	if (geteuid()) {
 		strbuf_addf(err, "cannot run commands as '%s': that needs root, "
-			    "and perfsift runs as uid %ld", name, (long)geteuid());
+			    "and perfsift runs as uid %ld", trust_shown(name),
+			    (long)geteuid());
 		return -1;
 	}
 	r = getpwnam_r(name, &pw, buf, sizeof(buf), &res);
 	if (r || !res) {
-		strbuf_addf(err, "no user '%s' on this machine%s%s", name,
-			    r ? ": " : "", r ? strerror(r) : "");
+		/* escaped: the name is a config's text (ESC reached the terminal) */
+		strbuf_addf(err, "no user '%s' on this machine%s%s",
+			    trust_shown(name), r ? ": " : "", r ? strerror(r) : "");
 		return -1;
 	}
 	/* the count first, then the list (getgrouplist's own protocol) */
 	getgrouplist(name, pw.pw_gid, NULL, &n);
 	u->groups = xcalloc(n > 0 ? (size_t)n : 1, sizeof(*u->groups));
 	if (getgrouplist(name, pw.pw_gid, u->groups, &n) < 0) {
-		strbuf_addf(err, "cannot read the groups of '%s'", name);
+		strbuf_addf(err, "cannot read the groups of '%s'", trust_shown(name));
 		spawn_user_release(u);
 		return -1;
 	}

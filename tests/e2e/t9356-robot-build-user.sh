@@ -118,7 +118,13 @@ test_expect_success 'an unknown build_user: refused with its line, nothing run' 
 	line=$(grep -n "^build_user:" bad.yaml | cut -d: -f1) &&
 	test_must_fail --status=2 perfsift robot --config bad.yaml --once 2>err &&
 	test_grep "bad.yaml:$line: build_user: no user .pst-no-such-user." err &&
-	! test -d "$TEST_TMP/bad/robot"
+	! test -d "$TEST_TMP/bad/robot" &&
+	# a name with ESC is shown escaped (the fourth attack)
+	sed "s|^build_user: .*|build_user: \"pst\\\\e[2J\"|" robot.yaml >esc.yaml &&
+	test_must_fail --status=2 perfsift robot --config esc.yaml --once 2>err &&
+	cat err &&
+	test_grep "build_user: no user .pst.x1b\[2J." err &&
+	! LC_ALL=C grep -q "$(printf "\033")" err
 '
 
 test_done

@@ -32,6 +32,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "util/fileutil.h"
 #include "util/spawn.h"
 #include "util/strbuf.h"
 #include "util/strnum.h"
@@ -736,6 +737,37 @@ static int link_cmp(const void *a, const void *b)
 }
 
 /*
+ * The directory holding path (top/REL...), opened one name at a time
+ * with O_NOFOLLOW from top's parent, so that no directory on the way
+ * can have been swapped for a link; *last its last name.  An fd, or -1.
+ */
+static int open_parent(const char *top, const char *path, const char **last)
+{
+	struct strbuf dir = STRBUF_INIT;
+	const char *p, *slash;
+	int fd, next;
+
+	path_dirname(&dir, top);
+	fd = open(dir.len ? dir.buf : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	strbuf_release(&dir);
+	p = path + strlen(top) - strlen(path_basename(top));
+	while (*p == '/') /* a top given with a trailing slash */
+		p++;
+	while (fd >= 0 && (slash = strchr(p, '/'))) {
+		char *name = xstrndup(p, (size_t)(slash - p));
+
+		next = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		free(name);
+		close(fd);
+		fd = next;
+		for (p = slash + 1; *p == '/'; p++)
+			;
+	}
+	*last = p;
+	return fd;
+}
+
+/*
  * The hard links noted by the walk.  A file all of whose links are in
  * the tree is the tree's and handed over as any other.  One with a link
  * outside is not the tree's to change: the builder can link any file it
@@ -744,11 +776,12 @@ static int link_cmp(const void *a, const void *b)
  * the tree -- handed to root, then back to the builder at the next
  * checkout (the fourth attack, docs/attack-4.md).  Its names in the tree
  * are removed (the file itself lives on through its other name), so no
- * later hand-over meets them again, and the hand-over fails.  By path:
- * the directories above have been handed over already, and nobody but
- * their new owner, whose processes are gone, can swap one for a link.
+ * later hand-over meets them again, and the hand-over fails.  Each is
+ * reached again name by name with O_NOFOLLOW (open_parent()), as the
+ * walk reached it, and must be the inode the walk saw.
  */
-static int chown_links(struct chown_walk *w, struct strbuf *err)
+static int chown_links(const char *top, struct chown_walk *w,
+		       struct strbuf *err)
 {
 	size_t i = 0, j, k;
 	bool own;
@@ -762,10 +795,11 @@ static int chown_links(struct chown_walk *w, struct strbuf *err)
 		/* the count the walk saw: unlinking one changes the next's */
 		own = w->links[i].nlink == j - i;
 		for (k = i; k < j; k++) {
-			const char *p = w->links[k].path;
+			const char *p = w->links[k].path, *name;
+			int dfd = open_parent(top, p, &name);
 			struct stat st;
 
-			if (fstatat(AT_FDCWD, p, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+			if (dfd < 0 || fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
 			    st.st_dev != w->links[i].dev ||
 			    st.st_ino != w->links[i].ino) {
 				if (!ret)
@@ -773,20 +807,23 @@ static int chown_links(struct chown_walk *w, struct strbuf *err)
 						    "it changed during the hand-over",
 						    p, (long)w->uid);
 				ret = -1;
+				if (dfd >= 0)
+					close(dfd);
 				continue;
 			}
 			if (own) {
 				struct strbuf why = STRBUF_INIT;
 
-				if (chown_one(AT_FDCWD, p, &st, w, p, &why) < 0) {
+				if (chown_one(dfd, name, &st, w, p, &why) < 0) {
 					if (!ret)
 						strbuf_addbuf(err, &why);
 					ret = -1;
 				}
 				strbuf_release(&why);
+				close(dfd);
 				continue;
 			}
-			if (unlinkat(AT_FDCWD, p, 0) < 0 && !ret)
+			if (unlinkat(dfd, name, 0) < 0 && !ret)
 				strbuf_addf(err, "cannot remove '%s': %s", p,
 					    strerror(errno));
 			else if (!ret)
@@ -795,6 +832,7 @@ static int chown_links(struct chown_walk *w, struct strbuf *err)
 					    "removed, not handed to uid %ld",
 					    p, (unsigned long long)w->links[i].nlink, j - i,
 					    (long)w->uid);
+			close(dfd);
 			ret = -1;
 		}
 	}
@@ -810,7 +848,7 @@ int spawn_chown_tree(const char *dir, uid_t uid, gid_t gid,
 	size_t i;
 
 	if (!ret)
-		ret = chown_links(&w, err);
+		ret = chown_links(dir, &w, err);
 	for (i = 0; i < w.nr; i++)
 		free(w.links[i].path);
 	free(w.links);

@@ -18,6 +18,7 @@
 #include "builtin.h"
 #include "lab/lab.h"
 #include "result/result.h"
+#include "util/fault.h"
 #include "util/fileutil.h"
 #include "util/strbuf.h"
 #include "util/trust.h"
@@ -75,13 +76,27 @@ static int reserve(const char *gdir, const char *group_rel, int n,
 		   struct strbuf *err)
 {
 	struct stat st;
+	bool made;
 
 	if (mkdir_p(gdir, 0777) < 0) {
 		strbuf_addf(err, "cannot create '%s': %s", gdir, strerror(errno));
 		return -1;
 	}
 	strbuf_addf(res, "%s/.tmp-%d", gdir, n);
-	if (mkdir(res->buf, 0700) < 0) {
+	/*
+	 * A killed pull's (or run's) reservation, its .owner unlocked, is
+	 * taken back here too: else that run was never pulled again and its
+	 * .tmp-<n> stayed for ever, unless a local run of the very group came
+	 * (the fourth attack, docs/attack-4.md)
+	 */
+	made = !mkdir(res->buf, 0700);
+	if (!made && errno == EEXIST) {
+		if (result_reclaim_stale(res->buf, gdir, n))
+			made = !mkdir(res->buf, 0700);
+		else
+			errno = EEXIST; /* the reclaim's own errno is no cause */
+	}
+	if (!made) {
 		if (errno != EEXIST) {
 			strbuf_addf(err, "cannot create '%s': %s", res->buf,
 				    strerror(errno));
@@ -94,7 +109,7 @@ static int reserve(const char *gdir, const char *group_rel, int n,
 		strbuf_reset(res);
 		return 0;
 	}
-	/* locked as a run's: a killed pull's is reclaimed by the next run */
+	/* locked as a run's: a killed pull's is reclaimed by the next run or pull */
 	*owner = result_take_ownership(res->buf);
 	/* made between the caller's look and the mkdir: taken after all */
 	if (!lstat(final, &st))
@@ -153,8 +168,11 @@ static int pull_run(struct lab *lab, const struct store_run *r,
 	if (ret <= 0)
 		goto out;
 	ret = -1;
-	strbuf_addf(&tmp, "%s/.pull-%d-%ld", gdir.buf, r->number, (long)getpid());
-	remove_tree(tmp.buf);
+	/*
+	 * written inside the reservation, so that a killed pull's files go
+	 * with it when it is reclaimed (a .pull-<n>-<pid> beside it stayed)
+	 */
+	path_join(&tmp, res.buf, "run");
 	if (lab_get_run_files(lab, group_rel, r->number, tmp.buf, &n, err) < 0)
 		goto out;
 	if (!n) {
@@ -163,6 +181,7 @@ static int pull_run(struct lab *lab, const struct store_run *r,
 		ret = 0;
 		goto out;
 	}
+	fault_point("pull-files-written");
 	/* the run is data: no plug-in of it or below it is ever run */
 	if (trust_mark_pulled(tmp.buf, pulled_note, err) < 0)
 		goto out;

@@ -272,7 +272,7 @@ int result_take_ownership(const char *tmp)
  * the directory aside (rename: one reclaimer wins) and remove it.  True
  * when tmp is gone and its number free again.
  */
-static bool reclaim_stale(const char *tmp, const char *group_dir, int n)
+bool result_reclaim_stale(const char *tmp, const char *group_dir, int n)
 {
 	struct strbuf owner = STRBUF_INIT, aside = STRBUF_INIT;
 	bool ret = false;
@@ -325,7 +325,7 @@ int result_run_begin(struct result_run *run, const char *group_dir,
 		if (mkdir(tmp.buf, 0777) < 0) {
 			if (errno == EEXIST) {
 				/* a dead perfsift's: try this number again */
-				if (reclaim_stale(tmp.buf, group_dir, n))
+				if (result_reclaim_stale(tmp.buf, group_dir, n))
 					n--;
 				continue;
 			}

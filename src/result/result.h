@@ -60,6 +60,11 @@ struct result_run {
  * which reserves a number as a run does.
  */
 int result_take_ownership(const char *tmp);
+/*
+ * tmp (group_dir's .tmp-<n>) is a dead perfsift's when its .owner is not
+ * locked: then it is removed and true returned (its number is free).
+ */
+bool result_reclaim_stale(const char *tmp, const char *group_dir, int n);
 
 /*
  * Reserve the next run number in group_dir (creating it) and make the

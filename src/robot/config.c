@@ -60,6 +60,15 @@ static int get_str(const struct jnode *map, const char *key, bool required,
 	return 0;
 }
 
+/* a key an error may quote: letters, digits, _ - . (every config key is) */
+static bool key_is_name(const char *key)
+{
+	size_t n = strspn(key, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+			       "0123456789_-.");
+
+	return n && n <= 64 && !key[n];
+}
+
 /*
  * Every key of map must be one of known[]: an unknown key is an error
  * with a did-you-mean, since an ignored `branchs:` would watch nothing.
@@ -80,10 +89,19 @@ static int check_keys(const struct jnode *map, const char *const *known,
 				break;
 		if (k < nknown)
 			continue;
+		/*
+		 * Quoted only when it is a name: `--config /etc/shadow` as
+		 * root quoted the file's first line, hash and all (the fourth
+		 * attack; issue 25 F13 for a job file).  Escaped even so: a
+		 * key is the file's text, and ESC would reach the terminal.
+		 */
+		strbuf_addf(err, "%s:%d: ", file, map->kids[i]->line);
+		if (!key_is_name(map->keys[i])) {
+			strbuf_addstr(err, "(a key that is no name: not a robot config?)");
+			return -1;
+		}
 		hint = suggest_closest(map->keys[i], known, nknown,
 				       suggest_max_distance(map->keys[i]));
-		/* escaped: a key is the file's text, and ESC would reach the terminal */
-		strbuf_addf(err, "%s:%d: ", file, map->kids[i]->line);
 		trust_escape(err, map->keys[i]);
 		strbuf_addf(err, ": unknown key in %s", what);
 		if (hint)

@@ -346,10 +346,15 @@ static int test_head(struct head_test *h, struct robot_verdict *row,
 			h->p->tested++;
 			if (!strcmp(worst.verdict, "error"))
 				h->p->failed++;
-			note("%s/%s %.*s: %s%s%.*s", h->repo->name, h->branch,
-			     SHORT_SHA_LEN, h->head, worst.verdict,
+			bool why = !strcmp(worst.verdict, "error") && worst.detail;
+
+			/* an error says why (a build that failed, a tree not
+			 * handed over), not only that it was one */
+			note("%s/%s %.*s: %s%s%.*s%s%s", h->repo->name,
+			     h->branch, SHORT_SHA_LEN, h->head, worst.verdict,
 			     worst.culprit ? ", culprit " : "", SHORT_SHA_LEN,
-			     worst.culprit ? worst.culprit : "");
+			     worst.culprit ? worst.culprit : "",
+			     why ? ": " : "", why ? trust_shown(worst.detail) : "");
 		}
 	}
 	/* an undecided job: the branch says so (not "testing"), not done */

@@ -157,9 +157,18 @@ static int pg_open(struct store *st, const char *location, unsigned flags,
 	c = PQconnectdb(location);
 	st->priv = c;
 	if (PQstatus(c) != CONNECTION_OK) {
-		/* a password in the URL is never printed (util/trust.h) */
+		struct strbuf why = STRBUF_INIT;
+
+		/*
+		 * a password in the URL is never printed (util/trust.h), nor
+		 * through libpq's message, which quotes a URI it cannot parse
+		 * whole ("[::1" with no "]")
+		 */
+		strbuf_addstr(&why, PQerrorMessage(c));
+		trust_redact_text(&why, location);
 		strbuf_addf(err, "cannot connect to '%s': %s",
-			    trust_redacted(location), PQerrorMessage(c));
+			    trust_redacted(location), why.buf);
+		strbuf_release(&why);
 		strbuf_rtrim(err);
 		goto fail;
 	}

@@ -8,6 +8,8 @@
  *
  * The points (docs/design.md "Crash points"):
  *   after-publish   a run renamed into place, not yet indexed
+ *   pull-files-written  a stored run's files written in its reservation,
+ *                   not yet renamed into place
  */
 #ifndef PERFSIFT_FAULT_H
 #define PERFSIFT_FAULT_H

@@ -32,10 +32,12 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "util/fileutil.h"
 #include "util/spawn.h"
 #include "util/strbuf.h"
 #include "util/strnum.h"
 #include "util/timeutil.h"
+#include "util/trust.h"
 #include "util/usage.h"
 #include "util/xalloc.h"
 
@@ -498,20 +500,22 @@ int spawn_user_lookup(const char *name, struct spawn_user *u,
 	memset(u, 0, sizeof(*u));
 	if (geteuid()) {
 		strbuf_addf(err, "cannot run commands as '%s': that needs root, "
-			    "and perfsift runs as uid %ld", name, (long)geteuid());
+			    "and perfsift runs as uid %ld", trust_shown(name),
+			    (long)geteuid());
 		return -1;
 	}
 	r = getpwnam_r(name, &pw, buf, sizeof(buf), &res);
 	if (r || !res) {
-		strbuf_addf(err, "no user '%s' on this machine%s%s", name,
-			    r ? ": " : "", r ? strerror(r) : "");
+		/* escaped: the name is a config's text (ESC reached the terminal) */
+		strbuf_addf(err, "no user '%s' on this machine%s%s",
+			    trust_shown(name), r ? ": " : "", r ? strerror(r) : "");
 		return -1;
 	}
 	/* the count first, then the list (getgrouplist's own protocol) */
 	getgrouplist(name, pw.pw_gid, NULL, &n);
 	u->groups = xcalloc(n > 0 ? (size_t)n : 1, sizeof(*u->groups));
 	if (getgrouplist(name, pw.pw_gid, u->groups, &n) < 0) {
-		strbuf_addf(err, "cannot read the groups of '%s'", name);
+		strbuf_addf(err, "cannot read the groups of '%s'", trust_shown(name));
 		spawn_user_release(u);
 		return -1;
 	}
@@ -621,10 +625,59 @@ size_t spawn_kill_user(uid_t uid, struct strbuf *left)
 }
 
 /*
+ * A name below the tree that is one of several hard links of a file:
+ * whether the file is the tree's own (every link of it is in the tree)
+ * is known only once the whole tree has been walked.
+ */
+struct tree_link {
+	dev_t dev;
+	ino_t ino;
+	nlink_t nlink;
+	char *path;
+};
+
+struct chown_walk {
+	uid_t uid;
+	gid_t gid;
+	struct tree_link *links;
+	size_t nr, alloc;
+};
+
+/* one entry made uid:gid's (and, handed to root, nobody else's) */
+static int chown_one(int dirfd, const char *name, const struct stat *st,
+		     const struct chown_walk *w, const char *path,
+		     struct strbuf *err)
+{
+	if ((st->st_uid != w->uid || st->st_gid != w->gid) &&
+	    fchownat(dirfd, name, w->uid, w->gid, AT_SYMLINK_NOFOLLOW) < 0) {
+		strbuf_addf(err, "cannot hand '%s' to uid %ld: %s", path,
+			    (long)w->uid, strerror(errno));
+		return -1;
+	}
+	/*
+	 * Handed to root, nobody else may write it either: a file the
+	 * builder made 0666 or a directory 0777 would stay the builder's to
+	 * change through the mode.  Set-id bits go too (chown drops them
+	 * from a file; this from a directory, and keeps them dropped).  Not
+	 * a link (its mode is not its own); the directory it is in has been
+	 * through here already, so nobody but root can swap it for one.
+	 */
+	if (!w->uid && !S_ISLNK(st->st_mode) &&
+	    (st->st_mode & 07777) != (st->st_mode & 01755) &&
+	    fchmodat(dirfd, name, st->st_mode & 01755, 0) < 0) {
+		strbuf_addf(err, "cannot take '%s' from other users: %s",
+			    path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
  * One entry below dirfd, and (a directory) all below it: by descriptor,
  * opened with O_NOFOLLOW, so a link swapped in meanwhile is not followed.
+ * A file of more than one hard link is only noted here (chown_links()).
  */
-static int chown_at(int dirfd, const char *name, uid_t uid, gid_t gid,
+static int chown_at(int dirfd, const char *name, struct chown_walk *w,
 		    struct strbuf *path, struct strbuf *err)
 {
 	size_t len = path->len;
@@ -636,31 +689,23 @@ static int chown_at(int dirfd, const char *name, uid_t uid, gid_t gid,
 	if (len)
 		strbuf_addch(path, '/');
 	strbuf_addstr(path, name);
-	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
-	    ((st.st_uid != uid || st.st_gid != gid) &&
-	     fchownat(dirfd, name, uid, gid, AT_SYMLINK_NOFOLLOW) < 0)) {
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
 		strbuf_addf(err, "cannot hand '%s' to uid %ld: %s", path->buf,
-			    (long)uid, strerror(errno));
+			    (long)w->uid, strerror(errno));
 		ret = -1;
 		goto out;
 	}
-	/*
-	 * Handed to root, nobody else may write it either: a file the
-	 * builder made 0666 or a directory 0777 would stay the builder's to
-	 * change through the mode.  Set-id bits go too (chown drops them
-	 * from a file; this from a directory, and keeps them dropped).  Not
-	 * a link (its mode is not its own); the directory it is in has been
-	 * through here already, so nobody but root can swap it for one.
-	 */
-	if (!uid && !S_ISLNK(st.st_mode) &&
-	    (st.st_mode & 07777) != (st.st_mode & 01755) &&
-	    fchmodat(dirfd, name, st.st_mode & 01755, 0) < 0) {
-		strbuf_addf(err, "cannot take '%s' from other users: %s",
-			    path->buf, strerror(errno));
-		ret = -1;
+	if (!S_ISDIR(st.st_mode) && st.st_nlink > 1) {
+		ALLOC_GROW(w->links, w->nr + 1, w->alloc);
+		w->links[w->nr].dev = st.st_dev;
+		w->links[w->nr].ino = st.st_ino;
+		w->links[w->nr].nlink = st.st_nlink;
+		w->links[w->nr].path = xstrdup(path->buf);
+		w->nr++;
 		goto out;
 	}
-	if (!S_ISDIR(st.st_mode))
+	ret = chown_one(dirfd, name, &st, w, path->buf, err);
+	if (ret || !S_ISDIR(st.st_mode))
 		goto out;
 	fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	d = fd >= 0 ? fdopendir(fd) : NULL;
@@ -673,10 +718,124 @@ static int chown_at(int dirfd, const char *name, uid_t uid, gid_t gid,
 	}
 	while (!ret && (de = readdir(d)))
 		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
-			ret = chown_at(fd, de->d_name, uid, gid, path, err);
+			ret = chown_at(fd, de->d_name, w, path, err);
 	closedir(d);
 out:
 	strbuf_setlen(path, len);
+	return ret;
+}
+
+static int link_cmp(const void *a, const void *b)
+{
+	const struct tree_link *x = a, *y = b;
+
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	if (x->ino != y->ino)
+		return x->ino < y->ino ? -1 : 1;
+	return 0;
+}
+
+/*
+ * The directory holding path (top/REL...), opened one name at a time
+ * with O_NOFOLLOW from top's parent, so that no directory on the way
+ * can have been swapped for a link; *last its last name.  An fd, or -1.
+ */
+static int open_parent(const char *top, const char *path, const char **last)
+{
+	struct strbuf dir = STRBUF_INIT;
+	const char *p, *slash;
+	int fd, next;
+
+	path_dirname(&dir, top);
+	fd = open(dir.len ? dir.buf : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	strbuf_release(&dir);
+	p = path + strlen(top) - strlen(path_basename(top));
+	while (*p == '/') /* a top given with a trailing slash */
+		p++;
+	while (fd >= 0 && (slash = strchr(p, '/'))) {
+		char *name = xstrndup(p, (size_t)(slash - p));
+
+		next = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		free(name);
+		close(fd);
+		fd = next;
+		for (p = slash + 1; *p == '/'; p++)
+			;
+	}
+	*last = p;
+	return fd;
+}
+
+/*
+ * The hard links noted by the walk.  A file all of whose links are in
+ * the tree is the tree's and handed over as any other.  One with a link
+ * outside is not the tree's to change: the builder can link any file it
+ * may read and write (fs.protected_hardlinks; any file at all where that
+ * is off), and chowning it gave the builder a root-owned file outside
+ * the tree -- handed to root, then back to the builder at the next
+ * checkout (the fourth attack, docs/attack-4.md).  Its names in the tree
+ * are removed (the file itself lives on through its other name), so no
+ * later hand-over meets them again, and the hand-over fails.  Each is
+ * reached again name by name with O_NOFOLLOW (open_parent()), as the
+ * walk reached it, and must be the inode the walk saw.
+ */
+static int chown_links(const char *top, struct chown_walk *w,
+		       struct strbuf *err)
+{
+	size_t i = 0, j, k;
+	bool own;
+	int ret = 0;
+
+	if (w->nr)
+		qsort(w->links, w->nr, sizeof(*w->links), link_cmp);
+	for (; i < w->nr; i = j) {
+		for (j = i + 1; j < w->nr && !link_cmp(&w->links[i], &w->links[j]); j++)
+			;
+		/* the count the walk saw: unlinking one changes the next's */
+		own = w->links[i].nlink == j - i;
+		for (k = i; k < j; k++) {
+			const char *p = w->links[k].path, *name;
+			int dfd = open_parent(top, p, &name);
+			struct stat st;
+
+			if (dfd < 0 || fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+			    st.st_dev != w->links[i].dev ||
+			    st.st_ino != w->links[i].ino) {
+				if (!ret)
+					strbuf_addf(err, "cannot hand '%s' to uid %ld: "
+						    "it changed during the hand-over",
+						    p, (long)w->uid);
+				ret = -1;
+				if (dfd >= 0)
+					close(dfd);
+				continue;
+			}
+			if (own) {
+				struct strbuf why = STRBUF_INIT;
+
+				if (chown_one(dfd, name, &st, w, p, &why) < 0) {
+					if (!ret)
+						strbuf_addbuf(err, &why);
+					ret = -1;
+				}
+				strbuf_release(&why);
+				close(dfd);
+				continue;
+			}
+			if (unlinkat(dfd, name, 0) < 0 && !ret)
+				strbuf_addf(err, "cannot remove '%s': %s", p,
+					    strerror(errno));
+			else if (!ret)
+				strbuf_addf(err, "'%s' is a hard link of a file "
+					    "outside the tree (%llu links, %zu in it): "
+					    "removed, not handed to uid %ld",
+					    p, (unsigned long long)w->links[i].nlink, j - i,
+					    (long)w->uid);
+			close(dfd);
+			ret = -1;
+		}
+	}
 	return ret;
 }
 
@@ -684,8 +843,15 @@ int spawn_chown_tree(const char *dir, uid_t uid, gid_t gid,
 		     struct strbuf *err)
 {
 	struct strbuf path = STRBUF_INIT;
-	int ret = chown_at(AT_FDCWD, dir, uid, gid, &path, err);
+	struct chown_walk w = { uid, gid, NULL, 0, 0 };
+	int ret = chown_at(AT_FDCWD, dir, &w, &path, err);
+	size_t i;
 
+	if (!ret)
+		ret = chown_links(dir, &w, err);
+	for (i = 0; i < w.nr; i++)
+		free(w.links[i].path);
+	free(w.links);
 	strbuf_release(&path);
 	return ret;
 }

@@ -187,7 +187,8 @@ static size_t password_key(const char *p)
 	return !strncmp(p, key, sizeof(key) - 1) ? sizeof(key) - 1 : 0;
 }
 
-void trust_redact_url(struct strbuf *out, const char *url)
+/* trust_redact_url(); each value hidden appended to secrets, NUL-ended */
+static void redact(struct strbuf *out, const char *url, struct strbuf *secrets)
 {
 	const char *scheme = strstr(url, "://"), *p = url;
 
@@ -205,6 +206,11 @@ void trust_redact_url(struct strbuf *out, const char *url)
 			if (colon) {
 				strbuf_add(out, url, (size_t)(colon + 1 - url));
 				strbuf_addstr(out, "***");
+				if (secrets) {
+					strbuf_add(secrets, colon + 1,
+						   (size_t)(at - colon - 1));
+					strbuf_addch(secrets, '\0');
+				}
 				p = at;
 			}
 		}
@@ -216,9 +222,12 @@ void trust_redact_url(struct strbuf *out, const char *url)
 			     p[-1] == '&' || p[-1] == '\t';
 
 		if (k && start) {
+			const char *v;
+
 			strbuf_add(out, p, k);
 			strbuf_addstr(out, "***");
 			p += k;
+			v = p;
 			if (*p == '\'') { /* libpq's quoted value */
 				for (p++; *p && *p != '\''; p++)
 					if (*p == '\\' && p[1])
@@ -228,10 +237,56 @@ void trust_redact_url(struct strbuf *out, const char *url)
 			} else {
 				p += strcspn(p, " \t&#");
 			}
+			if (secrets) {
+				strbuf_add(secrets, v, (size_t)(p - v));
+				strbuf_addch(secrets, '\0');
+			}
 			continue;
 		}
 		strbuf_addch(out, *p++);
 	}
+}
+
+void trust_redact_url(struct strbuf *out, const char *url)
+{
+	redact(out, url, NULL);
+}
+
+/* every occurrence of what in text replaced by with */
+static void replace_all(struct strbuf *text, const char *what, const char *with)
+{
+	struct strbuf out = STRBUF_INIT;
+	size_t n = strlen(what);
+	const char *p = text->buf, *q;
+
+	if (!n)
+		return;
+	while ((q = strstr(p, what))) {
+		strbuf_add(&out, p, (size_t)(q - p));
+		strbuf_addstr(&out, with);
+		p = q + n;
+	}
+	if (p == text->buf) {
+		strbuf_release(&out);
+		return;
+	}
+	strbuf_addstr(&out, p);
+	strbuf_reset(text);
+	strbuf_addbuf(text, &out);
+	strbuf_release(&out);
+}
+
+void trust_redact_text(struct strbuf *text, const char *url)
+{
+	struct strbuf red = STRBUF_INIT, secrets = STRBUF_INIT;
+	size_t i;
+
+	redact(&red, url, &secrets);
+	replace_all(text, url, red.buf);
+	for (i = 0; i < secrets.len; i += strlen(secrets.buf + i) + 1)
+		replace_all(text, secrets.buf + i, "***");
+	strbuf_release(&red);
+	strbuf_release(&secrets);
 }
 
 /*

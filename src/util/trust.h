@@ -89,6 +89,12 @@ const char *trust_shown(const char *s);
  * way a store URL is printed
  */
 void trust_redact_url(struct strbuf *out, const char *url);
+/*
+ * Another program's message about url (libpq's "... in URI: \"URL\"",
+ * "invalid percent-encoded token: \"PASSWORD\""): url and each password
+ * in it replaced, as trust_redact_url() shows them.
+ */
+void trust_redact_text(struct strbuf *text, const char *url);
 /* trust_redact_url() into a static buffer (the ring of trust_shown(), 12 in turn) */
 const char *trust_redacted(const char *url);
 

@@ -199,6 +199,13 @@ test_expect_success 'F12: no command prints the store password' '
 		test_must_fail perfsift --store "$BAD" $c >>all 2>&1 || return 1
 	done &&
 	PERFSIFT_STORE=$BAD test_must_fail perfsift results >>all 2>&1 &&
+	# a URI libpq cannot parse: its message quoted it, password and all
+	# (the fourth attack); a token it cannot decode is the password
+	test_must_fail perfsift --store "postgresql://bob:S3CRET@[::1:1/lab" \
+		queue list >>all 2>&1 &&
+	test_must_fail perfsift --store "postgresql://bob:S3CRET%ZZ@127.0.0.1:1/lab" \
+		queue list >>all 2>&1 &&
+	test_grep "in URI: .postgresql://bob:\*\*\*@\[::1:1/lab" all &&
 	cat all &&
 	test_grep "cannot connect to .postgresql://bob:\*\*\*@127.0.0.1:1/lab." all &&
 	! grep S3CRET all

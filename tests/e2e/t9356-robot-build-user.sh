@@ -75,6 +75,29 @@ test_expect_success 'robot --once: built as the user, run as root, mail sent' '
 	test "$(stat -c %U "$mirror")" = "$user"
 '
 
+# The hand-over chowned each entry of the tree to root and the next
+# checkout chowned it back: a hard link the build made to a file outside
+# the tree (any file it may read and write; any file at all with
+# fs.protected_hardlinks off) gave the user that file, owned by root
+# before (the fourth attack, docs/attack-4.md).  Links inside the tree
+# are the tree's and are handed over as any file.
+test_expect_success 'a hard link out of the tree: removed, its file unchanged' '
+	PERFSIFT_RESULT_ROOT=$TEST_TMP/hl && export PERFSIFT_RESULT_ROOT &&
+	mkdir victim && chmod 755 victim && echo victim >victim/v &&
+	chown root:mail victim/v && chmod 666 victim/v &&
+	stat -c "%u:%g %a" victim/v >before &&
+	hl="ln $TEST_TMP/victim/v out; echo own >in1; ln in1 in2; mkdir sub; ln in1 sub/in3; true" &&
+	sed "s|build: \".*\"|build: \"$hl\"|" robot.yaml >hl.yaml &&
+	grep -q "ln in1 in2" hl.yaml &&
+	perfsift robot --config hl.yaml --once >log 2>&1; cat log &&
+	stat -c "%u:%g %a" victim/v >after &&
+	test_cmp before after &&
+	test_grep "wt0/out. is a hard link of a file outside the tree (2 links, 1 in it): removed" log &&
+	wt=$(find hl/robot/demo/work -type d -name wt0) &&
+	! test -e "$wt/out" &&
+	test "$(stat -c %U "$wt/in2")" = root
+'
+
 test_expect_success 'sendmail runs as the user too' '
 	uid=$(id -u "$user") &&
 	PERFSIFT_RESULT_ROOT=$TEST_TMP/sm && export PERFSIFT_RESULT_ROOT &&
@@ -95,7 +118,13 @@ test_expect_success 'an unknown build_user: refused with its line, nothing run' 
 	line=$(grep -n "^build_user:" bad.yaml | cut -d: -f1) &&
 	test_must_fail --status=2 perfsift robot --config bad.yaml --once 2>err &&
 	test_grep "bad.yaml:$line: build_user: no user .pst-no-such-user." err &&
-	! test -d "$TEST_TMP/bad/robot"
+	! test -d "$TEST_TMP/bad/robot" &&
+	# a name with ESC is shown escaped (the fourth attack)
+	sed "s|^build_user: .*|build_user: \"pst\\\\e[2J\"|" robot.yaml >esc.yaml &&
+	test_must_fail --status=2 perfsift robot --config esc.yaml --once 2>err &&
+	cat err &&
+	test_grep "build_user: no user .pst.x1b\[2J." err &&
+	! LC_ALL=C grep -q "$(printf "\033")" err
 '
 
 test_done

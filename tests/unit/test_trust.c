@@ -238,6 +238,40 @@ static void test_redact(void **state)
 	check_redact("", "");
 }
 
+static void check_redact_text(const char *msg, const char *url,
+			      const char *want)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, msg);
+	trust_redact_text(&sb, url);
+	assert_string_equal(sb.buf, want);
+	strbuf_release(&sb);
+}
+
+/*
+ * libpq's own message quotes a URI it cannot parse, or the token of it
+ * it could not decode: the password went out through it (the fourth
+ * attack, docs/attack-4.md)
+ */
+static void test_redact_text(void **state)
+{
+	(void)state;
+	check_redact_text("matching \"]\" in URI: \"postgresql://bob:S3CRET@[::1/lab\"",
+			  "postgresql://bob:S3CRET@[::1/lab",
+			  "matching \"]\" in URI: \"postgresql://bob:***@[::1/lab\"");
+	check_redact_text("invalid percent-encoded token: \"S3%ZZ\"",
+			  "postgresql://bob:S3%ZZ@db/lab",
+			  "invalid percent-encoded token: \"***\"");
+	check_redact_text("bad: S3CRET and S3CRET",
+			  "postgresql://db/lab?password=S3CRET&x=1",
+			  "bad: *** and ***");
+	check_redact_text("connection refused", "postgresql://bob:S3CRET@db/lab",
+			  "connection refused");
+	check_redact_text("no password here: bob@db", "postgresql://bob@db/lab",
+			  "no password here: bob@db");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -250,6 +284,7 @@ int main(void)
 		cmocka_unit_test(test_inside_pulled),
 		cmocka_unit_test(test_escape),
 		cmocka_unit_test(test_redact),
+		cmocka_unit_test(test_redact_text),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -14,10 +14,14 @@
 # nothing.
 # Status (session 10, 2 December): written and run once by hand from
 # 19:38 UTC beside t6200 and other sessions' suites (load 8-16): setup
-# ok; at 19:58 the robot was still in its first, full kernel build (nice
-# 10) -- the pass had not ended when this was committed.  Not yet seen
-# passing; t6200's failure (a good commit undecided under TCG noise:
-# docs/kernel.md) applies to the robot's bisect too.
+# ok; the robot's fetch and checkout took 4 min, its first, full kernel
+# build (nice 10) 19:42-20:16, some 33 min at load 10-16; then the
+# harmless head (feature/same, a README line) ran to its 20 pairs
+# without a verdict by 20:22 -- its runs 0.55-2.4 M ops, one of them
+# 14.8 k (a 1 s run stalled under TCG, as low as the slowdown's kernel)
+# -- and feature/slow was not reached when this was committed.  Not yet
+# seen passing; t6200's failure (a good commit undecided under TCG
+# noise: docs/kernel.md) applies to the robot's bisect too.
 . "$(dirname "$0")/lib.sh"
 
 # Opt-in, as t6200 and for the same reason (the same variable): the

@@ -301,7 +301,8 @@ static int key_line(const struct job *job, const char *key)
 /*
  * Before anything is written: --kernel's image (or each job's `kernel:`,
  * made absolute from the job file's directory) must be a kernel, a VM
- * option needs one, and --modules a directory.  -1 with err.
+ * option needs one, and --modules a directory with a modules.dep.  -1
+ * with err.
  */
 static int check_kernels(struct run_args *a, struct job **atomic, size_t n,
 			 struct strbuf *err)
@@ -358,6 +359,23 @@ static int check_kernels(struct run_args *a, struct job **atomic, size_t n,
 	if (a->vm.modules && !dir_exists(a->vm.modules)) {
 		strbuf_addf(err, "--modules '%s': not a directory", a->vm.modules);
 		goto out;
+	}
+	/*
+	 * the guest's modprobe finds a module and what it needs through
+	 * modules.dep; a package's tree comes without it (Debian's
+	 * linux-image's postinst runs depmod), and every modprobe in the
+	 * guest would fail far from the cause
+	 */
+	if (a->vm.modules) {
+		strbuf_reset(&path);
+		path_join(&path, a->vm.modules, "modules.dep");
+		if (!file_exists(path.buf)) {
+			strbuf_addf(err, "--modules '%s': no modules.dep in it "
+				    "(a tree as `make modules_install` leaves it; for an "
+				    "unpacked package: depmod -b ROOT RELEASE)",
+				    a->vm.modules);
+			goto out;
+		}
 	}
 	ret = 0;
 out:

@@ -265,7 +265,7 @@ static const struct program programs[] = {
 	 .help = "sets every CPU's cpufreq governor"},
 	MON("cpuidle", interval_opts, parse_cpuidle, &sampling_cpuidle, "cpuidle states' usage and time"),
 	MON("diskstats", interval_opts, parse_diskstats, &sampling_diskstats, "/proc/diskstats"),
-	MON("dmesg", NULL, parse_kmsg, NULL, "the console of a run in a VM (run --kernel); not sampled"),
+	MON("dmesg", NULL, parse_dmesg, NULL, "the console of a run in a VM (run --kernel); not sampled"),
 	{"drop_caches", PROG_SETUP, NULL, &drop_caches_value, .setup = setup_drop_caches,
 	 .help = "drops the page cache before each run"},
 	LKP_MON("heartbeat", interval_opts, "a sign of life"),

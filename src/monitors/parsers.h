@@ -16,6 +16,7 @@ DECLARE_PARSER(parse_cpuidle);
 DECLARE_PARSER(parse_diskstats);
 DECLARE_PARSER(parse_interrupts);
 DECLARE_PARSER(parse_kmsg);
+DECLARE_PARSER(parse_dmesg);
 DECLARE_PARSER(parse_latency_stats);
 DECLARE_PARSER(parse_meminfo);
 DECLARE_PARSER(parse_mytest);

@@ -3,8 +3,9 @@
 # t3402: what the guest prints is data.  A real panic of a real kernel
 # (the job crashes it through sysrq) is a failed run: last_state says it
 # was running and panicked, the console is its dmesg with the panic as a
-# stat (spelt as LKP spells it: "Kernel_panic-not_syncing:..."), and
-# the exit status is 3.  A boot that never reaches the job (no
+# stat (spelt as LKP spells it: "Kernel_panic-not_syncing:..."), with
+# LKP's dmesg.boot_failures (a clean boot has none), and the exit status
+# is 3.  A boot that never reaches the job (no
 # init: the kernel panics mounting a root) is a failed run too, in the
 # same group, marked booting.  A hang is cut at the limit (runtime plus
 # PERFSIFT_VM_MARGIN) and marked vm_timeout.
@@ -30,6 +31,7 @@ test_expect_success 'a panic while the job runs: a failed run with its console' 
 	test_grep "^is_incomplete_run: 1$" "$d/last_state" &&
 	test_grep "Kernel panic - not syncing: sysrq triggered crash" "$d/dmesg" &&
 	test_grep "\"dmesg.Kernel_panic-not_syncing:sysrq_triggered_crash\": 1" "$d/stats.json" &&
+	test_grep "\"dmesg.boot_failures\": 1" "$d/stats.json" &&
 	case "$d" in */gcc-12/$REL/0) ;; *) echo "group: $d" >&2; return 1 ;; esac
 '
 
@@ -41,9 +43,24 @@ test_expect_success 'a boot that never reaches the job: failed, booting, same gr
 	test_grep "^booting: 1$" "$d/last_state" &&
 	test_grep "VFS: Unable to mount root fs" "$d/dmesg" &&
 	test_grep "\"dmesg.Kernel_panic-not_syncing:VFS:Unable_to_mount_root_fs_on_unknown-block(#,#)\": 1" "$d/stats.json" &&
+	test_grep "\"dmesg.boot_failures\": 1" "$d/stats.json" &&
 	case "$d" in */gcc-12/$REL/1) ;; *) echo "group: $d" >&2; return 1 ;; esac &&
 	test_grep "^commit: $REL$" "$d/job.yaml" &&
 	test_grep "^compiler: gcc-12$" "$d/job.yaml"
+'
+
+# LKP's boot_failures is there only when the console has an error id:
+# a clean boot has none, not a 0
+test_expect_success 'a clean boot: no boot_failures' '
+	cat >clean.yaml <<-\EOT &&
+	testcase: kclean
+	mytest:
+	  cmdline: "echo score: 1"
+	EOT
+	perfsift run clean.yaml --kernel "$K" --vm-cpus 1 --vm-memory 512M >out 2>err &&
+	d=$(run_dir kclean 0) &&
+	test_grep "\"dmesg.timestamp:last\": " "$d/stats.json" &&
+	! grep "boot_failures" "$d/stats.json"
 '
 
 test_expect_success 'a hang is cut at runtime plus the margin: vm_timeout' '

@@ -36,6 +36,20 @@
 # was stopped at 16:5x, 44.6 min in, on the third such commit -- no
 # culprit can be named while its parent is not judged good.  On a quiet
 # machine a step decides on its first 3 pairs (docs/kernel.md).
+# Again by hand in session 10 (2 December, 19:26:32-19:49:08 UTC, 1356 s,
+# load 6.9-13.8: other sessions' make check and a robot test beside it;
+# the cached tree, nothing rebuilt but the steps): not ok 1, the same
+# way -- e4d7f7807c47 "undecided after 20 runs: vs good undecided, vs
+# bad changed", the culprit bad on its 3 triplets, no culprit named; ok
+# 2 and 3.  Why (its runs, kept beside the session's notes): good's 32
+# runs spread 0.53-2.63 M ops (sd 36% of the mean), a run's log-ratio to
+# the good run beside it has sd 0.52, so after 20 pairs the 99% interval
+# of e4d7 vs good is [-20.9%, +53.8%]; "the same as good" needs it
+# within half the step, +-48.7% (the step is -97.5%), and its upper end
+# -- e4d7 possibly faster than good -- is what fails.  The margin is
+# linear and two-sided while TCG's noise is multiplicative: see
+# docs/kernel.md for the proposal; the rule is measured
+# (docs/kernel-bisect.md) and was not changed here.
 if [ "${PERFSIFT_TEST_KERNEL_BISECT:-}" != 1 ]; then
 	test_skip 'bisect a kernel branch' 'opt-in (PERFSIFT_TEST_KERNEL_BISECT=1): a clean machine'"'"'s kernel tree and the bisect under TCG take some 25 min, more than CI has left'
 	test_done

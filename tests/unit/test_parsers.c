@@ -2,7 +2,8 @@
  * test_parsers.c: unit tests for the monitor parsers on small hand-made
  * inputs -- the cases the shipped LKP vectors do not cover (18-field
  * diskstats, multi-word IRQ descriptions, per-sample MemTotal, proc-stat,
- * kmsg and dmesg error ids, a panic's among them, cpu-clock-pp profiles)
+ * kmsg and dmesg error ids, a panic's among them, dmesg's boot_failures,
+ * cpu-clock-pp profiles)
  * -- and for Ruby float text.
  */
 #include "util/compat.h"
@@ -192,7 +193,52 @@ static void test_dmesg_panic_ids(void **state)
 		free(key);
 		ids += strncmp(line, "timestamp:", 10) != 0;
 	}
-	assert_int_equal(ids, 4);
+	/* four ids and boot_failures, the trailer none */
+	assert_int_equal(ids, 5);
+	free(got);
+}
+
+/*
+ * LKP's boot_failures (programs/dmesg/parse): 1, first, when a console
+ * has any error id -- a panic, an oops, a WARNING -- and absent from a
+ * clean boot's, never 0.  kmsg never has it, even with the same ids.
+ */
+static void test_dmesg_boot_failures(void **state)
+{
+	static const char clean[] =
+		"[    0.000000] Linux version 6.1.0 (gcc-12) #1\n"
+		"[    0.900000] Freeing unused kernel image (initmem) memory: 1024K\n"
+		"[    1.200000] perfsift-guest: job starts\n";
+	static const char oops[] =
+		"[    0.000000] Linux version 6.1.0 (gcc-12) #1\n"
+		"[    2.000000] BUG: kernel NULL pointer dereference, address: 0000000000000008\n"
+		"[    2.000100] Oops: 0002 [#1] PREEMPT SMP NOPTI\n";
+	static const char warn_kmsg[] =
+		"kern  :warn  : [    2.500000] WARNING: CPU: 1 PID: 42 at kernel/locking/lockdep.c:5070 lock_release+0x1e/0x40\n";
+	char *got;
+
+	(void)state;
+	got = run("dmesg", clean);
+	assert_null(strstr(got, "boot_failures"));
+	assert_non_null(strstr(got, "timestamp:last: 1.200000\n"));
+	free(got);
+	got = run("dmesg", oops);
+	assert_true(!strncmp(got, "boot_failures: 1\n", 17));
+	assert_non_null(strstr(got, "\nBUG:kernel_NULL_pointer_dereference,address: 1\n"));
+	free(got);
+	got = run("dmesg", "[    1.000000] Kernel panic - not syncing: VFS: Unable to mount root fs on unknown-block(0,0)\n");
+	assert_true(!strncmp(got, "boot_failures: 1\n", 17));
+	free(got);
+	/* the same warning in the console is a failure, in kmsg it is not */
+	got = run("dmesg", warn_kmsg);
+	assert_true(!strncmp(got, "boot_failures: 1\n", 17));
+	free(got);
+	got = run("kmsg", warn_kmsg);
+	assert_non_null(strstr(got, "WARNING:at_kernel/locking/lockdep.c:#lock_release: 1\n"));
+	assert_null(strstr(got, "boot_failures"));
+	free(got);
+	got = run("kmsg", oops);
+	assert_null(strstr(got, "boot_failures"));
 	free(got);
 }
 
@@ -294,6 +340,7 @@ int main(void)
 		cmocka_unit_test(test_proc_stat_keys),
 		cmocka_unit_test(test_cpuidle_sums),
 		cmocka_unit_test(test_kmsg_ids),
+		cmocka_unit_test(test_dmesg_boot_failures),
 		cmocka_unit_test(test_dmesg_panic_ids),
 		cmocka_unit_test(test_perf_profile_event_and_legacy),
 		cmocka_unit_test(test_perf_stat_unknown_event),

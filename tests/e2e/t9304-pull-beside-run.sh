@@ -15,27 +15,6 @@
 
 if ! pg_available; then
 	test_skip 'the shared store' 'no PostgreSQL server programs or no libpq'
-	# The fourth attack (docs/attack-4.md): a pull killed with a run's files
-# in its .tmp-<n> left that reservation for ever; the next pull saw it
-# taken ("being written here"), never pulled that run, and only a local
-# run of the very group would have reclaimed it.  The next pull takes
-# back a dead pull's reservation (its .owner unlocked), as a run does.
-test_expect_when test_have_hooks "$HOOKS_REASON" \
-	'a pull killed with a run half-placed: the next pull takes it back' '
-	{ PERFSIFT_FAULT=pull-files-written "$PERFSIFT" --store "$URL" \
-		--result-root k pull c1 >/dev/null 2>&1; st=$?; } &&
-	test "$st" = 137 &&
-	test "$(find k -name ".tmp-*" | wc -l)" = 1 &&
-	perfsift --store "$URL" --result-root k pull c1 >pull.out 2>pull.err &&
-	cat pull.out pull.err &&
-	! test -s pull.err &&
-	test_grep "^2 runs pulled" pull.out &&
-	test -z "$(find k -name ".tmp-*" -o -name ".pull-*")" &&
-	test "$(find k -name stats.json | wc -l)" = 2 &&
-	perfsift --result-root k results >res &&
-	test_grep "2 runs" res
-'
-
 test_done
 fi
 

@@ -684,6 +684,53 @@ struct vm_run {
 	struct timespec started;
 };
 
+/*
+ * The configuration the image was built with, as the host has it:
+ * Debian's boot/config-<release> beside boot/vmlinuz-<release>, or the
+ * tree's .config for an image built in it (TREE/arch/ARCH/boot/NAME,
+ * `bisect --kernel`'s and the robot's arch/x86/boot/bzImage).  It goes
+ * into the guest as /boot/config-<release>, whose fingerprint the guest
+ * records as env_kconfig_hash (a tinyconfig kernel has no
+ * /proc/config.gz): two builds of one release with other options are
+ * told apart in their runs' facts.  Not the group's kconfig axis: that
+ * is LKP's name of the configuration the job asks for, and a bisect's
+ * `make olddefconfig` changes the .config between commits.  Only a
+ * regular file, never a symbolic link: the kernel under test may be a
+ * robot build_user's, and a link it left (.config -> a root-only file)
+ * must not carry that file into a guest that can send it back.
+ */
+static bool plain_file(const char *path)
+{
+	struct stat st;
+
+	return !lstat(path, &st) && S_ISREG(st.st_mode);
+}
+
+static bool image_config(const struct vm_run *v, struct strbuf *out)
+{
+	struct strbuf dir = STRBUF_INIT;
+	const char *b;
+
+	strbuf_reset(out);
+	path_dirname(&dir, v->image);
+	strbuf_addf(out, "%s/config-%s", dir.buf, v->info.release);
+	if (!plain_file(out->buf)) {
+		strbuf_reset(out);
+		/* dir is TREE/arch/ARCH/boot: up three for TREE */
+		b = strstr(dir.buf, "/arch/");
+		if (b && !strcmp(path_basename(dir.buf), "boot") &&
+		    strchr(b + strlen("/arch/"), '/') ==
+			    dir.buf + dir.len - strlen("/boot")) {
+			strbuf_add(out, dir.buf, (size_t)(b - dir.buf));
+			strbuf_addstr(out, "/.config");
+			if (!plain_file(out->buf))
+				strbuf_reset(out);
+		}
+	}
+	strbuf_release(&dir);
+	return out->len > 0;
+}
+
 static const char *work_path(struct vm_run *v, const char *name,
 			     struct strbuf *sb)
 {
@@ -713,11 +760,9 @@ static int build_initramfs(struct vm_run *v, const char *out_path)
 	/* the host's os-release: the same rootfs axis as a native run */
 	if (!read_text_file(&text, "/etc/os-release", 1 << 16))
 		cpio_data(&c, "/etc/os-release", text.buf, text.len, 0644);
-	/* the image's config beside it (Debian's boot/config-R): env_kconfig_hash */
-	strbuf_reset(&path);
-	path_dirname(&path, v->image);
-	strbuf_addf(&path, "/config-%s", v->info.release);
-	if (file_exists(path.buf)) {
+	/* the image's config (image_config()) as the guest's
+	 * /boot/config-R: env_kconfig_hash */
+	if (image_config(v, &path)) {
 		strbuf_reset(&text);
 		strbuf_addf(&text, "/boot/config-%s", v->info.release);
 		cpio_file(&c, text.buf, path.buf);

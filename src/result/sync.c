@@ -144,6 +144,14 @@ static bool index_missing(struct sync *s, const char *dir)
 	return ok;
 }
 
+/* a directory of the root: never through a link, as the walk never is */
+static bool real_dir(const char *path)
+{
+	struct stat st;
+
+	return !lstat(path, &st) && S_ISDIR(st.st_mode);
+}
+
 static bool has_num(const int *nums, size_t n, int num)
 {
 	return n && bsearch(&num, nums, n, sizeof(num), cmp_int);
@@ -168,12 +176,10 @@ static bool check_group(struct sync *s, const char *rel, const char *path,
 	bool ok = true, stale = false;
 
 	while ((de = readdir(d))) {
-		struct stat st;
-
 		if (!is_number(de->d_name))
 			continue;
 		path_join(&run, path, de->d_name);
-		if (lstat(run.buf, &st) < 0 || !S_ISDIR(st.st_mode))
+		if (!real_dir(run.buf))
 			continue; /* a link is not a run of this root */
 		ALLOC_GROW(disk, ndisk + 1, alloc);
 		disk[ndisk++] = (int)strtol(de->d_name, NULL, 10);
@@ -194,7 +200,7 @@ static bool check_group(struct sync *s, const char *rel, const char *path,
 			continue;
 		strbuf_reset(&run);
 		strbuf_addf(&run, "%s/%d", path, have[i]);
-		stale = !dir_exists(run.buf);
+		stale = !real_dir(run.buf);
 	}
 	if (stale && store_forget_group(s->st, id, &err)) {
 		warning("%s", err.buf);
@@ -292,7 +298,7 @@ static void forget_vanished(struct sync *s, const char *rel)
 	for (i = 0; i < groups.n; i++) {
 		const struct store_group *g = &groups.items[i];
 
-		if (dir_exists(g->dir))
+		if (real_dir(g->dir))
 			continue;
 		if (store_forget_group(s->st, g->id, &err)) {
 			warning("%s", err.buf);

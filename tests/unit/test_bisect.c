@@ -525,9 +525,21 @@ static void test_decide_sides(void **state)
 	g = sv(VERDICT_CHANGED, -75, -65);
 	b = sv(VERDICT_SAME, 900, 1300);
 	assert_int_equal(bisect_decide_sides(&g, &b, 1, 0.025), BISECT_GOOD);
-	/* both comparisons claiming their side (different runs): undecided */
+	/* the same as both (different runs of each side): neither */
 	g = sv(VERDICT_SAME, -5, 5);
 	b = sv(VERDICT_SAME, -5, 5);
+	assert_int_equal(bisect_decide_sides(&g, &b, 1, 0.025), BISECT_UNCLEAR);
+	/*
+	 * the comparisons disagree: 0.12-0.25 of the way from good, 0.13-0.28
+	 * from bad -- each puts it on its own side: undecided
+	 */
+	g = sv(VERDICT_CHANGED, -60, -35);
+	b = sv(VERDICT_CHANGED, 60, 180);
+	assert_int_equal(bisect_decide_sides(&g, &b, 1, 0.025), BISECT_UNCLEAR);
+	/* ... and an interval vs good before 0.5 while vs bad it may be
+	 * bad's: not yet good */
+	g = sv(VERDICT_UNKNOWN, -20.9, 53.8);
+	b = sv(VERDICT_UNKNOWN, -30, 5000);
 	assert_int_equal(bisect_decide_sides(&g, &b, 1, 0.025), BISECT_UNCLEAR);
 	/* a comparison on too few pairs claims nothing */
 	g = sv(VERDICT_UNKNOWN, -20.9, 53.8);

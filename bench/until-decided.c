@@ -4,7 +4,7 @@
  *
  *   build/bench/until-decided [--trials N] [--min R] [--max R] [--shift PCT]
  *                             [--noise PCT] [--monitors M] [--seed S]
- *                             [--bisect COMMITS [--noisy PCT]]
+ *                             [--bisect COMMITS [--noisy PCT]] [--lognormal]
  *   (defaults: 200 trials, -n 3, --max-runs DECIDE_DEFAULT_MAX_RUNS as
  *    run's, a 5% shift, 1% noise,
  *    50 monitor stats; with --bisect, bisect's own defaults: --max-runs
@@ -15,7 +15,9 @@
  * runs, and a head group that starts with R runs and gets one more while
  * its KPI (`bench.score: higher`, declared) is undecided, up to the
  * maximum.  Every value is normal with the given relative noise, the
- * monitors too (they feed the noise guard's prior); the head's KPI is
+ * monitors too (they feed the noise guard's prior) -- or, --lognormal,
+ * its mean times exp(noise x a normal draw): multiplicative noise, a
+ * run twice as fast as likely as one half as fast (TCG's); the head's KPI is
  * shifted down by --shift (a planted regression), and not at all in the
  * A/A trials.  The decision after each run is the command's own:
  * compare_groups() with every KPI a row, compare_kpi_tally(), stop when
@@ -68,7 +70,16 @@ struct sim {
 	char **names;
 	double *means;   /* each stat's true mean */
 	double noise;    /* relative */
+	bool lognormal;  /* mean x exp(noise x N(0,1)), not x (1 + noise x N) */
 };
+
+/* one run's value of a stat of mean `mean`: its noise drawn afresh */
+static double draw(const struct sim *s, double mean, double noise)
+{
+	if (s->lognormal)
+		return mean * exp(noise * gauss());
+	return mean * (1 + noise * gauss());
+}
 
 static void sim_init(struct sim *s, size_t monitors, double noise)
 {
@@ -118,9 +129,8 @@ static void make_group(const struct sim *s, size_t nruns, double scale,
 				m->values[i * nruns + r] = keep[i * nkeep + r];
 				continue;
 			}
-			m->values[i * nruns + r] = s->means[i] *
-						   (i ? 1 : scale) *
-						   (1 + s->noise * gauss());
+			m->values[i * nruns + r] =
+				draw(s, s->means[i] * (i ? 1 : scale), s->noise);
 		}
 	}
 	result_group_set_axis(g, "testcase", "bench");
@@ -253,8 +263,9 @@ static int pw_measure(void *data, int slot, const char *sha, struct strbuf *err)
 		return -1;
 	}
 	for (j = 0; j < w->s->nstats; j++)
-		row[j] = w->s->means[j] * (j || i < w->k ? 1 : w->shift) *
-			 (1 + (j ? w->s->noise : noise) * gauss());
+		row[j] = draw(w->s, w->s->means[j] *
+					    (j || i < w->k ? 1 : w->shift),
+			      j ? w->s->noise : noise);
 	w->t[i * MAX_RUNS_KEPT + r] = (double)w->clock++;
 	w->nruns[i]++;
 	return 0;
@@ -421,11 +432,13 @@ int main(int argc, char **argv)
 		{ "seed", required_argument, NULL, 'S' },
 		{ "bisect", required_argument, NULL, 'b' },
 		{ "noisy", required_argument, NULL, 'N' },
+		{ "lognormal", no_argument, NULL, 'L' },
 		{ NULL, 0, NULL, 0 },
 	};
 	size_t trials = 200, min = 3, max = 0, monitors = 50, commits = 0;
 	size_t bmax[2];
 	double shift = 5, noise = 1, noisy = 0;
+	bool lognormal = false;
 	struct sim s;
 	char label[64];
 	int c;
@@ -442,8 +455,9 @@ int main(int argc, char **argv)
 		case 'S': rng = strtoull(optarg, NULL, 10); break;
 		case 'b': commits = strtoul(optarg, NULL, 10); break;
 		case 'N': noisy = strtod(optarg, NULL); break;
+		case 'L': lognormal = true; break;
 		default:
-			fprintf(stderr, "usage: bench/until-decided [--trials N] [--min R] [--max R] [--shift PCT] [--noise PCT] [--monitors M] [--seed S] [--bisect COMMITS [--noisy PCT]]\n");
+			fprintf(stderr, "usage: bench/until-decided [--trials N] [--min R] [--max R] [--shift PCT] [--noise PCT] [--monitors M] [--seed S] [--bisect COMMITS [--noisy PCT]] [--lognormal]\n");
 			return 2;
 		}
 	}
@@ -458,9 +472,11 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	sim_init(&s, monitors, noise / 100);
+	s.lognormal = lognormal;
 	if (commits) {
-		printf("until-decided --bisect: %zu trials, %zu commits, a %g%% step, -n %zu, --max-runs %zu (--no-until-decided: %zu), %g%% noise%s, %zu monitor stats\n\n",
+		printf("until-decided --bisect: %zu trials, %zu commits, a %g%% step, -n %zu, --max-runs %zu (--no-until-decided: %zu), %g%% %snoise%s, %zu monitor stats\n\n",
 		       trials, commits, shift, min, bmax[0], bmax[1], noise,
+		       lognormal ? "lognormal " : "",
 		       noisy > 0 ? ", the middle commit noisier" : "", monitors);
 		if (noisy > 0)
 			printf("(the middle commit: %g%% noise)\n\n", noisy);

@@ -91,7 +91,8 @@ static inline bool bisect_verdict_skips(enum bisect_verdict v)
 
 /* one stat of a head's samples against a base's, as compare judges it */
 struct bisect_stat_verdict {
-	bool judged;               /* compare judged the stat (else unknown) */
+	bool judged;               /* compare judged the stat, on enough
+				    * pairs (else unknown: it decides nothing) */
 	enum stats_verdict verdict; /* changed, same, or VERDICT_UNKNOWN */
 	unsigned more_runs;        /* runs a side that would likely decide */
 	bool base_limited;         /* more head runs alone would not decide */
@@ -139,8 +140,9 @@ struct bisect_decision {
 
 /*
  * Commit c's runs against the good and bad endpoints' (bisect's rule
- * over compare's verdicts): good when the same as good, bad when the
- * same as bad, and when changed from both the side of the midpoint;
+ * over compare's verdicts, bisect_decide_sides): good or bad when its
+ * intervals put it on that side of the midpoint beyond doubt, in logs
+ * where they apply, else when the same as one side and not the other;
  * else BISECT_UNCLEAR (undecided: more runs).  The margin of "same" is
  * half the step between ref_good and ref_bad (every run the endpoints
  * have: the step's size is best known from all of them); the verdicts
@@ -153,6 +155,18 @@ int bisect_decide(const struct matrix *ref_good, const struct matrix *ref_bad,
 		  const struct bisect_runs *c, const char *stat,
 		  const char *testcase, size_t min_pairs,
 		  struct bisect_decision *d, struct strbuf *err);
+/*
+ * bisect_decide()'s rule on its two comparisons, the commit against good
+ * and against bad, with rg and rb the references' means of the stat:
+ * BISECT_GOOD when the commit lies on good's side of the midpoint beyond
+ * doubt, BISECT_BAD on bad's, else BISECT_UNCLEAR.  In logs of the
+ * ratio wherever they apply (positive means, intervals above -100%),
+ * else within compare's linear "same" of one side and not the other
+ * (step_verdict.c says why).  A comparison not judged claims nothing.
+ */
+int bisect_decide_sides(const struct bisect_stat_verdict *vs_good,
+			const struct bisect_stat_verdict *vs_bad, double rg,
+			double rb);
 /* "vs good same, vs bad changed" */
 void bisect_decision_text(const struct bisect_decision *d, struct strbuf *out);
 

@@ -5,8 +5,10 @@
  * compare_groups() with the bisected stat as a declared KPI -- the very
  * verdict (changed / same / undecided, stats_kpi_verdict) that `perfsift
  * run --until-decided` stops on and `perfsift compare --kpi` prints.  No
- * statistics of bisect's own: only the margin of "same" is bisect's,
- * half the good-bad step, so that "the same as good" and "the same as
+ * statistics of bisect's own: only the combination is bisect's (the side
+ * of the midpoint, in logs of the ratio wherever they apply: see
+ * midpoint_side), and the margin of compare's "same", half the good-bad
+ * step, where they do not -- so that "the same as good" and "the same as
  * bad" can never both hold and "same" means "on this side of the
  * midpoint, beyond doubt".
  */
@@ -163,44 +165,106 @@ double bisect_half_step(const struct matrix *good, const struct matrix *bad,
 }
 
 /*
- * Changed from both: does the commit lie on one side of the midpoint
- * beyond doubt?  Its position (0 good, 1 bad, in logs of the ratio to
- * the step s = log(bad / good) of the references' means) from the ends
- * of one comparison's interval: the good side when even the far end of
- * the interval vs good lies below 0.5, the bad side when the near end of
- * the interval vs bad lies above it.  A commit at the midpoint -- a
- * figure alternating between good's and bad's, paired runs show it
- * changed from both beyond doubt -- is then never called by which side
- * of 0.5 its noise fell (it would be named the culprit by a coin).
- * 0 good, 1 bad, -1 neither (yet).
+ * May v be read in logs of the ratio?  A judged interval, both ends
+ * above -100% (a ratio above 0): compare's interval for positive data.
  */
-static int midpoint_side(const struct bisect_decision *d, double s)
+static bool in_logs(const struct bisect_stat_verdict *v)
 {
-	const struct bisect_stat_verdict *g = &d->vs_good, *b = &d->vs_bad;
-	double p[2];
+	return v->judged && isfinite(v->lo) && isfinite(v->hi) &&
+	       v->lo > -100 && v->hi > -100;
+}
 
-	if (!isfinite(s) || s == 0)
+/*
+ * Where an end of a change (in %) of the commit over a side puts it on
+ * the good (0) -> bad (1) axis, s = log(bad / good) of the references'
+ * means: from side 0 (good) or 1 (bad), c lies at side + log(c/side)/s.
+ */
+static double log_position(double pct, double s, int side)
+{
+	return side + log1p(pct / 100) / s;
+}
+
+/*
+ * Does the commit lie on one side of the midpoint beyond doubt, in logs?
+ * The good side when even the far end of the interval vs good lies below
+ * 0.5, the bad side when the near end of the interval vs bad lies above
+ * it (each side judged by its own comparison: the commit's runs paired
+ * with that side's).  This is "the same as good" (or bad) with a margin
+ * symmetric in logs -- half the step in log(ratio) -- and one-sided: a
+ * commit beyond good (faster than good, when bad is slower) is on good's
+ * side too, as "changed from both" always put it.  Why logs: a
+ * benchmark's noise is multiplicative (a run 2x faster is as likely as
+ * one 2x slower; TCG's runs spread 0.5-2.6 M ops), so its interval is
+ * symmetric in log(ratio), and a linear margin of half the step, +-48.7%
+ * for a -97.5% step, rejects an interval like [-20.9%, +53.8%] that
+ * lies at -0.06..+0.12 of the way to bad (t6200's good commit stayed
+ * undecided for 20 runs so).  A commit at the midpoint -- a figure
+ * alternating between good's and bad's -- is never called by which side
+ * of 0.5 its noise fell (it would be named the culprit by a coin): its
+ * intervals straddle 0.5 however many runs it has.
+ * 0 good, 1 bad, -1 neither (yet): also when both claim their side (two
+ * comparisons on different runs that disagree: more runs), so "the same
+ * as good" and "the same as bad" stay exclusive.
+ */
+static int midpoint_side(const struct bisect_stat_verdict *g,
+			 const struct bisect_stat_verdict *b, double s)
+{
+	bool good = in_logs(g) && fmax(log_position(g->lo, s, 0),
+				       log_position(g->hi, s, 0)) < 0.5;
+	bool bad = in_logs(b) && fmin(log_position(b->lo, s, 1),
+				      log_position(b->hi, s, 1)) > 0.5;
+
+	if (good == bad)
 		return -1;
-	if (g->lo > -100 && isfinite(g->hi)) {
-		p[0] = log1p(g->lo / 100) / s;
-		p[1] = log1p(g->hi / 100) / s;
-		if (fmax(p[0], p[1]) < 0.5)
-			return 0;
+	return bad;
+}
+
+int bisect_decide_sides(const struct bisect_stat_verdict *vs_good,
+			const struct bisect_stat_verdict *vs_bad, double rg,
+			double rb)
+{
+	int side;
+
+	/*
+	 * In logs wherever they apply: both references' means positive and
+	 * apart, every judged interval a ratio's (a comparison that
+	 * decides nothing, on too few pairs, claims nothing either way).
+	 * Then the side of the midpoint in logs, beyond doubt, is the whole
+	 * rule (midpoint_side).  It holds every "changed from both" the
+	 * linear rule decided, and every linear "same as" the side of the
+	 * larger mean; the linear margin of the other side reaches past
+	 * the midpoint in logs (the arithmetic midpoint lies beyond the
+	 * geometric one), so there the log rule asks more.
+	 */
+	if (rg > 0 && rb > 0 && rg != rb && isfinite(rg) && isfinite(rb) &&
+	    (!vs_good->judged || in_logs(vs_good)) &&
+	    (!vs_bad->judged || in_logs(vs_bad))) {
+		side = midpoint_side(vs_good, vs_bad, log(rb / rg));
+		return side < 0 ? BISECT_UNCLEAR : side ? BISECT_BAD : BISECT_GOOD;
 	}
-	if (b->lo > -100 && isfinite(b->hi)) {
-		p[0] = 1 + log1p(b->lo / 100) / s;
-		p[1] = 1 + log1p(b->hi / 100) / s;
-		if (fmin(p[0], p[1]) > 0.5)
-			return 1;
-	}
-	return -1;
+	/*
+	 * Else (a mean or an end at or below 0: the values are no ratios)
+	 * linear: within half the step of one side, beyond doubt, and not
+	 * shown the same as the other.  Anything else -- changed from one
+	 * side and not yet shown the same as the other -- is undecided: one
+	 * more run.  (Deciding on "changed from the other side" alone calls
+	 * a noisy commit wrong 8.5% of the time where this rule does 1%:
+	 * docs/kernel-bisect.md.)
+	 */
+	if (vs_good->verdict == VERDICT_SAME && vs_bad->verdict != VERDICT_SAME)
+		return BISECT_GOOD;
+	if (vs_bad->verdict == VERDICT_SAME && vs_good->verdict != VERDICT_SAME)
+		return BISECT_BAD;
+	return BISECT_UNCLEAR;
 }
 
 /* a comparison on fewer than min_pairs pairs decides nothing */
 static void need_pairs(struct bisect_stat_verdict *v, size_t min_pairs)
 {
-	if (min_pairs && v->pairs < min_pairs)
+	if (min_pairs && v->pairs < min_pairs) {
 		v->verdict = VERDICT_UNKNOWN;
+		v->judged = false; /* nor its interval (midpoint_side) */
+	}
 }
 
 int bisect_decide(const struct matrix *ref_good, const struct matrix *ref_bad,
@@ -215,7 +279,6 @@ int bisect_decide(const struct matrix *ref_good, const struct matrix *ref_bad,
 	double hb = bisect_half_step(ref_good, ref_bad, stat, true);
 	double rg = stat_mean(ref_good, stat), rb = stat_mean(ref_bad, stat);
 	double lg, lb;
-	int side;
 
 	memset(d, 0, sizeof(*d));
 	d->position = mb != mg ? (mc - mg) / (mb - mg) : NAN;
@@ -242,29 +305,7 @@ int bisect_decide(const struct matrix *ref_good, const struct matrix *ref_bad,
 		if (lg != lb)
 			d->position = lg / (lg - lb);
 	}
-	/*
-	 * Within half the step of one side, beyond doubt: that side.
-	 * Changed from both (a value between them, or beyond one): the
-	 * side of the midpoint it lies on, as LKP's bisect decides -- once
-	 * that side is beyond doubt (midpoint_side).
-	 * Anything else -- changed from one side and not yet shown the
-	 * same as the other -- is undecided: one more run.  (Deciding on
-	 * "changed from the other side" alone calls a noisy commit wrong
-	 * 8.5% of the time where this rule does 1%: docs/kernel-bisect.md.)
-	 */
-	if (d->vs_good.verdict == VERDICT_SAME &&
-	    d->vs_bad.verdict != VERDICT_SAME)
-		return BISECT_GOOD;
-	if (d->vs_bad.verdict == VERDICT_SAME &&
-	    d->vs_good.verdict != VERDICT_SAME)
-		return BISECT_BAD;
-	if (d->vs_good.verdict == VERDICT_CHANGED &&
-	    d->vs_bad.verdict == VERDICT_CHANGED) {
-		side = rg > 0 && rb > 0 ? midpoint_side(d, log(rb / rg)) : -1;
-		if (side >= 0)
-			return side ? BISECT_BAD : BISECT_GOOD;
-	}
-	return BISECT_UNCLEAR;
+	return bisect_decide_sides(&d->vs_good, &d->vs_bad, rg, rb);
 }
 
 void bisect_decision_text(const struct bisect_decision *d, struct strbuf *out)

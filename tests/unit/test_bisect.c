@@ -467,6 +467,83 @@ static void test_classify(void **state)
 			 BISECT_UNCLEAR);
 }
 
+/* a judged comparison's verdict and 99% interval (in %), as compare gives */
+static struct bisect_stat_verdict sv(enum stats_verdict v, double lo,
+				     double hi)
+{
+	struct bisect_stat_verdict r;
+
+	memset(&r, 0, sizeof(r));
+	r.judged = true;
+	r.verdict = v;
+	r.lo = lo;
+	r.hi = hi;
+	r.pairs = 20;
+	return r;
+}
+
+/*
+ * bisect_decide_sides under multiplicative noise: t6200's good commit,
+ * its mirror, a commit at the midpoint, and the linear rule where logs
+ * do not apply.
+ */
+static void test_decide_sides(void **state)
+{
+	struct bisect_stat_verdict g, b;
+
+	(void)state;
+	/*
+	 * t6200 (session 10): a -97.5% step; e4d7f7807c47 vs good
+	 * [-20.9%, +53.8%] after 20 pairs -- undecided to compare, whose
+	 * linear margin is +-48.7% -- and far from bad.  In logs the
+	 * interval lies at -0.12..+0.06 of the way to bad: good.
+	 */
+	g = sv(VERDICT_UNKNOWN, -20.9, 53.8);
+	b = sv(VERDICT_CHANGED, 2900, 5100);
+	assert_int_equal(bisect_decide_sides(&g, &b, 1, 0.025), BISECT_GOOD);
+	/* its mirror: a +3900% step, the commit beside bad: bad */
+	g = sv(VERDICT_CHANGED, 2900, 5100);
+	b = sv(VERDICT_UNKNOWN, -20.9, 53.8);
+	assert_int_equal(bisect_decide_sides(&g, &b, 1, 40), BISECT_BAD);
+	/* the same two with the step reversed: improvements alike */
+	assert_int_equal(bisect_decide_sides(&b, &g, 40, 1), BISECT_GOOD);
+	/*
+	 * At the geometric midpoint (c = good x 0.158, bad x 6.32): its
+	 * intervals, however narrow, straddle 0.5 -- undecided
+	 */
+	g = sv(VERDICT_CHANGED, -88, -79);
+	b = sv(VERDICT_CHANGED, 430, 650);
+	assert_int_equal(bisect_decide_sides(&g, &b, 1, 0.025), BISECT_UNCLEAR);
+	g = sv(VERDICT_CHANGED, -84.3, -84.1);
+	b = sv(VERDICT_CHANGED, 531, 533);
+	assert_int_equal(bisect_decide_sides(&g, &b, 1, 0.025), BISECT_UNCLEAR);
+	/*
+	 * Between the geometric and the arithmetic midpoint (-84% and
+	 * -48.75% of good): the same as bad linearly (bad's margin is
+	 * +-1950%), on good's side in logs -- never called bad
+	 */
+	g = sv(VERDICT_CHANGED, -75, -65);
+	b = sv(VERDICT_SAME, 900, 1300);
+	assert_int_equal(bisect_decide_sides(&g, &b, 1, 0.025), BISECT_GOOD);
+	/* both comparisons claiming their side (different runs): undecided */
+	g = sv(VERDICT_SAME, -5, 5);
+	b = sv(VERDICT_SAME, -5, 5);
+	assert_int_equal(bisect_decide_sides(&g, &b, 1, 0.025), BISECT_UNCLEAR);
+	/* a comparison on too few pairs claims nothing */
+	g = sv(VERDICT_UNKNOWN, -20.9, 53.8);
+	g.judged = false;
+	b = sv(VERDICT_CHANGED, 2900, 5100);
+	assert_int_equal(bisect_decide_sides(&g, &b, 1, 0.025), BISECT_UNCLEAR);
+	/* no ratios (a mean at 0, an end below -100%): linear, as before */
+	g = sv(VERDICT_SAME, -10, 10);
+	b = sv(VERDICT_CHANGED, -300, -150);
+	assert_int_equal(bisect_decide_sides(&g, &b, 1, 0.025), BISECT_GOOD);
+	g = sv(VERDICT_UNKNOWN, -20.9, 53.8);
+	assert_int_equal(bisect_decide_sides(&g, &b, 1, 0.025), BISECT_UNCLEAR);
+	b = sv(VERDICT_SAME, -10, 10);
+	assert_int_equal(bisect_decide_sides(&g, &b, 0, 1), BISECT_BAD);
+}
+
 static void test_kpi_priority(void **state)
 {
 	struct stat_rules r;
@@ -1168,6 +1245,7 @@ int main(void)
 		cmocka_unit_test(test_exec_failure_escaped),
 		cmocka_unit_test(test_summary_trim),
 		cmocka_unit_test(test_classify),
+		cmocka_unit_test(test_decide_sides),
 		cmocka_unit_test(test_kpi_priority),
 		cmocka_unit_test(test_search_plain),
 		cmocka_unit_test(test_search_every_k),

@@ -16,18 +16,11 @@
 # [min-max] of each.
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
-P=${PERFSIFT:-$here/build/perfsift}
 runs=${1:-5}
 img=${2:-}
-: "${PERFSIFT_VM_ACCEL:=tcg}"
-export PERFSIFT_VM_ACCEL
-if [ -z "$img" ]; then
-	abi=$(for d in /var/cache/perfsift/kernels/6.1.0-*-cloud-amd64; do
-		[ -d "$d" ] && basename "$d"
-	done | sort -t- -k2,2n | tail -n 1)
-	[ -n "$abi" ] || abi=$("$here/scripts/get-kernel" --list | tail -n 1 | sed 's/^linux-image-//')
-	img=$("$here/scripts/get-kernel" "$abi")
-fi
+# shellcheck source=bench/lib/vm-bench.sh
+. "$here/bench/lib/vm-bench.sh"
+vm_bench_image "$img"
 tmp=$(mktemp -d /tmp/perfsift-vmboot.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 cat >"$tmp/job.yaml" <<'EOT'
@@ -51,11 +44,6 @@ while [ "$i" -lt "$runs" ]; do
 done
 find "$tmp/vm" -path '*/vmboot/*' -name mytest -exec sed -n 's/^uptime: //p' {} + >"$tmp/uptime.s"
 
-stat_line() {
-	sort -n "$2" | awk -v what="$1" '{ v[NR] = $1 }
-		END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-		      printf "%-44s %8.2f s  [%.2f-%.2f]  (%d runs)\n", what, m, v[1], v[NR], NR }'
-}
 echo "kernel: $img ($PERFSIFT_VM_ACCEL), load: $(cut -d' ' -f1-3 /proc/loadavg)"
 stat_line "guest boot to the job's first sample" "$tmp/uptime.s"
 stat_line "perfsift run --kernel, wall" "$tmp/vm.s"

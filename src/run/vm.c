@@ -33,6 +33,7 @@
 #include "result/result.h"
 #include "run/runner.h"
 #include "run/vm.h"
+#include "run/vm_modules.h"
 #include "util/fileutil.h"
 #include "util/trust.h"
 #include "util/usage.h"
@@ -764,6 +765,47 @@ static const char *work_path(struct vm_run *v, const char *name,
 	return sb->buf;
 }
 
+/*
+ * No --modules: those of the package the image is from, when it lies in
+ * one (D/boot/vmlinuz-R beside D/lib/modules/R, vm_modules.h) -- the few
+ * a guest may use, with their modules.dep, at path
+ */
+static int add_package_modules(struct cpio *c, const char *path,
+			       const struct vm_run *v)
+{
+	char *tree = vm_modules_beside(v->image, v->info.release);
+	struct strbuf src = STRBUF_INIT, dst = STRBUF_INIT;
+	struct vm_modset set;
+	size_t i;
+	int ret = -1;
+
+	if (!tree)
+		return 0;
+	if (vm_modules_pick(tree, &set, c->err) < 0) {
+		c->failed = 1;
+		free(tree);
+		return -1;
+	}
+	for (i = 0; i < set.nfiles; i++) {
+		strbuf_reset(&src);
+		strbuf_reset(&dst);
+		path_join(&src, tree, set.files[i]);
+		path_join(&dst, path, set.files[i]);
+		if (cpio_file(c, dst.buf, src.buf) < 0)
+			goto out;
+	}
+	strbuf_reset(&dst);
+	path_join(&dst, path, "modules.dep");
+	cpio_data(c, dst.buf, set.dep.buf, set.dep.len, 0644);
+	ret = c->failed ? -1 : 0;
+out:
+	vm_modset_release(&set);
+	strbuf_release(&src);
+	strbuf_release(&dst);
+	free(tree);
+	return ret;
+}
+
 static int build_initramfs(struct vm_run *v, const char *out_path)
 {
 	struct cpio c = { NULL, STRBUF_INIT, &v->err, 0 };
@@ -792,11 +834,12 @@ static int build_initramfs(struct vm_run *v, const char *out_path)
 		strbuf_addf(&path, "/boot/config-%s", v->info.release);
 		cpio_data(&c, path.buf, text.buf, text.len, 0644);
 	}
-	if (v->e->vm && v->e->vm->modules) {
-		strbuf_reset(&text);
-		strbuf_addf(&text, "/lib/modules/%s", v->info.release);
+	strbuf_reset(&text);
+	strbuf_addf(&text, "/lib/modules/%s", v->info.release);
+	if (v->e->vm && v->e->vm->modules)
 		cpio_tree(&c, text.buf, v->e->vm->modules);
-	}
+	else if (add_package_modules(&c, text.buf, v) < 0)
+		goto out;
 	/* the atomic job, without the key that would boot a VM again */
 	job = job_dup(v->atomic);
 	job_unset(job, "kernel");

@@ -22,7 +22,9 @@ struct job;
 /* the VM's shape: `run`'s --kernel, --modules, --vm-cpus, --vm-memory, --append */
 struct vm_opts {
 	const char *image;   /* the kernel; NULL: only jobs naming `kernel:` boot one */
-	const char *modules; /* a lib/modules/<release> tree packed into the guest, or NULL */
+	/* a lib/modules/<release> tree packed into the guest whole; NULL: a
+	 * few from beside the image, if any (vm_modules.h) */
+	const char *modules;
 	unsigned cpus;       /* 0: 2 */
 	uint64_t memory;     /* bytes; 0: 2 GiB */
 	const char *append;  /* more of the kernel command line, or NULL */

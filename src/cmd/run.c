@@ -201,12 +201,12 @@ static int parse_options(int argc, char **argv, struct run_args *a,
 			break;
 		}
 		case 'm': {
-			const char *why;
+			const char *why = "at least 128M";
 
+			/* 0 parses: why stayed unset and was printed (attack 5, M1) */
 			if (strnum_size(optarg, &a->vm.memory, &why) < 0 ||
 			    a->vm.memory < ((uint64_t)128 << 20))
-				return error("--vm-memory '%s': %s", optarg,
-					     a->vm.memory ? "at least 128M" : why), EXIT_USAGE;
+				return error("--vm-memory '%s': %s", optarg, why), EXIT_USAGE;
 			a->vm_shape = true;
 			break;
 		}

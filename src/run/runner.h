@@ -49,6 +49,12 @@ struct runner_cmd {
 	 * daemons (a database it installs) are meant to stay.
 	 */
 	bool contain;
+	/*
+	 * Sent to the child when perfsift dies (PR_SET_PDEATHSIG), 0: none.
+	 * qemu's guest may never end by itself, and a SIGKILLed perfsift
+	 * left it running for ever (docs/attack-5.md, V2).
+	 */
+	int pdeathsig;
 };
 
 struct runner_result {

@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <dirent.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,10 +143,32 @@ int vm_image_check(const char *path, struct vm_image *info, struct strbuf *err)
 			    "names no kernel version)", path);
 		goto out;
 	}
-	if (info) {
-		text[n] = '\0';
-		info->banner = xstrdup(text);
-		info->release = xstrndup(text, strcspn(text, " "));
+	text[n] = '\0';
+	{
+		/*
+		 * The release names a file beside the image (config-R), the
+		 * group of a run that never booted (its commit) and a path in
+		 * the guest: one plain name.  An empty one made a failed boot
+		 * unrecordable (stopping the run); one with '/' reached
+		 * config-x/../../root/... (docs/attack-5.md, E1, V3).
+		 */
+		char *release = xstrndup(text, strcspn(text, " "));
+		const char *why = trust_name_why(release);
+
+		if (why) {
+			strbuf_addf(err, "%s: not a Linux kernel image (its boot header's "
+				    "release '", path);
+			trust_escape(err, release);
+			strbuf_addf(err, "' is no plain name: %s)", why);
+			free(release);
+			goto out;
+		}
+		if (info) {
+			info->banner = xstrdup(text);
+			info->release = release;
+		} else {
+			free(release);
+		}
 	}
 	ret = 0;
 out:
@@ -692,6 +715,34 @@ static const char *work_path(struct vm_run *v, const char *name,
 	return sb->buf;
 }
 
+/*
+ * The image's config beside it into text: a regular file, not a link --
+ * whoever made the image (a robot's build_user, a lab's build) may plant
+ * config-R as a link to /etc/shadow, which went into the guest and, the
+ * guest being the kernel under test, back into the run (docs/attack-5.md,
+ * E1).  0 when read; -1 when absent or refused (the guest goes without).
+ */
+static int read_beside_image(const char *path, struct strbuf *text)
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC), ret = -1;
+	struct stat st;
+
+	if (fd < 0) {
+		if (errno == ELOOP)
+			warning("'%s' is a symbolic link: not put in the guest", path);
+		return -1;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+		warning("'%s' is not a regular file: not put in the guest", path);
+	else if (st.st_nlink > 1)
+		warning("'%s' has %ju links: not put in the guest", path,
+			(uintmax_t)st.st_nlink);
+	else
+		ret = strbuf_read_fd(text, fd, 64u << 20) < 0 ? -1 : 0;
+	close(fd);
+	return ret;
+}
+
 static int build_initramfs(struct vm_run *v, const char *out_path)
 {
 	struct cpio c = { NULL, STRBUF_INIT, &v->err, 0 };
@@ -717,10 +768,11 @@ static int build_initramfs(struct vm_run *v, const char *out_path)
 	strbuf_reset(&path);
 	path_dirname(&path, v->image);
 	strbuf_addf(&path, "/config-%s", v->info.release);
-	if (file_exists(path.buf)) {
-		strbuf_reset(&text);
-		strbuf_addf(&text, "/boot/config-%s", v->info.release);
-		cpio_file(&c, text.buf, path.buf);
+	strbuf_reset(&text);
+	if (read_beside_image(path.buf, &text) == 0) {
+		strbuf_reset(&path);
+		strbuf_addf(&path, "/boot/config-%s", v->info.release);
+		cpio_data(&c, path.buf, text.buf, text.len, 0644);
 	}
 	if (v->e->vm && v->e->vm->modules) {
 		strbuf_reset(&text);
@@ -1089,7 +1141,7 @@ static struct job *host_made_job(struct vm_run *v)
 /* the guest's own output (ttyS2), its last lines on stderr */
 static void show_tail(const char *path, int nr)
 {
-	struct strbuf text = STRBUF_INIT;
+	struct strbuf text = STRBUF_INIT, shown = STRBUF_INIT;
 	const char *p;
 	int lines = 0;
 
@@ -1098,9 +1150,31 @@ static void show_tail(const char *path, int nr)
 		for (p = text.buf + text.len; p > text.buf; p--)
 			if (p[-1] == '\n' && ++lines == nr)
 				break;
-		fprintf(stderr, "%s\n", p);
+		/*
+		 * The guest's bytes (the kernel under test and its job wrote
+		 * them): a control character is shown escaped, line by line --
+		 * an OSC or CSI reached the operator's terminal raw before
+		 * (docs/attack-5.md, V1)
+		 */
+		while (*p) {
+			const char *eol = strchrnul(p, '\n');
+			char *line = xstrndup(p, (size_t)(eol - p));
+
+			strbuf_reset(&shown);
+			trust_escape(&shown, line);
+			/* and a C1 control (0x9b: CSI), raw or UTF-8 encoded */
+			for (const char *c = shown.buf; *c; c++)
+				if ((unsigned char)*c >= 0x80)
+					fprintf(stderr, "\\x%02x", (unsigned char)*c);
+				else
+					fputc(*c, stderr);
+			fputc('\n', stderr);
+			free(line);
+			p = *eol ? eol + 1 : eol;
+		}
 	}
 	strbuf_release(&text);
+	strbuf_release(&shown);
 }
 
 /*
@@ -1342,6 +1416,8 @@ static int boot(struct vm_run *v, struct runner_result *res, const char *initrd_
 	cmd.stdout_path = qout.buf;
 	cmd.stderr_path = qout.buf;
 	cmd.timeout_s = limit;
+	/* a guest that never ends must not outlive a SIGKILLed perfsift */
+	cmd.pdeathsig = SIGKILL;
 	clock_gettime(CLOCK_REALTIME, &v->started);
 	ret = runner_run(&cmd, res, &v->err);
 	strbuf_release(&k);

@@ -7,6 +7,7 @@
 #include "util/compat.h"
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -346,6 +347,25 @@ static void kernel_image(const struct bisect_exec *x, const char *dir,
  * the confirmation) boot its copy.  0, or 1 (skip the commit: the
  * build made no kernel) with why.
  */
+/*
+ * The image the build made, into img: a regular file only (followed
+ * through links, as arch/x86_64/boot/bzImage is one).  The build may
+ * leave a FIFO there, and reading it blocked the bisect for ever
+ * (docs/attack-5.md, K1).  -1 when it is none.
+ */
+static int read_image(const char *path, struct strbuf *img)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), ret = -1;
+	struct stat st;
+
+	if (fd < 0)
+		return -1;
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode))
+		ret = strbuf_read_fd(img, fd, (size_t)1 << 30) < 0 ? -1 : 0;
+	close(fd);
+	return ret;
+}
+
 static int keep_kernel(struct bisect_exec *x, const char *dir,
 		       const char *sha, struct strbuf *why)
 {
@@ -357,7 +377,7 @@ static int keep_kernel(struct bisect_exec *x, const char *dir,
 	else
 		path_join(&src, dir, x->kernel);
 	kernel_image(x, dir, sha, &dst);
-	if (strbuf_read_file(&img, src.buf, (size_t)1 << 30) < 0 || !img.len) {
+	if (read_image(src.buf, &img) < 0 || !img.len) {
 		strbuf_addf(why, "the build made no kernel '%s'", src.buf);
 		warning("%.*s: %s; skipping the commit", SHORT_SHA_LEN, sha,
 			why->buf);

@@ -5,7 +5,8 @@
 # (a robot's build_user, a lab's build): a config-R beside the image
 # that is a link must not carry a root-only file into the guest (E1),
 # the image's release must be a plain name (V3), the guest's output is
-# shown escaped (V1), and qemu dies with a SIGKILLed perfsift (V2).
+# shown escaped (V1), qemu dies with a SIGKILLed perfsift (V2), and a
+# bisect's build that leaves a FIFO as the kernel does not hang it (K1).
 # qemu is a stand-in on PATH, as in t9303: the host's side is the real one.
 . "$(dirname "$0")/lib.sh"
 
@@ -105,17 +106,31 @@ test_expect_success 'V1: the guest output shown after a failed run is escaped' '
 '
 
 test_expect_success 'V2: qemu dies with a SIGKILLed perfsift' '
-	rm -f qemu.pid &&
-	(GUEST_HANG=1 exec "$PERFSIFT" run job.yaml --kernel img/bzImage >out 2>err) &
-	p=$! &&
+	rm -f qemu.pid perfsift.pid &&
+	{ GUEST_HANG=1 sh -c "echo \$\$ >perfsift.pid; exec \"\$PERFSIFT\" run job.yaml --kernel img/bzImage" >out 2>err & } &&
 	i=0 &&
 	while ! test -s qemu.pid && test $i -lt 300; do sleep 0.1; i=$((i + 1)); done &&
+	p=$(cat perfsift.pid) &&
+	kill -0 "$p" &&
 	q=$(cat qemu.pid) &&
 	kill -0 "$q" &&
 	kill -9 $p &&
 	i=0 &&
 	while kill -0 "$q" 2>/dev/null && test $i -lt 300; do sleep 0.1; i=$((i + 1)); done &&
 	if kill -0 "$q" 2>/dev/null; then kill "$q"; echo "qemu $q outlived perfsift" >&2; false; fi
+'
+
+test_expect_success 'K1: a bisect whose build leaves a FIFO as the kernel: skipped, no hang' '
+	git init -q repo &&
+	for i in 1 2 3; do
+		echo $i >repo/f && git -C repo add f &&
+		git -C repo -c user.name=t -c user.email=t@t commit -q -m c$i || return 1
+	done &&
+	g=$(git -C repo rev-list --max-parents=0 HEAD) &&
+	test_must_fail --status=3 timeout -s KILL 300 "$PERFSIFT" bisect --repo repo \
+		--good "$g" --bad HEAD --build "rm -f kf; mkfifo kf" --kernel kf \
+		-n 1 --no-confirm job.yaml >out 2>err &&
+	test_grep "the build made no kernel .*kf" err
 '
 
 test_expect_success 'M1: --vm-memory 0 says why' '

@@ -8,6 +8,7 @@
 #define PERFSIFT_BUILTIN_H
 
 #include "util/compat.h"
+#include <getopt.h>
 
 /* options that main.c parses before the command name, owned by main */
 struct options {
@@ -53,6 +54,16 @@ int cmd_calibrate(CMD_ARGS);
 int cmd_usage(const char *text, bool on_error);
 /* the same for a command that is not built yet on this branch */
 int cmd_not_built(const char *name, int argc, char **argv);
+
+/*
+ * getopt_long() for every command and main's own options, but its
+ * errors are perfsift's (cmd/args.c): glibc's quote the option as typed,
+ * control bytes and all ("unrecognized option '--\e]0;...'", the fourth
+ * attack, L12), this one escaped, through note().  Returns what
+ * getopt_long() does ('?' after the message).
+ */
+int cmd_getopt(int argc, char **argv, const char *shortopts,
+	       const struct option *longopts);
 
 /* --seed N of compare and history (cmd/args.c): dies with EXIT_USAGE */
 uint64_t cmd_seed_arg(const char *arg);

@@ -20,6 +20,7 @@
 #include "job/plugins.h"
 #include "job/programs.h"
 #include "util/strbuf.h"
+#include "util/trust.h"
 #include "util/usage.h"
 #include "util/fault.h"
 
@@ -112,7 +113,8 @@ static int help_keys(int argc, char **argv)
 	if (argc)
 		plugin_find(argv[0], NULL, NULL);
 	if (program_help(argc ? argv[0] : NULL, &out, &err) < 0) {
-		fprintf(stderr, "perfsift help keys: %s\n", err.buf);
+		usage_set_command("help keys");
+		note("%s", err.buf);
 		ret = EXIT_USAGE;
 	}
 	fwrite(out.buf, 1, out.len, stdout);
@@ -164,12 +166,13 @@ static int not_a_command(const char *name)
 		names[i] = commands[i].name;
 	names[i] = "help";
 	hint = suggest_closest(name, names, ARRAY_SIZE(names), 2);
+	/* the name as typed, escaped: it may hold ESC (the fourth attack, L12) */
 	if (hint)
-		fprintf(stderr, "perfsift: '%s' is not a command; did you mean "
-			"'%s'? (see 'perfsift --help')\n", name, hint);
+		note("'%s' is not a command; did you mean '%s'? (see "
+		     "'perfsift --help')", trust_shown(name), hint);
 	else
-		fprintf(stderr, "perfsift: '%s' is not a command; see "
-			"'perfsift --help'\n", name);
+		note("'%s' is not a command; see 'perfsift --help'",
+		     trust_shown(name));
 	return EXIT_USAGE;
 }
 
@@ -248,7 +251,7 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_DFL);
 
 	/* '+': stop at the command name; its options are its own */
-	while ((c = getopt_long(argc, argv, "+hV", longopts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, "+hV", longopts)) != -1) {
 		switch (c) {
 		case 'R':
 			root_opt = optarg;

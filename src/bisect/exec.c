@@ -254,20 +254,31 @@ void bisect_exec_cleanup(struct bisect_exec *x)
  * The end of a step that ran as x->user: nothing of that user's may be
  * left running (a daemon of the build could change the tree between the
  * build and root's run), whatever its cgroup or session; said when
- * something was.
+ * something was.  0, or -1 with why when some process of the user
+ * outlived its SIGKILL: the tree is then not handed to root's run.
  */
-static void end_user_step(const struct bisect_exec *x, const char *what,
-			  const char *sha)
+static int end_user_step(const struct bisect_exec *x, const char *what,
+			 const char *sha, struct strbuf *why)
 {
-	struct strbuf left = STRBUF_INIT;
-	size_t n = spawn_kill_user(x->user->uid, &left);
+	struct strbuf killed = STRBUF_INIT, left = STRBUF_INIT;
+	size_t n;
+	int ret = spawn_kill_user(x->user, &n, &killed, &left);
 
 	if (n)
 		warning("%.*s: the %s left %zu process%s of user %s running, "
 			"killed: %s",
 			SHORT_SHA_LEN, sha, what, n, n == 1 ? "" : "es",
-			x->user->name, left.buf);
+			x->user->name, killed.buf);
+	if (ret < 0) {
+		warning("%.*s: still alive after SIGKILL, of user %s: %s",
+			SHORT_SHA_LEN, sha, x->user->name, left.buf);
+		strbuf_addf(why, "processes of user %s outlived their SIGKILL "
+			    "after the %s of %.*s (%s): the tree is not run",
+			    x->user->name, what, SHORT_SHA_LEN, sha, left.buf);
+	}
+	strbuf_release(&killed);
 	strbuf_release(&left);
+	return ret;
 }
 
 /* run the user's --build / --install command in dir: 0, 1 skip, -1 */
@@ -291,15 +302,15 @@ static int user_step(const struct bisect_exec *x, const char *what,
 	}
 	st = spawn_run(&c, &err);
 	if (st < 0)
-		fprintf(stderr, "perfsift: %s\n", err.buf);
+		note("%s", err.buf);
 	if (c.nleft)
 		warning("%.*s: the %s left %zu process%s running, killed: %s",
 			SHORT_SHA_LEN, sha, what, c.nleft,
 			c.nleft == 1 ? "" : "es", c.left);
 	spawn_release(&c);
 	strbuf_release(&err);
-	if (x->user)
-		end_user_step(x, what, sha);
+	if (x->user && end_user_step(x, what, sha, why) < 0)
+		return -1;
 	if (stop_requested) {
 		strbuf_addf(why, "interrupted during the %s of %.*s", what,
 			    SHORT_SHA_LEN, sha);
@@ -469,8 +480,8 @@ static int x_prepare(void *data, int slot, const char *sha, struct strbuf *why)
 	 * mirror's hooks) was the user's last code
 	 */
 	if (dir && x->user) {
-		end_user_step(x, "checkout", sha);
-		if (spawn_chown_tree(dir, 0, 0, why) < 0)
+		if (end_user_step(x, "checkout", sha, why) < 0 ||
+		    spawn_chown_tree(dir, 0, 0, why) < 0)
 			return -1;
 	}
 	x->prepared[slot] = xstrdup(sha);

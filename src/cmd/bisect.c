@@ -332,7 +332,7 @@ int bisect_parse_args(struct bisect_args *a, int argc, char **argv,
 			dashdash = i;
 			break;
 		}
-	while ((c = getopt_long(dashdash, argv, "n:h", longopts, NULL)) != -1) {
+	while ((c = cmd_getopt(dashdash, argv, "n:h", longopts)) != -1) {
 		if (c && strchr(a->step ? bisect_only : step_only, c)) {
 			const struct option *o = longopts;
 

@@ -362,7 +362,7 @@ static int parse_options(int argc, char **argv, struct calibrate_args *a)
 			a->cmd_argv = argv + i + 1;
 			break;
 		}
-	while ((ch = getopt_long(argc_opts, argv, "n:r:h", longopts, NULL)) != -1) {
+	while ((ch = cmd_getopt(argc_opts, argv, "n:r:h", longopts)) != -1) {
 		switch (ch) {
 		case 'n':
 			/* 3 a half at least: a MAD of two values is half their gap */
@@ -429,7 +429,7 @@ static int calibrate(const struct calibrate_args *a, const char *root,
 	if (schedule_load(a->job_file, NULL, 0, a->cmd_argv, &atomic, &nr_atomic,
 			  &plans, &err) < 0) {
 		/* the job file's error: said before anything was written */
-		fprintf(stderr, "perfsift calibrate: %s\n", err.buf);
+		note("%s", err.buf);
 		goto out;
 	}
 	path_join(&calroot, root, ".calibration");

@@ -122,7 +122,7 @@ int cmd_compare(int argc, char **argv, struct options *opts)
 	int c, i, ngroups, status;
 
 	compare_options_init(&co);
-	while ((c = getopt_long(argc, argv, "ams:kh", longopts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, "ams:kh", longopts)) != -1) {
 		switch (c) {
 		case 'a': co.all = true; break;
 		case 'm': co.more = true; break;

@@ -40,6 +40,7 @@ static const char usage_text[] =
 	"                        HEAD (else by the time their runs were indexed)\n"
 	"      --csv FILE        read the series from FILE: a header line, the\n"
 	"                        first column a commit or time, the others metrics\n"
+	"                        (a regular file; - reads stdin)\n"
 	"      --stat COLUMN     the CSV column (with --csv)\n"
 	"  -a, --all             every KPI (or every CSV column)\n"
 	"      --json            JSON (schema perfsift-history/1)\n"
@@ -446,7 +447,7 @@ static int parse_args(int argc, char **argv, struct history_args *a,
 	double pmax = 0;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "ah", longopts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, "ah", longopts)) != -1) {
 		switch (c) {
 		case 'a': a->all = true; break;
 		case OPT_REPO: a->q.repo = optarg; break;

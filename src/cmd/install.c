@@ -502,7 +502,7 @@ int cmd_install(int argc, char **argv, struct options *opts)
 	int ch, status = EXIT_OK;
 
 	(void)opts;
-	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((ch = cmd_getopt(argc, argv, "h", longopts)) != -1) {
 		if (ch == 'L') {
 			plugin_set_lkp_src(optarg);
 			continue;
@@ -514,7 +514,7 @@ int cmd_install(int argc, char **argv, struct options *opts)
 	if (optind + 1 != argc)
 		return cmd_usage(install_usage, true);
 	if (job_load_file(argv[optind], &jobs, &njobs, &err) < 0) {
-		fprintf(stderr, "perfsift install: %s\n", err.buf);
+		note("%s", err.buf);
 		strbuf_release(&err);
 		return EXIT_USAGE;
 	}
@@ -527,7 +527,7 @@ int cmd_install(int argc, char **argv, struct options *opts)
 	runner_block_signals();
 	for (i = 0; i < njobs && status == EXIT_OK; i++) {
 		if (split_job(jobs[i], &parts, &nparts, &err) < 0) {
-			fprintf(stderr, "perfsift install: %s\n", err.buf);
+			note("%s", err.buf);
 			status = EXIT_USAGE;
 			break;
 		}

@@ -64,7 +64,7 @@ int cmd_parse(int argc, char **argv, struct options *opts)
 	size_t i;
 
 	(void)opts;
-	while ((c = getopt_long(argc, argv, "hl", longopts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, "hl", longopts)) != -1) {
 		switch (c) {
 		case 'h':
 			return cmd_usage(usage_text, false);

@@ -95,7 +95,7 @@ int cmd_plot(int argc, char **argv, struct options *opts)
 	struct plot p;
 	struct strbuf err = STRBUF_INIT;
 
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, "h", longopts)) != -1) {
 		switch (c) {
 		case 's':
 			svg_file = optarg;

@@ -137,7 +137,7 @@ static int queue_add(const struct options *opts, const char *path,
 	int ret = EXIT_RUNTIME;
 
 	if (build_tasks(path, o, &atoms, &n, &err) < 0) {
-		fprintf(stderr, "perfsift queue: %s\n", err.buf);
+		note("%s", err.buf);
 		strbuf_release(&err);
 		job_free_all(atoms, n);
 		return EXIT_USAGE;
@@ -317,7 +317,7 @@ static int parse_opts(int argc, char **argv, struct add_opts *o, int *state,
 	const char *why;
 	int ch;
 
-	while ((ch = getopt_long(argc, argv, "n:h", longopts, NULL)) != -1) {
+	while ((ch = cmd_getopt(argc, argv, "n:h", longopts)) != -1) {
 		switch (ch) {
 		case 'g':
 			if (!*optarg || strchr(optarg, '/'))

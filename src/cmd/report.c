@@ -138,7 +138,7 @@ int cmd_report(int argc, char **argv, struct options *opts)
 	bool interleaved = false;
 	int c, ret = EXIT_RUNTIME;
 
-	while ((c = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, "ho:", longopts)) != -1) {
 		switch (c) {
 		case 'r':
 			repo = optarg;

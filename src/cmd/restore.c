@@ -30,7 +30,7 @@ int cmd_restore(int argc, char **argv, struct options *opts)
 	struct strbuf dir = STRBUF_INIT;
 	int c, n;
 
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, "h", longopts)) != -1) {
 		if (c == 'h')
 			return cmd_usage(restore_usage, false);
 		return cmd_usage(restore_usage, true);

@@ -183,7 +183,7 @@ int cmd_results(int argc, char **argv, struct options *opts)
 	size_t i;
 	int c, ret = EXIT_RUNTIME;
 
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, "h", longopts)) != -1) {
 		switch (c) {
 		case 'p':
 			params = true;

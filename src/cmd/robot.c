@@ -150,7 +150,7 @@ static int parse_args(struct robot_args *a, int argc, char **argv, int *status)
 
 	*status = EXIT_USAGE;
 	a->interval = ROBOT_INTERVAL_S;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, "h", longopts)) != -1) {
 		switch (c) {
 		case 'c': a->config = optarg; break;
 		case 'o': a->once = true; break;

@@ -168,7 +168,7 @@ static int parse_options(int argc, char **argv, struct run_args *a,
 			a->cmd_argv = argv + i + 1;
 			break;
 		}
-	while ((ch = getopt_long(argc_opts, argv, "n:h", longopts, NULL)) != -1) {
+	while ((ch = cmd_getopt(argc_opts, argv, "n:h", longopts)) != -1) {
 		switch (ch) {
 		case 'n':
 			if (parse_runs("-n", optarg, ", LKP's limit", &s->nr_runs))
@@ -280,7 +280,7 @@ static int list_cases(const struct run_args *a)
 	status = EXIT_OK;
 out:
 	if (status != EXIT_OK)
-		fprintf(stderr, "perfsift run: %s\n", err.buf);
+		note("%s", err.buf);
 	job_free_all(jobs, njobs);
 	strbuf_release(&err);
 	strbuf_release(&out);
@@ -412,11 +412,11 @@ int cmd_run(int argc, char **argv, struct options *opts)
 	if (schedule_load(a.job_file, a.sets, a.nr_sets, a.cmd_argv, &atomic,
 			  &nr_atomic, &plans, &err) < 0) {
 		/* the job file's error: said before anything was written */
-		fprintf(stderr, "perfsift run: %s\n", err.buf);
+		note("%s", err.buf);
 		goto out;
 	}
 	if (check_kernels(&a, atomic, nr_atomic, &err) < 0) {
-		fprintf(stderr, "perfsift run: %s\n", err.buf);
+		note("%s", err.buf);
 		goto out;
 	}
 	/*

@@ -304,7 +304,7 @@ int cmd_site(int argc, char **argv, struct options *opts)
 	const char *out_dir = NULL;
 	int c, ret = EXIT_RUNTIME;
 
-	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, "o:h", longopts)) != -1) {
 		switch (c) {
 		case 'o': out_dir = optarg; break;
 		case OPT_REPO: q.repo = optarg; break;

@@ -71,9 +71,12 @@ static int add_atom(struct job *a, const char *path, const char *dir,
 		if (!strcmp(path_basename((*outs)[k].path), name.buf))
 			break;
 	if (k < *nout) {
-		fprintf(stderr,
-			"%s: two atomic jobs would both be '%s': a list whose values are not job parameters (not options of a program of the job) cannot tell them apart\n",
-			path, name.buf);
+		struct strbuf msg = STRBUF_INIT;
+
+		strbuf_addf(&msg, "%s: two atomic jobs would both be '%s': a list whose values are not job parameters (not options of a program of the job) cannot tell them apart",
+			    path, name.buf);
+		usage_puts(msg.buf);
+		strbuf_release(&msg);
 		strbuf_release(&name);
 		return -1;
 	}
@@ -106,7 +109,7 @@ int cmd_split(int argc, char **argv, struct options *opts)
 	int c, ret = EXIT_RUNTIME;
 
 	(void)opts;
-	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, "o:h", longopts)) != -1) {
 		switch (c) {
 		case 'o':
 			dir = optarg;
@@ -142,13 +145,13 @@ int cmd_split(int argc, char **argv, struct options *opts)
 
 	if (job_load_file(path, &jobs, &njobs, &err)) {
 		/* the message names file and line itself: print it as it is */
-		fprintf(stderr, "%s\n", err.buf);
+		usage_puts(err.buf);
 		ret = EXIT_USAGE;
 		goto out;
 	}
 	for (i = 0; i < njobs; i++) {
 		if (split_job(jobs[i], &atoms, &natoms, &err)) {
-			fprintf(stderr, "%s\n", err.buf);
+			usage_puts(err.buf);
 			ret = EXIT_USAGE;
 			goto out;
 		}

@@ -152,7 +152,7 @@ int cmd_stats(int argc, char **argv, struct options *opts)
 	bool all = false;
 	int ch, i;
 
-	while ((ch = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
+	while ((ch = cmd_getopt(argc, argv, "qh", longopts)) != -1) {
 		switch (ch) {
 		case 'a':
 			all = true;

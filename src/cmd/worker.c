@@ -71,7 +71,7 @@ int cmd_worker(int argc, char **argv, struct options *opts)
 	int ch, ret;
 
 	o.lease_s = 30;
-	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((ch = cmd_getopt(argc, argv, "h", longopts)) != -1) {
 		switch (ch) {
 		case 't':
 			o.name = optarg;

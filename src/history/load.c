@@ -13,11 +13,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include "bisect/git.h"
 #include "compare/rules.h"
 #include "history/history.h"
 #include "history/load.h"
+#include "util/fileutil.h"
 #include "util/sorted.h"
 #include "util/strbuf.h"
 #include "util/strnum.h"
@@ -882,23 +882,34 @@ int history_load_csv(const char *path, const char *stat,
 		     struct history_set *out, struct strbuf *err)
 {
 	struct stat_rules rules;
-	FILE *fp = fopen(path, "r");
+	struct strbuf why = STRBUF_INIT;
+	FILE *fp = stdin;
 	int ret;
 
-	struct stat sb;
-
-	if (!fp) {
-		strbuf_addf(err, "cannot open '%s': %s", path, strerror(errno));
-		return -1;
-	}
-	if (!fstat(fileno(fp), &sb) && S_ISDIR(sb.st_mode)) {
-		strbuf_addf(err, "'%s' is a directory, not a CSV file", path);
-		fclose(fp);
-		return -1;
+	/* "-" is the caller's own stream (a pipe), read as it comes */
+	if (strcmp(path, "-")) {
+		/*
+		 * A path is a regular file: a FIFO blocked for ever, and a
+		 * device (/dev/zero) is no CSV another tool wrote
+		 */
+		fp = fopen_regular(path, &why);
+		if (!fp) {
+			if (errno == EISDIR) {
+				strbuf_reset(&why);
+				strbuf_addf(&why, "'%s' is a directory, not a "
+					    "CSV file", path);
+			}
+			strbuf_addbuf(err, &why);
+			strbuf_release(&why);
+			return -1;
+		}
 	}
 	stat_rules_init(&rules);
-	ret = history_read_csv(fp, path, stat, &rules, out, err);
+	ret = history_read_csv(fp, fp == stdin ? "stdin" : path, stat, &rules,
+			       out, err);
 	stat_rules_release(&rules);
-	fclose(fp);
+	if (fp != stdin)
+		fclose(fp);
+	strbuf_release(&why);
 	return ret;
 }

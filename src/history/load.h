@@ -87,7 +87,8 @@ int history_load_store(struct store *st, const struct history_query *q,
  * A CSV file: a header line, the first column a commit or a time, the
  * others metrics; rows with the same first column in a row are runs of
  * one commit.  stat NULL: every column.  -1 with err "FILE:LINE: COLUMN:
- * ..." for bad input.
+ * ..." for bad input.  path is a regular file (open_regular(): a FIFO or
+ * a device is refused), or "-" for stdin ("stdin:LINE: ...").
  */
 int history_load_csv(const char *path, const char *stat,
 		     struct history_set *out, struct strbuf *err);

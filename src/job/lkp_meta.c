@@ -16,6 +16,7 @@
 #include "job/job.h"
 #include "job/lkp_meta.h"
 #include "job/programs.h"
+#include "util/fileutil.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -72,8 +73,10 @@ static void add(struct opts *os, const char *name, char role, const char *help)
 /* LKP's program-options: `^# [-=] [a-zA-Z0-9_.]+$` lines up to the first empty one */
 static void read_header(struct opts *os, const char *run)
 {
+	struct strbuf err = STRBUF_INIT;
 	char line[512];
-	FILE *f = fopen(run, "r");
+	/* a FIFO named run blocked `help keys` for ever: regular files only */
+	FILE *f = fopen_regular(run, &err);
 
 	while (f && fgets(line, sizeof(line), f)) {
 		size_t n = strcspn(line, "\n");
@@ -89,6 +92,7 @@ static void read_header(struct opts *os, const char *run)
 	}
 	if (f)
 		fclose(f);
+	strbuf_release(&err);
 }
 
 /* meta.yaml's parameters: NAME: description (or nothing) */

@@ -43,6 +43,20 @@ static void add_word(struct strbuf *list, const char *w, size_t len)
 }
 
 /*
+ * A plug-in's text file (a package list, its run script), at most 1 MiB:
+ * a regular file only, so a FIFO in its place never blocks (L14).  0 or
+ * -1, the reason dropped: the callers treat a missing file as empty.
+ */
+static int read_plugin_file(struct strbuf *text, const char *path)
+{
+	struct strbuf err = STRBUF_INIT;
+	int ret = read_regular_file(text, path, 1 << 20, &err);
+
+	strbuf_release(&err);
+	return ret;
+}
+
+/*
  * LKP's adapt_package: the first line `NAME:` of the file.  1 with the
  * Debian names in out (none: LKP drops the package on Debian), 0 when
  * the file does not name it.
@@ -54,7 +68,7 @@ static int adapt_in(const char *file, const char *name, struct strbuf *out)
 	const char *line;
 	int found = 0;
 
-	if (strbuf_read_file(&text, file, 1 << 20) < 0) {
+	if (read_plugin_file(&text, file) < 0) {
 		strbuf_release(&text);
 		return 0;
 	}
@@ -128,7 +142,7 @@ static void read_depends(const char *lkp, const char *file, struct strbuf *list,
 	char *p, *save = NULL, *w, *prev = NULL;
 	const char *arch = uname(&u) ? "x86_64" : u.machine;
 
-	if (strbuf_read_file(&text, file, 1 << 20) < 0) {
+	if (read_plugin_file(&text, file) < 0) {
 		strbuf_release(&text);
 		return;
 	}
@@ -247,7 +261,7 @@ static enum bench_need bench_need(const char *run)
 	struct strbuf text = STRBUF_INIT;
 	enum bench_need need = NEED_NONE;
 
-	if (strbuf_read_file(&text, run, 1 << 20) >= 0) {
+	if (read_plugin_file(&text, run) >= 0) {
 		if (strstr(text.buf, "prepare_exec_path"))
 			need = NEED_EXEC;
 		else if (strstr(text.buf, "cd_benchmark") ||

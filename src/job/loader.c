@@ -14,6 +14,7 @@
 #include "job/internal.h"
 #include "job/lkp_cluster.h"
 #include "job/job.h"
+#include "util/fileutil.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
 #include "util/xalloc.h"
@@ -760,24 +761,26 @@ int job_load_string(const char *text, const char *name, struct job ***jobs,
 static int load_file(const char *path, enum check_level check, struct job ***jobs,
 		     size_t *njobs, struct strbuf *err)
 {
-	struct strbuf text = STRBUF_INIT;
+	struct strbuf text = STRBUF_INIT, why = STRBUF_INIT;
 	int ret;
 
 	*jobs = NULL;
 	*njobs = 0;
-	if (strbuf_read_file(&text, path, MAX_FILE_SIZE) < 0) {
+	/* a regular file only: a FIFO (a robot job:) blocked for ever */
+	if (read_regular_file(&text, path, MAX_FILE_SIZE, &why) < 0) {
 		if (errno == EFBIG)
 			job_err_at(err, path, 1, "job",
 				   "the file is larger than %d KiB (not a job file?)",
 				   MAX_FILE_SIZE >> 10);
 		else if (err) {
 			strbuf_reset(err);
-			strbuf_addf(err, "cannot read '%s': %s", path,
-				    strerror(errno));
+			strbuf_addbuf(err, &why);
 		}
 		strbuf_release(&text);
+		strbuf_release(&why);
 		return -1;
 	}
+	strbuf_release(&why);
 	if (memchr(text.buf, '\0', text.len)) {
 		job_err_at(err, path, 1, "job",
 			   "the file holds NUL bytes (is it binary?)");

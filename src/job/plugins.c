@@ -255,10 +255,12 @@ static int plugin_parse_direct(const char *raw, size_t len, const char *path,
 /* #! of the script names ruby (`#!/usr/bin/env ruby`, `#!/usr/bin/ruby -w`) */
 static bool script_is_ruby(const char *path)
 {
+	struct strbuf err = STRBUF_INIT;
 	char line[256];
-	FILE *f = fopen(path, "r");
+	FILE *f = fopen_regular(path, &err); /* never blocked by a FIFO */
 	bool ruby = false;
 
+	strbuf_release(&err);
 	if (!f)
 		return false;
 	if (fgets(line, sizeof(line), f) && !strncmp(line, "#!", 2))

@@ -1,6 +1,8 @@
 /*
  * sync.c: find the run directories a result root holds but its
- * index lacks, and index them (result.h, result_sync_index()).
+ * index lacks, and index them; and the groups and runs the index holds
+ * but the root no longer does, and forget them (result.h,
+ * result_sync_index()).
  *
  * A run becomes visible (renamed into place) before it is indexed; a
  * perfsift killed in between, or a run directory copied in by hand,
@@ -21,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "result/internal.h"
 #include "result/result.h"
 #include "store/store.h"
 #include "util/fileutil.h"
@@ -79,9 +82,10 @@ static int cmp_int(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* the run numbers the index has for group rel, sorted */
+/* the run numbers the index has for group rel, sorted, and its id (0:
+ * not indexed) */
 static int indexed_runs(struct sync *s, const char *rel, int **nums, size_t *n,
-			struct strbuf *err)
+			int64_t *id, struct strbuf *err)
 {
 	struct store_selector sel = {0};
 	struct store_group_list groups = {0};
@@ -91,6 +95,7 @@ static int indexed_runs(struct sync *s, const char *rel, int **nums, size_t *n,
 
 	*nums = NULL;
 	*n = 0;
+	*id = 0;
 	sel.kind = STORE_SEL_DIR;
 	sel.dir = (char *)rel;
 	if (store_find_groups(s->st, &sel, &groups, err))
@@ -101,6 +106,7 @@ static int indexed_runs(struct sync *s, const char *rel, int **nums, size_t *n,
 
 		if (strcmp(groups.items[i].dir, abs))
 			continue;
+		*id = groups.items[i].id;
 		if (store_group_runs(s->st, groups.items[i].id, &runs, err))
 			ret = -1;
 		for (k = 0; !ret && k < runs.n; k++) {
@@ -138,40 +144,85 @@ static bool index_missing(struct sync *s, const char *dir)
 	return ok;
 }
 
-/* a group directory: its runs on disk against the index's */
+/* a directory of the root: never through a link, as the walk never is */
+static bool real_dir(const char *path)
+{
+	struct stat st;
+
+	return !lstat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+static bool has_num(const int *nums, size_t n, int num)
+{
+	return n && bsearch(&num, nums, n, sizeof(num), cmp_int);
+}
+
+/*
+ * A group directory: its runs on disk against the index's.  A run only
+ * on disk is indexed; a run only in the index was deleted (by hand:
+ * perfsift never deletes a run), so the group is forgotten and the runs
+ * still on disk indexed again -- `results` and `compare` must never
+ * count a run that is not there.  When the forgetting fails the group
+ * keeps no mark, so the next command tries again.
+ */
 static bool check_group(struct sync *s, const char *rel, const char *path,
 			DIR *d)
 {
 	struct strbuf run = STRBUF_INIT, err = STRBUF_INIT;
 	struct dirent *de;
-	int *have = NULL;
-	size_t nhave = 0;
-	bool ok = true, looked = false;
+	int *have = NULL, *disk = NULL;
+	size_t nhave = 0, ndisk = 0, alloc = 0, i;
+	int64_t id;
+	bool ok = true, stale = false;
 
 	while ((de = readdir(d))) {
-		struct stat st;
-		int num;
-
 		if (!is_number(de->d_name))
 			continue;
 		path_join(&run, path, de->d_name);
-		if (lstat(run.buf, &st) < 0 || !S_ISDIR(st.st_mode))
+		if (!real_dir(run.buf))
 			continue; /* a link is not a run of this root */
-		if (!looked) {
-			looked = true;
-			if (indexed_runs(s, rel, &have, &nhave, &err)) {
-				warning("%s", err.buf);
-				ok = false;
-				break;
-			}
-		}
-		num = (int)strtol(de->d_name, NULL, 10);
-		if (nhave && bsearch(&num, have, nhave, sizeof(num), cmp_int))
+		ALLOC_GROW(disk, ndisk + 1, alloc);
+		disk[ndisk++] = (int)strtol(de->d_name, NULL, 10);
+	}
+	if (ndisk)
+		qsort(disk, ndisk, sizeof(*disk), cmp_int);
+	if (indexed_runs(s, rel, &have, &nhave, &id, &err)) {
+		warning("%s", err.buf);
+		ok = false;
+		goto out;
+	}
+	/*
+	 * Not on disk when read, and still not: a run renamed in (and
+	 * indexed) by another perfsift after the readdir is not stale.
+	 */
+	for (i = 0; i < nhave && !stale; i++) {
+		if (has_num(disk, ndisk, have[i]))
 			continue;
+		strbuf_reset(&run);
+		strbuf_addf(&run, "%s/%d", path, have[i]);
+		stale = !real_dir(run.buf);
+	}
+	if (stale && store_forget_group(s->st, id, &err)) {
+		warning("%s", err.buf);
+		ok = false;
+		goto out;
+	}
+	if (stale) {
+		note("forgot the runs of '%s' from the index: some of its run "
+		     "directories are gone", path);
+		nhave = 0;
+	}
+	for (i = 0; i < ndisk; i++) {
+		if (has_num(have, nhave, disk[i]))
+			continue;
+		strbuf_reset(&run);
+		strbuf_addf(&run, "%s/%d", path, disk[i]);
 		if (!index_missing(s, run.buf))
 			ok = false;
 	}
+out:
 	free(have);
+	free(disk);
 	strbuf_release(&run);
 	strbuf_release(&err);
 	return ok;
@@ -226,6 +277,41 @@ static bool scan(struct sync *s, const char *rel, int depth, int64_t mt)
 	return ok;
 }
 
+/*
+ * Groups of the index under rel whose directories were deleted: rel
+ * changed since its mark (a deletion below it changes the mtime of the
+ * directory it was made in), so the index's groups below it are looked
+ * at, one lstat each; each directory that still exists was checked run
+ * by run by scan() (check_group) when its own mtime changed.
+ */
+static void forget_vanished(struct sync *s, const char *rel)
+{
+	struct store_selector sel = {0};
+	struct store_group_list groups = {0};
+	struct strbuf err = STRBUF_INIT;
+	size_t i;
+
+	sel.kind = STORE_SEL_DIR;
+	sel.dir = (char *)rel;
+	if (store_find_groups(s->st, &sel, &groups, &err))
+		goto out;
+	for (i = 0; i < groups.n; i++) {
+		const struct store_group *g = &groups.items[i];
+
+		if (real_dir(g->dir))
+			continue;
+		if (store_forget_group(s->st, g->id, &err)) {
+			warning("%s", err.buf);
+			break;
+		}
+		note("forgot group '%s' from the index: its directory is gone",
+		     g->dir);
+	}
+out:
+	store_group_list_release(&groups);
+	strbuf_release(&err);
+}
+
 static int depth_of(const char *rel)
 {
 	int depth = *rel ? 1 : 0;
@@ -265,8 +351,10 @@ int result_sync_index(const char *root, const char *store_url,
 		goto out;
 	if (s.marks.n)
 		qsort(s.marks.items, s.marks.n, sizeof(*s.marks.items), cmp_mark);
-	if (!find_mark(&s, "") && !lstat(rroot, &sb))
+	if (!find_mark(&s, "") && !lstat(rroot, &sb)) {
 		scan(&s, "", 0, mtime_ns(&sb));
+		forget_vanished(&s, "");
+	}
 	for (i = 0; i < s.marks.n; i++) {
 		const struct store_dir_mark *m = &s.marks.items[i];
 		struct strbuf path = STRBUF_INIT;
@@ -276,8 +364,10 @@ int result_sync_index(const char *root, const char *store_url,
 		if (depth > GROUP_DEPTH || lstat(path.buf, &sb) < 0 ||
 		    !S_ISDIR(sb.st_mode))
 			store_dir_mark_list_add(&drop, m->dir, 0);
-		else if (mtime_ns(&sb) != m->mtime_ns)
+		else if (mtime_ns(&sb) != m->mtime_ns) {
 			scan(&s, m->dir, depth, mtime_ns(&sb));
+			forget_vanished(&s, m->dir);
+		}
 		strbuf_release(&path);
 	}
 	if (s.left)

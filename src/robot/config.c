@@ -509,15 +509,13 @@ static int config_text_ok(const char *path, struct strbuf *err)
 	const char *p;
 	int ret = -1;
 
-	if (strbuf_read_file(&text, path, ROBOT_CONFIG_MAX) < 0) {
+	/* a FIFO or a device is refused here, before the loader reads it */
+	if (read_regular_file(&text, path, ROBOT_CONFIG_MAX, err) < 0) {
 		if (errno == EFBIG)
 			strbuf_addf(err, "%s:1: config: larger than %d KiB; a "
 				    "robot config is repos:, jobs: and mail: in "
 				    "a few lines (is it the right file?)", path,
 				    ROBOT_CONFIG_MAX >> 10);
-		else
-			strbuf_addf(err, "cannot read config '%s': %s", path,
-				    strerror(errno));
 		goto out;
 	}
 	for (p = text.buf; *p; p++) {

@@ -707,40 +707,84 @@ struct vm_run {
 	struct timespec started;
 };
 
+/*
+ * The configuration the image was built with, as the host has it:
+ * Debian's boot/config-<release> beside boot/vmlinuz-<release>, or the
+ * tree's .config for an image built in it (TREE/arch/ARCH/boot/NAME,
+ * `bisect --kernel`'s and the robot's arch/x86/boot/bzImage).  It goes
+ * into the guest as /boot/config-<release>, whose fingerprint the guest
+ * records as env_kconfig_hash (a tinyconfig kernel has no
+ * /proc/config.gz): two builds of one release with other options are
+ * told apart in their runs' facts.  Not the group's kconfig axis: that
+ * is LKP's name of the configuration the job asks for, and a bisect's
+ * `make olddefconfig` changes the .config between commits.  Which of
+ * the two is there is asked with lstat (a link counts as there, so a
+ * linked config-R is refused, not passed over for the tree's .config);
+ * read_config() then refuses anything but a plain file.
+ */
+static bool image_config(const struct vm_run *v, struct strbuf *out)
+{
+	struct strbuf dir = STRBUF_INIT;
+	struct stat st;
+	const char *b;
+
+	strbuf_reset(out);
+	path_dirname(&dir, v->image);
+	strbuf_addf(out, "%s/config-%s", dir.buf, v->info.release);
+	if (lstat(out->buf, &st) < 0) {
+		strbuf_reset(out);
+		/* dir is TREE/arch/ARCH/boot: up three for TREE */
+		b = strstr(dir.buf, "/arch/");
+		if (b && !strcmp(path_basename(dir.buf), "boot") &&
+		    strchr(b + strlen("/arch/"), '/') ==
+			    dir.buf + dir.len - strlen("/boot")) {
+			strbuf_add(out, dir.buf, (size_t)(b - dir.buf));
+			strbuf_addstr(out, "/.config");
+			if (lstat(out->buf, &st) < 0)
+				strbuf_reset(out);
+		}
+	}
+	strbuf_release(&dir);
+	return out->len > 0;
+}
+
+/*
+ * The config's text, read from a regular file with one name only, opened
+ * without following a link (O_NOFOLLOW, then fstat: no window between a
+ * check and the read).  The kernel under test may be a robot
+ * build_user's, and a link or a hard link it left (.config -> a
+ * root-only file) must not carry that file into a guest that can send it
+ * back.  0, or -1 with a warning (the guest goes without it).
+ */
+static int read_config(const char *path, struct strbuf *text)
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	int ret = -1;
+	struct stat st;
+
+	strbuf_reset(text);
+	if (fd < 0) {
+		warning("'%s' is not put in the guest: %s", path,
+			errno == ELOOP ? "a symbolic link" : strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+		warning("'%s' is not put in the guest: not a regular file", path);
+	else if (st.st_nlink > 1)
+		warning("'%s' is not put in the guest: it has %ju names (a hard "
+			"link)", path, (uintmax_t)st.st_nlink);
+	else
+		ret = strbuf_read_fd(text, fd, 64u << 20) < 0 ? -1 : 0;
+	close(fd);
+	return ret;
+}
+
 static const char *work_path(struct vm_run *v, const char *name,
 			     struct strbuf *sb)
 {
 	strbuf_reset(sb);
 	path_join(sb, v->workdir, name);
 	return sb->buf;
-}
-
-/*
- * The image's config beside it into text: a regular file, not a link --
- * whoever made the image (a robot's build_user, a lab's build) may plant
- * config-R as a link to /etc/shadow, which went into the guest and, the
- * guest being the kernel under test, back into the run (docs/attack-5.md,
- * E1).  0 when read; -1 when absent or refused (the guest goes without).
- */
-static int read_beside_image(const char *path, struct strbuf *text)
-{
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC), ret = -1;
-	struct stat st;
-
-	if (fd < 0) {
-		if (errno == ELOOP)
-			warning("'%s' is a symbolic link: not put in the guest", path);
-		return -1;
-	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
-		warning("'%s' is not a regular file: not put in the guest", path);
-	else if (st.st_nlink > 1)
-		warning("'%s' has %ju links: not put in the guest", path,
-			(uintmax_t)st.st_nlink);
-	else
-		ret = strbuf_read_fd(text, fd, 64u << 20) < 0 ? -1 : 0;
-	close(fd);
-	return ret;
 }
 
 static int build_initramfs(struct vm_run *v, const char *out_path)
@@ -764,12 +808,9 @@ static int build_initramfs(struct vm_run *v, const char *out_path)
 	/* the host's os-release: the same rootfs axis as a native run */
 	if (!read_text_file(&text, "/etc/os-release", 1 << 16))
 		cpio_data(&c, "/etc/os-release", text.buf, text.len, 0644);
-	/* the image's config beside it (Debian's boot/config-R): env_kconfig_hash */
-	strbuf_reset(&path);
-	path_dirname(&path, v->image);
-	strbuf_addf(&path, "/config-%s", v->info.release);
-	strbuf_reset(&text);
-	if (read_beside_image(path.buf, &text) == 0) {
+	/* the image's config (image_config()) as the guest's
+	 * /boot/config-R: env_kconfig_hash */
+	if (image_config(v, &path) && !read_config(path.buf, &text)) {
 		strbuf_reset(&path);
 		strbuf_addf(&path, "/boot/config-%s", v->info.release);
 		cpio_data(&c, path.buf, text.buf, text.len, 0644);

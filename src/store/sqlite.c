@@ -238,6 +238,42 @@ bool store_sqlite_damaged(const char *path, struct strbuf *why)
 	return bad;
 }
 
+enum store_sqlite_owner store_sqlite_owner(const char *path, struct strbuf *why)
+{
+	static const char magic[16] = "SQLite format 3";
+	struct strbuf err = STRBUF_INIT;
+	unsigned char h[100];
+	struct stat sb;
+	ssize_t n;
+	int fd;
+
+	if (stat(path, &sb) < 0 && errno == ENOENT)
+		return STORE_SQLITE_NONE;
+	/* a FIFO or a device is no index: never opened to block or read on */
+	fd = open_regular(path, &err);
+	if (fd < 0) {
+		int saved = errno;
+
+		strbuf_release(&err);
+		strbuf_addstr(why, !stat(path, &sb) && !S_ISREG(sb.st_mode) ?
+			      file_kind(sb.st_mode) : strerror(saved));
+		return STORE_SQLITE_NOT_DB;
+	}
+	strbuf_release(&err);
+	n = read(fd, h, sizeof(h));
+	close(fd);
+	if (n == 0)
+		return STORE_SQLITE_NONE;
+	if (n < (ssize_t)sizeof(h) || memcmp(h, magic, sizeof(magic))) {
+		strbuf_addstr(why, n < 0 ? strerror(errno) :
+			      "a file that is no SQLite database");
+		return STORE_SQLITE_NOT_DB;
+	}
+	return ((uint32_t)h[68] << 24 | (uint32_t)h[69] << 16 |
+		(uint32_t)h[70] << 8 | h[71]) == APPLICATION_ID ?
+		STORE_SQLITE_OURS : STORE_SQLITE_OTHER;
+}
+
 /*
  * Whether this user may write the index file and its directory, which
  * even a reading command needs: SQLite's write-ahead log (-wal, -shm
@@ -289,6 +325,18 @@ static int sqlite_open(struct store *st, const char *location, unsigned flags,
 
 	st->priv = p;
 	p->path = xstrdup(location);
+	if (flags & STORE_NAMED) {
+		struct strbuf why = STRBUF_INIT;
+
+		/*
+		 * A file the user named that is no database is refused as it
+		 * is: SQLite would call it damaged, and stats --all would move
+		 * it aside (the fourth attack, L13)
+		 */
+		if (store_sqlite_owner(location, &why) == STORE_SQLITE_NOT_DB)
+			store_not_ours(location, why.buf);
+		strbuf_release(&why);
+	}
 	if (!(flags & STORE_CREATE) && access(location, F_OK) < 0 &&
 	    errno == ENOENT)
 		memory = true; /* nothing indexed yet: an empty store */

@@ -206,6 +206,7 @@ int store_open(struct store *st, const char *root, const char *url,
 	} else if (!strncmp(url, "sqlite:", 7)) {
 		st->ops = &store_sqlite_ops;
 		strbuf_addstr(&loc, url + 7);
+		flags |= STORE_NAMED;
 	} else if (!strncmp(url, "postgresql://", 13) ||
 		   !strncmp(url, "postgres://", 11)) {
 #ifdef HAVE_LIBPQ
@@ -389,11 +390,20 @@ int store_run_stats(struct store *st, int64_t run_id, struct reduce_stats *out,
 void store_corrupt(const char *where, const char *what)
 {
 	/*
-	 * The one die() below the commands: a damaged index must stop every
-	 * command the same way, wherever it is read.
+	 * One of the two die()s below the commands (store_not_ours() the
+	 * other): a damaged index must stop every command the same way,
+	 * wherever it is read.
 	 */
 	die_status(EXIT_RUNTIME, "index corrupt: rebuild it with `perfsift stats "
 		   "--all` ('%s': %s)", where, what);
+}
+
+void store_not_ours(const char *where, const char *why)
+{
+	die_status(EXIT_USAGE, "'%s' is %s, not an index perfsift made: "
+		   "refusing to use or change it (--store or PERFSIFT_STORE "
+		   "sqlite:PATH names a new file or perfsift's own index)",
+		   where, why);
 }
 
 /*
@@ -408,16 +418,25 @@ int store_set_aside_if_corrupt(const char *root, const char *url, bool *moved,
 	static const char *const suffixes[] = {"-wal", "-shm", ""};
 	struct strbuf db = STRBUF_INIT, why = STRBUF_INIT;
 	struct strbuf from = STRBUF_INIT, to = STRBUF_INIT;
+	enum store_sqlite_owner owner = STORE_SQLITE_OURS;
 	size_t i;
 	int ret = 0;
 
 	*moved = false;
-	if (!url || !*url || !strcmp(url, "sqlite:"))
+	if (!url || !*url || !strcmp(url, "sqlite:")) {
 		path_join(&db, root, "perfsift.db");
-	else if (!strncmp(url, "sqlite:", 7))
+	} else if (!strncmp(url, "sqlite:", 7)) {
+		/* a file the user named: moved only when it says it is ours */
 		strbuf_addstr(&db, url + 7);
+		owner = store_sqlite_owner(db.buf, &why);
+		if (owner == STORE_SQLITE_NOT_DB)
+			store_not_ours(db.buf, why.buf);
+	}
 	if (!db.len || !file_exists(db.buf) || !store_sqlite_damaged(db.buf, &why))
 		goto out;
+	if (owner != STORE_SQLITE_OURS)
+		store_not_ours(db.buf, "a damaged SQLite file without perfsift's "
+			       "application id");
 	warning("index corrupt ('%s': %s): moved aside to '%s.corrupt', "
 		"building a new one", db.buf, why.buf, db.buf);
 	/* the database last: a -wal without its database is never read */

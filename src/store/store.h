@@ -266,6 +266,13 @@ enum store_flags {
 	 * index opens as an empty store (reading commands on a fresh root).
 	 */
 	STORE_CREATE = 1 << 0,
+	/*
+	 * Set by store_open() for a "sqlite:PATH" the user named (not the
+	 * root's own perfsift.db): a file there that is no SQLite database
+	 * is refused untouched (store_not_ours()), never taken for a
+	 * damaged index.
+	 */
+	STORE_NAMED = 1 << 1,
 };
 
 /*
@@ -308,10 +315,22 @@ int store_forget_group(struct store *st, int64_t group_id, struct strbuf *err);
  */
 NORETURN void store_corrupt(const char *where, const char *what);
 /*
+ * A file the user named as the index (--store or PERFSIFT_STORE
+ * sqlite:PATH) that perfsift did not make -- no SQLite database, not a
+ * regular file, or a damaged one that does not say it is perfsift's: says
+ * so naming it (why: what it is) and exits with status 2, the file left
+ * as it was (the fourth attack, L13).  A die, as store_corrupt(): every
+ * command must stop the same way, before anything reads or writes it.
+ */
+NORETURN void store_not_ours(const char *where, const char *why);
+/*
  * For `perfsift stats --all`: when the root's SQLite index fails SQLite's
  * quick_check, move it (and its -wal, -shm) aside to <db>.corrupt so that
- * a new one is built from the files.  0 (*moved true when it did), -1
- * with err.  Other backends: nothing to do.
+ * a new one is built from the files.  Only perfsift's own index is
+ * moved: the root's perfsift.db, or a named file (sqlite:PATH) whose
+ * SQLite header carries perfsift's application id; any other damaged
+ * file is store_not_ours().  0 (*moved true when it did), -1 with err.
+ * Other backends: nothing to do.
  */
 int store_set_aside_if_corrupt(const char *root, const char *url, bool *moved,
 			       struct strbuf *err);
@@ -416,6 +435,18 @@ void store_matrix_builder_release(struct store_matrix_builder *b);
  * die on damage): true, with why, when it is damaged or not a database.
  */
 bool store_sqlite_damaged(const char *path, struct strbuf *why);
+/*
+ * Whose the file at path is, from its SQLite header (the first 100
+ * bytes, readable whatever pages are damaged; application id at 68):
+ * with why set to what it is when it is not a database.
+ */
+enum store_sqlite_owner {
+	STORE_SQLITE_NONE,     /* no file, or an empty one: SQLite makes it */
+	STORE_SQLITE_OURS,     /* a SQLite file with application id "PSFT" */
+	STORE_SQLITE_OTHER,    /* a SQLite file without it (older or not ours) */
+	STORE_SQLITE_NOT_DB,   /* a file that is no SQLite database, or no file */
+};
+enum store_sqlite_owner store_sqlite_owner(const char *path, struct strbuf *why);
 
 /* the backends (store/sqlite.c, store/pg.c) */
 extern const struct store_ops store_sqlite_ops;

@@ -320,6 +320,88 @@ int read_text_file(struct strbuf *sb, const char *path, size_t max)
 	return 0;
 }
 
+const char *file_kind(mode_t mode)
+{
+	if (S_ISREG(mode))
+		return "a regular file";
+	if (S_ISFIFO(mode))
+		return "a FIFO";
+	if (S_ISDIR(mode))
+		return "a directory";
+	if (S_ISCHR(mode))
+		return "a character device";
+	if (S_ISBLK(mode))
+		return "a block device";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	return "no regular file";
+}
+
+/* open_regular(), its failure to open said "cannot VERB 'PATH': ..." */
+static int open_regular_to(const char *path, const char *verb,
+			   struct strbuf *err)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	struct stat st;
+
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		int saved = errno;
+
+		strbuf_addf(err, "cannot %s '%s': %s", verb, path,
+			    strerror(saved));
+		if (fd >= 0)
+			close(fd);
+		errno = saved;
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		strbuf_addf(err, "'%s' is %s, not a regular file", path,
+			    file_kind(st.st_mode));
+		close(fd);
+		errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+		return -1;
+	}
+	/* a regular file's reads never block: the flag only mattered for open */
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	return fd;
+}
+
+int open_regular(const char *path, struct strbuf *err)
+{
+	return open_regular_to(path, "open", err);
+}
+
+FILE *fopen_regular(const char *path, struct strbuf *err)
+{
+	int fd = open_regular(path, err);
+	FILE *fp;
+
+	if (fd < 0)
+		return NULL;
+	fp = fdopen(fd, "r");
+	if (!fp) {
+		strbuf_addf(err, "cannot open '%s': %s", path, strerror(errno));
+		close(fd);
+	}
+	return fp;
+}
+
+int read_regular_file(struct strbuf *sb, const char *path, size_t max,
+		      struct strbuf *err)
+{
+	int fd = open_regular_to(path, "read", err), ret, saved;
+
+	if (fd < 0)
+		return -1;
+	ret = strbuf_read_fd(sb, fd, max);
+	saved = errno;
+	close(fd);
+	if (ret < 0 && saved != EFBIG)
+		strbuf_addf(err, "cannot read '%s': %s", path, strerror(saved));
+	errno = saved;
+	return ret;
+}
+
 /*
  * dir + "/" + name with no doubled slash, whatever the user's paths end or
  * start with ("root/" and "/x"), so paths compare equal as strings in the

@@ -8,6 +8,7 @@
 #define PERFSIFT_FILEUTIL_H
 
 #include "util/compat.h"
+#include <stdio.h>
 #include <sys/types.h>
 
 struct strbuf;
@@ -51,6 +52,28 @@ int file_exists(const char *path);
 int dir_exists(const char *path);
 /* read a small text file (a /proc or /sys value) into sb, trimmed; 0 / -1 */
 int read_text_file(struct strbuf *sb, const char *path, size_t max);
+/*
+ * Open path to read it, and only when it is a regular file: opened with
+ * O_NONBLOCK (taken off once open), so a FIFO never blocks, then fstat()
+ * -- a FIFO, a device, a socket or a directory where perfsift reads a
+ * file (a job, a robot config or its job:, a CSV, a plug-in's files)
+ * blocked for ever or read without end (the fourth attack, L14).  The
+ * descriptor (O_CLOEXEC), or -1 with errno set and err appended
+ * ("cannot open 'PATH': ..." or "'PATH' is a FIFO, not a regular file").
+ */
+int open_regular(const char *path, struct strbuf *err);
+/* what a file of st_mode mode is, for a message: "a FIFO", "a directory"... */
+const char *file_kind(mode_t mode);
+/*
+ * strbuf_read_file() of a regular file only (open_regular()): 0, or -1
+ * with errno set (EFBIG: larger than max, err left empty for the caller's
+ * own message) and else err appended ("cannot read 'PATH': ...", or what
+ * open_regular() says of a file that is no regular one).
+ */
+int read_regular_file(struct strbuf *sb, const char *path, size_t max,
+		      struct strbuf *err);
+/* open_regular() as a stream to read: NULL with err appended */
+FILE *fopen_regular(const char *path, struct strbuf *err);
 /* join dir and name with exactly one slash into sb (sb is reset first) */
 void path_join(struct strbuf *sb, const char *dir, const char *name);
 /* the directory part of path into sb ("." if none) */

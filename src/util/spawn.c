@@ -131,8 +131,13 @@ static void close_child_end(const struct spawn_io *io, int fd)
 /* a message from the child before exec, and its end */
 static NORETURN void child_fail(const char *what, const char *arg, int code)
 {
-	fprintf(stderr, "perfsift: cannot %s '%s': %s\n", what, arg,
-		strerror(errno));
+	char raw[4096], shown[4 * sizeof(raw)];
+
+	/* arg is a command or a directory, the command line's text: escaped */
+	snprintf(raw, sizeof(raw), "perfsift: cannot %s '%s': %s", what, arg,
+		 strerror(errno));
+	trust_escape_msg(shown, sizeof(shown), raw);
+	fprintf(stderr, "%s\n", shown);
 	_exit(code);
 }
 
@@ -553,75 +558,127 @@ int spawn_user_of(const char *path, struct spawn_user *u)
 }
 
 /*
- * The real and effective uids of /proc/PID/status; false when gone or a
- * zombie (dead already: killing it again would find it forever).
+ * Whether /proc/PID/status is a living process of uid: its real,
+ * effective or saved uid (a set-uid program of uid's, run by another
+ * user, keeps uid as its saved one and may take it back at will); false
+ * when gone or a zombie (dead already: killing it again would find it
+ * forever).
  */
-static bool proc_uids(const char *pid, uid_t *ruid, uid_t *euid)
+static bool proc_of_uid(const char *pid, uid_t uid)
 {
 	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
 	const char *p;
-	unsigned long r, e;
-	bool ok = false;
+	unsigned long r, e, s;
+	bool of = false;
 
 	strbuf_addf(&path, "/proc/%s/status", pid);
 	if (strbuf_read_file(&text, path.buf, 1 << 16) >= 0 &&
 	    !strstr(text.buf, "\nState:\tZ") &&
 	    (p = strstr(text.buf, "\nUid:")) &&
-	    sscanf(p + 5, "%lu %lu", &r, &e) == 2) {
-		*ruid = (uid_t)r;
-		*euid = (uid_t)e;
-		ok = true;
-	}
+	    sscanf(p + 5, "%lu %lu %lu", &r, &e, &s) == 3)
+		of = r == uid || e == uid || s == uid;
 	strbuf_release(&path);
 	strbuf_release(&text);
-	return ok;
+	return of;
 }
 
-size_t spawn_kill_user(uid_t uid, struct strbuf *left)
+/*
+ * Every living process of uid, SIGKILLed by root one by one when kill
+ * is set (what kill(-1) as uid may not reach: a process whose real and
+ * saved uids are another's); "PID (COMM)" of each appended to list when
+ * not NULL.  How many were found.
+ */
+static size_t scan_user(uid_t uid, bool kill_them, struct strbuf *list)
 {
-	size_t total = 0, found;
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	size_t found = 0;
+
+	while (d && (de = readdir(d))) {
+		long long v;
+		const char *why;
+
+		if (strnum_ll(de->d_name, 1, INT32_MAX, &v, &why) ||
+		    !proc_of_uid(de->d_name, uid))
+			continue;
+		if (kill_them)
+			kill((pid_t)v, SIGKILL);
+		if (list) {
+			struct strbuf path = STRBUF_INIT, comm = STRBUF_INIT;
+
+			strbuf_addf(&path, "/proc/%s/comm", de->d_name);
+			if (strbuf_read_file(&comm, path.buf, 256) < 0)
+				strbuf_addstr(&comm, "?");
+			strbuf_rtrim(&comm);
+			strbuf_addf(list, "%s%s (%s)", list->len ? " " : "",
+				    de->d_name, trust_shown(comm.buf));
+			strbuf_release(&path);
+			strbuf_release(&comm);
+		}
+		found++;
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
+/*
+ * kill(-1, SIGKILL) from a child that drops to uid: every process uid may
+ * signal, whatever its cgroup or session, at once -- the kernel signals
+ * them all under one lock, so a fork racing it fails (its parent has the
+ * SIGKILL pending) instead of leaving a child a walk of /proc has passed,
+ * as a fork storm may (the fourth attack).  Repeated until nothing is
+ * left to signal or a few rounds have gone (the child may be killed by
+ * one of them: the caller's walk of /proc tells).  Only system calls
+ * between fork and _exit.
+ */
+static void kill_as(const struct spawn_user *u)
+{
+	struct timespec ms = {0, 1000000};
+	pid_t pid = fork();
+	int st, i;
+
+	if (pid < 0)
+		return;
+	if (!pid) {
+		if (setgroups(0, NULL) < 0 || setresgid(u->gid, u->gid, u->gid) < 0 ||
+		    setresuid(u->uid, u->uid, u->uid) < 0)
+			_exit(126);
+		for (i = 0; i < 20; i++) {
+			if (kill(-1, SIGKILL) < 0 && errno == ESRCH)
+				break;
+			nanosleep(&ms, NULL);
+		}
+		_exit(0);
+	}
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+}
+
+int spawn_kill_user(const struct spawn_user *u, size_t *nkilled,
+		    struct strbuf *killed, struct strbuf *left)
+{
+	size_t n;
 	int round;
 
-	if (!uid)
+	if (!u->uid)
 		BUG("spawn_kill_user: uid 0");
-	/* a process may fork while it is being found: look until none */
-	for (round = 0; round < 100; round++) {
-		DIR *d = opendir("/proc");
-		struct dirent *de;
-
-		found = 0;
-		while (d && (de = readdir(d))) {
-			long long v;
-			const char *why;
-			uid_t r, e;
-
-			if (strnum_ll(de->d_name, 1, INT32_MAX, &v, &why) ||
-			    !proc_uids(de->d_name, &r, &e) || (r != uid && e != uid))
-				continue;
-			if (kill((pid_t)v, SIGKILL) < 0)
-				continue;
-			if (left && !round) {
-				struct strbuf path = STRBUF_INIT, comm = STRBUF_INIT;
-
-				strbuf_addf(&path, "/proc/%s/comm", de->d_name);
-				if (strbuf_read_file(&comm, path.buf, 256) < 0)
-					strbuf_addstr(&comm, "?");
-				strbuf_rtrim(&comm);
-				strbuf_addf(left, "%s%s (%s)", left->len ? " " : "",
-					    de->d_name, comm.buf);
-				strbuf_release(&path);
-				strbuf_release(&comm);
-			}
-			found++;
-		}
-		if (d)
-			closedir(d);
-		total += found;
-		if (!found)
-			break;
-		usleep(10000); /* the killed ones leave /proc when reaped */
+	*nkilled = n = scan_user(u->uid, false, killed);
+	/*
+	 * Until none is alive: kill(-1) as the user takes them all at once,
+	 * root's own kill each one it cannot reach; the killed leave /proc
+	 * once reaped (a process in the kernel, in D state, dies when it
+	 * comes back).  About 2 s at most, then what is left is said.
+	 */
+	for (round = 0; n && round < 200; round++) {
+		kill_as(u);
+		n = scan_user(u->uid, true, NULL);
+		if (n)
+			usleep(10000);
 	}
-	return total;
+	if (n && left)
+		n = scan_user(u->uid, false, left);
+	return n ? -1 : 0;
 }
 
 /*

@@ -152,13 +152,18 @@ void spawn_user_release(struct spawn_user *u);
 int spawn_user_of(const char *path, struct spawn_user *u);
 
 /*
- * Kill (SIGKILL) every process whose real or effective uid is uid, until
- * none is left (a fork in between is found the next round): the end of a
- * dropped build, so that nothing of the builder's can change the tree
- * root then runs from.  Never for uid 0.  How many were killed; what they
- * were ("PID (COMM)" each) appended to left when not NULL.
+ * Kill (SIGKILL) every process of user u (its real, effective or saved
+ * uid u's), until none is alive: the end of a dropped build, so that
+ * nothing of the builder's can change the tree root then runs from.
+ * kill(-1) from a child that is u takes them all at once, a fork storm
+ * too (a walk of /proc may pass the child of one it finds later), and
+ * root kills whatever that cannot reach.  Never for uid 0.  *nkilled:
+ * how many were alive at first, "PID (COMM)" each appended to killed
+ * (when not NULL).  0, or -1 when some are still alive after about 2 s
+ * (in the kernel, unkillable for now): those appended to left.
  */
-size_t spawn_kill_user(uid_t uid, struct strbuf *left);
+int spawn_kill_user(const struct spawn_user *u, size_t *nkilled,
+		    struct strbuf *killed, struct strbuf *left);
 
 /*
  * Every file below dir (dir too, symbolic links themselves, never what

@@ -3,6 +3,7 @@
  */
 #include "util/compat.h"
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
@@ -177,6 +178,36 @@ void trust_escape(struct strbuf *out, const char *s)
 		else
 			strbuf_addch(out, (char)c);
 	}
+}
+
+void trust_escape_msg(char *dst, size_t size, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = 0;
+
+	if (!size)
+		return;
+	for (; *p; p++) {
+		/* a C1 control in UTF-8 is two bytes: both shown */
+		size_t esc = (*p < 0x20 && *p != '\n' && *p != '\t') ||
+			     *p == 0x7f ? 1 :
+			     *p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f ? 2 : 0;
+
+		if (!esc) {
+			if (n + 1 >= size)
+				break;
+			dst[n++] = (char)*p;
+			continue;
+		}
+		if (n + 4 * esc >= size)
+			break;
+		n += (size_t)snprintf(dst + n, size - n, "\\x%02x", *p);
+		if (esc == 2) {
+			p++;
+			n += (size_t)snprintf(dst + n, size - n, "\\x%02x", *p);
+		}
+	}
+	dst[n] = '\0';
 }
 
 /* the length of a "password=" key at p (case as libpq spells it), or 0 */

@@ -77,6 +77,16 @@ const char *trust_arg_why(const char *s);
  */
 void trust_escape(struct strbuf *out, const char *s);
 /*
+ * A message for the terminal, whose parts may be the command line's own
+ * text (a --result-root, a job path, an option: the fourth attack, L12):
+ * s into dst (size bytes, cut to fit, always NUL-ended) with every
+ * control byte but LF and TAB, and every C1 control in UTF-8 (U+0080-
+ * U+009F, C2 80-9F: U+009B is a CSI to some terminals), written as
+ * \xHH.  A backslash stays: an escaped name's "\x1b" reads as it was
+ * escaped.  Never allocates: die() uses it, on every message.
+ */
+void trust_escape_msg(char *dst, size_t size, const char *s);
+/*
  * trust_escape() of s into a static buffer (12 in turn, shared with
  * trust_redacted(): a table row may show
  * 8 fields and a URL), for a printf of a store's text -- a worker's name, its

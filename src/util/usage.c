@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "util/trust.h"
 #include "util/usage.h"
 
 /* "perfsift run: error: ..." names the command, as git's messages do */
@@ -37,9 +38,15 @@ void usage_set_die_hook(die_hook_fn fn)
 static void vreport(const char *prefix, const char *fmt, va_list ap,
 		    const char *suffix)
 {
-	char buf[4096];
+	char raw[4096], buf[4 * sizeof(raw)];
 
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	/*
+	 * Escaped whole: a message quotes the command line's text (an
+	 * option, a path) and text read from files, and a control byte of
+	 * either must not reach the terminal (trust.h)
+	 */
+	vsnprintf(raw, sizeof(raw), fmt, ap);
+	trust_escape_msg(buf, sizeof(buf), raw);
 	fflush(stdout);
 	if (command_name)
 		fprintf(stderr, "perfsift %s: %s%s%s%s\n", command_name, prefix,
@@ -135,6 +142,15 @@ void note(const char *fmt, ...)
 	va_start(ap, fmt);
 	vreport("", fmt, ap, NULL);
 	va_end(ap);
+}
+
+void usage_puts(const char *msg)
+{
+	char buf[16384];
+
+	trust_escape_msg(buf, sizeof(buf), msg);
+	fflush(stdout);
+	fprintf(stderr, "%s\n", buf);
 }
 
 /*

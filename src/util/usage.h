@@ -35,6 +35,12 @@ int error_errno(const char *fmt, ...) PRINTF_LIKE(1, 2);
 void warning(const char *fmt, ...) PRINTF_LIKE(1, 2);
 /* an informational line on stderr, "perfsift: ..." */
 void note(const char *fmt, ...) PRINTF_LIKE(1, 2);
+/*
+ * msg on a line of its own, as it is but escaped as every message is
+ * (a control byte of the command line's text or a file's as \xHH): for
+ * a FILE:LINE: message or one that names its command itself
+ */
+void usage_puts(const char *msg);
 NORETURN void bug_fl(const char *file, int line, const char *fmt, ...)
 	PRINTF_LIKE(3, 4);
 #define BUG(...) bug_fl(__FILE__, __LINE__, __VA_ARGS__)

@@ -7,7 +7,8 @@
 # console kept as dmesg with its stats, the accelerator in the machine
 # facts, the guest's command line the default one (no_timer_check among
 # it: docs/kernel.md); `kernel:` in the job does the same, and a host program the job
-# runs is put into the guest; a file that is not a kernel
+# runs is put into the guest; a tree build's .config is in its facts
+# (never through a link); a file that is not a kernel
 # is one clear error with nothing written.
 . "$(dirname "$0")/lib.sh"
 . "$SRCDIR/tests/e2e/lib-kernel.sh"
@@ -74,6 +75,32 @@ test_expect_success 'the job key kernel: (relative to the job file); a host prog
 	test_grep "^stress-ng, version " "$d/mytest" &&
 	test_grep "\"mytest.score\": 7" "$d/stats.json" &&
 	test_grep "^kernel: $TEST_TMP/sub/bzImage$" "$d/job.yaml"
+'
+
+# an image built in a tree (TREE/arch/x86/boot/bzImage, as bisect and the
+# robot boot it): the tree's .config goes into the guest as
+# /boot/config-R, so its fingerprint is in the run's facts -- but never
+# through a symbolic or a hard link (a robot build_user's .config -> a
+# root-only file would reach a guest that can send it back)
+test_expect_success 'a tree build: its .config in the facts, a linked or hard-linked one never' '
+	mkdir -p tree/arch/x86/boot &&
+	cp "$K" tree/arch/x86/boot/bzImage &&
+	printf "CONFIG_PERFSIFT_TEST=y\n" >tree/.config &&
+	perfsift run quick.yaml --kernel tree/arch/x86/boot/bzImage --vm-cpus 1 --vm-memory 512M --commit tree1 >out 2>err &&
+	d=$(dirname "$(find "$PERFSIFT_RESULT_ROOT/kquick" -path "*/tree1/0/job.yaml")") &&
+	test_grep "^env_kconfig_hash: .*(/boot/config-$REL)" "$d/job.yaml" &&
+	echo "secret-for-t3400" >secret &&
+	rm tree/.config && ln -s "$TEST_TMP/secret" tree/.config &&
+	perfsift run quick.yaml --kernel tree/arch/x86/boot/bzImage --vm-cpus 1 --vm-memory 512M --commit tree2 >out 2>err &&
+	d=$(dirname "$(find "$PERFSIFT_RESULT_ROOT/kquick" -path "*/tree2/0/job.yaml")") &&
+	test_grep "^env_kconfig_hash: unavailable" "$d/job.yaml" &&
+	test_grep "tree/.config. is not put in the guest: a symbolic link" err &&
+	rm tree/.config && ln secret tree/.config &&
+	perfsift run quick.yaml --kernel tree/arch/x86/boot/bzImage --vm-cpus 1 --vm-memory 512M --commit tree3 >out 2>err &&
+	d=$(dirname "$(find "$PERFSIFT_RESULT_ROOT/kquick" -path "*/tree3/0/job.yaml")") &&
+	test_grep "^env_kconfig_hash: unavailable" "$d/job.yaml" &&
+	test_grep "it has 2 names (a hard link)" err &&
+	! grep -rq "secret-for-t3400" "$PERFSIFT_RESULT_ROOT"
 '
 
 test_expect_success 'not a kernel, a missing image, a VM option alone: exit 2, nothing written' '

@@ -26,10 +26,16 @@ fails_with() {
 	test_grep "$pat" err
 }
 
-test_expect_success 'history --csv /dev/zero: a bounded line, one error' '
+test_expect_success 'history --csv /dev/zero: no regular file, one error' '
 	bound_memory &&
-	fails_with "^perfsift history: /dev/zero:1: a line longer than 1048576 bytes; not a CSV file?\$" \
+	fails_with "^perfsift history: ./dev/zero. is a character device, not a regular file\$" \
 		perfsift history --csv /dev/zero --all
+'
+
+test_expect_success 'history --csv - of /dev/zero: a bounded line, one error' '
+	bound_memory &&
+	fails_with "^perfsift history: stdin:1: a line longer than 1048576 bytes; not a CSV file?\$" \
+		perfsift history --csv - --all </dev/zero
 '
 
 test_expect_success 'history --csv of endless rows: bounded, one error' '
@@ -37,8 +43,8 @@ test_expect_success 'history --csv of endless rows: bounded, one error' '
 	# ends on SIGPIPE)
 	bound_memory &&
 	{ echo commit,v && yes c1,1; } |
-	fails_with "^perfsift history: /dev/stdin:5000001: more than 512 MiB or 5000000 lines" \
-		perfsift history --csv /dev/stdin --all
+	fails_with "^perfsift history: stdin:5000001: more than 512 MiB or 5000000 lines" \
+		perfsift history --csv - --all
 '
 
 test_expect_success 'history --csv DIR: it is a directory' '

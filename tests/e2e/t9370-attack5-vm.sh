@@ -67,7 +67,7 @@ test_expect_success 'E1: a config-R beside the image that is a link: not put in 
 	test_must_fail --status=3 perfsift run job.yaml --kernel img/bzImage >out 2>err &&
 	test -f initrd.seen &&
 	! grep -q "root-only-$$" initrd.seen &&
-	test_grep "config-6.1.0-guest. is a symbolic link: not put in the guest" err
+	test_grep "config-6.1.0-guest. is not put in the guest: a symbolic link" err
 '
 
 test_expect_success 'E1: a config-R of two links (one outside): not put in the guest' '
@@ -76,7 +76,7 @@ test_expect_success 'E1: a config-R of two links (one outside): not put in the g
 	ln outside img/config-6.1.0-guest &&
 	test_must_fail --status=3 perfsift run job.yaml --kernel img/bzImage >out 2>err &&
 	! grep -q "hard-$$" initrd.seen &&
-	test_grep "has 2 links: not put in the guest" err
+	test_grep "it has 2 names (a hard link)" err
 '
 
 test_expect_success 'a plain config-R still goes in, as /boot/config-R' '

@@ -219,6 +219,28 @@ static void check_redact(const char *in, const char *want)
 	strbuf_release(&sb);
 }
 
+/* a message's escaping (usage.c's die()): control bytes but LF and TAB, C1 in UTF-8 */
+static void test_escape_msg(void **state)
+{
+	char buf[64], tiny[8];
+
+	(void)state;
+	trust_escape_msg(buf, sizeof(buf), "r\033]0;pwn\007 a\\b");
+	assert_string_equal(buf, "r\\x1b]0;pwn\\x07 a\\b");
+	trust_escape_msg(buf, sizeof(buf), "line\nnext\tcol\r\177");
+	assert_string_equal(buf, "line\nnext\tcol\\x0d\\x7f");
+	/* U+009B (C2 9B) is escaped; U+00E9 (C3 A9) and U+00A0 (C2 A0) stay */
+	trust_escape_msg(buf, sizeof(buf), "\xc2\x9b" "2J \xc3\xa9\xc2\xa0");
+	assert_string_equal(buf, "\\xc2\\x9b2J \xc3\xa9\xc2\xa0");
+	/* cut to fit, never in the middle of an escape */
+	trust_escape_msg(tiny, 6, "abc\033def");
+	assert_string_equal(tiny, "abc");
+	trust_escape_msg(tiny, sizeof(tiny), "abc\033def");
+	assert_string_equal(tiny, "abc\\x1b");
+	trust_escape_msg(tiny, sizeof(tiny), "abcdefghij");
+	assert_string_equal(tiny, "abcdefg");
+}
+
 static void test_redact(void **state)
 {
 	(void)state;
@@ -283,6 +305,7 @@ int main(void)
 		cmocka_unit_test(test_bidi),
 		cmocka_unit_test(test_inside_pulled),
 		cmocka_unit_test(test_escape),
+		cmocka_unit_test(test_escape_msg),
 		cmocka_unit_test(test_redact),
 		cmocka_unit_test(test_redact_text),
 	};

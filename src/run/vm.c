@@ -1179,6 +1179,33 @@ static struct job *host_made_job(struct vm_run *v)
 	return job;
 }
 
+/*
+ * What only the guest measures, from its job.yaml into the host's job:
+ * memory, the CPU model and the env_* facts (none of them part of the
+ * group), and the compiler when the image's banner named none.  Every
+ * other key -- the testcase, the parameters, the commit, tbox_group --
+ * is the host's, from the job it sent: a guest that wrote testcase:
+ * another_job put its run in that job's group (docs/attack-5.md, V4).
+ */
+static void take_guest_facts(struct job *job, const struct job *guest)
+{
+	const struct jnode *root = guest->root;
+	const char *c = job_get(job, "compiler");
+	size_t i;
+
+	for (i = 0; i < root->n; i++) {
+		const char *key = root->keys[i];
+
+		if (root->kids[i]->type != JNODE_SCALAR ||
+		    !strncmp(key, "env_vm", strlen("env_vm")))
+			continue;
+		if (!strncmp(key, "env_", strlen("env_")) || !strcmp(key, "memory") ||
+		    !strcmp(key, "model") ||
+		    (!strcmp(key, "compiler") && (!c || !strcmp(c, "unknown"))))
+			job_set(job, key, root->kids[i]->text);
+	}
+}
+
 /* the guest's own output (ttyS2), its last lines on stderr */
 static void show_tail(const char *path, int nr)
 {
@@ -1262,12 +1289,15 @@ static enum engine_outcome publish(struct vm_run *v, const char *guest_dir,
 			guest_dir = NULL;
 			complete = false;
 		} else {
-			job = jobs[0];
+			job = host_made_job(v);
+			take_guest_facts(job, jobs[0]);
+			job_free_all(jobs, njobs);
+			jobs = NULL;
 			if (guest_state(guest_dir, &gstate))
 				complete = false;
 		}
 	}
-	if (!guest_dir)
+	if (!job)
 		job = host_made_job(v);
 	vm_facts(v, job);
 	/* from here on exactly what the engine's begin() and publish() do */

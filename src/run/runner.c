@@ -108,6 +108,12 @@ static NORETURN void child(const struct runner_cmd *cmd,
 	setpgid(0, 0);
 	if (cmd->pdeathsig)
 		prctl(PR_SET_PDEATHSIG, cmd->pdeathsig);
+	if (cmd->fsize_max) {
+		struct rlimit rl = { cmd->fsize_max, cmd->fsize_max };
+
+		setrlimit(RLIMIT_FSIZE, &rl);
+		signal(SIGXFSZ, SIG_DFL);
+	}
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGPIPE, SIG_DFL);

@@ -55,6 +55,13 @@ struct runner_cmd {
 	 * left it running for ever (docs/attack-5.md, V2).
 	 */
 	int pdeathsig;
+	/*
+	 * RLIMIT_FSIZE of the child, 0: unchanged.  qemu writes the guest's
+	 * serial ports into files, and a guest that prints for ever filled
+	 * the host's /tmp (docs/attack-5.md, V5): past the bound qemu gets
+	 * SIGXFSZ and ends.
+	 */
+	uint64_t fsize_max;
 };
 
 struct runner_result {

@@ -867,6 +867,8 @@ static const char *console_oops(const struct strbuf *log)
  * host's memory and disk (a 44 KB xz stream held 300 MB of zeros).
  */
 #define GUEST_RUN_MAX ((uint64_t)1 << 30)
+/* and at most this many entries: a run directory holds tens of files */
+#define GUEST_RUN_ENTRIES 10000u
 
 /* GUEST_RUN_MAX, or PERFSIFT_VM_RUN_MAX (MiB) when that is set */
 static uint64_t guest_run_max(void)
@@ -930,6 +932,7 @@ static int untar(const char *tar, const char *dir, struct strbuf *err)
 	struct archive_entry *e;
 	struct strbuf path = STRBUF_INIT, parent = STRBUF_INIT;
 	uint64_t total = 0, max = guest_run_max();
+	unsigned entries = 0;
 	int r, ret = -1;
 
 	archive_read_support_filter_all(a);
@@ -940,6 +943,12 @@ static int untar(const char *tar, const char *dir, struct strbuf *err)
 		const char *name = archive_entry_pathname(e), *why;
 		size_t len;
 
+		/* a million empty files cost the host's inodes, not bytes (V6) */
+		if (++entries > GUEST_RUN_ENTRIES) {
+			strbuf_addf(err, "the run the guest sent holds more than %u "
+				    "entries; not taken", GUEST_RUN_ENTRIES);
+			goto out;
+		}
 		/* `tar -C /results -czf - .` names everything ./...; "./" is the top */
 		while (name && !strncmp(name, "./", 2))
 			name += 2;
@@ -1489,6 +1498,8 @@ static int boot(struct vm_run *v, struct runner_result *res, const char *initrd_
 	cmd.timeout_s = limit;
 	/* a guest that never ends must not outlive a SIGKILLed perfsift */
 	cmd.pdeathsig = SIGKILL;
+	/* nor fill the host's disk through its serial ports (V5) */
+	cmd.fsize_max = guest_run_max();
 	clock_gettime(CLOCK_REALTIME, &v->started);
 	ret = runner_run(&cmd, res, &v->err);
 	strbuf_release(&k);

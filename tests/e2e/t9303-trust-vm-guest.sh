@@ -172,6 +172,19 @@ test_expect_success 'a guest last_state line with ESC is not kept' '
 	! LC_ALL=C grep -q "$(printf "\033")" "$d"
 '
 
+test_expect_success 'V6: a guest tar of more than 10000 entries: not taken (attack 5)' '
+	python3 - <<-\EOT &&
+	import io, tarfile
+	with tarfile.open("guest.tgz", "w:gz") as t:
+	    for i in range(10001):
+	        ti = tarfile.TarInfo("./r/0/f%d" % i)
+	        t.addfile(ti, io.BytesIO(b""))
+	EOT
+	test_must_fail --status=3 perfsift run job.yaml --kernel bzImage >out 2>err &&
+	test_grep "holds more than 10000 entries; not taken" err &&
+	test -z "$(find "$PERFSIFT_RESULT_ROOT" -name f10000)"
+'
+
 test_expect_success 'a FIFO as the kernel image: refused at once, no hang' '
 	mkfifo kfifo &&
 	test_must_fail --status=2 timeout -s KILL 30 "$PERFSIFT" run job.yaml --kernel kfifo 2>err &&

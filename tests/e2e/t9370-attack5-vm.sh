@@ -50,6 +50,10 @@ if [ -n "$GUEST_HANG" ]; then
 	exec sleep 1000
 fi
 cat "$TEST_TMP/console" >"$con"
+if [ -n "$GUEST_FLOOD" ]; then
+	head -c 3000000 /dev/zero >>"$con"
+	wc -c <"$con" >"$TEST_TMP/con.size"
+fi
 cat "$TEST_TMP/output" >"$outp"
 EOT
 chmod +x bin/qemu-system-x86_64
@@ -131,6 +135,13 @@ test_expect_success 'K1: a bisect whose build leaves a FIFO as the kernel: skipp
 		--good "$g" --bad HEAD --build "rm -f kf; mkfifo kf" --kernel kf \
 		-n 1 --no-confirm job.yaml >out 2>err &&
 	test_grep "the build made no kernel .*kf" err
+'
+
+test_expect_success 'V5: a guest flooding its serial port is cut at PERFSIFT_VM_RUN_MAX' '
+	rm -f con.size &&
+	GUEST_FLOOD=1 PERFSIFT_VM_RUN_MAX=1 test_must_fail --status=3 \
+		perfsift run job.yaml --kernel img/bzImage >out 2>err &&
+	test "$(cat con.size)" -le 1048576
 '
 
 test_expect_success 'M1: --vm-memory 0 says why' '

@@ -314,7 +314,12 @@ static int check_kernels(struct run_args *a, struct job **atomic, size_t n,
 	int ret = -1;
 
 	if (a->vm.image) {
-		if (vm_image_check(a->vm.image, NULL, err) < 0)
+		struct vm_image info;
+		int bad = vm_image_check(a->vm.image, &info, err) < 0 ||
+			  vm_cmdline_check(&info, a->vm.append, err) < 0;
+
+		vm_image_release(&info);
+		if (bad)
 			goto out;
 		/* kept for the run's job.yaml; lives as long as the command */
 		abs = realpath(a->vm.image, NULL);

@@ -78,12 +78,15 @@ static uint32_t le32(const unsigned char *p)
 }
 
 /* the x86 boot protocol's setup header (Documentation/arch/x86/boot.rst) */
+/* the guest kernel's command line before the user's --append (boot()) */
+#define CMDLINE "console=ttyS0,115200 panic=-1 no_timer_check rdinit=/init"
 #define HDR_SIZE 0x280
 #define HDR_SETUP_SECTS 0x1f1
 #define HDR_BOOT_FLAG 0x1fe
 #define HDR_MAGIC 0x202
 #define HDR_VERSION 0x206
 #define HDR_KERNEL_VERSION 0x20e
+#define HDR_CMDLINE_SIZE 0x238
 #define HDR_PAYLOAD_OFFSET 0x248
 #define HDR_PAYLOAD_LENGTH 0x24c
 
@@ -166,6 +169,11 @@ int vm_image_check(const char *path, struct vm_image *info, struct strbuf *err)
 		if (info) {
 			info->banner = xstrdup(text);
 			info->release = release;
+			/* boot protocol 2.06 names it; before (or 0), 255 bytes */
+			info->cmdline_max = ih.version >= 0x206 ?
+				le32(ih.h + HDR_CMDLINE_SIZE) : 0;
+			if (!info->cmdline_max)
+				info->cmdline_max = 255;
 		} else {
 			free(release);
 		}
@@ -174,6 +182,19 @@ int vm_image_check(const char *path, struct vm_image *info, struct strbuf *err)
 out:
 	close(fd);
 	return ret;
+}
+
+int vm_cmdline_check(const struct vm_image *info, const char *append,
+		     struct strbuf *err)
+{
+	size_t len = strlen(CMDLINE) + (append ? 1 + strlen(append) : 0);
+
+	if (len <= info->cmdline_max)
+		return 0;
+	strbuf_addf(err, "--append: the kernel command line would be %zu bytes; "
+		    "this kernel takes at most %u (its boot header's cmdline_size)",
+		    len, info->cmdline_max);
+	return -1;
 }
 
 void vm_image_release(struct vm_image *info)
@@ -1443,7 +1464,7 @@ static int boot(struct vm_run *v, struct runner_result *res, const char *initrd_
 	 * The user's --append comes last, so it can override (rdinit=,
 	 * panic=, oops=panic).
 	 */
-	strbuf_addf(&k, "console=ttyS0,115200 panic=-1 no_timer_check rdinit=/init%s%s",
+	strbuf_addf(&k, CMDLINE "%s%s",
 		    v->e->vm && v->e->vm->append ? " " : "",
 		    v->e->vm && v->e->vm->append ? v->e->vm->append : "");
 	strbuf_addstr(&initrd, work_path(v, initrd_name, &tmp));
@@ -1660,7 +1681,8 @@ enum engine_outcome vm_run_once(struct engine *e, const char *image,
 	v.memory = e->vm && e->vm->memory ? e->vm->memory : (uint64_t)2 << 30;
 	hostname_of_guest(&v);
 	memcpy(v.workdir, "/tmp/perfsift-vm.XXXXXX", sizeof(v.workdir));
-	if (vm_image_check(image, &v.info, &v.err) < 0) {
+	if (vm_image_check(image, &v.info, &v.err) < 0 ||
+	    vm_cmdline_check(&v.info, e->vm ? e->vm->append : NULL, &v.err) < 0) {
 		error("%s", v.err.buf);
 		goto out_nodir;
 	}

@@ -144,6 +144,17 @@ test_expect_success 'V5: a guest flooding its serial port is cut at PERFSIFT_VM_
 	test "$(cat con.size)" -le 1048576
 '
 
+test_expect_success 'A1: an --append past the image cmdline_size: refused at once' '
+	python3 -c "import sys; f = open(sys.argv[1], \"r+b\"); f.seek(0x238); f.write((2047).to_bytes(4, \"little\"))" img/bzImage &&
+	long=$(head -c 2000 /dev/zero | tr "\\0" x) &&
+	rm -f initrd.seen &&
+	test_must_fail --status=2 perfsift run job.yaml --kernel img/bzImage --append "a=$long" 2>err &&
+	test_grep "would be 2060 bytes; this kernel takes at most 2047" err &&
+	! test -e initrd.seen &&
+	test_must_fail --status=3 perfsift run job.yaml --kernel img/bzImage --append "a=x" 2>err &&
+	test -e initrd.seen
+'
+
 test_expect_success 'M1: --vm-memory 0 says why' '
 	test_must_fail --status=2 perfsift run job.yaml --kernel img/bzImage --vm-memory 0 2>err &&
 	test_grep "vm-memory .0.: at least 128M" err

@@ -343,8 +343,18 @@ static void kernel_image(const struct bisect_exec *x, const char *dir,
 {
 	strbuf_reset(out);
 	if (x->state_dir) {
+		/*
+		 * named by how it was made too: a bisect resumed (or run
+		 * again on a kept --worktree) with another --build or
+		 * --kernel booted the images of the first for every commit
+		 * built before (docs/attack-5.md, K2)
+		 */
+		uint64_t h = fnv1a64(FNV1A64_INIT, x->kernel, strlen(x->kernel) + 1);
+
+		if (x->build)
+			h = fnv1a64(h, x->build, strlen(x->build) + 1);
 		path_join(out, x->state_dir, "kernels");
-		strbuf_addf(out, "/%s", sha);
+		strbuf_addf(out, "/%s-%016" PRIx64, sha, h);
 	} else if (dir && x->kernel[0] != '/') {
 		path_join(out, dir, x->kernel);
 	} else {
@@ -352,12 +362,6 @@ static void kernel_image(const struct bisect_exec *x, const char *dir,
 	}
 }
 
-/*
- * Keep the kernel sha's build made: the worktree moves on to other
- * commits, and the runs of this one (the endpoints' interleaved runs,
- * the confirmation) boot its copy.  0, or 1 (skip the commit: the
- * build made no kernel) with why.
- */
 /*
  * The image the build made, into img: a regular file only (followed
  * through links, as arch/x86_64/boot/bzImage is one).  The build may
@@ -377,6 +381,12 @@ static int read_image(const char *path, struct strbuf *img)
 	return ret;
 }
 
+/*
+ * Keep the kernel sha's build made: the worktree moves on to other
+ * commits, and the runs of this one (the endpoints' interleaved runs,
+ * the confirmation) boot its copy.  0, or 1 (skip the commit: the
+ * build made no kernel) with why.
+ */
 static int keep_kernel(struct bisect_exec *x, const char *dir,
 		       const char *sha, struct strbuf *why)
 {

@@ -5,8 +5,11 @@
 # (a robot's build_user, a lab's build): a config-R beside the image
 # that is a link must not carry a root-only file into the guest (E1),
 # the image's release must be a plain name (V3), the guest's output is
-# shown escaped (V1), qemu dies with a SIGKILLed perfsift (V2), and a
-# bisect's build that leaves a FIFO as the kernel does not hang it (K1).
+# shown escaped (V1), qemu dies with a SIGKILLed perfsift (V2) and its
+# serial files are bounded (V5), an --append longer than the image takes
+# is refused (A1), a bisect's build that leaves a FIFO as the kernel does
+# not hang it (K1), and its kept kernels are told apart by --kernel and
+# --build (K2).
 # qemu is a stand-in on PATH, as in t9303: the host's side is the real one.
 . "$(dirname "$0")/lib.sh"
 
@@ -38,13 +41,14 @@ cat >bin/qemu-system-x86_64 <<'EOT' &&
 n=0 initrd=
 prev=
 for a; do
-	case $prev in -initrd) initrd=$a ;; esac
+	case $prev in -initrd) initrd=$a ;; -kernel) kernel=$a ;; esac
 	prev=$a
 	case $a in file:*) n=$((n + 1))
 		case $n in 1) con=${a#file:} ;; 3) outp=${a#file:} ;; esac ;;
 	esac
 done
 cp "$initrd" "$TEST_TMP/initrd.seen"
+grep -a -o "6\.1\.0-[a-z]*" "$kernel" | head -n 1 >>"$TEST_TMP/booted"
 echo $$ >"$TEST_TMP/qemu.pid"
 if [ -n "$GUEST_HANG" ]; then
 	exec sleep 1000
@@ -153,6 +157,23 @@ test_expect_success 'A1: an --append past the image cmdline_size: refused at onc
 	! test -e initrd.seen &&
 	test_must_fail --status=3 perfsift run job.yaml --kernel img/bzImage --append "a=x" 2>err &&
 	test -e initrd.seen
+'
+
+test_expect_success 'K2: a bisect again on its kept worktree with another --kernel boots the new images' '
+	mkimage ka 6.1.0-first &&
+	mkimage kb 6.1.0-second &&
+	g=$(git -C repo rev-list --max-parents=0 HEAD) &&
+	rm -f booted &&
+	{ timeout -s KILL 300 "$PERFSIFT" bisect --repo repo --worktree wtk --keep-worktree \
+		--good "$g" --bad HEAD --build "cp $TEST_TMP/ka k1" --kernel k1 \
+		-n 1 --no-confirm job.yaml >out 2>err || :; } &&
+	test_grep "6.1.0-first" booted &&
+	rm -f booted &&
+	{ timeout -s KILL 300 "$PERFSIFT" bisect --repo repo --worktree wtk --keep-worktree \
+		--good "$g" --bad HEAD --build "cp $TEST_TMP/kb k2" --kernel k2 \
+		-n 1 --no-confirm job.yaml >out 2>err || :; } &&
+	test_grep "6.1.0-second" booted &&
+	! grep -q "6.1.0-first" booted
 '
 
 test_expect_success 'M1: --vm-memory 0 says why' '

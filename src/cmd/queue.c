@@ -335,7 +335,8 @@ static int parse_opts(int argc, char **argv, struct add_opts *o, int *state,
 		case 'p':
 		case 'm':
 			if (strnum_ll(optarg, ch == 'p' ? -1000000 : 1,
-				      ch == 'p' ? 1000000 : 99, &v, &why) < 0)
+				      ch == 'p' ? 1000000 :
+				      ch == 'n' ? LAB_TASK_RUNS_MAX : 99, &v, &why) < 0)
 				return error("-%c '%s': %s", ch == 'n' ? 'n' : ch,
 					     optarg, why);
 			*(ch == 'n' ? &o->runs : ch == 'p' ? &o->priority :

@@ -5,11 +5,15 @@
  * each marked with its quirk id from spec/lkp-monitors.md section 7.
  */
 #include "util/compat.h"
+#include <errno.h>
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "result/reduce.h"
 #include "result/samples.h"
 #include "util/sorted.h"
@@ -485,17 +489,31 @@ out:
 	return ret;
 }
 
+/*
+ * A regular file only, opened without blocking: a FIFO planted as a
+ * run's stats.json hung every command that synced the index -- a bisect
+ * for ever (docs/attack-5.md, B1).
+ */
 int reduce_stats_load_json(struct reduce_stats *st, const char *path,
 			   struct strbuf *err)
 {
-	json_error_t jerr;
-	json_t *root = json_load_file(path, 0, &jerr);
+	struct strbuf text = STRBUF_INIT;
+	struct stat sb;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), ret = -1;
 
-	if (!root) {
-		strbuf_addf(err, "%s:%d: %s", path, jerr.line, trust_json_why(jerr.text));
+	if (fd < 0) {
+		strbuf_addf(err, "%s: %s", path, strerror(errno));
 		return -1;
 	}
-	return stats_from_json(st, root, path, err);
+	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode))
+		strbuf_addf(err, "%s: not a regular file", path);
+	else if (strbuf_read_fd(&text, fd, (size_t)1 << 30) < 0)
+		strbuf_addf(err, "%s: %s", path, strerror(errno));
+	else
+		ret = reduce_stats_parse_json(st, text.buf, text.len, path, err);
+	close(fd);
+	strbuf_release(&text);
+	return ret;
 }
 
 int reduce_stats_parse_json(struct reduce_stats *st, const char *text,

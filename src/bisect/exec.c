@@ -370,14 +370,10 @@ static void kernel_image(const struct bisect_exec *x, const char *dir,
  */
 static int read_image(const char *path, struct strbuf *img)
 {
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), ret = -1;
-	struct stat st;
+	struct strbuf why = STRBUF_INIT;
+	int ret = read_regular_file(img, path, (size_t)1 << 30, &why);
 
-	if (fd < 0)
-		return -1;
-	if (!fstat(fd, &st) && S_ISREG(st.st_mode))
-		ret = strbuf_read_fd(img, fd, (size_t)1 << 30) < 0 ? -1 : 0;
-	close(fd);
+	strbuf_release(&why);
 	return ret;
 }
 

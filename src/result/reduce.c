@@ -6,16 +6,14 @@
  */
 #include "util/compat.h"
 #include <errno.h>
-#include <fcntl.h>
 #include <fnmatch.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include "result/reduce.h"
 #include "result/samples.h"
+#include "util/fileutil.h"
 #include "util/sorted.h"
 #include "util/strbuf.h"
 #include "util/trust.h"
@@ -490,28 +488,22 @@ out:
 }
 
 /*
- * A regular file only, opened without blocking: a FIFO planted as a
- * run's stats.json hung every command that synced the index -- a bisect
- * for ever (docs/attack-5.md, B1).
+ * A regular file only (read_regular_file()): a FIFO planted as a run's
+ * stats.json hung every command that synced the index -- a bisect for
+ * ever (docs/attack-5.md, B1).
  */
 int reduce_stats_load_json(struct reduce_stats *st, const char *path,
 			   struct strbuf *err)
 {
 	struct strbuf text = STRBUF_INIT;
-	struct stat sb;
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), ret = -1;
+	int ret = -1;
 
-	if (fd < 0) {
-		strbuf_addf(err, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode))
-		strbuf_addf(err, "%s: not a regular file", path);
-	else if (strbuf_read_fd(&text, fd, (size_t)1 << 30) < 0)
-		strbuf_addf(err, "%s: %s", path, strerror(errno));
-	else
+	if (read_regular_file(&text, path, (size_t)1 << 30, err) < 0) {
+		if (errno == EFBIG)
+			strbuf_addf(err, "'%s' is larger than 1 GiB", path);
+	} else {
 		ret = reduce_stats_parse_json(st, text.buf, text.len, path, err);
-	close(fd);
+	}
 	strbuf_release(&text);
 	return ret;
 }

@@ -15,7 +15,7 @@ test_expect_success 'B1: a FIFO as a run stats.json blocks no command' '
 	{ timeout -s KILL 20 "$PERFSIFT" results >out 2>err; st=$?; } &&
 	cat err &&
 	test "$st" != 137 &&
-	test_grep "stats.json: not a regular file" err
+	test_grep "stats.json. is a FIFO, not a regular file" err
 '
 
 test_done

@@ -176,6 +176,15 @@ test_expect_success 'K2: a bisect again on its kept worktree with another --kern
 	! grep -q "6.1.0-first" booted
 '
 
+test_expect_when 'test -r /dev/kvm && test -w /dev/kvm' 'no /dev/kvm to probe' \
+	'V7: a FIFO as the KVM probe verdict blocks no run' '
+	mkdir -p vc && rm -f vc/vm-accel && mkfifo vc/vm-accel &&
+	{ PERFSIFT_VM_ACCEL= PERFSIFT_VM_CACHE=$TEST_TMP/vc timeout -s KILL 60 \
+		"$PERFSIFT" run job.yaml --kernel img/bzImage >out 2>err; st=$?; } &&
+	test "$st" = 3 &&
+	test_grep "probing KVM" out
+'
+
 test_expect_success 'M1: --vm-memory 0 says why' '
 	test_must_fail --status=2 perfsift run job.yaml --kernel img/bzImage --vm-memory 0 2>err &&
 	test_grep "vm-memory .0.: at least 128M" err

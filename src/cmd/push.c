@@ -84,10 +84,14 @@ static int push_groups(struct lab *lab, const char *url, struct store *local,
 			 * its files, and the next push, finding it "there
 			 * already", never sent them -- a run no pull could get
 			 * (docs/attack-5.md, P1).  Files without an index are
-			 * sent again (replaced whole) by the next push.
+			 * sent again (replaced whole) by the next push.  The
+			 * run is restated here first, so that the files sent
+			 * are the ones the store's index is made from.
 			 */
-			ret = lab_put_run_files(lab, rel, r->number, r->dir,
-						&nfiles, err);
+			ret = result_restat_shared(r->dir, local->root, NULL, err);
+			if (!ret)
+				ret = lab_put_run_files(lab, rel, r->number, r->dir,
+							&nfiles, err);
 			fault_point("push-files-stored");
 			if (!ret)
 				ret = result_restat_shared(r->dir, local->root, url, err);

@@ -7,6 +7,7 @@
 #include "util/compat.h"
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -342,13 +343,38 @@ static void kernel_image(const struct bisect_exec *x, const char *dir,
 {
 	strbuf_reset(out);
 	if (x->state_dir) {
+		/*
+		 * named by how it was made too: a bisect resumed (or run
+		 * again on a kept --worktree) with another --build or
+		 * --kernel booted the images of the first for every commit
+		 * built before (docs/attack-5.md, K2)
+		 */
+		uint64_t h = fnv1a64(FNV1A64_INIT, x->kernel, strlen(x->kernel) + 1);
+
+		if (x->build)
+			h = fnv1a64(h, x->build, strlen(x->build) + 1);
 		path_join(out, x->state_dir, "kernels");
-		strbuf_addf(out, "/%s", sha);
+		strbuf_addf(out, "/%s-%016" PRIx64, sha, h);
 	} else if (dir && x->kernel[0] != '/') {
 		path_join(out, dir, x->kernel);
 	} else {
 		strbuf_addstr(out, x->kernel);
 	}
+}
+
+/*
+ * The image the build made, into img: a regular file only (followed
+ * through links, as arch/x86_64/boot/bzImage is one).  The build may
+ * leave a FIFO there, and reading it blocked the bisect for ever
+ * (docs/attack-5.md, K1).  -1 when it is none.
+ */
+static int read_image(const char *path, struct strbuf *img)
+{
+	struct strbuf why = STRBUF_INIT;
+	int ret = read_regular_file(img, path, (size_t)1 << 30, &why);
+
+	strbuf_release(&why);
+	return ret;
 }
 
 /*
@@ -368,7 +394,7 @@ static int keep_kernel(struct bisect_exec *x, const char *dir,
 	else
 		path_join(&src, dir, x->kernel);
 	kernel_image(x, dir, sha, &dst);
-	if (strbuf_read_file(&img, src.buf, (size_t)1 << 30) < 0 || !img.len) {
+	if (read_image(src.buf, &img) < 0 || !img.len) {
 		strbuf_addf(why, "the build made no kernel '%s'", src.buf);
 		warning("%.*s: %s; skipping the commit", SHORT_SHA_LEN, sha,
 			why->buf);

@@ -30,7 +30,8 @@ struct bisect_exec {
 	 * the job runs under `perfsift run --kernel` on that image, every
 	 * slot builds in the one worktree wt0 (a kernel build is incremental
 	 * there: a step rebuilds what its commit changed), and each commit's
-	 * image is kept in <state_dir>/kernels/<sha> for its later runs.
+	 * image is kept in <state_dir>/kernels/<sha>-<hash of --kernel and
+	 * --build> for its later runs.
 	 */
 	const char *kernel;
 	/* cleanup leaves the worktrees and the kernels kept in place */

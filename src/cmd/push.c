@@ -14,6 +14,7 @@
 #include "builtin.h"
 #include "lab/lab.h"
 #include "result/result.h"
+#include "util/fault.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
 
@@ -77,11 +78,23 @@ static int push_groups(struct lab *lab, const char *url, struct store *local,
 				*there += !ret;
 				continue;
 			}
-			/* index first, then the files (as a worker does) */
-			ret = result_restat_shared(r->dir, local->root, url, err);
+			/*
+			 * The files first (one transaction), then the index: a
+			 * push killed between the two indexed the run without
+			 * its files, and the next push, finding it "there
+			 * already", never sent them -- a run no pull could get
+			 * (docs/attack-5.md, P1).  Files without an index are
+			 * sent again (replaced whole) by the next push.  The
+			 * run is restated here first, so that the files sent
+			 * are the ones the store's index is made from.
+			 */
+			ret = result_restat_shared(r->dir, local->root, NULL, err);
 			if (!ret)
 				ret = lab_put_run_files(lab, rel, r->number, r->dir,
 							&nfiles, err);
+			fault_point("push-files-stored");
+			if (!ret)
+				ret = result_restat_shared(r->dir, local->root, url, err);
 			*pushed += !ret;
 		}
 		store_run_list_release(&rl);

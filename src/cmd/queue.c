@@ -115,6 +115,11 @@ static int build_tasks(const char *path, const struct add_opts *o,
 				    "task: give --testbox-group G (or tbox_group: "
 				    "in the job)", path);
 			goto out;
+		} else if (trust_name_why(job_get(a, "tbox_group"))) {
+			strbuf_addf(err, "%s: tbox_group: '%s' is no plain name (%s)",
+				    path, trust_shown(job_get(a, "tbox_group")),
+				    trust_name_why(job_get(a, "tbox_group")));
+			goto out;
 		}
 	}
 	ret = 0;
@@ -320,9 +325,13 @@ static int parse_opts(int argc, char **argv, struct add_opts *o, int *state,
 	while ((ch = cmd_getopt(argc, argv, "n:h", longopts)) != -1) {
 		switch (ch) {
 		case 'g':
-			if (!*optarg || strchr(optarg, '/'))
+			/* a directory of every run of the task: ESC there
+			 * reached the terminal of `queue add` and `list`, and
+			 * no worker could record a run (docs/attack-5.md, Q1) */
+			if (trust_name_why(optarg))
 				return error("--testbox-group '%s': a group is "
-					     "a non-empty name without '/'", optarg);
+					     "a non-empty name without '/' (%s)",
+					     trust_shown(optarg), trust_name_why(optarg));
 			o->group = optarg;
 			break;
 		case 'c':
@@ -335,7 +344,8 @@ static int parse_opts(int argc, char **argv, struct add_opts *o, int *state,
 		case 'p':
 		case 'm':
 			if (strnum_ll(optarg, ch == 'p' ? -1000000 : 1,
-				      ch == 'p' ? 1000000 : 99, &v, &why) < 0)
+				      ch == 'p' ? 1000000 :
+				      ch == 'n' ? LAB_TASK_RUNS_MAX : 99, &v, &why) < 0)
 				return error("-%c '%s': %s", ch == 'n' ? 'n' : ch,
 					     optarg, why);
 			*(ch == 'n' ? &o->runs : ch == 'p' ? &o->priority :

@@ -203,12 +203,12 @@ static int parse_options(int argc, char **argv, struct run_args *a,
 			break;
 		}
 		case 'm': {
-			const char *why;
+			const char *why = "at least 128M";
 
+			/* 0 parses: why stayed unset and was printed (attack 5, M1) */
 			if (strnum_size(optarg, &a->vm.memory, &why) < 0 ||
 			    a->vm.memory < ((uint64_t)128 << 20))
-				return error("--vm-memory '%s': %s", optarg,
-					     a->vm.memory ? "at least 128M" : why), EXIT_USAGE;
+				return error("--vm-memory '%s': %s", optarg, why), EXIT_USAGE;
 			a->vm_shape = true;
 			break;
 		}
@@ -316,7 +316,12 @@ static int check_kernels(struct run_args *a, struct job **atomic, size_t n,
 	int ret = -1;
 
 	if (a->vm.image) {
-		if (vm_image_check(a->vm.image, NULL, err) < 0)
+		struct vm_image info;
+		int bad = vm_image_check(a->vm.image, &info, err) < 0 ||
+			  vm_cmdline_check(&info, a->vm.append, err) < 0;
+
+		vm_image_release(&info);
+		if (bad)
 			goto out;
 		/* kept for the run's job.yaml; lives as long as the command */
 		abs = realpath(a->vm.image, NULL);

@@ -66,6 +66,9 @@ enum lab_state { LAB_QUEUED, LAB_LEASED, LAB_DONE, LAB_FAILED, LAB_CANCELLED };
 const char *lab_state_name(enum lab_state s);
 int lab_state_parse(const char *name);
 
+/* the most runs one task asks for (`queue add -n`; a worker refuses more) */
+#define LAB_TASK_RUNS_MAX 99
+
 struct lab_task {
 	int64_t id;
 	enum lab_state state;

@@ -590,9 +590,29 @@ static int do_task(struct worker *w, const struct lab_task *t)
 {
 	struct lab_lease l = {t->id, w->o->name, t->attempts};
 	struct strbuf err = STRBUF_INIT, reason = STRBUF_INIT;
-	bool *done = xcalloc((size_t)t->runs, sizeof(*done));
+	bool *done;
 	int idx, ret = 0;
 	enum run_end end = RUN_STORED;
+
+	/*
+	 * The store's number: `queue add -n` gives 1..LAB_TASK_RUNS_MAX, but
+	 * a row written by another hand may say -1, and every worker of the
+	 * group that claimed it died allocating 2^64 bytes, the task leased
+	 * again and again (docs/attack-5.md, W1)
+	 */
+	if (t->runs < 1 || t->runs > LAB_TASK_RUNS_MAX) {
+		strbuf_addf(&reason, "the task asks for %d runs (1 to %d)", t->runs,
+			    LAB_TASK_RUNS_MAX);
+		error("task %" PRId64 ": %s", t->id, reason.buf);
+		if (lab_fail_attempt(&w->lab, &l, reason.buf, &err) < 0) {
+			error("%s", err.buf);
+			ret = -1;
+		}
+		strbuf_release(&err);
+		strbuf_release(&reason);
+		return ret;
+	}
+	done = xcalloc((size_t)t->runs, sizeof(*done));
 
 	/* the store's text, escaped (util/trust.h): no ESC reaches the terminal */
 	printf("task %" PRId64 ": %s (%d run%s, attempt %d of %d)\n", t->id,

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -105,6 +106,14 @@ static NORETURN void child(const struct runner_cmd *cmd,
 	/* the run's cgroup (else a session of its own), then its own group */
 	run_cgroup_enter(cg);
 	setpgid(0, 0);
+	if (cmd->pdeathsig)
+		prctl(PR_SET_PDEATHSIG, cmd->pdeathsig);
+	if (cmd->fsize_max) {
+		struct rlimit rl = { cmd->fsize_max, cmd->fsize_max };
+
+		setrlimit(RLIMIT_FSIZE, &rl);
+		signal(SIGXFSZ, SIG_DFL);
+	}
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGPIPE, SIG_DFL);

@@ -49,6 +49,19 @@ struct runner_cmd {
 	 * daemons (a database it installs) are meant to stay.
 	 */
 	bool contain;
+	/*
+	 * Sent to the child when perfsift dies (PR_SET_PDEATHSIG), 0: none.
+	 * qemu's guest may never end by itself, and a SIGKILLed perfsift
+	 * left it running for ever (docs/attack-5.md, V2).
+	 */
+	int pdeathsig;
+	/*
+	 * RLIMIT_FSIZE of the child, 0: unchanged.  qemu writes the guest's
+	 * serial ports into files, and a guest that prints for ever filled
+	 * the host's /tmp (docs/attack-5.md, V5): past the bound qemu gets
+	 * SIGXFSZ and ends.
+	 */
+	uint64_t fsize_max;
 };
 
 struct runner_result {

@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <dirent.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,12 +79,15 @@ static uint32_t le32(const unsigned char *p)
 }
 
 /* the x86 boot protocol's setup header (Documentation/arch/x86/boot.rst) */
+/* the guest kernel's command line before the user's --append (boot()) */
+#define CMDLINE "console=ttyS0,115200 panic=-1 no_timer_check rdinit=/init"
 #define HDR_SIZE 0x280
 #define HDR_SETUP_SECTS 0x1f1
 #define HDR_BOOT_FLAG 0x1fe
 #define HDR_MAGIC 0x202
 #define HDR_VERSION 0x206
 #define HDR_KERNEL_VERSION 0x20e
+#define HDR_CMDLINE_SIZE 0x238
 #define HDR_PAYLOAD_OFFSET 0x248
 #define HDR_PAYLOAD_LENGTH 0x24c
 
@@ -143,15 +147,55 @@ int vm_image_check(const char *path, struct vm_image *info, struct strbuf *err)
 			    "names no kernel version)", path);
 		goto out;
 	}
-	if (info) {
-		text[n] = '\0';
-		info->banner = xstrdup(text);
-		info->release = xstrndup(text, strcspn(text, " "));
+	text[n] = '\0';
+	{
+		/*
+		 * The release names a file beside the image (config-R), the
+		 * group of a run that never booted (its commit) and a path in
+		 * the guest: one plain name.  An empty one made a failed boot
+		 * unrecordable (stopping the run); one with '/' reached
+		 * config-x/../../root/... (docs/attack-5.md, E1, V3).
+		 */
+		char *release = xstrndup(text, strcspn(text, " "));
+		const char *why = trust_name_why(release);
+
+		if (why) {
+			strbuf_addf(err, "%s: not a Linux kernel image (its boot header's "
+				    "release '", path);
+			trust_escape(err, release);
+			strbuf_addf(err, "' is no plain name: %s)", why);
+			free(release);
+			goto out;
+		}
+		if (info) {
+			info->banner = xstrdup(text);
+			info->release = release;
+			/* boot protocol 2.06 names it; before (or 0), 255 bytes */
+			info->cmdline_max = ih.version >= 0x206 ?
+				le32(ih.h + HDR_CMDLINE_SIZE) : 0;
+			if (!info->cmdline_max)
+				info->cmdline_max = 255;
+		} else {
+			free(release);
+		}
 	}
 	ret = 0;
 out:
 	close(fd);
 	return ret;
+}
+
+int vm_cmdline_check(const struct vm_image *info, const char *append,
+		     struct strbuf *err)
+{
+	size_t len = strlen(CMDLINE) + (append ? 1 + strlen(append) : 0);
+
+	if (len <= info->cmdline_max)
+		return 0;
+	strbuf_addf(err, "--append: the kernel command line would be %zu bytes; "
+		    "this kernel takes at most %u (its boot header's cmdline_size)",
+		    len, info->cmdline_max);
+	return -1;
 }
 
 void vm_image_release(struct vm_image *info)
@@ -887,6 +931,8 @@ static const char *console_oops(const struct strbuf *log)
  * host's memory and disk (a 44 KB xz stream held 300 MB of zeros).
  */
 #define GUEST_RUN_MAX ((uint64_t)1 << 30)
+/* and at most this many entries: a run directory holds tens of files */
+#define GUEST_RUN_ENTRIES 10000u
 
 /* GUEST_RUN_MAX, or PERFSIFT_VM_RUN_MAX (MiB) when that is set */
 static uint64_t guest_run_max(void)
@@ -950,6 +996,7 @@ static int untar(const char *tar, const char *dir, struct strbuf *err)
 	struct archive_entry *e;
 	struct strbuf path = STRBUF_INIT, parent = STRBUF_INIT;
 	uint64_t total = 0, max = guest_run_max();
+	unsigned entries = 0;
 	int r, ret = -1;
 
 	archive_read_support_filter_all(a);
@@ -960,6 +1007,12 @@ static int untar(const char *tar, const char *dir, struct strbuf *err)
 		const char *name = archive_entry_pathname(e), *why;
 		size_t len;
 
+		/* a million empty files cost the host's inodes, not bytes (V6) */
+		if (++entries > GUEST_RUN_ENTRIES) {
+			strbuf_addf(err, "the run the guest sent holds more than %u "
+				    "entries; not taken", GUEST_RUN_ENTRIES);
+			goto out;
+		}
 		/* `tar -C /results -czf - .` names everything ./...; "./" is the top */
 		while (name && !strncmp(name, "./", 2))
 			name += 2;
@@ -1199,10 +1252,37 @@ static struct job *host_made_job(struct vm_run *v)
 	return job;
 }
 
+/*
+ * What only the guest measures, from its job.yaml into the host's job:
+ * memory, the CPU model and the env_* facts (none of them part of the
+ * group), and the compiler when the image's banner named none.  Every
+ * other key -- the testcase, the parameters, the commit, tbox_group --
+ * is the host's, from the job it sent: a guest that wrote testcase:
+ * another_job put its run in that job's group (docs/attack-5.md, V4).
+ */
+static void take_guest_facts(struct job *job, const struct job *guest)
+{
+	const struct jnode *root = guest->root;
+	const char *c = job_get(job, "compiler");
+	size_t i;
+
+	for (i = 0; i < root->n; i++) {
+		const char *key = root->keys[i];
+
+		if (root->kids[i]->type != JNODE_SCALAR ||
+		    !strncmp(key, "env_vm", strlen("env_vm")))
+			continue;
+		if (!strncmp(key, "env_", strlen("env_")) || !strcmp(key, "memory") ||
+		    !strcmp(key, "model") ||
+		    (!strcmp(key, "compiler") && (!c || !strcmp(c, "unknown"))))
+			job_set(job, key, root->kids[i]->text);
+	}
+}
+
 /* the guest's own output (ttyS2), its last lines on stderr */
 static void show_tail(const char *path, int nr)
 {
-	struct strbuf text = STRBUF_INIT;
+	struct strbuf text = STRBUF_INIT, shown = STRBUF_INIT;
 	const char *p;
 	int lines = 0;
 
@@ -1211,9 +1291,31 @@ static void show_tail(const char *path, int nr)
 		for (p = text.buf + text.len; p > text.buf; p--)
 			if (p[-1] == '\n' && ++lines == nr)
 				break;
-		fprintf(stderr, "%s\n", p);
+		/*
+		 * The guest's bytes (the kernel under test and its job wrote
+		 * them): a control character is shown escaped, line by line --
+		 * an OSC or CSI reached the operator's terminal raw before
+		 * (docs/attack-5.md, V1)
+		 */
+		while (*p) {
+			const char *eol = strchrnul(p, '\n');
+			char *line = xstrndup(p, (size_t)(eol - p));
+
+			strbuf_reset(&shown);
+			trust_escape(&shown, line);
+			/* and a C1 control (0x9b: CSI), raw or UTF-8 encoded */
+			for (const char *c = shown.buf; *c; c++)
+				if ((unsigned char)*c >= 0x80)
+					fprintf(stderr, "\\x%02x", (unsigned char)*c);
+				else
+					fputc(*c, stderr);
+			fputc('\n', stderr);
+			free(line);
+			p = *eol ? eol + 1 : eol;
+		}
 	}
 	strbuf_release(&text);
+	strbuf_release(&shown);
 }
 
 /*
@@ -1260,12 +1362,15 @@ static enum engine_outcome publish(struct vm_run *v, const char *guest_dir,
 			guest_dir = NULL;
 			complete = false;
 		} else {
-			job = jobs[0];
+			job = host_made_job(v);
+			take_guest_facts(job, jobs[0]);
+			job_free_all(jobs, njobs);
+			jobs = NULL;
 			if (guest_state(guest_dir, &gstate))
 				complete = false;
 		}
 	}
-	if (!guest_dir)
+	if (!job)
 		job = host_made_job(v);
 	vm_facts(v, job);
 	/* from here on exactly what the engine's begin() and publish() do */
@@ -1402,7 +1507,7 @@ static int boot(struct vm_run *v, struct runner_result *res, const char *initrd_
 	 * The user's --append comes last, so it can override (rdinit=,
 	 * panic=, oops=panic).
 	 */
-	strbuf_addf(&k, "console=ttyS0,115200 panic=-1 no_timer_check rdinit=/init%s%s",
+	strbuf_addf(&k, CMDLINE "%s%s",
 		    v->e->vm && v->e->vm->append ? " " : "",
 		    v->e->vm && v->e->vm->append ? v->e->vm->append : "");
 	strbuf_addstr(&initrd, work_path(v, initrd_name, &tmp));
@@ -1455,6 +1560,10 @@ static int boot(struct vm_run *v, struct runner_result *res, const char *initrd_
 	cmd.stdout_path = qout.buf;
 	cmd.stderr_path = qout.buf;
 	cmd.timeout_s = limit;
+	/* a guest that never ends must not outlive a SIGKILLed perfsift */
+	cmd.pdeathsig = SIGKILL;
+	/* nor fill the host's disk through its serial ports (V5) */
+	cmd.fsize_max = guest_run_max();
 	clock_gettime(CLOCK_REALTIME, &v->started);
 	ret = runner_run(&cmd, res, &v->err);
 	strbuf_release(&k);
@@ -1564,11 +1673,13 @@ static int choose_accel(struct vm_run *v)
 		snprintf(u.release, sizeof(u.release), "unknown");
 	accel_cache_path(&path);
 	strbuf_addf(&want, "host %s: kvm ", u.release);
-	if (strbuf_read_file(&text, path.buf, 4096) >= 0 &&
+	/* a regular file only: a FIFO planted there hung every run (V7) */
+	if (read_regular_file(&text, path.buf, 4096, &how) >= 0 &&
 	    !strncmp(text.buf, want.buf, want.len)) {
 		v->accel = !strncmp(text.buf + want.len, "works", 5) ? "kvm" : "tcg";
 		goto out;
 	}
+	strbuf_reset(&how);
 	printf("probing KVM with %s (at most %d s, once per host kernel)\n",
 	       v->image, PROBE_LIMIT);
 	engine_flush_progress();
@@ -1615,7 +1726,8 @@ enum engine_outcome vm_run_once(struct engine *e, const char *image,
 	v.memory = e->vm && e->vm->memory ? e->vm->memory : (uint64_t)2 << 30;
 	hostname_of_guest(&v);
 	memcpy(v.workdir, "/tmp/perfsift-vm.XXXXXX", sizeof(v.workdir));
-	if (vm_image_check(image, &v.info, &v.err) < 0) {
+	if (vm_image_check(image, &v.info, &v.err) < 0 ||
+	    vm_cmdline_check(&v.info, e->vm ? e->vm->append : NULL, &v.err) < 0) {
 		error("%s", v.err.buf);
 		goto out_nodir;
 	}

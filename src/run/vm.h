@@ -34,6 +34,7 @@ struct vm_opts {
 struct vm_image {
 	char *release; /* "6.1.0-47-cloud-amd64" (uname -r) */
 	char *banner;  /* the header's version text */
+	unsigned cmdline_max; /* the longest command line it takes, in bytes */
 };
 
 /*
@@ -43,6 +44,15 @@ struct vm_image {
  */
 int vm_image_check(const char *path, struct vm_image *info, struct strbuf *err);
 void vm_image_release(struct vm_image *info);
+
+/*
+ * Whether the guest's command line with append (NULL: none) fits the
+ * image's cmdline_size; -1 with err when not.  A longer one was cut by
+ * the boot loader and the guest hung until the VM's time limit
+ * (docs/attack-5.md, A1).
+ */
+int vm_cmdline_check(const struct vm_image *info, const char *append,
+		     struct strbuf *err);
 
 /*
  * The compiler a kernel was built with, from its version banner as

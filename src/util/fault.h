@@ -10,6 +10,7 @@
  *   after-publish   a run renamed into place, not yet indexed
  *   pull-files-written  a stored run's files written in its reservation,
  *                   not yet renamed into place
+ *   push-files-stored  a pushed run's files in the store, not yet indexed
  */
 #ifndef PERFSIFT_FAULT_H
 #define PERFSIFT_FAULT_H

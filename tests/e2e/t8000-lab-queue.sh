@@ -104,6 +104,17 @@ test_expect_success 'a job with no group is an error; nothing enqueued' '
 	test "$(q "SELECT count(*) FROM lab_tasks")" = 3
 '
 
+test_expect_success 'Q1 (attack 5): a group with ESC is refused, shown escaped; nothing enqueued' '
+	test_must_fail --status=2 perfsift --store "$URL" queue add job.yaml \
+		--testbox-group "g$(printf "\033")[2J" >out 2>err &&
+	test_grep "a control character" err &&
+	! LC_ALL=C grep -q "$(printf "\033")" out err &&
+	printf "%s\n" "testcase: mytest" "mytest: echo" "tbox_group: \"b\\x1b]0;x\"" >escgroup.yaml &&
+	test_must_fail perfsift --store "$URL" queue add escgroup.yaml 2>err &&
+	test_grep "tbox_group: .b.x1b]0;x. is no plain name" err &&
+	test "$(q "SELECT count(*) FROM lab_tasks")" = 3
+'
+
 test_expect_success 'a store that cannot connect is one clear error' '
 	test_must_fail perfsift --store "postgresql:///x?host=$PGDIR/none" \
 		queue add job.yaml --testbox-group box 2>err &&

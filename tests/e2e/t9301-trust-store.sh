@@ -9,7 +9,8 @@
 #       table-wide UPDATE) cannot change what a task runs;
 # F4 -- pull refuses a stored group or run directory that leads out of
 #       the root, and a file name with a control character;
-# F5 -- a worker refuses a stored job name that is a path;
+# F5 -- a worker refuses a stored job name that is a path (and W1, of
+#       the fifth attack, a task of -1 runs);
 # F12 -- a password in the store URL is printed by no command.
 . "$(dirname "$0")/lib.sh"
 
@@ -124,6 +125,15 @@ test_expect_success 'F5: a stored job name that is a path is not written' '
 	test -z "$(find "$TEST_TMP" -name x.yaml)" &&
 	q "SELECT last_error FROM lab_tasks WHERE job_name LIKE \$\$../%\$\$" >le &&
 	cat le && grep -F "is no plain file name" le
+'
+
+test_expect_success 'W1 (attack 5): a stored task of -1 runs fails, the worker lives' '
+	q "UPDATE lab_tasks SET state = \$\$cancelled\$\$ WHERE state = \$\$queued\$\$" &&
+	q "INSERT INTO lab_tasks (tbox_group, job_name, job_yaml, runs, max_attempts) SELECT tbox_group, \$\$neg.yaml\$\$, job_yaml, -1, 1 FROM lab_tasks LIMIT 1" &&
+	perfsift --store "$WURL" --result-root w2 worker --testbox box-2 --once >out 2>&1 ; st=$? ; cat out &&
+	test "$st" = 0 &&
+	q "SELECT state, last_error FROM lab_tasks WHERE job_name = \$\$neg.yaml\$\$" >le &&
+	cat le && grep -F "failed|the task asks for -1 runs (1 to 99)" le
 '
 
 test_expect_success 'F4: a stored run directory out of the root is refused' '

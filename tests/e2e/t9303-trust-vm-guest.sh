@@ -141,8 +141,24 @@ test_expect_success 'a guest job.yaml naming no group: a failed run, not a stop'
 	test_must_fail --status=3 perfsift run job.yaml --kernel bzImage >out 2>err &&
 	test_grep "the guest.s job.yaml: commit: .../../../x. cannot be a directory name" err &&
 	test_grep "failed in the VM (vm_bad_data: 1)" out &&
-	d=$(find "$PERFSIFT_RESULT_ROOT" -path "*/6.1.0-guest/0" -type d) &&
+	d=$(sed -n "s/.* -> //p" out) &&
 	test_grep "^vm_bad_data: 1$" "$d/last_state"
+'
+
+test_expect_success 'V4: the guest job.yaml does not choose the group (attack 5)' '
+	rm -rf bad && cp -r send bad &&
+	rm -rf bad/r/0/sub bad/r/0/programs &&
+	sed -i -e "s|^testcase: .*|testcase: victim|" -e "s|^commit: .*|commit: deadbeef|" \
+		bad/r/0/job.yaml &&
+	echo "extra_param: 1" >>bad/r/0/job.yaml &&
+	(cd bad && tar czf "$GUEST_TAR" .) &&
+	perfsift run job.yaml --kernel bzImage >out 2>err &&
+	test_grep "run 1 of 1 -> $PERFSIFT_RESULT_ROOT/vmg/.*/6.1.0-guest/[0-9]" out &&
+	! test -e "$PERFSIFT_RESULT_ROOT/victim" &&
+	test -z "$(find "$PERFSIFT_RESULT_ROOT" -path "*deadbeef*")" &&
+	d=$(sed -n "s/.* -> //p" out) &&
+	! grep -q extra_param "$d/job.yaml" &&
+	test_grep "^testcase: vmg$" "$d/job.yaml"
 '
 
 test_expect_success 'a guest last_state line with ESC is not kept' '
@@ -154,6 +170,19 @@ test_expect_success 'a guest last_state line with ESC is not kept' '
 	d=$(find "$PERFSIFT_RESULT_ROOT" -name last_state -newer "$GUEST_TAR" | head -n 1) &&
 	test_grep "^running: 1$" "$d" &&
 	! LC_ALL=C grep -q "$(printf "\033")" "$d"
+'
+
+test_expect_success 'V6: a guest tar of more than 10000 entries: not taken (attack 5)' '
+	python3 - <<-\EOT &&
+	import io, tarfile
+	with tarfile.open("guest.tgz", "w:gz") as t:
+	    for i in range(10001):
+	        ti = tarfile.TarInfo("./r/0/f%d" % i)
+	        t.addfile(ti, io.BytesIO(b""))
+	EOT
+	test_must_fail --status=3 perfsift run job.yaml --kernel bzImage >out 2>err &&
+	test_grep "holds more than 10000 entries; not taken" err &&
+	test -z "$(find "$PERFSIFT_RESULT_ROOT" -name f10000)"
 '
 
 test_expect_success 'a FIFO as the kernel image: refused at once, no hang' '

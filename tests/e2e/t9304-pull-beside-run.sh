@@ -90,4 +90,22 @@ test_expect_when test_have_hooks "$HOOKS_REASON" \
 	test_grep "2 runs" res
 '
 
+# The fifth attack (docs/attack-5.md, P1): a push killed between indexing
+# a run in the store and storing its files left it indexed without them;
+# the next push found it "there already", and no pull could ever get it.
+test_expect_when test_have_hooks "$HOOKS_REASON" \
+	'a push killed mid-run: the next push sends the run whole' '
+	: >go &&
+	perfsift --result-root p5 run slow.yaml --commit c5 >/dev/null &&
+	{ PERFSIFT_FAULT=push-files-stored "$PERFSIFT" --store "$URL" \
+		--result-root p5 push c5 >/dev/null 2>&1; st=$?; } &&
+	test "$st" = 137 &&
+	perfsift --store "$URL" --result-root p5 push c5 >push.out &&
+	test_grep "^1 run pushed" push.out &&
+	perfsift --store "$URL" --result-root p5b pull c5 >pull.out 2>pull.err &&
+	! test -s pull.err &&
+	test_grep "^1 run pulled" pull.out &&
+	test "$(find p5b -name stats.json | wc -l)" = 1
+'
+
 test_done

@@ -78,9 +78,9 @@ static uint32_t le32(const unsigned char *p)
 	return (uint32_t)le16(p) | (uint32_t)le16(p + 2) << 16;
 }
 
-/* the x86 boot protocol's setup header (Documentation/arch/x86/boot.rst) */
 /* the guest kernel's command line before the user's --append (boot()) */
 #define CMDLINE "console=ttyS0,115200 panic=-1 no_timer_check rdinit=/init"
+/* the x86 boot protocol's setup header (Documentation/arch/x86/boot.rst) */
 #define HDR_SIZE 0x280
 #define HDR_SETUP_SECTS 0x1f1
 #define HDR_BOOT_FLAG 0x1fe
@@ -1282,7 +1282,9 @@ static void take_guest_facts(struct job *job, const struct job *guest)
 /* the guest's own output (ttyS2), its last lines on stderr */
 static void show_tail(const char *path, int nr)
 {
-	struct strbuf text = STRBUF_INIT, shown = STRBUF_INIT;
+	struct strbuf text = STRBUF_INIT;
+	/* 5 lines of a console, escaped (4 bytes a byte at worst), cut to fit */
+	char shown[8192];
 	const char *p;
 	int lines = 0;
 
@@ -1293,29 +1295,14 @@ static void show_tail(const char *path, int nr)
 				break;
 		/*
 		 * The guest's bytes (the kernel under test and its job wrote
-		 * them): a control character is shown escaped, line by line --
-		 * an OSC or CSI reached the operator's terminal raw before
+		 * them), escaped as every message is: an OSC, a CSI or a C1
+		 * control reached the operator's terminal raw before
 		 * (docs/attack-5.md, V1)
 		 */
-		while (*p) {
-			const char *eol = strchrnul(p, '\n');
-			char *line = xstrndup(p, (size_t)(eol - p));
-
-			strbuf_reset(&shown);
-			trust_escape(&shown, line);
-			/* and a C1 control (0x9b: CSI), raw or UTF-8 encoded */
-			for (const char *c = shown.buf; *c; c++)
-				if ((unsigned char)*c >= 0x80)
-					fprintf(stderr, "\\x%02x", (unsigned char)*c);
-				else
-					fputc(*c, stderr);
-			fputc('\n', stderr);
-			free(line);
-			p = *eol ? eol + 1 : eol;
-		}
+		trust_escape_msg(shown, sizeof(shown), p);
+		fprintf(stderr, "%s\n", shown);
 	}
 	strbuf_release(&text);
-	strbuf_release(&shown);
 }
 
 /*

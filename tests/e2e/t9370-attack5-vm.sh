@@ -152,9 +152,14 @@ test_expect_success 'A1: an --append past the image cmdline_size: refused at onc
 	python3 -c "import sys; f = open(sys.argv[1], \"r+b\"); f.seek(0x238); f.write((2047).to_bytes(4, \"little\"))" img/bzImage &&
 	long=$(head -c 2000 /dev/zero | tr "\\0" x) &&
 	rm -f initrd.seen &&
+	mkdir -p "$PERFSIFT_RESULT_ROOT" &&
+	find "$PERFSIFT_RESULT_ROOT" | sort >root.before &&
 	test_must_fail --status=2 perfsift run job.yaml --kernel img/bzImage --append "a=$long" 2>err &&
 	test_grep "would be 2060 bytes; this kernel takes at most 2047" err &&
+	test "$(wc -l <err)" = 1 &&
 	! test -e initrd.seen &&
+	find "$PERFSIFT_RESULT_ROOT" | sort >root.after &&
+	test_cmp root.before root.after &&
 	test_must_fail --status=3 perfsift run job.yaml --kernel img/bzImage --append "a=x" 2>err &&
 	test -e initrd.seen
 '

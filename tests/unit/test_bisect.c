@@ -489,71 +489,75 @@ static struct bisect_stat_verdict sv(enum stats_verdict v, double lo,
  */
 static void test_decide_sides(void **state)
 {
-	struct bisect_stat_verdict g, b;
+	/* g, b: the verdict and 99% interval vs good and vs bad; rg, rb: the means */
+	static const struct {
+		const char *what;
+		enum stats_verdict gv;
+		double glo, ghi;
+		enum stats_verdict bv;
+		double blo, bhi, rg, rb;
+		enum bisect_verdict want;
+		bool g_unjudged;
+	} cases[] = {
+		/*
+		 * t6200 (session 10): a -97.5% step; e4d7f7807c47 vs good
+		 * [-20.9%, +53.8%] after 20 pairs -- undecided to compare,
+		 * whose linear margin is +-48.7% -- and far from bad.  In
+		 * logs the interval lies at -0.12..+0.06 of the way to bad.
+		 */
+		{ "t6200's good commit", VERDICT_UNKNOWN, -20.9, 53.8,
+		  VERDICT_CHANGED, 2900, 5100, 1, 0.025, BISECT_GOOD, false },
+		{ "its mirror: a +3900% step, the commit beside bad",
+		  VERDICT_CHANGED, 2900, 5100, VERDICT_UNKNOWN, -20.9, 53.8,
+		  1, 40, BISECT_BAD, false },
+		{ "the same two with the step reversed: improvements alike",
+		  VERDICT_UNKNOWN, -20.9, 53.8, VERDICT_CHANGED, 2900, 5100,
+		  40, 1, BISECT_GOOD, false },
+		/* at the geometric midpoint (good x 0.158, bad x 6.32) the
+		 * intervals, however narrow, straddle 0.5 */
+		{ "at the midpoint", VERDICT_CHANGED, -88, -79,
+		  VERDICT_CHANGED, 430, 650, 1, 0.025, BISECT_UNCLEAR, false },
+		{ "at the midpoint, narrow", VERDICT_CHANGED, -84.3, -84.1,
+		  VERDICT_CHANGED, 531, 533, 1, 0.025, BISECT_UNCLEAR, false },
+		/*
+		 * between the geometric and the arithmetic midpoint (-84% and
+		 * -48.75% of good): the same as bad linearly (bad's margin is
+		 * +-1950%), on good's side in logs -- never called bad
+		 */
+		{ "between the midpoints", VERDICT_CHANGED, -75, -65,
+		  VERDICT_SAME, 900, 1300, 1, 0.025, BISECT_GOOD, false },
+		{ "the same as both (different runs of each side)",
+		  VERDICT_SAME, -5, 5, VERDICT_SAME, -5, 5, 1, 0.025,
+		  BISECT_UNCLEAR, false },
+		/* 0.12-0.25 of the way from good, 0.13-0.28 from bad */
+		{ "the comparisons disagree", VERDICT_CHANGED, -60, -35,
+		  VERDICT_CHANGED, 60, 180, 1, 0.025, BISECT_UNCLEAR, false },
+		{ "before 0.5 vs good, maybe bad's vs bad: not yet good",
+		  VERDICT_UNKNOWN, -20.9, 53.8, VERDICT_UNKNOWN, -30, 5000,
+		  1, 0.025, BISECT_UNCLEAR, false },
+		{ "a comparison on too few pairs claims nothing",
+		  VERDICT_UNKNOWN, -20.9, 53.8, VERDICT_CHANGED, 2900, 5100,
+		  1, 0.025, BISECT_UNCLEAR, true },
+		/* no ratios (a mean at 0, an end below -100%): linear */
+		{ "no ratios: the same as good", VERDICT_SAME, -10, 10,
+		  VERDICT_CHANGED, -300, -150, 1, 0.025, BISECT_GOOD, false },
+		{ "no ratios: undecided", VERDICT_UNKNOWN, -20.9, 53.8,
+		  VERDICT_CHANGED, -300, -150, 1, 0.025, BISECT_UNCLEAR, false },
+		{ "no ratios: the same as bad", VERDICT_UNKNOWN, -20.9, 53.8,
+		  VERDICT_SAME, -10, 10, 0, 1, BISECT_BAD, false },
+	};
+	size_t i;
 
 	(void)state;
-	/*
-	 * t6200 (session 10): a -97.5% step; e4d7f7807c47 vs good
-	 * [-20.9%, +53.8%] after 20 pairs -- undecided to compare, whose
-	 * linear margin is +-48.7% -- and far from bad.  In logs the
-	 * interval lies at -0.12..+0.06 of the way to bad: good.
-	 */
-	g = sv(VERDICT_UNKNOWN, -20.9, 53.8);
-	b = sv(VERDICT_CHANGED, 2900, 5100);
-	assert_int_equal(bisect_decide_sides(&g, &b, 1, 0.025), BISECT_GOOD);
-	/* its mirror: a +3900% step, the commit beside bad: bad */
-	g = sv(VERDICT_CHANGED, 2900, 5100);
-	b = sv(VERDICT_UNKNOWN, -20.9, 53.8);
-	assert_int_equal(bisect_decide_sides(&g, &b, 1, 40), BISECT_BAD);
-	/* the same two with the step reversed: improvements alike */
-	assert_int_equal(bisect_decide_sides(&b, &g, 40, 1), BISECT_GOOD);
-	/*
-	 * At the geometric midpoint (c = good x 0.158, bad x 6.32): its
-	 * intervals, however narrow, straddle 0.5 -- undecided
-	 */
-	g = sv(VERDICT_CHANGED, -88, -79);
-	b = sv(VERDICT_CHANGED, 430, 650);
-	assert_int_equal(bisect_decide_sides(&g, &b, 1, 0.025), BISECT_UNCLEAR);
-	g = sv(VERDICT_CHANGED, -84.3, -84.1);
-	b = sv(VERDICT_CHANGED, 531, 533);
-	assert_int_equal(bisect_decide_sides(&g, &b, 1, 0.025), BISECT_UNCLEAR);
-	/*
-	 * Between the geometric and the arithmetic midpoint (-84% and
-	 * -48.75% of good): the same as bad linearly (bad's margin is
-	 * +-1950%), on good's side in logs -- never called bad
-	 */
-	g = sv(VERDICT_CHANGED, -75, -65);
-	b = sv(VERDICT_SAME, 900, 1300);
-	assert_int_equal(bisect_decide_sides(&g, &b, 1, 0.025), BISECT_GOOD);
-	/* the same as both (different runs of each side): neither */
-	g = sv(VERDICT_SAME, -5, 5);
-	b = sv(VERDICT_SAME, -5, 5);
-	assert_int_equal(bisect_decide_sides(&g, &b, 1, 0.025), BISECT_UNCLEAR);
-	/*
-	 * the comparisons disagree: 0.12-0.25 of the way from good, 0.13-0.28
-	 * from bad -- each puts it on its own side: undecided
-	 */
-	g = sv(VERDICT_CHANGED, -60, -35);
-	b = sv(VERDICT_CHANGED, 60, 180);
-	assert_int_equal(bisect_decide_sides(&g, &b, 1, 0.025), BISECT_UNCLEAR);
-	/* ... and an interval vs good before 0.5 while vs bad it may be
-	 * bad's: not yet good */
-	g = sv(VERDICT_UNKNOWN, -20.9, 53.8);
-	b = sv(VERDICT_UNKNOWN, -30, 5000);
-	assert_int_equal(bisect_decide_sides(&g, &b, 1, 0.025), BISECT_UNCLEAR);
-	/* a comparison on too few pairs claims nothing */
-	g = sv(VERDICT_UNKNOWN, -20.9, 53.8);
-	g.judged = false;
-	b = sv(VERDICT_CHANGED, 2900, 5100);
-	assert_int_equal(bisect_decide_sides(&g, &b, 1, 0.025), BISECT_UNCLEAR);
-	/* no ratios (a mean at 0, an end below -100%): linear, as before */
-	g = sv(VERDICT_SAME, -10, 10);
-	b = sv(VERDICT_CHANGED, -300, -150);
-	assert_int_equal(bisect_decide_sides(&g, &b, 1, 0.025), BISECT_GOOD);
-	g = sv(VERDICT_UNKNOWN, -20.9, 53.8);
-	assert_int_equal(bisect_decide_sides(&g, &b, 1, 0.025), BISECT_UNCLEAR);
-	b = sv(VERDICT_SAME, -10, 10);
-	assert_int_equal(bisect_decide_sides(&g, &b, 0, 1), BISECT_BAD);
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct bisect_stat_verdict g = sv(cases[i].gv, cases[i].glo, cases[i].ghi);
+		struct bisect_stat_verdict b = sv(cases[i].bv, cases[i].blo, cases[i].bhi);
+
+		g.judged = !cases[i].g_unjudged;
+		if (bisect_decide_sides(&g, &b, cases[i].rg, cases[i].rb) !=
+		    (int)cases[i].want)
+			fail_msg("%s: not %d", cases[i].what, cases[i].want);
+	}
 }
 
 static void test_kpi_priority(void **state)

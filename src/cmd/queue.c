@@ -57,7 +57,6 @@ static const char queue_usage[] =
 	"  retry ID            a failed or cancelled task is queued again\n"
 	"  workers             the workers, their last heartbeat and task\n";
 
-/* a commit id names a directory of the result root (as `run` checks) */
 /*
  * The same rule `perfsift run --commit` applies: the value becomes a
  * directory name of every worker's result root.
@@ -379,10 +378,17 @@ static int parse_opts(int argc, char **argv, struct add_opts *o, int *state,
 				o->kernel = o->image;
 				break;
 			}
-			if (!*optarg || !commit_ok(optarg))
-				return error("--kernel: a kernel release (uname -r) "
-					     "is not empty and has no control "
-					     "character, or an image's path");
+			/* a release reaches the box's --install hook as
+			 * $PERFSIFT_KERNEL: "-x" there is an option, "a b"
+			 * two words, and neither is ever what uname -r says,
+			 * so the task would wait for a box that never comes */
+			if (!lab_release_ok(optarg))
+				return error("--kernel '%s': a kernel release "
+					     "(uname -r) is letters, digits and "
+					     "'.', '-', '_', '+', '~', not "
+					     "beginning with '-'; an image is a "
+					     "path with a '/'",
+					     trust_shown(optarg));
 			o->kernel = optarg;
 			break;
 		case 'h':

@@ -4,9 +4,12 @@
  * read from /proc/sys/kernel/osrelease (what `uname -r` prints) below
  * PERFSIFT_SYSROOT, the fake /proc and /sys tree `perfsift run` already
  * honours for its knobs -- so a test can "boot" another kernel by
- * writing a file, and a real box reads its real /proc.
+ * writing a file, and a real box reads its real /proc.  And what a
+ * release may be, before a task naming one is queued or its kernel
+ * installed.
  */
 #include "util/compat.h"
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,4 +31,14 @@ int lab_running_kernel(struct strbuf *out, struct strbuf *err)
 	strbuf_trim(out);
 	strbuf_release(&path);
 	return ret;
+}
+
+bool lab_release_ok(const char *r)
+{
+	if (!*r || *r == '-')
+		return false;
+	for (; *r; r++)
+		if (!isalnum((unsigned char)*r) && !strchr("._+~-", *r))
+			return false;
+	return true;
 }

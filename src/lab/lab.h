@@ -159,6 +159,13 @@ int lab_mark_install(struct lab *lab, const struct lab_lease *l,
 		     struct strbuf *err);
 /* the running kernel's release (<PERFSIFT_SYSROOT>/proc/sys/kernel/osrelease) */
 int lab_running_kernel(struct strbuf *out, struct strbuf *err);
+/*
+ * r may be a kernel release (uname -r; the Makefile's KERNELRELEASE):
+ * letters, digits and ".-_+~", not empty, not beginning with '-'.  It
+ * reaches the install hook as $PERFSIFT_KERNEL, where "-x" would be an
+ * option and "a b; c" words of a shell.
+ */
+bool lab_release_ok(const char *r);
 /* the install hook's exit status that asks for a reboot (docs/lab.md) */
 #define LAB_EXIT_REBOOT 100
 /* every run is stored: done (0), or 1 when the lease was lost */

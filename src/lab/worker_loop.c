@@ -520,6 +520,14 @@ static enum boot_end boot_kernel(struct worker *w, const struct lab_task *t,
 
 	if (lab_running_kernel(&running, reason) < 0)
 		goto out;
+	/* `queue add` refuses such a release; a row another hand wrote
+	 * is refused here, before it reaches the hook's environment */
+	if (!lab_release_ok(t->kernel)) {
+		strbuf_addf(reason, "the task's kernel '%s' is no release "
+			    "(uname -r): its install hook is not run",
+			    trust_shown(t->kernel));
+		goto out;
+	}
 	if (!strcmp(running.buf, t->kernel)) {
 		end = BOOT_READY;
 		goto out;

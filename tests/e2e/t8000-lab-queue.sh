@@ -115,6 +115,16 @@ test_expect_success 'Q1 (attack 5): a group with ESC is refused, shown escaped; 
 	test "$(q "SELECT count(*) FROM lab_tasks")" = 3
 '
 
+test_expect_success 'a kernel release that is an option or words is refused; nothing enqueued' '
+	for r in -x "a b" "6.1;id" "" "r\$(id)"; do
+		test_must_fail --status=2 perfsift --store "$URL" queue add job.yaml \
+			--testbox-group box --kernel "$r" 2>err &&
+		test $(wc -l <err) = 1 &&
+		test_grep "is letters, digits and" err || return 1
+	done &&
+	test "$(q "SELECT count(*) FROM lab_tasks")" = 3
+'
+
 test_expect_success 'a store that cannot connect is one clear error' '
 	test_must_fail perfsift --store "postgresql:///x?host=$PGDIR/none" \
 		queue add job.yaml --testbox-group box 2>err &&

@@ -75,4 +75,18 @@ test_expect_success 'a kernel task on a worker without a hook fails, saying so' 
 	test_grep "asks for kernel .third-kernel., this box runs .new-kernel. and its worker has no --install hook" why
 '
 
+test_expect_success 'a release another hand wrote into the queue never reaches the hook' '
+	n=$(wc -l <installs) &&
+	id=$(q "INSERT INTO lab_tasks (tbox_group, job_name, job_yaml, kernel, runs, max_attempts)
+		SELECT tbox_group, job_name, job_yaml, \$\$-x; touch ran\$\$, 1, 1
+		FROM lab_tasks ORDER BY id LIMIT 1 RETURNING id") &&
+	start_worker 1 --drain --lease-s 60 --install "sh $TEST_TMP/install.sh" &&
+	wait $(cat pid.1) &&
+	test "$(q "SELECT state FROM lab_tasks WHERE id = $id")" = failed &&
+	q "SELECT last_error FROM lab_tasks WHERE id = $id" >why &&
+	test_grep "is no release (uname -r): its install hook is not run" why &&
+	test $(wc -l <installs) = $n &&
+	! test -e ran
+'
+
 test_done

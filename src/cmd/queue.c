@@ -384,8 +384,8 @@ static int parse_opts(int argc, char **argv, struct add_opts *o, int *state,
 			 * so the task would wait for a box that never comes */
 			if (!lab_release_ok(optarg))
 				return error("--kernel '%s': a kernel release "
-					     "(uname -r) is letters, digits and "
-					     "'.', '-', '_', '+', '~', not "
+					     "(uname -r) is 1 to 64 letters, digits "
+					     "and '.', '-', '_', '+', '~', not "
 					     "beginning with '-'; an image is a "
 					     "path with a '/'",
 					     trust_shown(optarg));

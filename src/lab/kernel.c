@@ -35,7 +35,10 @@ int lab_running_kernel(struct strbuf *out, struct strbuf *err)
 
 bool lab_release_ok(const char *r)
 {
-	if (!*r || *r == '-')
+	size_t n = strlen(r);
+
+	/* struct utsname's release holds 64 bytes and its NUL */
+	if (!n || n > 64 || *r == '-')
 		return false;
 	for (; *r; r++)
 		if (!isalnum((unsigned char)*r) && !strchr("._+~-", *r))

@@ -161,7 +161,7 @@ int lab_mark_install(struct lab *lab, const struct lab_lease *l,
 int lab_running_kernel(struct strbuf *out, struct strbuf *err);
 /*
  * r may be a kernel release (uname -r; the Makefile's KERNELRELEASE):
- * letters, digits and ".-_+~", not empty, not beginning with '-'.  It
+ * letters, digits and ".-_+~", 1 to 64 of them, not beginning with '-'.  It
  * reaches the install hook as $PERFSIFT_KERNEL, where "-x" would be an
  * option and "a b; c" words of a shell.
  */

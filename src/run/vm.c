@@ -243,6 +243,27 @@ char *vm_banner_compiler(const char *banner)
 	return xstrndup(name, len);
 }
 
+char *vm_config_compiler(const char *config)
+{
+	static const char key[] = "\nCONFIG_CC_VERSION_TEXT=\"";
+	struct strbuf banner = STRBUF_INIT;
+	const char *p = config ? strstr(config, key) : NULL;
+	char *ret;
+
+	if (!p)
+		return NULL;
+	p += strlen(key);
+	/* the banner's words around it: "(builder) (TEXT, ld ...)" */
+	strbuf_addstr(&banner, "Linux version R (who) (");
+	strbuf_add(&banner, p, strcspn(p, "\"\n"));
+	strbuf_addstr(&banner, ")");
+	ret = vm_banner_compiler(banner.buf);
+	strbuf_release(&banner);
+	if (!strcmp(ret, "unknown"))
+		FREE_AND_NULL(ret);
+	return ret;
+}
+
 char *vm_image_banner(const char *path, const char *release,
 		      const char *workdir)
 {
@@ -721,6 +742,8 @@ struct vm_run {
 	struct engine_run *r;
 	char workdir[sizeof("/tmp/perfsift-vm.XXXXXX")];
 	char *hostname;  /* the guest's: vm-<host> */
+	/* the image's config's compiler (vm_config_compiler), or NULL */
+	char *config_compiler;
 	const char *accel;
 	unsigned cpus;
 	uint64_t memory;
@@ -874,6 +897,7 @@ static int build_initramfs(struct vm_run *v, const char *out_path)
 	/* the image's config (image_config()) as the guest's
 	 * /boot/config-R: env_kconfig_hash */
 	if (image_config(v, &path) && !read_config(path.buf, &text)) {
+		v->config_compiler = vm_config_compiler(text.buf);
 		strbuf_reset(&path);
 		strbuf_addf(&path, "/boot/config-%s", v->info.release);
 		cpio_data(&c, path.buf, text.buf, text.len, 0644);
@@ -1227,7 +1251,10 @@ static void vm_facts(struct vm_run *v, struct job *job)
 /*
  * The job of a run whose guest said nothing (a failed boot): the machine
  * facts as the guest would have filled them -- its host name, the
- * image's release as the commit, the compiler from the image's banner.
+ * image's release as the commit, the compiler from the image's banner
+ * or, when its payload cannot be read (a compression libarchive lacks,
+ * boot protocol before 2.08), from its config: the guest's runs name it
+ * from /proc/version, and "unknown" put the failed runs in a group apart.
  */
 static struct job *host_made_job(struct vm_run *v)
 {
@@ -1235,6 +1262,11 @@ static struct job *host_made_job(struct vm_run *v)
 	char *banner = vm_image_banner(v->image, v->info.release, v->workdir);
 	char *compiler = vm_banner_compiler(banner);
 	char num[32];
+
+	if (!strcmp(compiler, "unknown") && v->config_compiler) {
+		free(compiler);
+		compiler = xstrdup(v->config_compiler);
+	}
 
 	job_unset(job, "kernel");
 	if (!job_get(job, "testbox"))
@@ -1809,6 +1841,7 @@ out:
 out_nodir:
 	vm_image_release(&v.info);
 	free(v.hostname);
+	free(v.config_compiler);
 	strbuf_release(&v.err);
 	strbuf_release(&console);
 	strbuf_release(&state);

@@ -63,6 +63,12 @@ int vm_cmdline_check(const struct vm_image *info, const char *append,
  * axis alike, so both land in one group.
  */
 char *vm_banner_compiler(const char *banner);
+/*
+ * The same name from a kernel config's CONFIG_CC_VERSION_TEXT (kernels
+ * since 5.8 write the compiler's --version line there), or NULL: for a
+ * failed boot whose image's banner cannot be read.  Caller frees.
+ */
+char *vm_config_compiler(const char *config);
 
 /*
  * The image's own banner (`Linux version RELEASE (...`, as /proc/version

@@ -78,4 +78,26 @@ test_expect_success 'a hang is cut at runtime plus the margin: vm_timeout' '
 	test_grep "perfsift-guest: job starts" "$d/dmesg"
 '
 
+# The payload zeroed past its first 64 bytes: the guest's decompressor
+# stops, and the host cannot read the image's banner either.  The run's
+# compiler axis comes from config-R beside the image (its
+# CONFIG_CC_VERSION_TEXT), as a good run's guest names it from
+# /proc/version: it was "unknown", a group apart.
+test_expect_success 'an image whose payload cannot be read: its compiler from its config' '
+	mkdir -p broken/boot &&
+	cp "$K" "$(dirname "$K")/config-$REL" broken/boot/ &&
+	img=broken/boot/vmlinuz-$REL &&
+	sects=$(od -An -tu1 -j $((0x1f1)) -N1 "$img") &&
+	off=$(od -An -tu4 -j $((0x248)) -N4 "$img") &&
+	dd if=/dev/zero of="$img" bs=1 seek=$(( (sects + 1) * 512 + off + 64 )) \
+		count=4096 conv=notrunc 2>/dev/null &&
+	printf "testcase: kbroken\nruntime: 1\nmytest:\n  cmdline: \"echo score: 1\"\n" >broken.yaml &&
+	PERFSIFT_VM_MARGIN=15 test_must_fail --status=3 perfsift run broken.yaml \
+		--kernel "$TEST_TMP/$img" --vm-cpus 1 --vm-memory 512M >out 2>err &&
+	test_grep "failed in the VM (booting: 1, vm_timeout: 16)" out &&
+	d=$(run_dir kbroken 0) &&
+	test_grep "^compiler: gcc-12$" "$d/job.yaml" &&
+	case "$d" in */gcc-12/$REL/0) ;; *) echo "group: $d" >&2; return 1 ;; esac
+'
+
 test_done

@@ -44,6 +44,39 @@ static void test_banner_compiler(void **state)
 	expect_compiler(NULL, "unknown");
 }
 
+static void expect_config_compiler(const char *config, const char *want)
+{
+	char *got = vm_config_compiler(config);
+
+	if (want)
+		assert_string_equal(got, want);
+	else
+		assert_null(got);
+	free(got);
+}
+
+/*
+ * A failed boot whose image's payload cannot be read names its compiler
+ * from the config, as the good runs' guests do from /proc/version
+ */
+static void test_config_compiler(void **state)
+{
+	(void)state;
+	expect_config_compiler("#\n# Automatically generated file; DO NOT EDIT.\n"
+			       "CONFIG_CC_VERSION_TEXT=\"gcc-12 (Debian 12.2.0-14+deb12u1) 12.2.0\"\n"
+			       "CONFIG_CC_IS_GCC=y\n", "gcc-12");
+	expect_config_compiler("x\nCONFIG_CC_VERSION_TEXT=\"gcc (Debian 12.2.0-14) 12.2.0\"\n",
+			       "gcc-12");
+	expect_config_compiler("x\nCONFIG_CC_VERSION_TEXT=\"Debian clang version 14.0.6\"\n",
+			       "clang-14");
+	/* before 5.8 there is no such line; an empty one says nothing */
+	expect_config_compiler("x\nCONFIG_CC_IS_GCC=y\n", NULL);
+	expect_config_compiler("x\nCONFIG_CC_VERSION_TEXT=\"\"\n", NULL);
+	/* a value cut off at the end of the text */
+	expect_config_compiler("x\nCONFIG_CC_VERSION_TEXT=\"gcc-12", "gcc-12");
+	expect_config_compiler(NULL, NULL);
+}
+
 /* a file with an x86 boot header naming version text at 0x200 + off */
 static void write_image(const char *path, const char *text, bool magic)
 {
@@ -188,6 +221,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_banner_compiler),
+		cmocka_unit_test(test_config_compiler),
 		cmocka_unit_test(test_image_check),
 		cmocka_unit_test(test_image_banner),
 	};

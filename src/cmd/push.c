@@ -50,9 +50,9 @@ static int taken(struct lab *lab, const char *rel, int number, bool *yes,
 }
 
 /* the runs of the groups sel names (NULL: all) of the local index */
-static int push_groups(struct lab *lab, const char *url, struct store *local,
-		       const char *sel, size_t *pushed, size_t *there,
-		       struct strbuf *err)
+static int push_groups(struct lab *lab, struct store *shared,
+		       struct store *local, const char *sel, size_t *pushed,
+		       size_t *there, struct strbuf *err)
 {
 	struct store_group_list gl = {0};
 	size_t i, j, nfiles;
@@ -71,6 +71,7 @@ static int push_groups(struct lab *lab, const char *url, struct store *local,
 		ret = store_group_runs(local, gl.items[i].id, &rl, err);
 		for (j = 0; j < rl.n && !ret; j++) {
 			const struct store_run *r = &rl.items[j];
+			struct result_kept k;
 			bool yes;
 
 			ret = taken(lab, rel, r->number, &yes, err);
@@ -85,16 +86,18 @@ static int push_groups(struct lab *lab, const char *url, struct store *local,
 			 * already", never sent them -- a run no pull could get
 			 * (docs/attack-5.md, P1).  Files without an index are
 			 * sent again (replaced whole) by the next push.  The
-			 * run is restated here first, so that the files sent
-			 * are the ones the store's index is made from.
+			 * run is restated here first, and the stats that were
+			 * written are the ones indexed: the store's index is
+			 * of the files sent, the run parsed once.
 			 */
-			ret = result_restat_shared(r->dir, local->root, NULL, err);
+			ret = result_restat_keep(r->dir, local->root, &k, err);
 			if (!ret)
 				ret = lab_put_run_files(lab, rel, r->number, r->dir,
 							&nfiles, err);
 			fault_point("push-files-stored");
 			if (!ret)
-				ret = result_restat_shared(r->dir, local->root, url, err);
+				ret = result_index_kept(shared, &k, err);
+			result_kept_release(&k);
 			*pushed += !ret;
 		}
 		store_run_list_release(&rl);
@@ -106,7 +109,7 @@ static int push_groups(struct lab *lab, const char *url, struct store *local,
 int cmd_push(int argc, char **argv, struct options *opts)
 {
 	struct strbuf err = STRBUF_INIT;
-	struct store local;
+	struct store local, shared;
 	struct lab lab;
 	size_t pushed = 0, there = 0;
 	int i, ret = EXIT_OK;
@@ -129,8 +132,17 @@ int cmd_push(int argc, char **argv, struct options *opts)
 		strbuf_release(&err);
 		return EXIT_RUNTIME;
 	}
+	/* the store's index, one connection for every run pushed */
+	if (store_open(&shared, opts->result_root, opts->store_url,
+		       STORE_CREATE, &err) < 0) {
+		error("%s", err.buf);
+		store_close(&local);
+		lab_close(&lab);
+		strbuf_release(&err);
+		return EXIT_RUNTIME;
+	}
 	for (i = 1; i < argc || (i == 1 && argc == 1); i++)
-		if (push_groups(&lab, opts->store_url, &local,
+		if (push_groups(&lab, &shared, &local,
 				i < argc ? argv[i] : NULL, &pushed, &there,
 				&err) < 0) {
 			error("%s", err.buf);
@@ -139,6 +151,7 @@ int cmd_push(int argc, char **argv, struct options *opts)
 		}
 	printf("%zu run%s pushed to the store, %zu there already\n", pushed,
 	       pushed == 1 ? "" : "s", there);
+	store_close(&shared);
 	store_close(&local);
 	lab_close(&lab);
 	strbuf_release(&err);

@@ -375,6 +375,36 @@ static void run_facts(const char *root, const char *group_dir,
 	job_free(job);
 }
 
+/* one run into an open store, one transaction (nums: result_index_runs) */
+static int index_run(struct store *st, const char *root, const char *group_dir,
+		     const int *nums, size_t n, const struct index_item *item,
+		     struct strbuf *err)
+{
+	struct store_run_record rec;
+	struct store_param_list params;
+	char *axes[STORE_NAXES];
+	int a, ret;
+
+	run_facts(root, group_dir, item->dir, axes, &params);
+	memset(&rec, 0, sizeof(rec));
+	rec.group_dir = group_dir;
+	for (a = 0; a < STORE_NAXES; a++)
+		rec.axes[a] = axes[a];
+	rec.params = params.items;
+	rec.nparams = params.n;
+	rec.number = item->number;
+	rec.complete = item->complete;
+	rec.run_dir = item->dir;
+	rec.stats = item->stats;
+	rec.present_runs = nums;
+	rec.npresent = n;
+	ret = store_index_run(st, &rec, err);
+	for (a = 0; a < STORE_NAXES; a++)
+		free(axes[a]);
+	store_param_list_release(&params);
+	return ret;
+}
+
 /*
  * Index runs of one group, one transaction each; the group's other runs
  * that are no longer on disk (not in nums) are forgotten meanwhile.
@@ -386,35 +416,22 @@ int result_index_runs(const char *root, const char *store_url,
 {
 	struct store st;
 	size_t i;
-	int a, ret = 0;
+	int ret = 0;
 
 	if (store_open(&st, root, store_url, STORE_CREATE, err))
 		return -1;
-	for (i = 0; i < nitems && !ret; i++) {
-		struct store_run_record rec;
-		struct store_param_list params;
-		char *axes[STORE_NAXES];
-
-		run_facts(root, group_dir, items[i].dir, axes, &params);
-		memset(&rec, 0, sizeof(rec));
-		rec.group_dir = group_dir;
-		for (a = 0; a < STORE_NAXES; a++)
-			rec.axes[a] = axes[a];
-		rec.params = params.items;
-		rec.nparams = params.n;
-		rec.number = items[i].number;
-		rec.complete = items[i].complete;
-		rec.run_dir = items[i].dir;
-		rec.stats = items[i].stats;
-		rec.present_runs = nums;
-		rec.npresent = n;
-		ret = store_index_run(&st, &rec, err);
-		for (a = 0; a < STORE_NAXES; a++)
-			free(axes[a]);
-		store_param_list_release(&params);
-	}
+	for (i = 0; i < nitems && !ret; i++)
+		ret = index_run(&st, root, group_dir, nums, n, &items[i], err);
 	store_close(&st);
 	return ret;
+}
+
+int result_index_kept(struct store *st, const struct result_kept *k,
+		      struct strbuf *err)
+{
+	struct index_item item = {k->dir, k->number, k->complete, k->stats};
+
+	return index_run(st, k->root, k->group, NULL, 0, &item, err);
 }
 
 /*

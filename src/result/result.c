@@ -736,7 +736,8 @@ out:
  * the root gets its group's files rebuilt but is not indexed.
  */
 static int restat(const char *run_dir, const char *root,
-		  const char *store_url, bool forget, struct strbuf *err)
+		  const char *store_url, bool forget, struct result_kept *k,
+		  struct strbuf *err)
 {
 	struct run_output o;
 	struct strbuf group = STRBUF_INIT;
@@ -783,6 +784,12 @@ static int restat(const char *run_dir, const char *root,
 		int *nums = NULL;
 		size_t n = 0;
 
+		if (k) {
+			strbuf_addf(err, "'%s' is not below the result root '%s'",
+				    run_dir, rroot);
+			goto out;
+		}
+
 		note("'%s' is not below the result root '%s': not indexed",
 		     run_dir, rroot);
 		ret = result_group_runs(group.buf, &nums, &n, err);
@@ -793,6 +800,18 @@ static int restat(const char *run_dir, const char *root,
 	}
 	ret = result_publish_run(rroot, store_url, group.buf, dir, (int)number,
 				 complete, &o.stats, forget, err);
+	if (!ret && k) {
+		k->root = rroot;
+		rroot = NULL;
+		k->dir = dir;
+		dir = NULL;
+		k->group = strbuf_detach(&group, NULL);
+		k->number = (int)number;
+		k->complete = complete;
+		k->stats = xmalloc(sizeof(*k->stats));
+		*k->stats = o.stats;
+		reduce_stats_init(&o.stats);
+	}
 out:
 	if (lock >= 0)
 		close(lock);
@@ -806,13 +825,31 @@ out:
 int result_restat(const char *run_dir, const char *root,
 		  const char *store_url, struct strbuf *err)
 {
-	return restat(run_dir, root, store_url, true, err);
+	return restat(run_dir, root, store_url, true, NULL, err);
 }
 
 int result_restat_shared(const char *run_dir, const char *root,
 			 const char *store_url, struct strbuf *err)
 {
-	return restat(run_dir, root, store_url, false, err);
+	return restat(run_dir, root, store_url, false, NULL, err);
+}
+
+int result_restat_keep(const char *run_dir, const char *root,
+		       struct result_kept *k, struct strbuf *err)
+{
+	memset(k, 0, sizeof(*k));
+	return restat(run_dir, root, NULL, false, k, err);
+}
+
+void result_kept_release(struct result_kept *k)
+{
+	free(k->root);
+	free(k->dir);
+	free(k->group);
+	if (k->stats)
+		reduce_stats_release(k->stats);
+	free(k->stats);
+	memset(k, 0, sizeof(*k));
 }
 
 /*

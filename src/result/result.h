@@ -129,6 +129,33 @@ int result_restat_shared(const char *run_dir, const char *root,
 			 const char *store_url, struct strbuf *err);
 
 /*
+ * A run restated into the root's own index as result_restat_shared()
+ * does, what was indexed kept: result_index_kept() then indexes the same
+ * stats in another store, open once for many runs, without parsing the
+ * run again or rebuilding its group's matrix.json a second time.  push's
+ * order: the run restated, its files stored, then the shared index
+ * (docs/attack-5.md, P1) -- the index is of the files that were sent.
+ */
+struct result_kept {
+	char *root;  /* real paths, as restat() indexed them */
+	char *dir;
+	char *group;
+	int number;
+	bool complete;
+	struct reduce_stats *stats;
+};
+/*
+ * As result_restat_shared(run_dir, root, NULL, err); k filled on 0.  A
+ * run outside the root is not indexed there, and is an error here.
+ */
+int result_restat_keep(const char *run_dir, const char *root,
+		       struct result_kept *k, struct strbuf *err);
+/* k's run into st (the other runs of its group are kept there); 0 or -1 */
+int result_index_kept(struct store *st, const struct result_kept *k,
+		      struct strbuf *err);
+void result_kept_release(struct result_kept *k);
+
+/*
  * result_restat() for every run of a group (its directories named by a
  * number) with a single matrix.json rebuild and index session: what
  * `perfsift stats --all` does per group.  A run with a bad raw file is

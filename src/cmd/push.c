@@ -67,6 +67,7 @@ static int push_groups(struct lab *lab, struct store *shared,
 	for (i = 0; i < gl.n && !ret; i++) {
 		struct store_run_list rl = {0};
 		const char *rel = gl.items[i].dir + strlen(local->root) + 1;
+		size_t before = *pushed;
 
 		ret = store_group_runs(local, gl.items[i].id, &rl, err);
 		for (j = 0; j < rl.n && !ret; j++) {
@@ -100,6 +101,9 @@ static int push_groups(struct lab *lab, struct store *shared,
 			result_kept_release(&k);
 			*pushed += !ret;
 		}
+		/* once a group, not once a run (result_restat_keep()) */
+		if (!ret && *pushed > before)
+			ret = result_refresh_matrix(gl.items[i].dir, err);
 		store_run_list_release(&rl);
 	}
 	store_group_list_release(&gl);

@@ -48,10 +48,14 @@ int result_parse_run(const char *run_dir, bool lenient, struct run_output *o,
  */
 int result_keep_what_is_there(const char *dir, struct run_output *o,
 			      struct strbuf *err);
-/* the <group>.json files and stats.json of o into dir, each atomically */
+/*
+ * The <group>.json files and stats.json of o into dir, each atomically
+ * and only when it does not hold those bytes already; *wrote (when not
+ * NULL) says whether any file was written.
+ */
 int result_write_output(const char *dir, const struct run_output *o,
-			struct strbuf *err);
-/* dir/name := t, atomically; -1 with err */
+			bool *wrote, struct strbuf *err);
+/* dir/name := t, atomically, unless it holds t already; -1 with err */
 int result_write_text(const char *dir, const char *name,
 		      const struct strbuf *t, struct strbuf *err);
 /* one more lost name for refuse_loss's message (the first three named) */

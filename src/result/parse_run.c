@@ -501,19 +501,34 @@ int result_parse_run(const char *run_dir, bool lenient, struct run_output *o,
 	return ret;
 }
 
-int result_write_text(const char *dir, const char *name, const struct strbuf *t,
-		      struct strbuf *err)
+/*
+ * dir/name := t, unless it holds t already (file_holds()): *wrote (when
+ * not NULL) is set when a file was written.
+ */
+static int write_text(const char *dir, const char *name,
+		      const struct strbuf *t, bool *wrote, struct strbuf *err)
 {
 	struct strbuf path = STRBUF_INIT;
 	int ret = 0;
 
 	path_join(&path, dir, name);
+	if (file_holds(path.buf, t->buf, t->len))
+		goto out;
 	if (write_file_atomic(path.buf, t->buf, t->len) < 0) {
 		strbuf_addf(err, "cannot write '%s': %s", path.buf, strerror(errno));
 		ret = -1;
+	} else if (wrote) {
+		*wrote = true;
 	}
+out:
 	strbuf_release(&path);
 	return ret;
+}
+
+int result_write_text(const char *dir, const char *name, const struct strbuf *t,
+		      struct strbuf *err)
+{
+	return write_text(dir, name, t, NULL, err);
 }
 
 /* the first few names of a list of lost ones, for a message */
@@ -667,18 +682,20 @@ out:
 }
 
 int result_write_output(const char *dir, const struct run_output *o,
-			struct strbuf *err)
+			bool *wrote, struct strbuf *err)
 {
 	struct strbuf t = STRBUF_INIT;
 	size_t i;
 	int ret = -1;
 
+	if (wrote)
+		*wrote = false;
 	for (i = 0; i < o->n; i++)
-		if (result_write_text(dir, o->names[i], &o->texts[i], err))
+		if (write_text(dir, o->names[i], &o->texts[i], wrote, err))
 			goto out;
 	reduce_stats_to_json(&o->stats, &t);
 	/* the same numbers: LKP's file stays as LKP wrote it */
-	if (!o->same_stats && result_write_text(dir, "stats.json", &t, err))
+	if (!o->same_stats && write_text(dir, "stats.json", &t, wrote, err))
 		goto out;
 	ret = 0;
 out:

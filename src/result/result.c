@@ -695,7 +695,7 @@ int result_run_finish(struct result_run *run, const char *root,
 			goto out;
 	}
 	ret = -1;
-	if (result_write_output(run->tmp_dir, &o, err))
+	if (result_write_output(run->tmp_dir, &o, NULL, err))
 		goto out;
 	lock = lock_group(run->group_dir, err);
 	if (lock < 0)
@@ -744,7 +744,7 @@ static int restat(const char *run_dir, const char *root,
 	char *rroot = NULL, *dir = NULL;
 	const char *base, *why;
 	long long number;
-	bool complete;
+	bool complete, wrote = false;
 	int lock = -1, ret = -1;
 
 	run_output_init(&o);
@@ -769,16 +769,27 @@ static int restat(const char *run_dir, const char *root,
 		ret = result_keep_what_is_there(dir, &o, err);
 	if (ret < 0)
 		goto out;
-	if (!ret && result_write_output(dir, &o, err)) {
+	if (!ret && result_write_output(dir, &o, &wrote, err)) {
 		ret = -1;
 		goto out;
 	}
 	ret = -1;
 	path_dirname(&group, dir);
+	rroot = real_dir(root);
+	if (k && !wrote && below(rroot, dir)) {
+		/*
+		 * push: the run's files hold what they would be rewritten
+		 * to, so its group's matrix.json and the root's index of it
+		 * (the run was found there) stand as they are.  Rebuilding
+		 * the matrix for each run read every run of the group each
+		 * time: a push of a group cost its size squared.
+		 */
+		ret = 0;
+		goto keep;
+	}
 	lock = lock_group(group.buf, err);
 	if (lock < 0)
 		goto out;
-	rroot = real_dir(root);
 	if (!below(rroot, dir)) {
 		/* a copied LKP run, say: rebuild its group's files only */
 		int *nums = NULL;
@@ -800,6 +811,7 @@ static int restat(const char *run_dir, const char *root,
 	}
 	ret = result_publish_run(rroot, store_url, group.buf, dir, (int)number,
 				 complete, &o.stats, forget, err);
+keep:
 	if (!ret && k) {
 		k->root = rroot;
 		rroot = NULL;
@@ -839,6 +851,20 @@ int result_restat_keep(const char *run_dir, const char *root,
 {
 	memset(k, 0, sizeof(*k));
 	return restat(run_dir, root, NULL, false, k, err);
+}
+
+int result_refresh_matrix(const char *group_dir, struct strbuf *err)
+{
+	int *nums = NULL, lock = lock_group(group_dir, err), ret = -1;
+	size_t n = 0;
+
+	if (lock < 0)
+		return -1;
+	if (!result_group_runs(group_dir, &nums, &n, err))
+		ret = result_rebuild_matrix(group_dir, nums, n, err);
+	free(nums);
+	close(lock);
+	return ret;
 }
 
 void result_kept_release(struct result_kept *k)
@@ -885,7 +911,7 @@ int result_restat_group(const char *group_dir, const char *root,
 		r = result_parse_run(dirs[i], false, &o, &why);
 		if (!r)
 			r = result_keep_what_is_there(dirs[i], &o, &why);
-		if (!r && result_write_output(dirs[i], &o, &why))
+		if (!r && result_write_output(dirs[i], &o, NULL, &why))
 			r = -1;
 		if (r > 0)
 			r = 0; /* nothing to write */

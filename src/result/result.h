@@ -146,7 +146,10 @@ struct result_kept {
 };
 /*
  * As result_restat_shared(run_dir, root, NULL, err); k filled on 0.  A
- * run outside the root is not indexed there, and is an error here.
+ * run outside the root is not indexed there, and is an error here.  A
+ * run none of whose files the restat changed (each left as it is when it
+ * holds the bytes it would be given) keeps its group's matrix.json and
+ * its index entry as they are: push's cost stays linear in the group.
  */
 int result_restat_keep(const char *run_dir, const char *root,
 		       struct result_kept *k, struct strbuf *err);
@@ -154,6 +157,14 @@ int result_restat_keep(const char *run_dir, const char *root,
 int result_index_kept(struct store *st, const struct result_kept *k,
 		      struct strbuf *err);
 void result_kept_release(struct result_kept *k);
+/*
+ * A group's matrix.json rebuilt from its complete runs, under its lock
+ * (each file left as it is when it holds its bytes already): once a
+ * group after result_restat_keep() of its runs, which leaves it alone
+ * for a run whose files stand -- a matrix an earlier push or stats
+ * killed mid-way left behind its runs is made right all the same.
+ */
+int result_refresh_matrix(const char *group_dir, struct strbuf *err);
 
 /*
  * result_restat() for every run of a group (its directories named by a

@@ -235,6 +235,38 @@ out:
 	strbuf_release(&prefix);
 }
 
+bool file_holds(const char *path, const void *data, size_t len)
+{
+	/* O_NONBLOCK: a FIFO put there must not block; it is no match */
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	bool same = false;
+	char buf[8192];
+	size_t at = 0;
+
+	if (fd < 0)
+		return false;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_nlink != 1 ||
+	    (uint64_t)st.st_size != (uint64_t)len)
+		goto out;
+	for (;;) {
+		ssize_t n = read(fd, buf, sizeof(buf));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 || (size_t)n > len - at ||
+		    memcmp(buf, (const char *)data + at, (size_t)n))
+			goto out;
+		if (!n)
+			break;
+		at += (size_t)n;
+	}
+	same = at == len;
+out:
+	close(fd);
+	return same;
+}
+
 int write_file_atomic(const char *path, const void *data, size_t len)
 {
 	struct strbuf tmp = STRBUF_INIT, dir = STRBUF_INIT;

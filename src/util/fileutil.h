@@ -46,6 +46,13 @@ int file_put(const char *path, int flags, mode_t mode, const void *buf,
  * left (older than a minute, their flock free: never a live writer's).
  */
 int write_file_atomic(const char *path, const void *data, size_t len);
+/*
+ * Whether path is a regular file (not a link: its own name) of exactly
+ * the len bytes of data.  A rewrite of such a file changes nothing but
+ * costs an fsync and a rename, and a run's files are rewritten whole by
+ * every restat (push: once a run); anything that cannot be read is "no".
+ */
+bool file_holds(const char *path, const void *data, size_t len);
 /* fsync a directory, so that a rename in it is durable */
 int fsync_dir(const char *dir);
 int file_exists(const char *path);

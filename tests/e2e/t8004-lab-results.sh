@@ -76,6 +76,52 @@ test_expect_success 'a worker stores its runs with their files' '
 	test_grep "^score: 5" fresh/mytest/*/*/*/*/*/c3/0/mytest
 '
 
+# every file of the root but its index, with its inode and mtime: a file
+# rewritten (atomically: a new inode) shows, even with the same bytes
+snap_files() {
+	(cd local && find mytest -type f ! -name .lock -exec stat -c "%n %i %y" {} + | sort)
+}
+c4_score() { # the store's mytest.score of the c4 runs: "0=5 1=7 "
+	q "SELECT r.number || \$\$=\$\$ || v.value FROM stat_values v
+	   JOIN stat_names n ON n.id = v.stat_id JOIN runs r ON r.id = v.run_id
+	   JOIN groups g ON g.id = r.group_id
+	   WHERE n.name = \$\$mytest.score\$\$ AND g.commit_id = \$\$c4\$\$
+	   ORDER BY r.number" | tr "\n" " "
+}
+c4_local_score() { # the same of the root's own index
+	sqlite3 local/perfsift.db "SELECT r.number || '=' || printf('%g', v.value)
+	   FROM stat_values v JOIN stat_names n ON n.id = v.stat_id
+	   JOIN runs r ON r.id = v.run_id JOIN groups g ON g.id = r.group_id
+	   WHERE n.name = 'mytest.score' AND g.commit_id = 'c4'
+	   ORDER BY r.number" | tr "\n" " "
+}
+
+test_expect_success 'push rewrites no file whose bytes stand; a changed run is restated, root and store' '
+	perfsift --result-root local run job.yaml -n 2 --commit c4 >/dev/null &&
+	run1=$(find local -path "*/c4/1" -type d) &&
+	sed "s/^score: 5\$/score: 7/" "$run1/mytest" >edited &&
+	cat edited >"$run1/mytest" &&
+	snap_files >before &&
+	perfsift --store "$URL" --result-root local push >out &&
+	test_grep "^2 runs pushed to the store, 4 there already" out &&
+	snap_files >after &&
+	diff before after | sed -n "s/^> \([^ ]*\) .*/\1/p" | sed "s|.*/c4/||" >changed &&
+	printf "%s\n" 1/mytest.json 1/stats.json avg.json matrix.json stddev.json >want &&
+	test_cmp want changed &&
+	test "$(c4_score)" = "0=5 1=7 " &&
+	test "$(c4_local_score)" = "0=5 1=7 "
+'
+
+test_expect_success 'push makes right a matrix.json left behind its runs, runs unchanged' '
+	perfsift --result-root local run job.yaml -n 2 --commit c5 >/dev/null &&
+	c5=$(find local -path "*/c5" -type d) &&
+	cp "$c5/matrix.json" want &&
+	echo "{}" >"$c5/matrix.json" &&
+	perfsift --store "$URL" --result-root local push >out &&
+	test_grep "^2 runs pushed to the store, 6 there already" out &&
+	test_cmp want "$c5/matrix.json"
+'
+
 test_expect_success 'push and pull need a PostgreSQL store' '
 	test_must_fail perfsift pull 2>err &&
 	test_grep "PostgreSQL store" err &&

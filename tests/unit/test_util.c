@@ -134,6 +134,49 @@ static void test_atomic_write(void **state)
 	strbuf_release(&sb);
 }
 
+/*
+ * file_holds: the very bytes of a regular file of its own name; a larger
+ * or shorter file, a link to a match, a hard-linked match, a FIFO (never
+ * blocking) and a missing file are no match.
+ */
+static void test_file_holds(void **state)
+{
+	char dir[] = "/tmp/perfsift-unit.XXXXXX";
+	struct strbuf path = STRBUF_INIT, other = STRBUF_INIT;
+	char big[20000];
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	path_join(&path, dir, "f");
+	assert_false(file_holds(path.buf, "abc", 3));
+	assert_int_equal(write_file_atomic(path.buf, "abc", 3), 0);
+	assert_true(file_holds(path.buf, "abc", 3));
+	assert_false(file_holds(path.buf, "abd", 3));
+	assert_false(file_holds(path.buf, "ab", 2));
+	assert_false(file_holds(path.buf, "abcd", 4));
+	/* more than one read's buffer, differing only in its last byte */
+	memset(big, 'x', sizeof(big));
+	assert_int_equal(write_file_atomic(path.buf, big, sizeof(big)), 0);
+	assert_true(file_holds(path.buf, big, sizeof(big)));
+	big[sizeof(big) - 1] = 'y';
+	assert_false(file_holds(path.buf, big, sizeof(big)));
+	assert_int_equal(write_file_atomic(path.buf, "", 0), 0);
+	assert_true(file_holds(path.buf, "", 0));
+	assert_int_equal(write_file_atomic(path.buf, "abc", 3), 0);
+	path_join(&other, dir, "link");
+	assert_int_equal(symlink(path.buf, other.buf), 0);
+	assert_false(file_holds(other.buf, "abc", 3));
+	path_join(&other, dir, "hard");
+	assert_int_equal(link(path.buf, other.buf), 0);
+	assert_false(file_holds(path.buf, "abc", 3));
+	path_join(&other, dir, "fifo");
+	assert_int_equal(mkfifo(other.buf, 0600), 0);
+	assert_false(file_holds(other.buf, "", 0));
+	assert_int_equal(remove_tree(dir), 0);
+	strbuf_release(&path);
+	strbuf_release(&other);
+}
+
 /* file_put: an append, a sparse file of a size, an error with errno */
 static void test_file_put(void **state)
 {
@@ -310,6 +353,7 @@ int main(void)
 		cmocka_unit_test(test_strnum),
 		cmocka_unit_test(test_paths),
 		cmocka_unit_test(test_atomic_write),
+		cmocka_unit_test(test_file_holds),
 		cmocka_unit_test(test_write_all),
 		cmocka_unit_test(test_file_put),
 		cmocka_unit_test(test_sorted_lower_bound),

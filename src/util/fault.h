@@ -11,6 +11,8 @@
  *   pull-files-written  a stored run's files written in its reservation,
  *                   not yet renamed into place
  *   push-files-stored  a pushed run's files in the store, not yet indexed
+ *   lab-run-files-stored  a worker's run indexed and its files in the
+ *                   store, not yet counted in lab_task_runs (t8006)
  */
 #ifndef PERFSIFT_FAULT_H
 #define PERFSIFT_FAULT_H
